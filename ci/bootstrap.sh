@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what Tessera needs on a Debian 12 (bookworm) machine: Debian packages
+# and a pinned Python virtual environment in .venv. Idempotent; when everything
+# is present it only checks and returns (well under a second).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+apt_packages=(
+  llvm-19-dev llvm-19-tools lld-19 clang-19 libclang-rt-19-dev libzstd-dev zlib1g-dev
+  libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
+  spirv-tools spirv-headers libvulkan-dev mesa-vulkan-drivers vulkan-tools
+  libze-dev libze1 ninja-build ccache cmake libgtest-dev g++ python3-venv
+)
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+venv="$root/.venv"
+req="$root/ci/requirements.txt"
+stamp="$venv/.requirements.stamp"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "bootstrap: creating $venv"
+  python3 -m venv "$venv"
+fi
+if [ ! -f "$stamp" ] || ! cmp -s "$req" "$stamp"; then
+  echo "bootstrap: installing Python requirements"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  "$venv/bin/python" -m pip install -q -r "$req"
+  cp "$req" "$stamp"
+fi

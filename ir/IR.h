@@ -1,0 +1,304 @@
+// Tessera's tile IR.
+//
+// A Module holds Functions; a Function's body is a Region; a Region holds one
+// Block; a Block holds arguments and a list of Operations; an Operation has
+// operands (SSA Values), results, attributes and nested Regions. Control flow
+// is structured only (for, if, while, reduce and scan regions), so every value
+// is defined textually before its uses and a region sees the values of the
+// regions around it.
+//
+// Semantics
+// - Values are scalars, pointers, or tiles: static-shape arrays of scalars or
+//   pointers owned by one program (one instance of the kernel's grid). Tile
+//   ops act on the whole tile; elementwise ops require equal shapes (the
+//   frontend inserts splat/broadcast explicitly). A tile may carry a layout
+//   attribute, which says which thread owns which element; before layout
+//   assignment tiles have none, and layouts never change an op's meaning.
+// - Integers are two's complement of their width; signedness belongs to the
+//   type (i8..i64 signed, u8..u64 and i1 unsigned) and chooses the meaning of
+//   div, rem, shr, min, max, mulhi, cmp and cast. add, sub, mul, neg and shl
+//   wrap around; they have no undefined behaviour. div truncates toward zero
+//   and rem takes the dividend's sign (as C). Division by zero, INT_MIN / -1
+//   and shifts by the width or more give an unspecified value of the type,
+//   never a trap; folding leaves those ops alone.
+// - Floats are IEEE 754 with round-to-nearest-even. add, sub, mul, div (unless
+//   `approx`), sqrt (unless `approx`) and fma are correctly rounded; exp, log,
+//   sin, ... are accurate to a few ulp. A mul feeding an add may be contracted
+//   into an fma (as Triton does). min/max return the non-NaN operand unless
+//   `propagate_nan`. cmp is ordered (false on NaN) except `ne`, which is true
+//   on NaN, as in Python. cast from float to int truncates toward zero and
+//   saturates, with NaN giving 0; cast between floats rounds to nearest even
+//   unless `rounding = "rtz"`. fp8 e4m3 has no infinities (finite saturating).
+// - Memory spaces: global (device memory, visible to every program), shared
+//   (scratch owned by one program), constant, generic. Pointers are 64-bit;
+//   addptr offsets count elements of the pointee and wrap. Accessing memory
+//   outside an allocation is undefined; a masked-off element of load/store
+//   touches no memory (a masked-off load yields `other`, or an unspecified
+//   value without it).
+// - Ordering: within one program, memory ops on the same address for the same
+//   tile element happen in program order; ordering across elements of a tile
+//   needs `barrier`. Across programs only atomics order, with their `sem`
+//   (relaxed, acquire, release, acq_rel) at their `scope` (cta, gpu, sys).
+// - for runs its body with the induction variable from lb while iv < ub (signed
+//   or unsigned as its type), adding step (> 0) each time; iter values flow
+//   from the inits through yield to the results.
+#pragma once
+
+#include "ir/Attributes.h"
+#include "ir/Types.h"
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera::ir {
+
+class Block;
+class Function;
+class Operation;
+class Region;
+
+enum class OpCode : uint16_t {
+#define OP(Id, ...) Id,
+#include "ir/Ops.def"
+#undef OP
+};
+
+enum OpTrait : uint32_t {
+  kPure = 1u << 0,          // no side effects and no memory reads
+  kReadsMemory = 1u << 1,   // reads memory only: removable when unused
+  kCommutative = 1u << 2,
+  kTerminator = 1u << 3,
+  kSameType = 1u << 4,      // every operand and result has one type
+  kNumeric = 1u << 5,       // integer or float elements
+  kIntOnly = 1u << 6,
+  kFloatOnly = 1u << 7,
+};
+
+struct OpInfo {
+  OpCode code;
+  const char *name;
+  int minOperands, maxOperands;  // -1: variadic
+  int numResults;                // -1: variadic
+  int numRegions;
+  uint32_t traits;
+  const char *attrSpec;
+};
+
+const OpInfo &opInfo(OpCode code);
+const std::vector<OpInfo> &allOps();
+bool opCodeFromName(std::string_view name, OpCode &out);
+
+struct Loc {
+  std::string file;  // empty: unknown
+  uint32_t line = 0, col = 0;
+  bool known() const { return line != 0; }
+  std::string str() const;
+};
+
+class Value {
+public:
+  Value(Type type, Operation *def, unsigned index) : type_(type), def_(def), index_(index) {}
+  Value(Type type, Block *owner, unsigned index) : type_(type), owner_(owner), index_(index) {}
+  Value(const Value &) = delete;
+  Value &operator=(const Value &) = delete;
+
+  Type type() const { return type_; }
+  void setType(Type t) { type_ = t; }
+  Operation *definingOp() const { return def_; }
+  Block *ownerBlock() const;  // the block holding the definition
+  bool isBlockArgument() const { return def_ == nullptr; }
+  unsigned index() const { return index_; }
+
+  const std::string &nameHint() const { return name_; }
+  void setNameHint(std::string name) { name_ = std::move(name); }
+
+  // One entry per operand slot that uses this value.
+  const std::vector<Operation *> &users() const { return users_; }
+  bool hasUses() const { return !users_.empty(); }
+  void replaceAllUsesWith(Value *other);
+
+private:
+  friend class Operation;
+  friend class Block;
+  void addUser(Operation *op) { users_.push_back(op); }
+  void removeUser(Operation *op);
+  Type type_;
+  Operation *def_ = nullptr;
+  Block *owner_ = nullptr;
+  unsigned index_;
+  std::string name_;
+  std::vector<Operation *> users_;
+};
+
+class Region {
+public:
+  explicit Region(Operation *parentOp = nullptr);
+  ~Region();
+  Block &block() { return *block_; }
+  const Block &block() const { return *block_; }
+  Operation *parentOp() const { return parentOp_; }
+  Function *parentFunction() const { return parentFunc_; }
+
+private:
+  friend class Function;
+  std::unique_ptr<Block> block_;
+  Operation *parentOp_;
+  Function *parentFunc_ = nullptr;
+};
+
+class Operation {
+public:
+  Operation(OpCode code, std::vector<Value *> operands, const std::vector<Type> &resultTypes,
+            AttrDict attrs, Loc loc);
+  ~Operation();
+  Operation(const Operation &) = delete;
+  Operation &operator=(const Operation &) = delete;
+
+  OpCode code() const { return code_; }
+  const OpInfo &info() const { return opInfo(code_); }
+  const char *name() const { return info().name; }
+  bool hasTrait(OpTrait t) const { return (info().traits & t) != 0; }
+  bool is(OpCode c) const { return code_ == c; }
+
+  unsigned numOperands() const { return unsigned(operands_.size()); }
+  Value *operand(unsigned i) const { return operands_[i]; }
+  const std::vector<Value *> &operands() const { return operands_; }
+  void setOperand(unsigned i, Value *v);
+  void setOperands(std::vector<Value *> values);
+
+  unsigned numResults() const { return unsigned(results_.size()); }
+  Value *result(unsigned i = 0) const { return results_[i].get(); }
+  std::vector<Value *> results() const;
+
+  AttrDict &attrs() { return attrs_; }
+  const AttrDict &attrs() const { return attrs_; }
+  const Attribute *attr(std::string_view name) const { return attrs_.find(name); }
+
+  unsigned numRegions() const { return unsigned(regions_.size()); }
+  Region &region(unsigned i) { return *regions_[i]; }
+  const Region &region(unsigned i) const { return *regions_[i]; }
+
+  const Loc &loc() const { return loc_; }
+  void setLoc(Loc loc) { loc_ = std::move(loc); }
+
+  Block *parentBlock() const { return parent_; }
+  Operation *parentOp() const;  // the op whose region holds this op, if any
+  Function *parentFunction() const;
+  bool isAncestorOf(const Operation *other) const;  // other lies in one of our regions
+
+  // Unlinks and destroys this op; its results must have no uses.
+  void erase();
+  // Moves this op right before `other` (possibly into another block).
+  void moveBefore(Operation *other);
+  // Drops the uses made by this op and by every op nested in its regions.
+  void dropAllReferences();
+
+private:
+  friend class Block;
+  OpCode code_;
+  std::vector<Value *> operands_;
+  std::vector<std::unique_ptr<Value>> results_;
+  AttrDict attrs_;
+  std::vector<std::unique_ptr<Region>> regions_;
+  Loc loc_;
+  Block *parent_ = nullptr;
+  std::list<std::unique_ptr<Operation>>::iterator self_;
+};
+
+class Block {
+public:
+  using OpList = std::list<std::unique_ptr<Operation>>;
+  explicit Block(Region *parent) : parent_(parent) {}
+  ~Block();
+
+  Region *parentRegion() const { return parent_; }
+  Operation *parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
+
+  Value *addArgument(Type type, std::string nameHint = "");
+  unsigned numArguments() const { return unsigned(args_.size()); }
+  Value *argument(unsigned i) const { return args_[i].get(); }
+  std::vector<Value *> arguments() const;
+  void eraseArgument(unsigned i);  // must be unused
+
+  bool empty() const { return ops_.empty(); }
+  Operation *front() const { return ops_.front().get(); }
+  Operation *back() const { return ops_.back().get(); }
+  Operation *terminator() const;  // the last op when it is a terminator
+  // Snapshot of the ops, safe to iterate while erasing.
+  std::vector<Operation *> opsVector() const;
+  const OpList &ops() const { return ops_; }
+
+  Operation *append(std::unique_ptr<Operation> op);
+  Operation *insertBefore(Operation *before, std::unique_ptr<Operation> op);
+  std::unique_ptr<Operation> take(Operation *op);  // unlink without destroying
+
+private:
+  friend class Operation;
+  Region *parent_;
+  std::vector<std::unique_ptr<Value>> args_;
+  OpList ops_;
+};
+
+enum class FunctionKind : uint8_t { Kernel, Device };
+
+class Function {
+public:
+  Function(std::string name, FunctionKind kind, const std::vector<Type> &argTypes,
+           std::vector<Type> resultTypes);
+  const std::string &name() const { return name_; }
+  void setName(std::string n) { name_ = std::move(n); }
+  FunctionKind kind() const { return kind_; }
+  bool isKernel() const { return kind_ == FunctionKind::Kernel; }
+
+  Region &body() { return body_; }
+  const Region &body() const { return body_; }
+  Block &entry() { return body_.block(); }
+  const Block &entry() const { return body_.block(); }
+  unsigned numArguments() const { return entry().numArguments(); }
+  Value *argument(unsigned i) const { return entry().argument(i); }
+  std::vector<Type> argumentTypes() const;
+  const std::vector<Type> &resultTypes() const { return results_; }
+
+  AttrDict &argAttrs(unsigned i) { return argAttrs_[i]; }
+  const AttrDict &argAttrs(unsigned i) const { return argAttrs_[i]; }
+  AttrDict &attrs() { return attrs_; }
+  const AttrDict &attrs() const { return attrs_; }
+  Loc loc;
+
+  // Visits every op in pre-order (an op before the ops of its regions).
+  template <typename F> void walk(F &&f) { walkBlock(entry(), f); }
+  template <typename F> static void walkBlock(Block &b, F &f) {
+    for (Operation *op : b.opsVector()) {
+      f(op);
+      for (unsigned r = 0; r < op->numRegions(); ++r) walkBlock(op->region(r).block(), f);
+    }
+  }
+
+private:
+  std::string name_;
+  FunctionKind kind_;
+  Region body_;
+  std::vector<Type> results_;
+  std::vector<AttrDict> argAttrs_;
+  AttrDict attrs_;
+};
+
+class Module {
+public:
+  Function *addFunction(std::unique_ptr<Function> f);
+  Function *lookup(std::string_view name) const;
+  void eraseFunction(Function *f);
+  const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
+  AttrDict &attrs() { return attrs_; }
+  const AttrDict &attrs() const { return attrs_; }
+
+private:
+  std::vector<std::unique_ptr<Function>> functions_;
+  AttrDict attrs_;
+};
+
+} // namespace tessera::ir

@@ -1,0 +1,87 @@
+#include "ir/PassManager.h"
+
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+#include "ir/transforms/Passes.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+namespace tessera::ir {
+
+const std::vector<PassInfo> &registeredPasses() {
+  static const std::vector<PassInfo> passes = {
+#define PASS(Name, Fn, Description) {Name, &Fn, Description},
+#include "ir/transforms/Passes.def"
+#undef PASS
+  };
+  return passes;
+}
+
+const PassInfo *findPass(std::string_view name) {
+  for (const PassInfo &p : registeredPasses())
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+static bool envFlag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::string_view(v) != "0";
+}
+
+PassOptions PassOptions::fromEnvironment() {
+  PassOptions o;
+  o.dumpAfterEach = envFlag("TESSERA_DUMP_IR");
+  o.timing = envFlag("TESSERA_PASS_TIMING");
+#ifndef NDEBUG
+  o.verifyEach = true;
+#endif
+  o.verifyEach |= envFlag("TESSERA_VERIFY_EACH");
+  return o;
+}
+
+bool PassManager::add(std::string_view name) {
+  const PassInfo *p = findPass(name);
+  if (p) pipeline_.push_back(p);
+  return p != nullptr;
+}
+
+bool PassManager::run(Module &m, std::string *error) {
+  std::ostream &log = opts_.log ? *opts_.log : std::cerr;
+  std::string before = opts_.dumpAfterEach ? printModule(m) : "";
+  double total = 0;
+  for (const PassInfo *pass : pipeline_) {
+    auto start = std::chrono::steady_clock::now();
+    pass->run(m);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    total += ms;
+    if (opts_.timing) {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "// pass %-16s %9.3f ms\n", pass->name, ms);
+      log << buf;
+    }
+    if (opts_.dumpAfterEach) {
+      std::string after = printModule(m);
+      log << "// ----- IR after " << pass->name << (after == before ? " (unchanged)" : "") << " -----\n"
+          << after;
+      before = std::move(after);
+    }
+    if (opts_.verifyEach) {
+      std::vector<std::string> errors;
+      if (!verifyModule(m, &errors)) {
+        if (error) *error = "IR is invalid after pass '" + std::string(pass->name) + "':\n" + joinErrors(errors);
+        return false;
+      }
+    }
+  }
+  if (opts_.timing) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "// pass %-16s %9.3f ms\n", "(total)", total);
+    log << buf;
+  }
+  return true;
+}
+
+} // namespace tessera::ir

@@ -1,0 +1,569 @@
+#include "ir/Verifier.h"
+
+#include "ir/Printer.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace tessera::ir {
+namespace {
+
+struct Checker {
+  const Module &module;
+  std::vector<std::string> &errors;
+  const Operation *op = nullptr;
+
+  bool fail(const std::string &msg) {
+    errors.push_back(op->loc().str() + ": error: '" + op->name() + "' op " + msg);
+    return false;
+  }
+};
+
+using Hook = bool (*)(const Operation &, Checker &);
+
+std::string shapeStr(Type t) {
+  std::string s = "[";
+  for (size_t i = 0; i < t.shape().size(); ++i) s += (i ? ", " : "") + std::to_string(t.shape()[i]);
+  return s + "]";
+}
+
+bool sameShape(Type a, Type b) { return a.shape() == b.shape(); }
+
+bool isNumericElement(Type t) { return t.element().isScalar(); }
+
+bool expectType(Checker &c, const char *what, Type got, Type want) {
+  if (got == want) return true;
+  return c.fail(std::string(what) + ": expected " + want.str() + ", got " + got.str());
+}
+
+bool expectBoolLike(Checker &c, const char *what, Type t, Type shapeOf) {
+  if (!t.isBool()) return c.fail(std::string(what) + ": expected i1 elements, got " + t.str());
+  if (!sameShape(t, shapeOf))
+    return c.fail(std::string(what) + ": expected shape " + shapeStr(shapeOf) + ", got " + t.str());
+  return true;
+}
+
+// ---- per-op hooks
+
+bool verifyConstant(const Operation &op, Checker &c) {
+  Type t = op.result()->type();
+  if (!isNumericElement(t)) return c.fail("result: expected an integer or float type, got " + t.str());
+  const Attribute &v = *op.attr("value");
+  if (t.isFloat() && !v.isFloat()) return c.fail("attribute 'value': expected a float for " + t.str());
+  if (t.isInteger() && !v.isInt()) return c.fail("attribute 'value': expected an integer for " + t.str());
+  if (t.isBool() && v.getInt() != 0 && v.getInt() != 1)
+    return c.fail("attribute 'value': expected 0 or 1 for i1, got " + v.str());
+  return true;
+}
+
+bool verifyCmp(const Operation &op, Checker &c) {
+  Type a = op.operand(0)->type();
+  if (op.operand(1)->type() != a)
+    return c.fail("operand #1: expected " + a.str() + " (the type of operand #0), got " + op.operand(1)->type().str());
+  return expectType(c, "result", op.result()->type(), a.withElement(Type::i1()));
+}
+
+bool verifySelect(const Operation &op, Checker &c) {
+  Type cond = op.operand(0)->type(), r = op.result()->type();
+  if (!cond.isBool()) return c.fail("operand #0 (condition): expected i1 elements, got " + cond.str());
+  if (cond.isTile() && !sameShape(cond, r))
+    return c.fail("operand #0 (condition): expected a scalar or shape " + shapeStr(r) + ", got " + cond.str());
+  return expectType(c, "operand #1 (true value)", op.operand(1)->type(), r) &&
+         expectType(c, "operand #2 (false value)", op.operand(2)->type(), r);
+}
+
+bool verifyCast(const Operation &op, Checker &c) {
+  Type from = op.operand(0)->type(), to = op.result()->type();
+  if (!sameShape(from, to)) return c.fail("result: expected shape " + shapeStr(from) + ", got " + to.str());
+  Type fe = from.element(), te = to.element();
+  bool fromIntPtr = fe.isPointer() || (fe.isInteger() && fe.bitWidth() == 64);
+  bool toIntPtr = te.isPointer() || (te.isInteger() && te.bitWidth() == 64);
+  if ((fe.isPointer() || te.isPointer()) && !(fromIntPtr && toIntPtr))
+    return c.fail("casts a pointer only to or from a 64-bit integer or another pointer, got " + fe.str() +
+                  " to " + te.str());
+  if (op.attr("rounding") && !(fe.isFloat() && te.isFloat() && te.bitWidth() < fe.bitWidth()))
+    return c.fail("attribute 'rounding' applies only to narrowing float casts");
+  return true;
+}
+
+bool verifyBitcast(const Operation &op, Checker &c) {
+  Type from = op.operand(0)->type(), to = op.result()->type();
+  if (!sameShape(from, to)) return c.fail("result: expected shape " + shapeStr(from) + ", got " + to.str());
+  if (from.bitWidth() != to.bitWidth())
+    return c.fail("result: expected a " + std::to_string(from.bitWidth()) + "-bit element, got " + to.str());
+  return true;
+}
+
+bool verifyProgramQuery(const Operation &op, Checker &c) {
+  int64_t axis = op.attr("axis")->getInt();
+  if (axis < 0 || axis > 2) return c.fail("attribute 'axis': expected 0, 1 or 2, got " + std::to_string(axis));
+  return expectType(c, "result", op.result()->type(), Type::i32());
+}
+
+bool verifyArange(const Operation &op, Checker &c) {
+  int64_t start = op.attr("start")->getInt(), end = op.attr("end")->getInt();
+  if (start < 0 || end <= start) return c.fail("expected 0 <= start < end, got [" + std::to_string(start) + ", " + std::to_string(end) + ")");
+  return expectType(c, "result", op.result()->type(), Type::tile({end - start}, Type::i32()));
+}
+
+bool verifySplat(const Operation &op, Checker &c) {
+  Type s = op.operand(0)->type(), r = op.result()->type();
+  if (s.isTile()) return c.fail("operand #0: expected a scalar or pointer, got " + s.str());
+  if (!r.isTile()) return c.fail("result: expected a tile, got " + r.str());
+  return expectType(c, "result element", r.element(), s);
+}
+
+bool verifyBroadcast(const Operation &op, Checker &c) {
+  Type s = op.operand(0)->type(), r = op.result()->type();
+  if (!s.isTile() || !r.isTile()) return c.fail("expects a tile operand and result, got " + s.str() + " to " + r.str());
+  if (s.element() != r.element()) return c.fail("result: expected element " + s.element().str() + ", got " + r.str());
+  if (s.rank() != r.rank()) return c.fail("result: expected rank " + std::to_string(s.rank()) + ", got " + r.str());
+  for (int64_t i = 0; i < s.rank(); ++i)
+    if (s.shape()[i] != 1 && s.shape()[i] != r.shape()[i])
+      return c.fail("cannot broadcast dimension " + std::to_string(i) + " of " + s.str() + " to " + r.str());
+  return true;
+}
+
+bool verifyExpandDims(const Operation &op, Checker &c) {
+  Type s = op.operand(0)->type();
+  int64_t axis = op.attr("axis")->getInt();
+  if (axis < 0 || axis > s.rank()) return c.fail("attribute 'axis': expected 0.." + std::to_string(s.rank()) + ", got " + std::to_string(axis));
+  std::vector<int64_t> shape = s.shape();
+  shape.insert(shape.begin() + axis, 1);
+  return expectType(c, "result", op.result()->type(), Type::tile(shape, s.element()));
+}
+
+bool verifyReshape(const Operation &op, Checker &c) {
+  Type s = op.operand(0)->type(), r = op.result()->type();
+  if (s.element() != r.element()) return c.fail("result: expected element " + s.element().str() + ", got " + r.str());
+  if (s.numElements() != r.numElements())
+    return c.fail("result: expected " + std::to_string(s.numElements()) + " elements, got " + r.str());
+  return true;
+}
+
+bool verifyTrans(const Operation &op, Checker &c) {
+  Type s = op.operand(0)->type();
+  const auto &order = op.attr("order")->getInts();
+  std::vector<int64_t> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  bool perm = int64_t(order.size()) == s.rank();
+  for (size_t i = 0; perm && i < sorted.size(); ++i) perm = sorted[i] == int64_t(i);
+  if (!perm) return c.fail("attribute 'order': expected a permutation of the " + std::to_string(s.rank()) + " dimensions of " + s.str());
+  std::vector<int64_t> shape;
+  for (int64_t d : order) shape.push_back(s.shape()[d]);
+  return expectType(c, "result", op.result()->type(), Type::tile(shape, s.element()));
+}
+
+bool verifyJoin(const Operation &op, Checker &c) {
+  Type a = op.operand(0)->type();
+  if (!expectType(c, "operand #1", op.operand(1)->type(), a)) return false;
+  std::vector<int64_t> shape = a.shape();
+  shape.push_back(2);
+  return expectType(c, "result", op.result()->type(), Type::tile(shape, a.element()));
+}
+
+bool verifySplit(const Operation &op, Checker &c) {
+  Type s = op.operand(0)->type();
+  if (!s.isTile() || s.shape().back() != 2) return c.fail("operand #0: expected a tile whose last dimension is 2, got " + s.str());
+  std::vector<int64_t> shape(s.shape().begin(), s.shape().end() - 1);
+  Type want = s.withShape(shape);
+  return expectType(c, "result #0", op.result(0)->type(), want) && expectType(c, "result #1", op.result(1)->type(), want);
+}
+
+bool verifyCat(const Operation &op, Checker &c) {
+  Type a = op.operand(0)->type(), b = op.operand(1)->type();
+  if (!a.isTile() || a.element() != b.element() || a.rank() != b.rank())
+    return c.fail("expects two tiles of one element type and rank, got " + a.str() + " and " + b.str());
+  std::vector<int64_t> shape = a.shape();
+  if (!std::equal(shape.begin() + 1, shape.end(), b.shape().begin() + 1))
+    return c.fail("operands differ beyond dimension 0: " + a.str() + " and " + b.str());
+  shape[0] += b.shape()[0];
+  return expectType(c, "result", op.result()->type(), Type::tile(shape, a.element()));
+}
+
+bool verifyHint(const Operation &op, Checker &c) {
+  Type t = op.operand(0)->type();
+  if (!expectType(c, "result", op.result()->type(), t)) return false;
+  size_t rank = std::max<size_t>(1, t.shape().size());
+  for (const char *name : {"divisibility", "contiguity", "constancy"})
+    if (const Attribute *a = op.attr(name); a && a->getInts().size() != rank)
+      return c.fail(std::string("attribute '") + name + "': expected " + std::to_string(rank) + " value(s), got " + a->str());
+  return true;
+}
+
+bool verifyAddPtr(const Operation &op, Checker &c) {
+  Type p = op.operand(0)->type(), off = op.operand(1)->type();
+  if (!p.element().isPointer()) return c.fail("operand #0 (pointer): expected pointers, got " + p.str());
+  if (!off.isInteger() || off.isBool() || !sameShape(p, off))
+    return c.fail("operand #1 (offset): expected integers of shape " + shapeStr(p) + ", got " + off.str());
+  return expectType(c, "result", op.result()->type(), p);
+}
+
+bool checkMaskedAccess(const Operation &op, Checker &c, Type ptr, Type value, int maskIndex) {
+  if (!ptr.element().isPointer()) return c.fail("operand #0 (pointer): expected pointers, got " + ptr.str());
+  if (!expectType(c, "value", value, ptr.withElement(ptr.pointee()))) return false;
+  if (int(op.numOperands()) > maskIndex)
+    return expectBoolLike(c, ("operand #" + std::to_string(maskIndex) + " (mask)").c_str(),
+                          op.operand(maskIndex)->type(), ptr);
+  return true;
+}
+
+bool verifyLoad(const Operation &op, Checker &c) {
+  Type r = op.result()->type();
+  if (!checkMaskedAccess(op, c, op.operand(0)->type(), r, 1)) return false;
+  if (op.numOperands() == 3) return expectType(c, "operand #2 (other)", op.operand(2)->type(), r);
+  return true;
+}
+
+bool verifyStore(const Operation &op, Checker &c) {
+  return checkMaskedAccess(op, c, op.operand(0)->type(), op.operand(1)->type(), 2);
+}
+
+bool verifyAtomicRmw(const Operation &op, Checker &c) {
+  Type v = op.operand(1)->type();
+  if (!checkMaskedAccess(op, c, op.operand(0)->type(), v, 2)) return false;
+  const std::string &kind = op.attr("kind")->getString();
+  if ((kind == "and" || kind == "or" || kind == "xor") && !v.isInteger())
+    return c.fail("'" + kind + "' needs integer elements, got " + v.str());
+  return expectType(c, "result", op.result()->type(), v);
+}
+
+bool verifyAtomicCas(const Operation &op, Checker &c) {
+  Type v = op.operand(2)->type();
+  if (!checkMaskedAccess(op, c, op.operand(0)->type(), v, 3)) return false;
+  return expectType(c, "operand #1 (compare)", op.operand(1)->type(), v) &&
+         expectType(c, "result", op.result()->type(), v);
+}
+
+bool verifyDot(const Operation &op, Checker &c) {
+  Type a = op.operand(0)->type(), b = op.operand(1)->type(), acc = op.operand(2)->type();
+  int64_t rank = a.rank();
+  if ((rank != 2 && rank != 3) || b.rank() != rank || acc.rank() != rank)
+    return c.fail("expects operands of rank 2 (or 3 with a batch), got " + a.str() + ", " + b.str() + ", " + acc.str());
+  if (!isNumericElement(a) || a.element() != b.element())
+    return c.fail("operands #0 and #1: expected one numeric element type, got " + a.str() + " and " + b.str());
+  auto d = [](Type t, int64_t i) { return t.shape()[t.rank() - 2 + i]; };
+  if (d(a, 1) != d(b, 0)) return c.fail("inner dimensions differ: " + a.str() + " and " + b.str());
+  if (d(acc, 0) != d(a, 0) || d(acc, 1) != d(b, 1) || (rank == 3 && (a.shape()[0] != b.shape()[0] || a.shape()[0] != acc.shape()[0])))
+    return c.fail("operand #2 (accumulator): expected shape matching " + a.str() + " x " + b.str() + ", got " + acc.str());
+  return expectType(c, "result", op.result()->type(), acc);
+}
+
+// reduce and scan: n tiles in, a combine region over 2n scalars yielding n.
+bool verifyCombineRegion(const Operation &op, Checker &c, std::vector<Type> &elems) {
+  Type first = op.operand(0)->type();
+  if (!first.isTile()) return c.fail("operand #0: expected a tile, got " + first.str());
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    Type t = op.operand(i)->type();
+    if (!sameShape(t, first)) return c.fail("operand #" + std::to_string(i) + ": expected shape " + shapeStr(first) + ", got " + t.str());
+    elems.push_back(t.element());
+  }
+  int64_t axis = op.attr("axis")->getInt();
+  if (axis < 0 || axis >= first.rank()) return c.fail("attribute 'axis': expected 0.." + std::to_string(first.rank() - 1) + ", got " + std::to_string(axis));
+  if (op.numResults() != op.numOperands()) return c.fail("expected one result per operand");
+  const Block &body = op.region(0).block();
+  if (body.numArguments() != 2 * elems.size())
+    return c.fail("region: expected " + std::to_string(2 * elems.size()) + " block arguments, got " + std::to_string(body.numArguments()));
+  for (unsigned i = 0; i < body.numArguments(); ++i)
+    if (!expectType(c, ("region argument #" + std::to_string(i)).c_str(), body.argument(i)->type(), elems[i % elems.size()])) return false;
+  const Operation *y = body.terminator();
+  if (y && y->numOperands() == elems.size())
+    for (unsigned i = 0; i < y->numOperands(); ++i)
+      if (!expectType(c, ("yielded value #" + std::to_string(i)).c_str(), y->operand(i)->type(), elems[i])) return false;
+  if (y && y->numOperands() != elems.size()) return c.fail("region must yield " + std::to_string(elems.size()) + " value(s)");
+  return true;
+}
+
+bool verifyReduce(const Operation &op, Checker &c) {
+  std::vector<Type> elems;
+  if (!verifyCombineRegion(op, c, elems)) return false;
+  std::vector<int64_t> shape = op.operand(0)->type().shape();
+  shape.erase(shape.begin() + op.attr("axis")->getInt());
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), shape.empty() ? elems[i] : Type::tile(shape, elems[i]))) return false;
+  return true;
+}
+
+bool verifyScan(const Operation &op, Checker &c) {
+  std::vector<Type> elems;
+  if (!verifyCombineRegion(op, c, elems)) return false;
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), op.operand(i)->type())) return false;
+  return true;
+}
+
+bool verifyAssert(const Operation &op, Checker &c) {
+  if (!op.operand(0)->type().isBool()) return c.fail("operand #0 (condition): expected i1 elements, got " + op.operand(0)->type().str());
+  return true;
+}
+
+bool verifyAssume(const Operation &op, Checker &c) {
+  return expectType(c, "operand #0 (condition)", op.operand(0)->type(), Type::i1());
+}
+
+bool expectTypes(Checker &c, const std::string &what, const std::vector<Value *> &values, const std::vector<Type> &want) {
+  if (values.size() != want.size())
+    return c.fail(what + ": expected " + std::to_string(want.size()) + " value(s), got " + std::to_string(values.size()));
+  for (size_t i = 0; i < values.size(); ++i)
+    if (!expectType(c, (what + " #" + std::to_string(i)).c_str(), values[i]->type(), want[i])) return false;
+  return true;
+}
+
+std::vector<Type> typesOf(const std::vector<Value *> &vs) {
+  std::vector<Type> out;
+  for (Value *v : vs) out.push_back(v->type());
+  return out;
+}
+
+bool verifyCall(const Operation &op, Checker &c) {
+  const std::string &name = op.attr("callee")->getString();
+  const Function *f = c.module.lookup(name);
+  if (!f) return c.fail("calls unknown function @" + name);
+  if (f->isKernel()) return c.fail("calls kernel @" + name + "; only device functions can be called");
+  return expectTypes(c, "argument", op.operands(), f->argumentTypes()) &&
+         expectTypes(c, "result", op.results(), f->resultTypes());
+}
+
+std::vector<Type> resultTypes(const Operation &op) { return typesOf(op.results()); }
+
+bool expectYield(Checker &c, const Operation &op, unsigned region, const std::vector<Type> &want) {
+  const Operation *t = op.region(region).block().terminator();
+  if (!t) return true;  // reported by the structural check
+  return expectTypes(c, "region #" + std::to_string(region) + " terminator operand", t->operands(), want);
+}
+
+bool verifyFor(const Operation &op, Checker &c) {
+  Type iv = op.operand(0)->type();
+  if (!iv.isScalar() || !iv.isInteger() || iv.isBool()) return c.fail("operand #0 (lower bound): expected a scalar integer, got " + iv.str());
+  if (!expectType(c, "operand #1 (upper bound)", op.operand(1)->type(), iv) ||
+      !expectType(c, "operand #2 (step)", op.operand(2)->type(), iv))
+    return false;
+  std::vector<Value *> inits(op.operands().begin() + 3, op.operands().end());
+  std::vector<Type> rt = resultTypes(op);
+  if (!expectTypes(c, "iter init", inits, rt)) return false;
+  std::vector<Value *> args = op.region(0).block().arguments();
+  std::vector<Type> want = rt;
+  want.insert(want.begin(), iv);
+  return expectTypes(c, "region argument", args, want) && expectYield(c, op, 0, rt);
+}
+
+bool verifyIf(const Operation &op, Checker &c) {
+  if (!expectType(c, "operand #0 (condition)", op.operand(0)->type(), Type::i1())) return false;
+  for (unsigned r = 0; r < 2; ++r) {
+    if (op.region(r).block().numArguments()) return c.fail("region #" + std::to_string(r) + " takes no arguments");
+    if (!expectYield(c, op, r, resultTypes(op))) return false;
+  }
+  return true;
+}
+
+bool verifyWhile(const Operation &op, Checker &c) {
+  std::vector<Type> inits = typesOf(op.operands());
+  if (!expectTypes(c, "before-region argument", op.region(0).block().arguments(), inits)) return false;
+  const Operation *cond = op.region(0).block().terminator();
+  if (cond) {
+    if (!expectType(c, "condition operand #0", cond->operand(0)->type(), Type::i1())) return false;
+    std::vector<Value *> forwarded(cond->operands().begin() + 1, cond->operands().end());
+    if (!expectTypes(c, "condition forwarded value", forwarded, resultTypes(op))) return false;
+  }
+  return expectTypes(c, "after-region argument", op.region(1).block().arguments(), resultTypes(op)) &&
+         expectYield(c, op, 1, inits);
+}
+
+struct OpRule {
+  Hook hook;
+};
+
+const OpRule &ruleFor(OpCode code) {
+  static const OpRule rules[] = {
+#define OP(Id, Name, MinOps, MaxOps, NRes, NReg, Traits, Attrs, Verify) {Verify},
+#include "ir/Ops.def"
+#undef OP
+  };
+  return rules[static_cast<size_t>(code)];
+}
+
+// ---- the table-driven checks
+
+struct AttrSpec {
+  std::string name, kind;
+  std::vector<std::string> choices;
+  bool optional = false;
+};
+
+const std::vector<AttrSpec> &attrSpecs(OpCode code) {
+  static std::vector<std::vector<AttrSpec>> cache = [] {
+    std::vector<std::vector<AttrSpec>> all;
+    for (const OpInfo &info : allOps()) {
+      std::vector<AttrSpec> specs;
+      std::string spec = info.attrSpec;
+      size_t start = 0;
+      while (start < spec.size()) {
+        size_t end = spec.find(';', start);
+        if (end == std::string::npos) end = spec.size();
+        std::string item = spec.substr(start, end - start);
+        AttrSpec a;
+        if (item[0] == '?') a.optional = true, item = item.substr(1);
+        size_t colon = item.find(':');
+        a.name = item.substr(0, colon);
+        a.kind = item.substr(colon + 1);
+        if (a.kind.rfind("enum(", 0) == 0) {
+          std::string list = a.kind.substr(5, a.kind.size() - 6);
+          for (size_t p = 0; p <= list.size();) {
+            size_t q = list.find(',', p);
+            if (q == std::string::npos) q = list.size();
+            a.choices.push_back(list.substr(p, q - p));
+            p = q + 1;
+          }
+          a.kind = "enum";
+        }
+        specs.push_back(a);
+        start = end + 1;
+      }
+      all.push_back(specs);
+    }
+    return all;
+  }();
+  return cache[static_cast<size_t>(code)];
+}
+
+bool attrMatches(const AttrSpec &s, const Attribute &a) {
+  if (s.kind == "bool") return a.isBool();
+  if (s.kind == "int") return a.isInt();
+  if (s.kind == "float") return a.isFloat();
+  if (s.kind == "number") return a.isInt() || a.isFloat();
+  if (s.kind == "string") return a.isString();
+  if (s.kind == "ints") return a.isInts();
+  if (s.kind == "type") return a.isType();
+  if (s.kind == "enum")
+    return a.isString() && std::find(s.choices.begin(), s.choices.end(), a.getString()) != s.choices.end();
+  return false;
+}
+
+std::string describeSpec(const AttrSpec &s) {
+  if (s.kind != "enum") return "a " + s.kind;
+  std::string out = "one of";
+  for (size_t i = 0; i < s.choices.size(); ++i) out += (i ? ", \"" : " \"") + s.choices[i] + "\"";
+  return out;
+}
+
+bool checkTableRules(const Operation &op, Checker &c) {
+  const OpInfo &info = op.info();
+  int n = int(op.numOperands());
+  if (n < info.minOperands || (info.maxOperands >= 0 && n > info.maxOperands)) {
+    std::string want = info.minOperands == info.maxOperands ? std::to_string(info.minOperands)
+                       : info.maxOperands < 0 ? "at least " + std::to_string(info.minOperands)
+                                              : std::to_string(info.minOperands) + " to " + std::to_string(info.maxOperands);
+    return c.fail("expected " + want + " operand(s), got " + std::to_string(n));
+  }
+  if (info.numResults >= 0 && int(op.numResults()) != info.numResults)
+    return c.fail("expected " + std::to_string(info.numResults) + " result(s), got " + std::to_string(op.numResults()));
+  if (int(op.numRegions()) != info.numRegions)
+    return c.fail("expected " + std::to_string(info.numRegions) + " region(s), got " + std::to_string(op.numRegions()));
+
+  const auto &specs = attrSpecs(op.code());
+  for (const AttrSpec &s : specs) {
+    const Attribute *a = op.attr(s.name);
+    if (!a) {
+      if (!s.optional) return c.fail("needs attribute '" + s.name + "' (" + describeSpec(s) + ")");
+      continue;
+    }
+    if (!attrMatches(s, *a)) return c.fail("attribute '" + s.name + "': expected " + describeSpec(s) + ", got " + a->str());
+  }
+  for (auto &[name, value] : op.attrs().entries()) {
+    bool known = name.find('.') != std::string::npos;  // namespaced attributes are free-form
+    for (const AttrSpec &s : specs) known |= s.name == name;
+    if (!known) return c.fail("has unknown attribute '" + name + "'");
+  }
+
+  if (info.traits & kSameType) {
+    Type t = op.numOperands() ? op.operand(0)->type() : op.result()->type();
+    for (unsigned i = 0; i < op.numOperands(); ++i)
+      if (!expectType(c, ("operand #" + std::to_string(i)).c_str(), op.operand(i)->type(), t)) return false;
+    for (unsigned i = 0; i < op.numResults(); ++i)
+      if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), t)) return false;
+  }
+  if (info.traits & (kNumeric | kIntOnly | kFloatOnly)) {
+    Type t = op.operand(0)->type();
+    bool ok = (info.traits & kIntOnly) ? t.isInteger() : (info.traits & kFloatOnly) ? t.isFloat() : isNumericElement(t);
+    const char *want = (info.traits & kIntOnly) ? "integer" : (info.traits & kFloatOnly) ? "float" : "integer or float";
+    if (!ok) return c.fail("operand #0: expected " + std::string(want) + " elements, got " + t.str());
+  }
+  return true;
+}
+
+class ModuleVerifier {
+public:
+  ModuleVerifier(const Module &m, std::vector<std::string> &errors) : c_{m, errors} {}
+
+  void run() {
+    for (auto &f : c_.module.functions()) {
+      if (std::count_if(c_.module.functions().begin(), c_.module.functions().end(),
+                        [&](auto &g) { return g->name() == f->name(); }) > 1)
+        c_.errors.push_back(f->loc.str() + ": error: function @" + f->name() + " is defined more than once");
+      visible_.clear();
+      for (Value *a : f->entry().arguments()) visible_.insert(a);
+      verifyBlock(f->entry(), nullptr, f.get());
+    }
+  }
+
+private:
+  void verifyBlock(const Block &b, const Operation *owner, const Function *f) {
+    std::vector<const Value *> added;
+    for (Value *a : b.arguments()) visible_.insert(a), added.push_back(a);
+    const Operation *last = b.empty() ? nullptr : b.back();
+    for (auto &opPtr : b.ops()) {
+      const Operation &op = *opPtr;
+      c_.op = &op;
+      bool ok = true;
+      for (unsigned i = 0; i < op.numOperands() && ok; ++i)
+        if (!visible_.count(op.operand(i)))
+          ok = c_.fail("operand #" + std::to_string(i) + " is not defined before its use here");
+      if (op.hasTrait(kTerminator) && &op != last) ok = ok && c_.fail("must be the last op of its block");
+      ok = ok && checkTableRules(op, c_);
+      for (unsigned r = 0; r < op.numRegions(); ++r) verifyBlock(op.region(r).block(), &op, f);
+      c_.op = &op;
+      if (ok) ok = checkTerminatorPlacement(op, owner, f);
+      if (ok && ruleFor(op.code()).hook) ruleFor(op.code()).hook(op, c_);
+      for (unsigned i = 0; i < op.numResults(); ++i) visible_.insert(op.result(i)), added.push_back(op.result(i));
+    }
+    if (!last || !last->hasTrait(kTerminator)) {
+      std::string where = owner ? std::string("a region of '") + owner->name() + "'" : "the body of @" + f->name();
+      Loc loc = owner ? owner->loc() : f->loc;
+      c_.errors.push_back(loc.str() + ": error: " + where + " must end with a terminator");
+    }
+    for (const Value *v : added) visible_.erase(v);
+  }
+
+  bool checkTerminatorPlacement(const Operation &op, const Operation *owner, const Function *f) {
+    if (!op.hasTrait(kTerminator)) return true;
+    OpCode want = OpCode::Yield;
+    if (!owner) want = OpCode::Return;
+    else if (owner->is(OpCode::While) && &owner->region(0).block() == op.parentBlock()) want = OpCode::Condition;
+    if (op.code() != want)
+      return c_.fail(std::string("cannot end ") + (owner ? std::string("a region of '") + owner->name() + "'" : "a function body") +
+                     "; expected '" + opInfo(want).name + "'");
+    if (!owner) return expectTypes(c_, "returned value", op.operands(), f->resultTypes());
+    return true;
+  }
+
+  Checker c_;
+  std::unordered_set<const Value *> visible_;
+};
+
+} // namespace
+
+bool verifyModule(const Module &m, std::vector<std::string> *errors) {
+  std::vector<std::string> local;
+  std::vector<std::string> &out = errors ? *errors : local;
+  size_t before = out.size();
+  ModuleVerifier(m, out).run();
+  return out.size() == before;
+}
+
+std::string joinErrors(const std::vector<std::string> &errors) {
+  std::string s;
+  for (auto &e : errors) s += e + "\n";
+  return s;
+}
+
+} // namespace tessera::ir
