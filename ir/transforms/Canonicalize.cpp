@@ -56,7 +56,7 @@ private:
   }
 
   bool simplify(Operation *op) {
-    if (op->hasTrait(kPure) && op->numRegions() == 0 && !op->is(OpCode::Constant)) {
+    if (op->hasTrait(kPure) && op->numRegions() == 0) {
       bool used = false;
       for (unsigned i = 0; i < op->numResults(); ++i) used |= op->result(i)->hasUses();
       if (!used) {

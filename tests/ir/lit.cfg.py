@@ -1,0 +1,19 @@
+# lit configuration for the textual-IR golden tests.
+import os
+import lit.formats
+
+config.name = "tessera-ir"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".tir", ".py"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tessera_build_dir, "tests", "ir")
+
+tools = {
+    "tessera-opt": os.path.join(config.tessera_build_dir, "tools", "tessera-opt", "tessera-opt"),
+    "tessera": os.path.join(config.tessera_build_dir, "tools", "tessera", "tessera"),
+    "FileCheck": os.path.join(config.llvm_tools_dir, "FileCheck"),
+    "not": os.path.join(config.llvm_tools_dir, "not"),
+}
+for name, path in tools.items():
+    config.substitutions.append((r"(?<![\w/.-])" + name + r"(?![\w-])", path))
