@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds, and runs the unit
+# tests (GoogleTest via ctest), the textual-IR golden tests (lit + FileCheck),
+# the Python tests (pytest), and the unit and golden tests again in a Debug
+# build with AddressSanitizer and UndefinedBehaviorSanitizer.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash ci/bootstrap.sh
+py="$root/.venv/bin/python"
+results="$root/build/test-results"
+rm -rf "$results" && mkdir -p "$results"
+status=0
+
+step() { echo; echo "=== $*"; }
+
+step "build (RelWithDebInfo)"
+bash ci/build.sh "$root/build"
+
+step "unit tests"
+ctest --test-dir "$root/build" --output-on-failure -j"$(nproc)" --output-junit "$results/unit.xml" || status=1
+
+step "IR golden tests"
+"$root/.venv/bin/lit" -q --xunit-xml-output "$results/ir.xml" "$root/build/tests/ir" || status=1
+
+if [ -n "$(find tests/python -name 'test_*.py' 2>/dev/null)" ]; then
+  step "Python tests"
+  "$py" -m pytest -q -n "$(nproc)" tests/python --junitxml "$results/python.xml" || status=1
+fi
+
+step "sanitizers (Debug, ASan + UBSan)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+bash ci/build.sh "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON -DTESSERA_WITH_LLVM=OFF
+ctest --test-dir "$root/build-asan" --output-on-failure -j"$(nproc)" --output-junit "$results/unit-asan.xml" || status=1
+"$root/.venv/bin/lit" -q --xunit-xml-output "$results/ir-asan.xml" "$root/build-asan/tests/ir" || status=1
+
+step "summary"
+"$py" ci/summarize.py "$results"/*.xml || status=1
+exit $status
