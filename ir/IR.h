@@ -262,6 +262,7 @@ public:
   Value *argument(unsigned i) const { return entry().argument(i); }
   std::vector<Type> argumentTypes() const;
   const std::vector<Type> &resultTypes() const { return results_; }
+  void setResultTypes(std::vector<Type> types) { results_ = std::move(types); }
 
   AttrDict &argAttrs(unsigned i) { return argAttrs_[i]; }
   const AttrDict &argAttrs(unsigned i) const { return argAttrs_[i]; }

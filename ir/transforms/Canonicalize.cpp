@@ -117,7 +117,7 @@ private:
     case OpCode::If:
       if (auto c = constantValue(op->operand(0))) return inlineRegion(op, c->getInt() ? 0 : 1);
       break;
-    case OpCode::For: return removeEmptyLoop(op);
+    case OpCode::For: return removeEmptyLoop(op) || dropInvariantIterArgs(op);
     default: break;
     }
     if (op->hasTrait(kCommutative) && op->numOperands() == 2 && constantValue(op->operand(0)) &&
@@ -160,6 +160,45 @@ private:
     for (Operation *inner : body.opsVector())
       if (inner != yield) inner->moveBefore(op);
     return replace(op, yielded);
+  }
+
+  // An iter value that the body yields back unchanged is its init throughout.
+  bool dropInvariantIterArgs(Operation *loop) {
+    Block &body = loop->region(0).block();
+    Operation *yield = body.terminator();
+    if (!yield || yield->numOperands() != loop->numResults()) return false;
+    std::vector<unsigned> keep;
+    for (unsigned i = 0; i < loop->numResults(); ++i) {
+      Value *y = yield->operand(i), *arg = body.argument(i + 1), *init = loop->operand(3 + i);
+      if (y == arg || y == init) {
+        arg->replaceAllUsesWith(init);
+        loop->result(i)->replaceAllUsesWith(init);
+      } else {
+        keep.push_back(i);
+      }
+    }
+    if (keep.size() == loop->numResults()) return false;
+    std::vector<Value *> operands(loop->operands().begin(), loop->operands().begin() + 3);
+    std::vector<Type> types;
+    for (unsigned i : keep) operands.push_back(loop->operand(3 + i)), types.push_back(loop->result(i)->type());
+    Builder b;
+    b.setInsertionPoint(loop);
+    b.setLoc(loop->loc());
+    Operation *fresh = b.create(OpCode::For, operands, types, loop->attrs());
+    Block &nb = fresh->region(0).block();
+    body.argument(0)->replaceAllUsesWith(nb.addArgument(body.argument(0)->type(), body.argument(0)->nameHint()));
+    for (unsigned k = 0; k < keep.size(); ++k) {
+      Value *old = body.argument(keep[k] + 1);
+      old->replaceAllUsesWith(nb.addArgument(old->type(), old->nameHint()));
+      loop->result(keep[k])->replaceAllUsesWith(fresh->result(k));
+      fresh->result(k)->setNameHint(loop->result(keep[k])->nameHint());
+    }
+    std::vector<Value *> yielded;
+    for (unsigned i : keep) yielded.push_back(yield->operand(i));
+    yield->setOperands(yielded);
+    for (Operation *inner : body.opsVector()) nb.append(body.take(inner));
+    loop->erase();
+    return true;
   }
 
   bool removeEmptyLoop(Operation *op) {

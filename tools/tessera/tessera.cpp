@@ -1,27 +1,168 @@
-// tessera: the command-line driver. Subcommands grow with the project.
-//   tessera targets     which code generators this build contains
+// tessera: the command-line driver.
+//   tessera targets                      which code generators this build contains
+//   tessera compile FILE.py --entry NAME --signature "*fp32:16,*fp32,i32" -D BLOCK=1024
+//                   [--inline-calls] [--pipeline inline,canonicalize,...] [--dump-ir-after-each]
+//                                        compile a kernel to tile IR and print it
 //   tessera version
+#include "frontend/Compile.h"
+#include "ir/PassManager.h"
+#include "ir/Printer.h"
 #include "targets/Available.h"
 
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 #include <string>
 
-static int usage() {
-  std::fprintf(stderr, "usage: tessera <targets|version>\n");
+using namespace tessera;
+
+static int usage(const std::string &msg = "") {
+  if (!msg.empty()) std::fprintf(stderr, "tessera: %s\n", msg.c_str());
+  std::fprintf(stderr,
+               "usage: tessera targets\n"
+               "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
+               "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
+               "       tessera version\n");
   return 2;
+}
+
+static std::vector<std::string> splitTopLevel(const std::string &s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  if (!cur.empty() || !out.empty()) out.push_back(cur);
+  return out;
+}
+
+static int compile(int argc, char **argv) {
+  frontend::CompileRequest req;
+  std::string signature, pipeline;
+  std::vector<std::pair<std::string, std::string>> defines;
+  ir::PassOptions popts = ir::PassOptions::fromEnvironment();
+  ir::PrintOptions print;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--entry") req.entry = next();
+    else if (a == "--signature") signature = next();
+    else if (a == "-D") {
+      std::string d = next();
+      size_t eq = d.find('=');
+      if (eq == std::string::npos) return usage("-D expects NAME=VALUE, got '" + d + "'");
+      defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+    } else if (a == "--inline-calls") req.inlineCalls = true;
+    else if (a == "--pipeline") pipeline = next();
+    else if (a == "--dump-ir-after-each") popts.dumpAfterEach = true;
+    else if (a == "--print-loc") print.locations = true;
+    else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
+    else req.filename = a;
+  }
+  if (req.filename.empty() || req.filename == "<kernel>") return usage("no input file");
+  std::ifstream in(req.filename);
+  if (!in) return usage("cannot open '" + req.filename + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  req.source = ss.str();
+  if (req.entry.empty()) return usage("--entry is required");
+
+  // The signature lists the runtime parameters in order; -D gives constexprs.
+  std::vector<std::string> params;
+  {
+    // Find the entry's parameter names by compiling with everything missing is
+    // not possible, so read them from a minimal scan of "def NAME(".
+    std::string key = "def " + req.entry + "(";
+    size_t at = req.source.find(key);
+    if (at == std::string::npos) return usage("no 'def " + req.entry + "(' in " + req.filename);
+    size_t depth = 1, p = at + key.size();
+    std::string cur;
+    for (; p < req.source.size() && depth; ++p) {
+      char c = req.source[p];
+      if (c == '#') {
+        while (p < req.source.size() && req.source[p] != '\n') ++p;
+        continue;
+      }
+      if (c == '(' || c == '[') ++depth;
+      if (c == ')' || c == ']') --depth;
+      if (depth == 0 || (depth == 1 && c == ',')) {
+        std::string name;
+        for (char x : cur) {
+          if (x == ':' || x == '=') break;
+          if (!std::isspace((unsigned char)x)) name += x;
+        }
+        if (!name.empty()) params.push_back(name);
+        cur.clear();
+        continue;
+      }
+      cur += c;
+    }
+  }
+  std::map<std::string, bool> isDefined;
+  for (auto &[name, value] : defines) {
+    auto v = frontend::parseConstexpr(value);
+    if (!v) return usage("cannot read -D " + name + "=" + value + " as a compile-time value");
+    frontend::ArgSpec spec;
+    spec.isConstexpr = true;
+    spec.value = *v;
+    bool isParam = false;
+    for (auto &p : params) isParam |= p == name;
+    if (isParam) req.args[name] = spec;
+    else req.globals[name] = *v;
+    isDefined[name] = true;
+  }
+  std::vector<std::string> sig = signature.empty() ? std::vector<std::string>{} : splitTopLevel(signature);
+  size_t k = 0;
+  for (auto &p : params) {
+    if (isDefined.count(p) || k >= sig.size()) continue;
+    std::string err;
+    auto spec = frontend::parseArgSpec(sig[k++], &err);
+    if (!spec) return usage(err);
+    req.args[p] = *spec;
+  }
+  if (k < sig.size()) return usage("the signature has more entries than the kernel has runtime parameters");
+
+  frontend::CompileResult r = frontend::compileKernel(req);
+  if (!r.module) {
+    std::fputs(r.errors.c_str(), stderr);
+    return 1;
+  }
+  ir::PassManager pm(popts);
+  for (auto &p : splitTopLevel(pipeline))
+    if (!p.empty() && !pm.add(p)) return usage("unknown pass '" + p + "'");
+  std::string error;
+  if (!pm.run(*r.module, &error)) {
+    std::fputs(error.c_str(), stderr);
+    return 1;
+  }
+  std::fputs(ir::printModule(*r.module, print).c_str(), stdout);
+  return 0;
 }
 
 int main(int argc, char **argv) {
   std::string cmd = argc > 1 ? argv[1] : "targets";
-  if (cmd == "version") {
-    std::printf("tessera 0.1.0 (LLVM %s)\n", tessera::targets::llvmVersion().c_str());
-    return 0;
+  try {
+    if (cmd == "version") {
+      std::printf("tessera 0.1.0 (LLVM %s)\n", targets::llvmVersion().c_str());
+      return 0;
+    }
+    if (cmd == "compile") return compile(argc, argv);
+    if (cmd != "targets") return usage("unknown command '" + cmd + "'");
+  } catch (const std::exception &e) {
+    return usage(e.what());
   }
-  if (cmd != "targets") return usage();
-  std::printf("Tessera 0.1.0, LLVM %s\n", tessera::targets::llvmVersion().c_str());
+  std::printf("Tessera 0.1.0, LLVM %s\n", targets::llvmVersion().c_str());
   std::printf("%-8s %-46s %-9s %s\n", "target", "code generator", "linked", "status");
-  for (auto &b : tessera::targets::availableBackends())
-    std::printf("%-8s %-46s %-9s %s\n", b.name.c_str(), b.generator.c_str(), b.present ? "yes" : "no",
-                b.note.c_str());
+  for (auto &b : targets::availableBackends())
+    std::printf("%-8s %-46s %-9s %s\n", b.name.c_str(), b.generator.c_str(), b.present ? "yes" : "no", b.note.c_str());
   return 0;
 }

@@ -1,0 +1,1110 @@
+// The builtins of the language (tl.* and the Python builtins kernels use),
+// with Triton's names, defaults and typing. Functions Triton itself writes in
+// the language (rand, sigmoid, softmax, ...) live in prelude.py instead.
+#include "frontend/CodeGen.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <unordered_map>
+
+namespace tessera::frontend {
+
+using ir::OpCode;
+using ir::Type;
+using Kind = SValue::Kind;
+using Handler = std::function<SValue(CodeGen &, CallArgs &)>;
+
+namespace {
+
+SValue tensorValue(ir::Value *v) { return SValue::tensor(v); }
+
+std::string stringArg(CodeGen &cg, CallArgs &a, size_t i, const char *name, std::string dflt) {
+  SValue v = cg.argOr(a, i, name, SValue::str(dflt));
+  if (v.is(Kind::None)) return dflt;
+  if (!v.is(Kind::Str)) cg.fail(a.loc, "argument '" + std::string(name) + "' of " + a.callee + "() must be a string");
+  return v.s;
+}
+
+bool boolArg(CodeGen &cg, CallArgs &a, size_t i, const char *name, bool dflt) {
+  SValue v = cg.argOr(a, i, name, SValue::boolean(dflt));
+  if (v.is(Kind::None)) return dflt;
+  if (!v.isConstexpr()) cg.fail(a.loc, "argument '" + std::string(name) + "' of " + a.callee + "() must be a compile-time bool");
+  return v.truthy();
+}
+
+// Shape given as *args or as one tuple/list: f(x, 4, 8) or f(x, (4, 8)).
+std::vector<int64_t> varShape(CodeGen &cg, CallArgs &a, size_t from, const char *name) {
+  if (const SValue *kw = cg.findArg(a, 1000, name)) return cg.shapeArg(*kw, a.loc);
+  if (a.positional.size() == from + 1 && a.positional[from].is(Kind::Tuple)) return cg.shapeArg(a.positional[from], a.loc);
+  std::vector<SValue> dims(a.positional.begin() + std::min(from, a.positional.size()), a.positional.end());
+  return cg.shapeArg(SValue::tuple(dims), a.loc);
+}
+
+std::vector<int64_t> varInts(CodeGen &cg, CallArgs &a, size_t from, const char *name) {
+  std::vector<SValue> items;
+  if (const SValue *kw = cg.findArg(a, 1000, name)) items = kw->is(Kind::Tuple) ? kw->elems : std::vector<SValue>{*kw};
+  else if (a.positional.size() == from + 1 && a.positional[from].is(Kind::Tuple)) items = a.positional[from].elems;
+  else items.assign(a.positional.begin() + std::min(from, a.positional.size()), a.positional.end());
+  std::vector<int64_t> out;
+  for (auto &v : items) {
+    if (!v.is(Kind::Int)) cg.fail(a.loc, a.callee + "() expects compile-time integers, found " + v.describe());
+    out.push_back(int64_t(v.i));
+  }
+  return out;
+}
+
+int64_t normAxis(CodeGen &cg, BigInt axis, int64_t rank, SourceLoc loc) {
+  BigInt a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) cg.fail(loc, "axis " + bigIntToString(axis) + " is out of range for rank " + std::to_string(rank));
+  return int64_t(a);
+}
+
+ir::Value *reshape(CodeGen &cg, ir::Value *v, std::vector<int64_t> shape, bool canReorder, SourceLoc loc) {
+  Type t = v->type();
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n != t.numElements())
+    cg.fail(loc, "cannot reshape " + t.str() + " (" + std::to_string(t.numElements()) + " elements) to " +
+                     std::to_string(n) + " elements");
+  if (!t.isTile()) return cg.builder().splat(v, shape);
+  if (t.shape() == shape) return v;
+  ir::AttrDict attrs;
+  if (canReorder) attrs.set("can_reorder", ir::Attribute(true));
+  return cg.builder().createValue(OpCode::Reshape, {v}, Type::tile(shape, t.element()), std::move(attrs));
+}
+
+ir::Value *expandDims(CodeGen &cg, ir::Value *v, int64_t axis) {
+  std::vector<int64_t> shape = v->type().shape();
+  shape.insert(shape.begin() + axis, 1);
+  ir::AttrDict a;
+  a.set("axis", ir::Attribute(axis));
+  return cg.builder().createValue(OpCode::ExpandDims, {v}, Type::tile(shape, v->type().element()), std::move(a));
+}
+
+ir::Value *trans(CodeGen &cg, ir::Value *v, std::vector<int64_t> order, SourceLoc loc) {
+  Type t = v->type();
+  if (int64_t(order.size()) != t.rank()) cg.fail(loc, "the permutation must list all " + std::to_string(t.rank()) + " dimensions");
+  std::vector<int64_t> shape;
+  for (int64_t d : order) {
+    if (d < 0 || d >= t.rank()) cg.fail(loc, "bad dimension " + std::to_string(d) + " in permutation");
+    shape.push_back(t.shape()[d]);
+  }
+  ir::AttrDict a;
+  a.set("order", ir::Attribute(order));
+  return cg.builder().createValue(OpCode::Trans, {v}, Type::tile(shape, t.element()), std::move(a));
+}
+
+// A reduce or scan op with a combine region built by `combine` over scalars.
+std::vector<ir::Value *> reduceOrScan(CodeGen &cg, bool scan, std::vector<ir::Value *> inputs, int64_t axis, bool reverse,
+                                      const std::function<std::vector<ir::Value *>(ir::Builder &, std::vector<ir::Value *>)> &combine,
+                                      SourceLoc loc) {
+  Type t = inputs[0]->type();
+  std::vector<Type> resultTypes;
+  std::vector<int64_t> reduced = t.shape();
+  reduced.erase(reduced.begin() + axis);
+  for (ir::Value *in : inputs) {
+    if (in->type().shape() != t.shape()) cg.fail(loc, "all inputs must have the same shape");
+    resultTypes.push_back(scan ? in->type() : in->type().withShape(reduced));
+  }
+  ir::AttrDict attrs;
+  attrs.set("axis", ir::Attribute(axis));
+  if (scan) attrs.set("reverse", ir::Attribute(reverse));
+  ir::Operation *op = cg.builder().create(scan ? OpCode::Scan : OpCode::Reduce, inputs, resultTypes, std::move(attrs));
+  ir::Block &body = op->region(0).block();
+  for (int side = 0; side < 2; ++side)
+    for (ir::Value *in : inputs) body.addArgument(in->type().element());
+  ir::Builder rb(&body);
+  rb.setLoc(cg.builder().loc());
+  std::vector<ir::Value *> out = combine(rb, body.arguments());
+  rb.yield(out);
+  return op->results();
+}
+
+// Reduces a tile over `axis`, or over everything when axis is None.
+struct ReduceSetup {
+  std::vector<ir::Value *> inputs;
+  int64_t axis;
+  bool all;
+  std::vector<int64_t> keptShape;  // the shape with the axis as 1, for keep_dims
+};
+
+ReduceSetup setupReduce(CodeGen &cg, std::vector<ir::Value *> inputs, const SValue &axisV, SourceLoc loc) {
+  ReduceSetup s;
+  Type t = inputs[0]->type();
+  if (!t.isTile()) cg.fail(loc, "reductions need a tile, found a scalar of type " + t.str());
+  s.all = axisV.is(Kind::None);
+  if (s.all) {
+    for (ir::Value *&in : inputs) in = reshape(cg, in, {in->type().numElements()}, true, loc);
+    s.axis = 0;
+    s.keptShape = std::vector<int64_t>(size_t(t.rank()), 1);
+  } else {
+    if (!axisV.is(Kind::Int)) cg.fail(loc, "axis must be a compile-time integer or None, found " + axisV.describe());
+    s.axis = normAxis(cg, axisV.i, t.rank(), loc);
+    s.keptShape = t.shape();
+    s.keptShape[size_t(s.axis)] = 1;
+  }
+  s.inputs = std::move(inputs);
+  return s;
+}
+
+ir::Value *keepDims(CodeGen &cg, ir::Value *v, const ReduceSetup &s, bool keep, SourceLoc loc) {
+  if (!keep) return v;
+  return reshape(cg, v, s.keptShape, false, loc);
+}
+
+// Triton's sum/cumsum result type: narrow integers widen to 32 bits.
+Type accumulationType(Type t) {
+  if (t.isBool()) return Type::i32();
+  if (t.isInteger() && t.bitWidth() < 32) return t.isSigned() ? Type::i32() : Type::scalar(ir::ScalarKind::U32);
+  return t;
+}
+
+ir::Value *binaryScalar(ir::Builder &b, OpCode code, ir::Value *x, ir::Value *y) { return b.sameType(code, {x, y}); }
+
+const char *cacheName(CodeGen &cg, CallArgs &a, const std::string &v, bool store) {
+  if (v.empty()) return nullptr;
+  if (!store && (v == ".ca" || v == "ca")) return "ca";
+  if (v == ".cg" || v == "cg") return "cg";
+  if (!store && (v == ".cv" || v == "cv")) return "cv";
+  if (store && (v == ".wb" || v == "wb")) return "wb";
+  if (store && (v == ".cs" || v == "cs")) return "cs";
+  if (store && (v == ".wt" || v == "wt")) return "wt";
+  cg.fail(a.loc, "unknown cache_modifier '" + v + "' (" + (store ? ".wb, .cg, .cs, .wt" : ".ca, .cg, .cv") + ")");
+}
+
+const char *evictName(CodeGen &cg, CallArgs &a, const std::string &v) {
+  if (v.empty()) return nullptr;
+  if (v == "evict_normal") return "normal";
+  if (v == "evict_first") return "first";
+  if (v == "evict_last") return "last";
+  cg.fail(a.loc, "unknown eviction_policy '" + v + "' (evict_normal, evict_first or evict_last)");
+}
+
+// Pointers and masks for a block-pointer or tensor-descriptor access.
+struct BlockAccess {
+  ir::Value *ptrs;
+  ir::Value *mask;  // may be null
+};
+
+BlockAccess blockAccess(CodeGen &cg, const SValue &bp, const std::vector<SValue> &offsets, std::vector<int64_t> checked,
+                        SourceLoc loc) {
+  ir::Builder &b = cg.builder();
+  const SValue &base = bp.elems[0];
+  const std::vector<SValue> &shape = bp.elems[1].elems, &strides = bp.elems[2].elems, &blockShape = bp.elems[4].elems;
+  size_t rank = blockShape.size();
+  std::vector<int64_t> tileShape;
+  for (auto &d : blockShape) tileShape.push_back(int64_t(d.i));
+  Type idx = Type::i64();
+  ir::Value *ptrs = cg.splatTo(cg.toTensor(base, loc), tileShape, loc);
+  ir::Value *mask = nullptr;
+  for (size_t d = 0; d < rank; ++d) {
+    ir::Value *range = b.cast(b.arange(0, tileShape[d]), idx);
+    ir::Value *off = cg.toTensor(offsets[d], loc, idx);
+    ir::Value *pos = b.sameType(OpCode::Add, {b.splat(off, {tileShape[d]}), range});
+    // Make the index vary along dimension d only.
+    ir::Value *full = pos;
+    for (size_t k = 0; k < rank; ++k)
+      if (k != d) full = expandDims(cg, full, int64_t(k < d ? k : full->type().rank()));
+    full = cg.broadcastTo(full, tileShape, loc);
+    ir::Value *stride = cg.toTensor(strides[d], loc, idx);
+    ptrs = b.createValue(OpCode::AddPtr, {ptrs, b.sameType(OpCode::Mul, {full, cg.splatTo(stride, tileShape, loc)})},
+                         ptrs->type());
+    if (std::find(checked.begin(), checked.end(), int64_t(d)) != checked.end()) {
+      ir::Value *lim = cg.splatTo(cg.toTensor(shape[d], loc, idx), tileShape, loc);
+      ir::Value *zero = cg.splatTo(cg.constant(BigInt(0), idx), tileShape, loc);
+      ir::Value *in = b.sameType(OpCode::And, {b.cmp("ge", full, zero), b.cmp("lt", full, lim)});
+      mask = mask ? b.sameType(OpCode::And, {mask, in}) : in;
+    }
+  }
+  return {ptrs, mask};
+}
+
+std::vector<int64_t> boundaryCheck(CodeGen &cg, CallArgs &a, size_t i, size_t rank) {
+  SValue v = cg.argOr(a, i, "boundary_check", SValue::tuple({}));
+  std::vector<SValue> items = v.is(Kind::Tuple) ? v.elems : std::vector<SValue>{v};
+  std::vector<int64_t> out;
+  for (auto &x : items) {
+    if (!x.is(Kind::Int) || x.i < 0 || x.i >= BigInt(rank))
+      cg.fail(a.loc, "boundary_check must list dimensions of the block, found " + x.describe());
+    out.push_back(int64_t(x.i));
+  }
+  return out;
+}
+
+SValue doLoad(CodeGen &cg, CallArgs &a) {
+  cg.checkArgs(a, {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier", "eviction_policy",
+                   "volatile"});
+  ir::Builder &b = cg.builder();
+  SValue p = cg.requireArg(a, 0, "pointer");
+  ir::AttrDict attrs;
+  if (const char *c = cacheName(cg, a, stringArg(cg, a, 5, "cache_modifier", ""), false)) attrs.set("cache", ir::Attribute(c));
+  if (const char *e = evictName(cg, a, stringArg(cg, a, 6, "eviction_policy", ""))) attrs.set("evict", ir::Attribute(e));
+  if (boolArg(cg, a, 7, "volatile", false)) attrs.set("volatile", ir::Attribute(true));
+  if (p.is(Kind::BlockPtr)) {
+    if (p.isDescriptor) cg.fail(a.loc, "load a tensor descriptor with desc.load(offsets)");
+    std::string padding = stringArg(cg, a, 4, "padding_option", "");
+    if (!padding.empty() && padding != "zero" && padding != "nan")
+      cg.fail(a.loc, "padding_option must be \"zero\" or \"nan\", found \"" + padding + "\"");
+    if (cg.findArg(a, 1, "mask") && !cg.findArg(a, 1, "mask")->is(Kind::None))
+      cg.fail(a.loc, "a block-pointer load takes boundary_check, not a mask");
+    BlockAccess acc = blockAccess(cg, p, p.elems[3].elems, boundaryCheck(cg, a, 3, p.elems[4].elems.size()), a.loc);
+    Type elem = acc.ptrs->type().pointee();
+    std::vector<ir::Value *> ops = {acc.ptrs};
+    if (acc.mask) {
+      ops.push_back(acc.mask);
+      double pad = padding == "nan" ? std::nan("") : 0.0;
+      if (padding == "nan" && !elem.isFloat()) cg.fail(a.loc, "padding_option \"nan\" needs a float block");
+      ops.push_back(cg.splatTo(elem.isFloat() ? cg.constant(pad, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc));
+    }
+    return tensorValue(b.createValue(OpCode::Load, ops, acc.ptrs->type().withElement(elem), std::move(attrs)));
+  }
+  if (!p.isTensor() || !p.v->type().element().isPointer())
+    cg.fail(a.loc, "tl.load needs a pointer or a tile of pointers, found " + p.describe());
+  ir::Value *ptr = p.v;
+  Type elem = ptr->type().pointee();
+  SValue maskV = cg.argOr(a, 1, "mask", SValue::none());
+  SValue otherV = cg.argOr(a, 2, "other", SValue::none());
+  ir::Value *mask = nullptr;
+  if (maskV.isConstexpr()) {
+    if (!maskV.is(Kind::None) && !maskV.truthy()) cg.fail(a.loc, "a mask of False loads nothing; remove the load");
+  } else {
+    mask = cg.toTensor(maskV, a.loc);
+    if (!mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);
+    cg.broadcastPair(ptr, mask, a.loc);
+  }
+  std::vector<ir::Value *> ops = {ptr};
+  if (mask) {
+    ops.push_back(mask);
+    if (!otherV.is(Kind::None)) {
+      ir::Value *other = cg.toTensor(otherV, a.loc, elem);
+      ops.push_back(cg.broadcastTo(other, ptr->type().shape(), a.loc));
+    }
+  }
+  return tensorValue(b.createValue(OpCode::Load, ops, ptr->type().withElement(elem), std::move(attrs)));
+}
+
+SValue doStore(CodeGen &cg, CallArgs &a) {
+  cg.checkArgs(a, {"pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"});
+  ir::Builder &b = cg.builder();
+  SValue p = cg.requireArg(a, 0, "pointer");
+  SValue valV = cg.requireArg(a, 1, "value");
+  ir::AttrDict attrs;
+  if (const char *c = cacheName(cg, a, stringArg(cg, a, 4, "cache_modifier", ""), true)) attrs.set("cache", ir::Attribute(c));
+  if (const char *e = evictName(cg, a, stringArg(cg, a, 5, "eviction_policy", ""))) attrs.set("evict", ir::Attribute(e));
+  if (p.is(Kind::BlockPtr)) {
+    if (p.isDescriptor) cg.fail(a.loc, "store to a tensor descriptor with desc.store(offsets, value)");
+    BlockAccess acc = blockAccess(cg, p, p.elems[3].elems, boundaryCheck(cg, a, 3, p.elems[4].elems.size()), a.loc);
+    ir::Value *v = cg.broadcastTo(cg.toTensor(valV, a.loc, acc.ptrs->type().pointee()), acc.ptrs->type().shape(), a.loc);
+    std::vector<ir::Value *> ops = {acc.ptrs, v};
+    if (acc.mask) ops.push_back(acc.mask);
+    b.create(OpCode::Store, ops, {}, std::move(attrs));
+    return SValue::none();
+  }
+  if (!p.isTensor() || !p.v->type().element().isPointer())
+    cg.fail(a.loc, "tl.store needs a pointer or a tile of pointers, found " + p.describe());
+  ir::Value *ptr = p.v;
+  Type elem = ptr->type().pointee();
+  ir::Value *val = cg.toTensor(valV, a.loc);
+  if (val->type().element().isPointer() != elem.isPointer())
+    cg.fail(a.loc, "cannot store " + dtypeName(val->type().element()) + " through a pointer to " + dtypeName(elem));
+  val = cg.cast(val, elem, a.loc);
+  SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
+  ir::Value *mask = nullptr;
+  if (!maskV.isConstexpr()) {
+    mask = cg.toTensor(maskV, a.loc);
+    if (!mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);
+  }
+  // The pointer decides the shape; value and mask broadcast to it (or all grow together).
+  std::vector<int64_t> shape = cg.broadcastShapes(ptr->type().shape(), val->type().shape(), a.loc);
+  if (mask) shape = cg.broadcastShapes(shape, mask->type().shape(), a.loc);
+  ptr = cg.broadcastTo(ptr, shape, a.loc);
+  val = cg.broadcastTo(val, shape, a.loc);
+  std::vector<ir::Value *> ops = {ptr, val};
+  if (mask) ops.push_back(cg.broadcastTo(mask, shape, a.loc));
+  b.create(OpCode::Store, ops, {}, std::move(attrs));
+  return SValue::none();
+}
+
+SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
+  bool cas = kind == "cas";
+  if (cas) cg.checkArgs(a, {"pointer", "cmp", "val", "sem", "scope"});
+  else cg.checkArgs(a, {"pointer", "val", "mask", "sem", "scope"});
+  ir::Builder &b = cg.builder();
+  SValue p = cg.requireArg(a, 0, "pointer");
+  if (!p.isTensor() || !p.v->type().element().isPointer())
+    cg.fail(a.loc, a.callee + "() needs a pointer or a tile of pointers, found " + p.describe());
+  ir::Value *ptr = p.v;
+  Type elem = ptr->type().pointee();
+  std::string sem = stringArg(cg, a, cas ? 3 : 3, "sem", "acq_rel");
+  std::string scope = stringArg(cg, a, 4, "scope", "gpu");
+  if (sem != "relaxed" && sem != "acquire" && sem != "release" && sem != "acq_rel")
+    cg.fail(a.loc, "sem must be \"relaxed\", \"acquire\", \"release\" or \"acq_rel\", found \"" + sem + "\"");
+  if (scope != "cta" && scope != "gpu" && scope != "sys")
+    cg.fail(a.loc, "scope must be \"cta\", \"gpu\" or \"sys\", found \"" + scope + "\"");
+  ir::AttrDict attrs;
+  attrs.set("sem", ir::Attribute(sem));
+  attrs.set("scope", ir::Attribute(scope));
+  if (cas) {
+    ir::Value *cmp = cg.toTensor(cg.requireArg(a, 1, "cmp"), a.loc, elem);
+    ir::Value *val = cg.toTensor(cg.requireArg(a, 2, "val"), a.loc, elem);
+    std::vector<int64_t> shape = cg.broadcastShapes(cg.broadcastShapes(ptr->type().shape(), cmp->type().shape(), a.loc),
+                                                    val->type().shape(), a.loc);
+    ptr = cg.broadcastTo(ptr, shape, a.loc);
+    cmp = cg.broadcastTo(cmp, shape, a.loc);
+    val = cg.broadcastTo(val, shape, a.loc);
+    return tensorValue(b.createValue(OpCode::AtomicCas, {ptr, cmp, val}, val->type(), std::move(attrs)));
+  }
+  if ((kind == "and" || kind == "or" || kind == "xor") && !elem.isInteger())
+    cg.fail(a.loc, a.callee + "() needs integer elements, the pointer is to " + dtypeName(elem));
+  attrs.set("kind", ir::Attribute(kind));
+  ir::Value *val = cg.toTensor(cg.requireArg(a, 1, "val"), a.loc, elem);
+  SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
+  ir::Value *mask = maskV.isConstexpr() ? nullptr : cg.toTensor(maskV, a.loc);
+  if (mask && !mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);
+  std::vector<int64_t> shape = cg.broadcastShapes(ptr->type().shape(), val->type().shape(), a.loc);
+  if (mask) shape = cg.broadcastShapes(shape, mask->type().shape(), a.loc);
+  ptr = cg.broadcastTo(ptr, shape, a.loc);
+  val = cg.broadcastTo(val, shape, a.loc);
+  std::vector<ir::Value *> ops = {ptr, val};
+  if (mask) ops.push_back(cg.broadcastTo(mask, shape, a.loc));
+  return tensorValue(b.createValue(OpCode::AtomicRmw, ops, val->type(), std::move(attrs)));
+}
+
+// A float math function: ints are an error; compile-time floats become f32.
+SValue mathUnary(CodeGen &cg, CallArgs &a, OpCode code, bool approx = false, bool intsToo = false) {
+  cg.checkArgs(a, {"x"});
+  SValue x = cg.requireArg(a, 0, "x");
+  if (x.isConstexpr() && !x.isNumber()) cg.fail(a.loc, a.callee + "() needs a number or a tensor, found " + x.describe());
+  ir::Value *v = cg.toTensor(x.is(Kind::Int) && !intsToo ? SValue::floating(double(x.i)) : x, a.loc);
+  if (!v->type().isFloat() && !(intsToo && v->type().isInteger()))
+    cg.fail(a.loc, a.callee + "() needs floating-point input, found " + dtypeName(v->type().element()) +
+                       "; cast it first with .to(tl.float32)");
+  ir::AttrDict attrs;
+  if (approx && v->type().element() == Type::f32()) attrs.set("approx", ir::Attribute(true));
+  return tensorValue(cg.builder().sameType(code, {v}, std::move(attrs)));
+}
+
+// Two operands brought to one type and shape with Triton's binary typing.
+std::pair<ir::Value *, ir::Value *> typedPair(CodeGen &cg, const SValue &x, const SValue &y, SourceLoc loc, bool floats) {
+  Type xt = x.isTensor() ? x.v->type().element() : cg.pyScalarType(x, loc);
+  Type yt = y.isTensor() ? y.v->type().element() : cg.pyScalarType(y, loc);
+  Type t = cg.computationType(xt, !x.isTensor(), yt, !y.isTensor(), false, loc);
+  if (floats && !t.isFloat()) cg.fail(loc, "expected floating-point operands, found " + dtypeName(xt) + " and " + dtypeName(yt));
+  ir::Value *a = cg.toTensor(x, loc, t), *b = cg.toTensor(y, loc, t);
+  cg.broadcastPair(a, b, loc);
+  return {a, b};
+}
+
+SValue fdiv(CodeGen &cg, CallArgs &a, bool precise) {
+  auto [x, y] = typedPair(cg, cg.requireArg(a, 0, "x"), cg.requireArg(a, 1, "y"), a.loc, true);
+  ir::AttrDict attrs;
+  if (!precise) attrs.set("approx", ir::Attribute(true));
+  return tensorValue(cg.builder().sameType(OpCode::Div, {x, y}, std::move(attrs)));
+}
+
+bool propagateNanArg(CodeGen &cg, CallArgs &a, size_t i) {
+  SValue v = cg.argOr(a, i, "propagate_nan", SValue::integer(0));
+  if (v.is(Kind::Int)) return v.i != 0;
+  if (v.is(Kind::Bool)) return v.b;
+  cg.fail(a.loc, "propagate_nan must be tl.PropagateNan.NONE or ALL");
+}
+
+SValue reduceBuiltin(CodeGen &cg, CallArgs &a, const std::string &name) {
+  ir::Builder &b = cg.builder();
+  if (name == "sum" || name == "xor_sum") {
+    cg.checkArgs(a, {"input", "axis", "keep_dims", "dtype"});
+    ir::Value *in = cg.tensorArg(a, 0, "input");
+    Type acc = accumulationType(in->type().element());
+    SValue dt = cg.argOr(a, 3, "dtype", SValue::none());
+    if (!dt.is(Kind::None)) acc = cg.dtypeArg(dt, a.loc);
+    if (name == "xor_sum" && !in->type().isInteger()) cg.fail(a.loc, "xor_sum needs integers");
+    in = cg.cast(in, acc, a.loc);
+    ReduceSetup s = setupReduce(cg, {in}, cg.argOr(a, 1, "axis", SValue::none()), a.loc);
+    OpCode code = name == "sum" ? OpCode::Add : OpCode::Xor;
+    ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false,
+                                [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+                                  return std::vector<ir::Value *>{binaryScalar(rb, code, x[0], x[1])};
+                                }, a.loc)[0];
+    return tensorValue(keepDims(cg, r, s, boolArg(cg, a, 2, "keep_dims", false), a.loc));
+  }
+  bool isMax = name == "max" || name == "argmax";
+  bool arg = name == "argmax" || name == "argmin";
+  if (arg) cg.checkArgs(a, {"input", "axis", "tie_break_left", "keep_dims"});
+  else cg.checkArgs(a, {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"});
+  ir::Value *in = cg.tensorArg(a, 0, "input");
+  bool withIndices = arg || boolArg(cg, a, 2, "return_indices", false);
+  bool tieLeft = arg ? boolArg(cg, a, 2, "tie_break_left", true) : boolArg(cg, a, 3, "return_indices_tie_break_left", true);
+  bool keep = boolArg(cg, a, arg ? 3 : 4, "keep_dims", false);
+  SValue axisV = cg.argOr(a, 1, "axis", SValue::none());
+  if (arg && axisV.is(Kind::None) && !cg.findArg(a, 1, "axis")) cg.fail(a.loc, name + "() needs an axis");
+  if (in->type().isBool()) in = cg.cast(in, Type::scalar(ir::ScalarKind::I8), a.loc);
+  if (!withIndices) {
+    ReduceSetup s = setupReduce(cg, {in}, axisV, a.loc);
+    ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false,
+                                [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+                                  return std::vector<ir::Value *>{rb.sameType(isMax ? OpCode::Max : OpCode::Min, {x[0], x[1]})};
+                                }, a.loc)[0];
+    return tensorValue(keepDims(cg, r, s, keep, a.loc));
+  }
+  // (value, index) pairs; ties go to the smaller index when tie_break_left.
+  Type t = in->type();
+  if (!t.isTile()) cg.fail(a.loc, name + "() needs a tile");
+  ReduceSetup s = setupReduce(cg, {in}, axisV, a.loc);
+  ir::Value *vals = s.inputs[0];
+  int64_t axis = s.axis;
+  ir::Value *idx = b.arange(0, vals->type().shape()[size_t(axis)]);
+  for (int64_t k = 0; k < vals->type().rank(); ++k)
+    if (k != axis) idx = expandDims(cg, idx, k);
+  idx = cg.broadcastTo(idx, vals->type().shape(), a.loc);
+  std::vector<ir::Value *> rs = reduceOrScan(
+      cg, false, {vals, idx}, axis, false,
+      [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+        ir::Value *better = rb.cmp(isMax ? "gt" : "lt", x[0], x[2]);
+        if (tieLeft) {
+          ir::Value *tie = rb.sameType(OpCode::And, {rb.cmp("eq", x[0], x[2]), rb.cmp("lt", x[1], x[3])});
+          better = rb.sameType(OpCode::Or, {better, tie});
+        }
+        return std::vector<ir::Value *>{rb.select(better, x[0], x[2]), rb.select(better, x[1], x[3])};
+      }, a.loc);
+  ir::Value *v = keepDims(cg, rs[0], s, keep, a.loc), *i = keepDims(cg, rs[1], s, keep, a.loc);
+  if (arg) return tensorValue(i);
+  return SValue::tuple({tensorValue(v), tensorValue(i)});
+}
+
+SValue scanBuiltin(CodeGen &cg, CallArgs &a, OpCode code) {
+  cg.checkArgs(a, {"input", "axis", "reverse", "dtype"});
+  ir::Value *in = cg.tensorArg(a, 0, "input");
+  if (!in->type().isTile()) cg.fail(a.loc, a.callee + "() needs a tile");
+  Type acc = accumulationType(in->type().element());
+  SValue dt = cg.argOr(a, 3, "dtype", SValue::none());
+  if (!dt.is(Kind::None)) acc = cg.dtypeArg(dt, a.loc);
+  in = cg.cast(in, acc, a.loc);
+  int64_t axis = normAxis(cg, cg.intArg(a, 1, "axis", 0), in->type().rank(), a.loc);
+  bool reverse = boolArg(cg, a, 2, "reverse", false);
+  return tensorValue(reduceOrScan(cg, true, {in}, axis, reverse,
+                                  [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+                                    return std::vector<ir::Value *>{rb.sameType(code, {x[0], x[1]})};
+                                  }, a.loc)[0]);
+}
+
+SValue userCombine(CodeGen &cg, CallArgs &a, bool scan) {
+  if (scan) cg.checkArgs(a, {"input", "axis", "combine_fn", "reverse"});
+  else cg.checkArgs(a, {"input", "axis", "combine_fn", "keep_dims"});
+  SValue input = cg.requireArg(a, 0, "input");
+  std::vector<ir::Value *> ins;
+  bool tuple = input.is(Kind::Tuple);
+  for (auto &e : tuple ? input.elems : std::vector<SValue>{input}) ins.push_back(cg.toTensor(e, a.loc));
+  SValue fn = cg.requireArg(a, 2, "combine_fn");
+  SValue axisV = cg.requireArg(a, 1, "axis");
+  std::vector<ir::Value *> results;
+  auto combine = [&](ir::Builder &, std::vector<ir::Value *>) -> std::vector<ir::Value *> { return {}; };
+  (void)combine;
+  int64_t axis;
+  ReduceSetup s;
+  if (scan) {
+    if (!ins[0]->type().isTile()) cg.fail(a.loc, "associative_scan needs tiles");
+    axis = normAxis(cg, cg.intArg(a, 1, "axis"), ins[0]->type().rank(), a.loc);
+  } else {
+    s = setupReduce(cg, ins, axisV, a.loc);
+    ins = s.inputs;
+    axis = s.axis;
+  }
+  Type t = ins[0]->type();
+  std::vector<Type> resultTypes;
+  std::vector<int64_t> reduced = t.shape();
+  reduced.erase(reduced.begin() + axis);
+  for (ir::Value *in : ins) {
+    if (in->type().shape() != t.shape()) cg.fail(a.loc, "all inputs must have the same shape");
+    resultTypes.push_back(scan ? in->type() : in->type().withShape(reduced));
+  }
+  ir::AttrDict attrs;
+  attrs.set("axis", ir::Attribute(axis));
+  if (scan) attrs.set("reverse", ir::Attribute(boolArg(cg, a, 3, "reverse", false)));
+  ir::Operation *op = cg.builder().create(scan ? OpCode::Scan : OpCode::Reduce, ins, resultTypes, std::move(attrs));
+  ir::Block &body = op->region(0).block();
+  for (int side = 0; side < 2; ++side)
+    for (ir::Value *in : ins) body.addArgument(in->type().element());
+  // Triton passes (a0, a1, ..., b0, b1, ...): the first element of every input, then the second.
+  std::vector<ir::Value *> yielded = cg.genCombine(fn, &body, a.loc, ins.size());
+  ir::Builder yb(&body);
+  yb.setLoc(cg.builder().loc());
+  yb.yield(yielded);
+  std::vector<SValue> out;
+  for (ir::Value *r : op->results())
+    out.push_back(tensorValue(scan ? r : keepDims(cg, r, s, boolArg(cg, a, 3, "keep_dims", false), a.loc)));
+  return tuple ? SValue::tuple(out) : out[0];
+}
+
+SValue dot(CodeGen &cg, CallArgs &a) {
+  cg.checkArgs(a, {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
+  ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
+  Type xt = x->type(), yt = y->type();
+  if ((xt.rank() != 2 && xt.rank() != 3) || yt.rank() != xt.rank())
+    cg.fail(a.loc, "tl.dot needs two tiles of rank 2 (or 3 with a batch), found " + xt.str() + " and " + yt.str());
+  auto dim = [](Type t, int i) { return t.shape()[size_t(t.rank() - 2 + i)]; };
+  if (dim(xt, 1) != dim(yt, 0))
+    cg.fail(a.loc, "tl.dot inner dimensions differ: " + xt.str() + " and " + yt.str());
+  for (int64_t d : {dim(xt, 0), dim(xt, 1), dim(yt, 1)})
+    if (d < 16) cg.fail(a.loc, "tl.dot needs every dimension to be at least 16, found " + xt.str() + " x " + yt.str());
+  if (xt.element() != yt.element()) {
+    // Triton allows mixing only through an explicit cast.
+    cg.fail(a.loc, "tl.dot operands must have the same dtype, found " + dtypeName(xt.element()) + " and " +
+                       dtypeName(yt.element()));
+  }
+  Type in = xt.element();
+  SValue outDt = cg.argOr(a, 6, "out_dtype", SValue::dtype(Type::f32()));
+  Type out = cg.dtypeArg(outDt, a.loc);
+  if (in.isInteger()) out = Type::i32();
+  std::vector<int64_t> shape = xt.shape();
+  shape[shape.size() - 1] = dim(yt, 1);
+  SValue accV = cg.argOr(a, 2, "acc", SValue::none());
+  ir::Value *acc;
+  if (accV.is(Kind::None)) {
+    acc = cg.splatTo(out.isFloat() ? cg.constant(0.0, out) : cg.constant(BigInt(0), out), shape, a.loc);
+  } else {
+    acc = cg.toTensor(accV, a.loc);
+    if (acc->type().shape() != shape)
+      cg.fail(a.loc, "the accumulator of tl.dot must have shape " + Type::tile(shape, out).str() + ", found " + acc->type().str());
+  }
+  ir::AttrDict attrs;
+  std::string prec;
+  SValue pv = cg.argOr(a, 3, "input_precision", SValue::none());
+  SValue tf32 = cg.argOr(a, 4, "allow_tf32", SValue::none());
+  if (pv.is(Kind::Str)) prec = pv.s;
+  else if (!tf32.is(Kind::None)) prec = tf32.truthy() ? "tf32" : "ieee";
+  else if (in == Type::f32()) prec = "tf32";  // Triton's default
+  if (!prec.empty()) {
+    if (prec != "ieee" && prec != "tf32" && prec != "tf32x3")
+      cg.fail(a.loc, "input_precision must be \"ieee\", \"tf32\" or \"tf32x3\", found \"" + prec + "\"");
+    if (in == Type::f32()) attrs.set("input_precision", ir::Attribute(prec));
+  }
+  SValue imprecise = cg.argOr(a, 5, "max_num_imprecise_acc", SValue::none());
+  if (imprecise.is(Kind::Int)) attrs.set("max_num_imprecise_acc", ir::Attribute(int64_t(imprecise.i)));
+  return tensorValue(cg.builder().createValue(OpCode::Dot, {x, y, acc}, acc->type(), std::move(attrs)));
+}
+
+SValue hint(CodeGen &cg, CallArgs &a, const char *kind) {
+  cg.checkArgs(a, {"input", "values"});
+  ir::Value *v = cg.tensorArg(a, 0, "input");
+  SValue vals = cg.requireArg(a, 1, "values");
+  std::vector<int64_t> list;
+  for (auto &e : vals.is(Kind::Tuple) ? vals.elems : std::vector<SValue>{vals}) {
+    if (!e.is(Kind::Int) || e.i <= 0) cg.fail(a.loc, a.callee + "() values must be positive compile-time integers");
+    list.push_back(int64_t(e.i));
+  }
+  size_t rank = std::max<size_t>(1, v->type().shape().size());
+  if (list.size() != rank) cg.fail(a.loc, a.callee + "() needs " + std::to_string(rank) + " value(s), one per dimension");
+  ir::AttrDict attrs;
+  attrs.set(kind, ir::Attribute(list));
+  return tensorValue(cg.builder().createValue(OpCode::Hint, {v}, v->type(), std::move(attrs)));
+}
+
+SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
+  if (descriptor) cg.checkArgs(a, {"base", "shape", "strides", "block_shape", "padding_option"});
+  else cg.checkArgs(a, {"base", "shape", "strides", "offsets", "block_shape", "order"});
+  SValue base = cg.requireArg(a, 0, "base");
+  if (!base.isTensor() || base.v->type().isTile() || !base.v->type().isPointer())
+    cg.fail(a.loc, a.callee + "() needs a scalar pointer as its base, found " + base.describe());
+  auto tupleArg = [&](size_t i, const char *name) {
+    SValue v = cg.requireArg(a, i, name);
+    if (!v.is(Kind::Tuple)) v = SValue::tuple({v});
+    return v;
+  };
+  SValue shape = tupleArg(1, "shape"), strides = tupleArg(2, "strides");
+  SValue offsets = descriptor ? SValue::tuple({}) : tupleArg(3, "offsets");
+  SValue block = tupleArg(descriptor ? 3 : 4, "block_shape");
+  SValue order = descriptor ? SValue::tuple({}) : tupleArg(5, "order");
+  size_t rank = block.elems.size();
+  cg.shapeArg(block, a.loc);
+  if (shape.elems.size() != rank || strides.elems.size() != rank || (!descriptor && offsets.elems.size() != rank))
+    cg.fail(a.loc, a.callee + "(): shape, strides" + std::string(descriptor ? "" : ", offsets") +
+                       " and block_shape must have the same length");
+  if (descriptor) offsets.elems.assign(rank, SValue::integer(0));
+  for (auto &e : shape.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
+  for (auto &e : strides.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
+  for (auto &e : offsets.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
+  SValue bp;
+  bp.kind = Kind::BlockPtr;
+  bp.isDescriptor = descriptor;
+  bp.elems = {base, shape, strides, offsets, block, order};
+  return bp;
+}
+
+SValue advance(CodeGen &cg, CallArgs &a) {
+  cg.checkArgs(a, {"base", "offsets"});
+  SValue bp = cg.requireArg(a, 0, "base");
+  SValue offs = cg.requireArg(a, 1, "offsets");
+  if (!bp.is(Kind::BlockPtr) || bp.isDescriptor) cg.fail(a.loc, "tl.advance needs a block pointer, found " + bp.describe());
+  if (!offs.is(Kind::Tuple) || offs.elems.size() != bp.elems[3].elems.size())
+    cg.fail(a.loc, "tl.advance needs one offset per dimension of the block pointer");
+  for (size_t i = 0; i < offs.elems.size(); ++i) {
+    SValue sum = cg.binary(BinaryOp::Add, bp.elems[3].elems[i], offs.elems[i], a.loc);
+    bp.elems[3].elems[i] = SValue::tensor(cg.toTensor(sum, a.loc, Type::i64()));
+  }
+  return bp;
+}
+
+SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
+  if (store) cg.checkArgs(a, {"self", "offsets", "value"});
+  else cg.checkArgs(a, {"self", "offsets"});
+  SValue d = a.positional[0];
+  SValue offs = cg.requireArg(a, 1, "offsets");
+  if (!offs.is(Kind::Tuple)) offs = SValue::tuple({offs});
+  size_t rank = d.elems[4].elems.size();
+  if (offs.elems.size() != rank) cg.fail(a.loc, "the descriptor has " + std::to_string(rank) + " dimensions; give one offset each");
+  std::vector<int64_t> all;
+  for (size_t i = 0; i < rank; ++i) all.push_back(int64_t(i));
+  BlockAccess acc = blockAccess(cg, d, offs.elems, all, a.loc);
+  ir::Builder &b = cg.builder();
+  Type elem = acc.ptrs->type().pointee();
+  if (store) {
+    ir::Value *v = cg.broadcastTo(cg.toTensor(cg.requireArg(a, 2, "value"), a.loc, elem), acc.ptrs->type().shape(), a.loc);
+    b.create(OpCode::Store, {acc.ptrs, v, acc.mask}, {});
+    return SValue::none();
+  }
+  ir::Value *zero = cg.splatTo(elem.isFloat() ? cg.constant(0.0, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc);
+  return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, acc.ptrs->type().withElement(elem)));
+}
+
+SValue devicePrint(CodeGen &cg, CallArgs &a) {
+  std::string prefix;
+  size_t first = 0;
+  if (!a.positional.empty() && a.positional[0].is(Kind::Str)) prefix = a.positional[0].s, first = 1;
+  std::vector<ir::Value *> vals;
+  for (size_t i = first; i < a.positional.size(); ++i) vals.push_back(cg.toTensor(a.positional[i], a.loc));
+  ir::AttrDict attrs;
+  attrs.set("prefix", ir::Attribute(prefix));
+  for (auto &[k, v] : a.keywords) {
+    if (k != "hex") cg.fail(a.loc, "device_print() got an unexpected keyword argument '" + k + "'");
+    if (v.truthy()) attrs.set("hex", ir::Attribute(true));
+  }
+  cg.builder().create(OpCode::Print, vals, {}, std::move(attrs));
+  return SValue::none();
+}
+
+std::string describeForPrint(const SValue &v) {
+  if (v.is(Kind::Str)) return v.s;
+  if (v.isConstexpr()) return v.key();
+  return v.describe();
+}
+
+BigInt requireConstInt(CodeGen &cg, const SValue &v, SourceLoc loc, const char *what) {
+  if (v.is(Kind::Bool)) return v.b;
+  if (!v.is(Kind::Int)) cg.fail(loc, std::string(what) + " must be a compile-time integer, found " + v.describe());
+  return v.i;
+}
+
+// Every builtin by name.
+const std::unordered_map<std::string, Handler> &handlers() {
+  static const std::unordered_map<std::string, Handler> table = [] {
+    std::unordered_map<std::string, Handler> t;
+    // ---- programs and construction
+    t["program_id"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"axis"});
+      ir::AttrDict attrs;
+      BigInt axis = cg.intArg(a, 0, "axis", 0);
+      if (axis < 0 || axis > 2) cg.fail(a.loc, "axis must be 0, 1 or 2");
+      attrs.set("axis", ir::Attribute(int64_t(axis)));
+      return tensorValue(cg.builder().createValue(a.callee == "num_programs" ? OpCode::NumPrograms : OpCode::ProgramId, {},
+                                                  Type::i32(), std::move(attrs)));
+    };
+    t["num_programs"] = t["program_id"];
+    t["arange"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"start", "end"});
+      BigInt start = cg.intArg(a, 0, "start"), end = cg.intArg(a, 1, "end");
+      if (start < 0 || end <= start || end > (BigInt(1) << 31))
+        cg.fail(a.loc, "tl.arange needs 0 <= start < end < 2**31, found " + bigIntToString(start) + ", " + bigIntToString(end));
+      BigInt n = end - start;
+      if ((n & (n - 1)) != 0) cg.fail(a.loc, "tl.arange's range must have a power-of-two length, found " + bigIntToString(n));
+      return tensorValue(cg.builder().arange(int64_t(start), int64_t(end)));
+    };
+    t["full"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"shape", "value", "dtype"});
+      std::vector<int64_t> shape = cg.shapeArg(cg.requireArg(a, 0, "shape"), a.loc);
+      Type dt = cg.dtypeArg(cg.requireArg(a, 2, "dtype"), a.loc);
+      SValue v = cg.requireArg(a, 1, "value");
+      if (v.isTensor() && v.v->type().isTile()) cg.fail(a.loc, "tl.full needs a scalar value, found " + v.v->type().str());
+      return tensorValue(cg.splatTo(cg.toTensor(v, a.loc, dt), shape, a.loc));
+    };
+    t["zeros"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"shape", "dtype"});
+      std::vector<int64_t> shape = cg.shapeArg(cg.requireArg(a, 0, "shape"), a.loc);
+      Type dt = cg.dtypeArg(cg.requireArg(a, 1, "dtype"), a.loc);
+      return tensorValue(cg.splatTo(dt.isFloat() ? cg.constant(0.0, dt) : cg.constant(BigInt(0), dt), shape, a.loc));
+    };
+    t["zeros_like"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input"});
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      Type dt = v->type().element();
+      return tensorValue(cg.splatTo(dt.isFloat() ? cg.constant(0.0, dt) : cg.constant(BigInt(0), dt), v->type().shape(), a.loc));
+    };
+    t["cdiv"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "div"});
+      SValue x = cg.requireArg(a, 0, "x"), d = cg.requireArg(a, 1, "div");
+      SValue num = cg.binary(BinaryOp::Sub, cg.binary(BinaryOp::Add, x, d, a.loc), SValue::integer(1), a.loc);
+      return cg.binary(BinaryOp::FloorDiv, num, d, a.loc);
+    };
+    t["next_power_of_2"] = [](CodeGen &cg, CallArgs &a) {
+      BigInt n = cg.intArg(a, 0, "n");
+      BigInt p = 1;
+      while (p < n) p <<= 1;
+      return SValue::integer(p);
+    };
+    // ---- memory
+    t["load"] = doLoad;
+    t["store"] = doStore;
+    for (const char *k : {"add", "max", "min", "and", "or", "xor", "xchg", "cas"}) {
+      std::string kind = k;
+      t[std::string("atomic_") + k] = [kind](CodeGen &cg, CallArgs &a) { return doAtomic(cg, a, kind); };
+    }
+    t["make_block_ptr"] = [](CodeGen &cg, CallArgs &a) { return makeBlockPtr(cg, a, false); };
+    t["make_tensor_descriptor"] = [](CodeGen &cg, CallArgs &a) { return makeBlockPtr(cg, a, true); };
+    t["advance"] = advance;
+    t["desc.load"] = [](CodeGen &cg, CallArgs &a) { return descriptorAccess(cg, a, false); };
+    t["desc.store"] = [](CodeGen &cg, CallArgs &a) { return descriptorAccess(cg, a, true); };
+    // ---- shapes
+    t["where"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"condition", "x", "y"});
+      SValue c = cg.requireArg(a, 0, "condition"), x = cg.requireArg(a, 1, "x"), y = cg.requireArg(a, 2, "y");
+      if (c.isConstexpr()) return c.truthy() ? x : y;
+      ir::Value *cond = cg.toTensor(c, a.loc);
+      if (!cond->type().isBool()) cond = cg.cast(cond, Type::i1(), a.loc);
+      auto [xv, yv] = typedPair(cg, x, y, a.loc, false);
+      std::vector<int64_t> shape = cg.broadcastShapes(cond->type().shape(), xv->type().shape(), a.loc);
+      cond = cg.broadcastTo(cond, shape, a.loc);
+      xv = cg.broadcastTo(xv, shape, a.loc);
+      yv = cg.broadcastTo(yv, shape, a.loc);
+      return tensorValue(cg.builder().select(cond, xv, yv));
+    };
+    t["broadcast_to"] = [](CodeGen &cg, CallArgs &a) {
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      std::vector<int64_t> shape = varShape(cg, a, 1, "shape");
+      return tensorValue(cg.broadcastTo(v, shape, a.loc));
+    };
+    t["broadcast"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input", "other"});
+      ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
+      cg.broadcastPair(x, y, a.loc);
+      return SValue::tuple({tensorValue(x), tensorValue(y)});
+    };
+    t["expand_dims"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input", "axis"});
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      SValue ax = cg.requireArg(a, 1, "axis");
+      std::vector<SValue> axes = ax.is(Kind::Tuple) ? ax.elems : std::vector<SValue>{ax};
+      int64_t newRank = v->type().rank() + int64_t(axes.size());
+      std::vector<int64_t> norm;
+      for (auto &x : axes) norm.push_back(normAxis(cg, requireConstInt(cg, x, a.loc, "axis"), newRank, a.loc));
+      std::sort(norm.begin(), norm.end());
+      for (int64_t x : norm) v = expandDims(cg, v, x);
+      return tensorValue(v);
+    };
+    t["reshape"] = [](CodeGen &cg, CallArgs &a) {
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      bool reorder = false;
+      for (auto it = a.keywords.begin(); it != a.keywords.end(); ++it)
+        if (it->first == "can_reorder") {
+          reorder = it->second.truthy();
+          a.keywords.erase(it);
+          break;
+        }
+      return tensorValue(reshape(cg, v, varShape(cg, a, 1, "shape"), reorder, a.loc));
+    };
+    t["view"] = [](CodeGen &cg, CallArgs &a) {
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      return tensorValue(reshape(cg, v, varShape(cg, a, 1, "shape"), true, a.loc));
+    };
+    t["ravel"] = [](CodeGen &cg, CallArgs &a) {
+      ir::Value *v = cg.tensorArg(a, 0, "x");
+      return tensorValue(reshape(cg, v, {v->type().numElements()}, boolArg(cg, a, 1, "can_reorder", false), a.loc));
+    };
+    t["trans"] = [](CodeGen &cg, CallArgs &a) {
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      std::vector<int64_t> dims = varInts(cg, a, 1, "dims");
+      if (dims.empty()) {
+        if (v->type().rank() != 2) cg.fail(a.loc, "tl.trans without dims needs a 2-D tile, found " + v->type().str());
+        dims = {1, 0};
+      }
+      return tensorValue(trans(cg, v, dims, a.loc));
+    };
+    t["permute"] = [](CodeGen &cg, CallArgs &a) {
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      return tensorValue(trans(cg, v, varInts(cg, a, 1, "dims"), a.loc));
+    };
+    t["split"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"a"});
+      ir::Value *v = cg.tensorArg(a, 0, "a");
+      Type t = v->type();
+      if (!t.isTile() || t.shape().back() != 2) cg.fail(a.loc, "tl.split needs a tile whose last dimension is 2, found " + t.str());
+      std::vector<int64_t> shape(t.shape().begin(), t.shape().end() - 1);
+      Type r = t.withShape(shape);
+      ir::Operation *op = cg.builder().create(OpCode::Split, {v}, {r, r});
+      return SValue::tuple({tensorValue(op->result(0)), tensorValue(op->result(1))});
+    };
+    t["join"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"a", "b"});
+      auto [x, y] = typedPair(cg, cg.requireArg(a, 0, "a"), cg.requireArg(a, 1, "b"), a.loc, false);
+      std::vector<int64_t> shape = x->type().shape();
+      shape.push_back(2);
+      return tensorValue(cg.builder().createValue(OpCode::Join, {x, y}, Type::tile(shape, x->type().element())));
+    };
+    t["cat"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input", "other", "can_reorder"});
+      ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
+      if (x->type() != y->type() || !x->type().isTile())
+        cg.fail(a.loc, "tl.cat needs two tiles of the same type, found " + x->type().str() + " and " + y->type().str());
+      std::vector<int64_t> shape = x->type().shape();
+      shape[0] *= 2;
+      return tensorValue(cg.builder().createValue(OpCode::Cat, {x, y}, Type::tile(shape, x->type().element())));
+    };
+    // ---- algebra
+    t["dot"] = dot;
+    for (const char *n : {"sum", "xor_sum", "max", "min", "argmax", "argmin"}) {
+      std::string name = n;
+      t[name] = [name](CodeGen &cg, CallArgs &a) { return reduceBuiltin(cg, a, name); };
+    }
+    t["cumsum"] = [](CodeGen &cg, CallArgs &a) { return scanBuiltin(cg, a, OpCode::Add); };
+    t["cumprod"] = [](CodeGen &cg, CallArgs &a) { return scanBuiltin(cg, a, OpCode::Mul); };
+    t["reduce"] = [](CodeGen &cg, CallArgs &a) { return userCombine(cg, a, false); };
+    t["associative_scan"] = [](CodeGen &cg, CallArgs &a) { return userCombine(cg, a, true); };
+    // ---- math
+    struct M { const char *name; OpCode code; bool approx; bool ints; };
+    for (M m : {M{"exp", OpCode::Exp, false, false}, M{"exp2", OpCode::Exp2, false, false}, M{"log", OpCode::Log, false, false},
+                M{"log2", OpCode::Log2, false, false}, M{"sqrt", OpCode::Sqrt, true, false}, M{"sqrt_rn", OpCode::Sqrt, false, false},
+                M{"rsqrt", OpCode::Rsqrt, false, false}, M{"sin", OpCode::Sin, false, false}, M{"cos", OpCode::Cos, false, false},
+                M{"abs", OpCode::Abs, false, true}, M{"floor", OpCode::Floor, false, false}, M{"ceil", OpCode::Ceil, false, false},
+                M{"erf", OpCode::Erf, false, false}}) {
+      t[m.name] = [m](CodeGen &cg, CallArgs &a) { return mathUnary(cg, a, m.code, m.approx, m.ints); };
+    }
+    t["fma"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "y", "z"});
+      SValue xs = cg.requireArg(a, 0, "x"), ys = cg.requireArg(a, 1, "y"), zs = cg.requireArg(a, 2, "z");
+      auto [x, y] = typedPair(cg, xs, ys, a.loc, true);
+      ir::Value *z = cg.toTensor(zs, a.loc, x->type().element());
+      std::vector<int64_t> shape = cg.broadcastShapes(x->type().shape(), z->type().shape(), a.loc);
+      x = cg.broadcastTo(x, shape, a.loc), y = cg.broadcastTo(y, shape, a.loc), z = cg.broadcastTo(z, shape, a.loc);
+      return tensorValue(cg.builder().sameType(OpCode::Fma, {x, y, z}));
+    };
+    t["fdiv"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "y", "ieee_rounding"});
+      return fdiv(cg, a, boolArg(cg, a, 2, "ieee_rounding", false));
+    };
+    t["div_rn"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "y"});
+      return fdiv(cg, a, true);
+    };
+    t["umulhi"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "y"});
+      auto [x, y] = typedPair(cg, cg.requireArg(a, 0, "x"), cg.requireArg(a, 1, "y"), a.loc, false);
+      if (!x->type().isInteger()) cg.fail(a.loc, "tl.umulhi needs integers");
+      return tensorValue(cg.builder().sameType(OpCode::MulHi, {x, y}));
+    };
+    t["maximum"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "y", "propagate_nan"});
+      auto [x, y] = typedPair(cg, cg.requireArg(a, 0, "x"), cg.requireArg(a, 1, "y"), a.loc, false);
+      return tensorValue(cg.minMax(a.callee == "minimum", x, y, propagateNanArg(cg, a, 2), a.loc));
+    };
+    t["minimum"] = t["maximum"];
+    t["clamp"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "min", "max", "propagate_nan"});
+      SValue xs = cg.requireArg(a, 0, "x");
+      auto [x, lo] = typedPair(cg, xs, cg.requireArg(a, 1, "min"), a.loc, true);
+      ir::Value *hi = cg.toTensor(cg.requireArg(a, 2, "max"), a.loc, x->type().element());
+      bool nan = propagateNanArg(cg, a, 3);
+      ir::Value *r = cg.minMax(false, x, lo, nan, a.loc);
+      return tensorValue(cg.minMax(true, r, hi, nan, a.loc));
+    };
+    t["cast"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input", "dtype", "fp_downcast_rounding", "bitcast"});
+      SValue in = cg.requireArg(a, 0, "input");
+      Type dt = cg.dtypeArg(cg.requireArg(a, 1, "dtype"), a.loc);
+      std::string rounding = stringArg(cg, a, 2, "fp_downcast_rounding", "");
+      if (!rounding.empty() && rounding != "rtne" && rounding != "rtz")
+        cg.fail(a.loc, "fp_downcast_rounding must be \"rtne\" or \"rtz\", found \"" + rounding + "\"");
+      ir::Value *v = cg.toTensor(in, a.loc);
+      return tensorValue(cg.cast(v, dt, a.loc, boolArg(cg, a, 3, "bitcast", false), rounding));
+    };
+    t["to"] = t["cast"];
+    // ---- hints and debugging
+    t["multiple_of"] = [](CodeGen &cg, CallArgs &a) { return hint(cg, a, "divisibility"); };
+    t["max_contiguous"] = [](CodeGen &cg, CallArgs &a) { return hint(cg, a, "contiguity"); };
+    t["max_constancy"] = [](CodeGen &cg, CallArgs &a) { return hint(cg, a, "constancy"); };
+    t["assume"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"cond"});
+      SValue c = cg.requireArg(a, 0, "cond");
+      if (c.isConstexpr()) {
+        if (!c.truthy()) cg.fail(a.loc, "tl.assume of a condition that is False at compile time");
+        return SValue::none();
+      }
+      ir::Value *v = cg.toTensor(c, a.loc);
+      if (v->type() != Type::i1()) cg.fail(a.loc, "tl.assume needs a scalar boolean, found " + v->type().str());
+      cg.builder().create(OpCode::Assume, {v}, {});
+      return SValue::none();
+    };
+    t["debug_barrier"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {});
+      cg.builder().create(OpCode::Barrier, {}, {});
+      return SValue::none();
+    };
+    t["static_assert"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"cond", "msg"});
+      SValue c = cg.requireArg(a, 0, "cond");
+      if (!c.isConstexpr()) cg.fail(a.loc, "tl.static_assert needs a compile-time condition, found " + c.describe());
+      if (!c.truthy()) {
+        SValue m = cg.argOr(a, 1, "msg", SValue::str(""));
+        cg.fail(a.loc, "static_assert failed" + (m.is(Kind::Str) && !m.s.empty() ? ": " + m.s : std::string()));
+      }
+      return SValue::none();
+    };
+    t["static_print"] = [](CodeGen &cg, CallArgs &a) {
+      std::string line;
+      for (auto &v : a.positional) line += (line.empty() ? "" : " ") + describeForPrint(v);
+      std::fprintf(stderr, "%s\n", line.c_str());
+      return SValue::none();
+    };
+    t["device_print"] = devicePrint;
+    t["device_assert"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"cond", "msg", "mask"});
+      SValue c = cg.requireArg(a, 0, "cond");
+      std::string msg = stringArg(cg, a, 1, "msg", "");
+      if (c.isConstexpr()) {
+        if (!c.truthy()) cg.fail(a.loc, "device_assert of a condition that is False at compile time: " + msg);
+        return SValue::none();
+      }
+      ir::Value *v = cg.toTensor(c, a.loc);
+      if (!v->type().isBool()) v = cg.cast(v, Type::i1(), a.loc);
+      ir::AttrDict attrs;
+      attrs.set("message", ir::Attribute(msg));
+      cg.builder().create(OpCode::Assert, {v}, {}, std::move(attrs));
+      return SValue::none();
+    };
+    // ---- compile-time helpers
+    t["constexpr"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "value");
+      if (!v.isConstexpr()) cg.fail(a.loc, "tl.constexpr() needs a compile-time value, found " + v.describe());
+      return v;
+    };
+    t["pointer_type"] = [](CodeGen &cg, CallArgs &a) {
+      return SValue::dtype(Type::pointer(cg.dtypeArg(cg.requireArg(a, 0, "element_ty"), a.loc)));
+    };
+    t["to_tensor"] = [](CodeGen &cg, CallArgs &a) { return tensorValue(cg.tensorArg(a, 0, "x")); };
+    t["static_range"] = [](CodeGen &cg, CallArgs &a) -> SValue { cg.fail(a.loc, "tl.static_range is usable only in a for loop"); };
+    t["range"] = [](CodeGen &cg, CallArgs &a) -> SValue { cg.fail(a.loc, "tl.range is usable only in a for loop"); };
+    for (const char *q : {"is_floating", "is_int", "is_ptr", "is_fp16", "is_bf16", "is_fp32", "is_fp64", "is_int_signed",
+                          "is_int_unsigned", "is_bool", "is_fp8"}) {
+      std::string name = q;
+      t[std::string("dtype.") + q] = [name](CodeGen &cg, CallArgs &a) {
+        Type ty = a.positional[0].type;
+        auto sk = [&](ir::ScalarKind k) { return ty.isScalar() && ty.scalarKind() == k; };
+        bool r = name == "is_floating" ? ty.isFloat() : name == "is_int" ? ty.isInteger() && !ty.isBool()
+               : name == "is_ptr" ? ty.isPointer() : name == "is_fp16" ? sk(ir::ScalarKind::F16)
+               : name == "is_bf16" ? sk(ir::ScalarKind::BF16) : name == "is_fp32" ? sk(ir::ScalarKind::F32)
+               : name == "is_fp64" ? sk(ir::ScalarKind::F64) : name == "is_int_signed" ? ty.isSigned()
+               : name == "is_int_unsigned" ? ty.isUnsigned() && !ty.isBool() : name == "is_bool" ? ty.isBool()
+               : sk(ir::ScalarKind::F8E4M3) || sk(ir::ScalarKind::F8E5M2);
+        (void)cg;
+        return SValue::boolean(r);
+      };
+    }
+    // ---- Python builtins
+    t["py.range"] = t["range"];
+    t["py.len"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "obj");
+      if (v.is(Kind::Tuple)) return SValue::integer(BigInt(v.elems.size()));
+      if (v.isTensor() && v.v->type().isTile()) return SValue::integer(v.v->type().shape()[0]);
+      cg.fail(a.loc, "len() of " + v.describe());
+    };
+    t["py.min"] = [](CodeGen &cg, CallArgs &a) {
+      std::vector<SValue> items = a.positional.size() == 1 && a.positional[0].is(Kind::Tuple) ? a.positional[0].elems : a.positional;
+      if (items.empty()) cg.fail(a.loc, a.callee + "() needs at least one argument");
+      bool isMin = a.callee == "min";
+      SValue acc = items[0];
+      for (size_t i = 1; i < items.size(); ++i) {
+        if (acc.isConstexpr() && items[i].isConstexpr()) {
+          SValue less = cg.compare(CmpOp::Lt, items[i], acc, a.loc);
+          SValue more = cg.compare(CmpOp::Gt, items[i], acc, a.loc);
+          if (isMin ? less.truthy() : more.truthy()) acc = items[i];
+        } else {
+          auto [x, y] = typedPair(cg, acc, items[i], a.loc, false);
+          acc = tensorValue(cg.minMax(isMin, x, y, false, a.loc));
+        }
+      }
+      return acc;
+    };
+    t["py.max"] = t["py.min"];
+    t["py.abs"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "x");
+      if (v.is(Kind::Int)) return SValue::integer(v.i < 0 ? -v.i : v.i);
+      if (v.is(Kind::Float)) return SValue::floating(std::fabs(v.f));
+      return mathUnary(cg, a, OpCode::Abs, false, true);
+    };
+    t["py.int"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "x");
+      if (v.is(Kind::Float)) return SValue::integer(BigInt(std::trunc(v.f)));
+      if (v.is(Kind::Int) || v.is(Kind::Bool)) return SValue::integer(v.is(Kind::Bool) ? BigInt(v.b) : v.i);
+      cg.fail(a.loc, "int() of " + v.describe() + " (use x.to(tl.int32) for tensors)");
+    };
+    t["py.float"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "x");
+      if (v.is(Kind::Str)) {
+        char *end = nullptr;
+        double d = std::strtod(v.s.c_str(), &end);
+        if (v.s.empty() || *end) cg.fail(a.loc, "could not convert string to float: '" + v.s + "'");
+        return SValue::floating(d);
+      }
+      if (!v.isConstexpr() || !v.isNumber()) cg.fail(a.loc, "float() of " + v.describe() + " (use x.to(tl.float32) for tensors)");
+      return SValue::floating(v.is(Kind::Float) ? v.f : v.is(Kind::Bool) ? double(v.b) : double(v.i));
+    };
+    t["py.bool"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "x");
+      if (!v.isConstexpr()) cg.fail(a.loc, "bool() of a tensor is not known at compile time");
+      return SValue::boolean(v.truthy());
+    };
+    t["py.print"] = t["static_print"];
+    t["py.tuple"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "x");
+      if (!v.is(Kind::Tuple)) cg.fail(a.loc, "tuple() of " + v.describe());
+      return v;
+    };
+    t["py.list"] = t["py.tuple"];
+    return t;
+  }();
+  return table;
+}
+
+const char *const kMathNames[] = {"exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "abs",
+                                  "floor", "ceil", "fma", "erf", "fdiv", "div_rn", "umulhi", "max", "min",
+                                  "maximum", "minimum", "clamp", "sigmoid", "softmax", "cdiv"};
+
+} // namespace
+
+bool isBuiltinName(const std::string &name) {
+  if (handlers().count(name)) return true;
+  return name == "jit" || name == "tensor" || name == "dtype";
+}
+
+bool isMathName(const std::string &name) {
+  for (const char *n : kMathNames)
+    if (name == n) return true;
+  return false;
+}
+
+SValue CodeGen::callBuiltin(const std::string &name, CallArgs &args, SourceLoc loc) {
+  args.loc = loc;
+  if (args.callee.empty()) args.callee = name;
+  std::string key = name;
+  if (key.rfind("tessera.", 0) == 0) fail(loc, "tessera." + key.substr(8) + " cannot be called inside a kernel");
+  auto &table = handlers();
+  auto it = table.find(key);
+  if (it == table.end()) {
+    if (auto p = prelude_.find(key); p != prelude_.end()) return callJit(*p->second, args, loc, true);
+    fail(loc, "'" + name + "' cannot be called inside a kernel");
+  }
+  std::string display = args.callee.rfind("py.", 0) == 0 ? args.callee.substr(3) : args.callee;
+  args.callee = display;
+  b_.setLoc(irLoc(loc));
+  return it->second(*this, args);
+}
+
+} // namespace tessera::frontend

@@ -1,0 +1,159 @@
+// Internal: semantic analysis and IR generation, fused in one walk over the
+// AST (as Triton's code generator does): compile-time values are evaluated as
+// they are met, runtime values become IR. Private to the frontend.
+#pragma once
+
+#include "frontend/AST.h"
+#include "frontend/Compile.h"
+#include "frontend/Values.h"
+#include "ir/Builder.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tessera::frontend {
+
+// Thrown on the first semantic error; the driver turns it into a diagnostic.
+struct CompileError {
+  SourceLoc loc;
+  std::string message;
+};
+
+using Env = std::map<std::string, SValue>;
+
+// Arguments of a builtin call, with Python's positional/keyword matching.
+struct CallArgs {
+  std::vector<SValue> positional;
+  std::vector<std::pair<std::string, SValue>> keywords;
+  std::vector<SourceLoc> positionalLocs;
+  SourceLoc loc;
+  std::string callee;
+};
+
+// How control left a statement list.
+enum class Flow { Normal, Break, Continue, Return };
+
+class CodeGen {
+public:
+  CodeGen(const SourceManager &sources, const SourceFile &file, ir::Module &out, bool inlineCalls);
+
+  void addModuleScope(const Module &ast, const std::map<std::string, SValue> &globals);
+  // The standard library written in the kernel language (frontend/prelude.py).
+  void addPrelude(const Module &ast);
+  const FunctionDef *findFunction(const std::string &name) const;
+  // Evaluates an expression that must be a compile-time value (no IR).
+  SValue evalForConstant(const Expr &e) { return eval(e); }
+  ir::Function *genKernel(const FunctionDef &fn, const std::map<std::string, ArgSpec> &args);
+
+  // ---- used by the builtins (Builtins.cpp) and semantics (Semantics.cpp)
+  [[noreturn]] void fail(SourceLoc loc, std::string message) const;
+  ir::Builder &builder() { return b_; }
+  ir::Loc irLoc(SourceLoc loc) const;
+
+  // Python scalars to tensors, casts, broadcasting.
+  ir::Type pyScalarType(const SValue &v, SourceLoc loc) const;
+  ir::Value *toTensor(const SValue &v, SourceLoc loc, ir::Type elementType = {});
+  ir::Value *cast(ir::Value *v, ir::Type elementType, SourceLoc loc, bool bitcast = false,
+                  std::string rounding = "");
+  ir::Value *splatTo(ir::Value *v, const std::vector<int64_t> &shape, SourceLoc loc);
+  ir::Value *broadcastTo(ir::Value *v, const std::vector<int64_t> &shape, SourceLoc loc);
+  std::vector<int64_t> broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
+                                       SourceLoc loc) const;
+  void broadcastPair(ir::Value *&a, ir::Value *&b, SourceLoc loc);
+  ir::Value *constant(double f, ir::Type type);
+  ir::Value *constant(BigInt i, ir::Type type);
+  ir::Value *constantLike(ir::Value *like, double f, BigInt i);
+
+  // Operators with Triton's typing rules (and Python's, on compile-time values).
+  SValue binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc loc);
+  SValue compare(CmpOp op, const SValue &a, const SValue &b, SourceLoc loc);
+  SValue unary(UnaryOp op, const SValue &a, SourceLoc loc);
+  SValue logical(BoolOpKind op, const SValue &a, const SValue &b, SourceLoc loc);
+  ir::Type computationType(ir::Type a, bool aScalar, ir::Type b, bool bScalar, bool divOrMod,
+                           SourceLoc loc) const;
+  ir::Type integerPromote(ir::Type a, ir::Type b) const;
+  ir::Value *minMax(bool isMin, ir::Value *a, ir::Value *b, bool propagateNan, SourceLoc loc);
+
+  // Calls.
+  SValue call(const SValue &callee, CallArgs &args, SourceLoc loc);
+  SValue callJit(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline);
+  SValue callBuiltin(const std::string &name, CallArgs &args, SourceLoc loc);
+  SValue getAttribute(const SValue &base, const std::string &attr, SourceLoc loc);
+  // Generates a combine function's body into `block` over scalar arguments.
+  std::vector<ir::Value *> genCombine(const SValue &fn, ir::Block *block, SourceLoc loc, size_t numInputs);
+
+  // Helpers for builtin argument handling.
+  const SValue *findArg(CallArgs &a, size_t index, const char *name) const;
+  SValue argOr(CallArgs &a, size_t index, const char *name, SValue dflt) const;
+  SValue requireArg(CallArgs &a, size_t index, const char *name) const;
+  void checkArgs(CallArgs &a, std::initializer_list<const char *> names) const;
+  ir::Value *tensorArg(CallArgs &a, size_t index, const char *name);
+  BigInt intArg(CallArgs &a, size_t index, const char *name, std::optional<BigInt> dflt = std::nullopt) const;
+  std::vector<int64_t> shapeArg(const SValue &v, SourceLoc loc) const;
+  ir::Type dtypeArg(const SValue &v, SourceLoc loc) const;
+
+private:
+  friend struct StatementGen;
+
+  void fillScope(const Module &ast, Env &scope, bool prelude);
+
+  // Statements.
+  Flow genStmts(const StmtList &stmts, size_t from = 0);
+  Flow genStmt(const Stmt &s, const StmtList &list, size_t index);
+  void assign(const Expr &target, SValue value, SourceLoc loc);
+  Flow genIf(const IfStmt &s, const StmtList &rest, size_t restFrom);
+  Flow genFor(const ForStmt &s);
+  Flow genStaticFor(const ForStmt &s, std::vector<BigInt> values);
+  Flow genWhile(const WhileStmt &s);
+  void genAssert(const AssertStmt &s);
+
+  // Structured control flow helpers.
+  struct Carried;
+  std::vector<std::string> carriedNames(const StmtList &body) const;
+  // Runtime leaves of a value in a fixed order. With `numbers`, compile-time
+  // numbers count as leaves too (and are materialized as constants).
+  void flatten(const SValue &v, std::vector<ir::Value *> &out, SourceLoc loc, const std::string &name,
+               bool numbers = true);
+  SValue rebuild(const SValue &shape, const std::vector<ir::Value *> &vals, size_t &pos, bool numbers = true) const;
+  bool mergeable(const SValue &a, const SValue &b) const;
+  SValue mergeBranches(const std::string &name, const SValue &a, const SValue &b, std::vector<ir::Value *> &ta,
+                       std::vector<ir::Value *> &tb, SourceLoc loc);
+
+  // Expressions.
+  SValue eval(const Expr &e);
+  SValue evalName(const NameExpr &e);
+  SValue evalCall(const CallExpr &e);
+  SValue evalSubscript(const SubscriptExpr &e);
+  bool evalCondition(const Expr &test, SValue &out);
+
+  // Functions.
+  SValue genFunctionBody(const FunctionDef &fn, Env env);
+  ir::Function *deviceFunction(const FunctionDef &fn, const std::vector<SValue> &args, SValue &resultShape,
+                               SourceLoc loc);
+
+  const SourceManager &sources_;
+  const SourceFile &file_;
+  ir::Module &module_;
+  bool inlineCalls_;
+  ir::Builder b_;
+  Env globals_;          // the kernel file's module scope
+  Env preludeGlobals_;   // the prelude's module scope
+  const Env *scope_ = &globals_;  // module scope of the function being generated
+  std::unordered_map<std::string, const FunctionDef *> prelude_;
+  std::unordered_set<const FunctionDef *> preludeFns_;  // tl functions written in the language
+  std::unordered_map<std::string, const FunctionDef *> functions_;
+  Env env_;
+  std::optional<SValue> returnValue_;
+  bool consumedRest_ = false;  // genIf took the statements after it as its else branch
+  int callDepth_ = 0;
+  struct DeviceFn {
+    ir::Function *fn;
+    SValue resultShape;
+  };
+  std::unordered_map<std::string, DeviceFn> deviceFns_;
+};
+
+} // namespace tessera::frontend

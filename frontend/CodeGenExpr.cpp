@@ -1,0 +1,656 @@
+// Expressions, names, attributes, subscripts and calls; the compile driver.
+#include "frontend/CodeGen.h"
+
+#include "frontend/Parser.h"
+#include "ir/Verifier.h"
+
+#include <cmath>
+
+namespace tessera::frontend {
+
+using ir::OpCode;
+using ir::Type;
+using Kind = SValue::Kind;
+
+// ---- names
+
+namespace {
+
+const char *const kPythonBuiltins[] = {"range", "min", "max", "len", "int", "float", "bool", "abs", "print",
+                                       "isinstance", "tuple", "list", "enumerate", "zip"};
+
+} // namespace
+
+SValue CodeGen::evalName(const NameExpr &e) {
+  auto it = env_.find(e.id);
+  if (it != env_.end()) return it->second;
+  auto g = scope_->find(e.id);
+  if (g != scope_->end()) {
+    if (g->second.is(Kind::Namespace) && g->second.s.rfind("unevaluable:", 0) == 0)
+      fail(e.loc, "global '" + e.id + "' is not a compile-time constant (" + g->second.s.substr(12 + e.id.size() + 2) +
+                      "); pass it as a tl.constexpr argument instead");
+    return g->second;
+  }
+  for (const char *b : kPythonBuiltins)
+    if (e.id == b) return SValue::builtin(std::string("py.") + b);
+  fail(e.loc, "name '" + e.id + "' is not defined");
+}
+
+// ---- expressions
+
+SValue CodeGen::eval(const Expr &e) {
+  switch (e.kind) {
+  case ExprKind::Name: return evalName(static_cast<const NameExpr &>(e));
+  case ExprKind::Int: return SValue::integer(BigInt(static_cast<const IntExpr &>(e).value));
+  case ExprKind::Float: return SValue::floating(static_cast<const FloatExpr &>(e).value);
+  case ExprKind::Bool: return SValue::boolean(static_cast<const BoolExpr &>(e).value);
+  case ExprKind::NoneLit: return SValue::none();
+  case ExprKind::Str: return SValue::str(static_cast<const StrExpr &>(e).value);
+  case ExprKind::Tuple:
+  case ExprKind::List: {
+    const ExprList &elts = e.kind == ExprKind::Tuple ? static_cast<const TupleExpr &>(e).elts
+                                                      : static_cast<const ListExpr &>(e).elts;
+    std::vector<SValue> out;
+    for (auto &x : elts) out.push_back(eval(*x));
+    return SValue::tuple(std::move(out));
+  }
+  case ExprKind::Attribute: {
+    auto &a = static_cast<const AttributeExpr &>(e);
+    return getAttribute(eval(*a.value), a.attr, a.loc);
+  }
+  case ExprKind::Call: return evalCall(static_cast<const CallExpr &>(e));
+  case ExprKind::Subscript: return evalSubscript(static_cast<const SubscriptExpr &>(e));
+  case ExprKind::Slice: {
+    auto &s = static_cast<const SliceExpr &>(e);
+    if (s.lower || s.upper || s.step) fail(e.loc, "slices with bounds are supported only on tuples");
+    return SValue::slice();
+  }
+  case ExprKind::Unary: {
+    auto &u = static_cast<const UnaryExpr &>(e);
+    return unary(u.op, eval(*u.operand), u.loc);
+  }
+  case ExprKind::Binary: {
+    auto &bx = static_cast<const BinaryExpr &>(e);
+    SValue l = eval(*bx.lhs);
+    SValue r = eval(*bx.rhs);
+    return binary(bx.op, l, r, bx.loc);
+  }
+  case ExprKind::Compare: {
+    auto &c = static_cast<const CompareExpr &>(e);
+    SValue left = eval(*c.left);
+    SValue result;
+    for (size_t i = 0; i < c.ops.size(); ++i) {
+      SValue right = eval(*c.comparators[i]);
+      SValue r = compare(c.ops[i], left, right, c.loc);
+      if (i == 0) result = r;
+      else result = result.isConstexpr() && r.isConstexpr() ? SValue::boolean(result.truthy() && r.truthy())
+                                                            : logical(BoolOpKind::And, result, r, c.loc);
+      if (result.isConstexpr() && !result.truthy()) return result;  // Python short-circuits the chain
+      left = right;
+    }
+    return result;
+  }
+  case ExprKind::BoolOp: {
+    auto &bo = static_cast<const BoolOpExpr &>(e);
+    SValue acc = eval(*bo.values[0]);
+    for (size_t i = 1; i < bo.values.size(); ++i) {
+      if (acc.isConstexpr()) {
+        bool t = acc.truthy();
+        if (bo.op == BoolOpKind::And ? !t : t) return acc;  // short-circuit as Python does
+        acc = eval(*bo.values[i]);
+        continue;
+      }
+      SValue next = eval(*bo.values[i]);
+      if (next.isConstexpr()) {
+        bool t = next.truthy();
+        if (bo.op == BoolOpKind::And ? t : !t) continue;  // x and True == x
+        acc = next;                                       // x and False == False
+        continue;
+      }
+      acc = logical(bo.op, acc, next, bo.loc);
+    }
+    return acc;
+  }
+  case ExprKind::IfExp: {
+    auto &ie = static_cast<const IfExpr &>(e);
+    SValue c = eval(*ie.test);
+    if (c.isConstexpr()) return eval(c.truthy() ? *ie.body : *ie.orelse);
+    // A runtime condition: evaluate each side only on its path, as an if op.
+    if (!c.isTensor() || c.v->type().isTile())
+      fail(ie.test->loc, "the condition of a conditional expression must be a scalar; use tl.where for tiles");
+    ir::Value *cv = c.v->type().isBool() ? c.v : cast(c.v, Type::i1(), ie.loc);
+    ir::Operation *tmp = b_.create(OpCode::If, {cv}, {});
+    ir::Block *outer = b_.block();
+    SValue sides[2];
+    for (int r = 0; r < 2; ++r) {
+      b_.setInsertionPointToEnd(&tmp->region(r).block());
+      sides[r] = eval(r == 0 ? *ie.body : *ie.orelse);
+    }
+    std::vector<ir::Value *> ya, yb;
+    b_.setInsertionPointToEnd(&tmp->region(0).block());
+    SValue shape = mergeBranches("conditional expression", sides[0], sides[1], ya, yb, ie.loc);
+    std::vector<Type> types;
+    for (ir::Value *v : ya) types.push_back(v->type());
+    b_.setInsertionPoint(tmp);
+    ir::Operation *real = b_.create(OpCode::If, {cv}, types);
+    for (int r = 0; r < 2; ++r) {
+      ir::Block &src = tmp->region(r).block(), &dst = real->region(r).block();
+      for (ir::Operation *op : src.opsVector()) dst.append(src.take(op));
+      ir::Builder yb2(&dst);
+      yb2.setLoc(irLoc(ie.loc));
+      yb2.yield(r == 0 ? ya : yb);
+    }
+    tmp->erase();
+    b_.setInsertionPointToEnd(outer);
+    size_t pos = 0;
+    std::vector<ir::Value *> results = real->results();
+    return rebuild(shape, results, pos);
+  }
+  case ExprKind::Lambda: fail(e.loc, "lambda expressions are not supported inside kernels");
+  case ExprKind::Dict: fail(e.loc, "dict expressions are not supported inside kernels");
+  }
+  fail(e.loc, "unsupported expression");
+}
+
+bool CodeGen::evalCondition(const Expr &test, SValue &out) {
+  out = eval(test);
+  return out.isConstexpr();
+}
+
+SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
+  SValue base = eval(*e.value);
+  if (base.is(Kind::Tuple)) {
+    if (auto *sl = dynCast<SliceExpr>(e.index.get())) {
+      auto bound = [&](const ExprPtr &x, BigInt dflt) -> BigInt {
+        if (!x) return dflt;
+        SValue v = eval(*x);
+        if (!v.is(Kind::Int)) fail(x->loc, "tuple slice bounds must be compile-time integers");
+        BigInt n = BigInt(base.elems.size());
+        return std::clamp<BigInt>(v.i < 0 ? v.i + n : v.i, 0, n);
+      };
+      if (sl->step) fail(sl->loc, "tuple slices with a step are not supported");
+      BigInt lo = bound(sl->lower, 0), hi = bound(sl->upper, BigInt(base.elems.size()));
+      std::vector<SValue> out;
+      for (BigInt i = lo; i < hi; ++i) out.push_back(base.elems[size_t(i)]);
+      return SValue::tuple(std::move(out));
+    }
+    SValue idx = eval(*e.index);
+    if (!idx.is(Kind::Int)) fail(e.index->loc, "tuple indices must be compile-time integers, found " + idx.describe());
+    BigInt n = BigInt(base.elems.size()), i = idx.i < 0 ? idx.i + n : idx.i;
+    if (i < 0 || i >= n) fail(e.index->loc, "tuple index " + bigIntToString(idx.i) + " out of range for a tuple of " +
+                                                std::to_string(base.elems.size()));
+    return base.elems[size_t(i)];
+  }
+  if (!base.isTensor()) fail(e.loc, base.describe() + " cannot be subscripted");
+  std::vector<const Expr *> items;
+  if (auto *t = dynCast<TupleExpr>(e.index.get()))
+    for (auto &x : t->elts) items.push_back(x.get());
+  else
+    items.push_back(e.index.get());
+  ir::Value *v = base.v;
+  int64_t srcDim = 0, outDim = 0;
+  for (const Expr *item : items) {
+    if (isa<NoneExpr>(item)) {
+      ir::AttrDict a;
+      a.set("axis", ir::Attribute(outDim));
+      std::vector<int64_t> shape = v->type().shape();
+      shape.insert(shape.begin() + outDim, 1);
+      b_.setLoc(irLoc(item->loc));
+      v = b_.createValue(OpCode::ExpandDims, {v}, Type::tile(shape, v->type().element()), std::move(a));
+      ++outDim;
+      continue;
+    }
+    auto *sl = dynCast<SliceExpr>(item);
+    if (!sl || sl->lower || sl->upper || sl->step)
+      fail(item->loc, "tensors can be indexed only with ':' and None (as in x[:, None]); use masks, tl.split or "
+                      "tl.reshape to select elements");
+    if (srcDim >= base.v->type().rank())
+      fail(item->loc, "too many indices for a tensor of type " + base.v->type().str());
+    ++srcDim, ++outDim;
+  }
+  return SValue::tensor(v);
+}
+
+// ---- attributes
+
+namespace {
+
+struct DTypeName {
+  const char *name;
+  ir::ScalarKind kind;
+};
+const DTypeName kDTypes[] = {
+    {"int1", ir::ScalarKind::I1},         {"int8", ir::ScalarKind::I8},         {"int16", ir::ScalarKind::I16},
+    {"int32", ir::ScalarKind::I32},       {"int64", ir::ScalarKind::I64},       {"uint8", ir::ScalarKind::U8},
+    {"uint16", ir::ScalarKind::U16},      {"uint32", ir::ScalarKind::U32},      {"uint64", ir::ScalarKind::U64},
+    {"float8e4nv", ir::ScalarKind::F8E4M3}, {"float8e4m3fn", ir::ScalarKind::F8E4M3}, {"float8e5", ir::ScalarKind::F8E5M2},
+    {"float8e5m2", ir::ScalarKind::F8E5M2}, {"float16", ir::ScalarKind::F16},   {"bfloat16", ir::ScalarKind::BF16},
+    {"float32", ir::ScalarKind::F32},     {"float64", ir::ScalarKind::F64},     {"fp8e4nv", ir::ScalarKind::F8E4M3},
+    {"fp8e5", ir::ScalarKind::F8E5M2},    {"fp16", ir::ScalarKind::F16},        {"bf16", ir::ScalarKind::BF16},
+    {"fp32", ir::ScalarKind::F32},        {"fp64", ir::ScalarKind::F64},        {"i1", ir::ScalarKind::I1},
+    {"i8", ir::ScalarKind::I8},           {"i16", ir::ScalarKind::I16},         {"i32", ir::ScalarKind::I32},
+    {"i64", ir::ScalarKind::I64},         {"u8", ir::ScalarKind::U8},           {"u16", ir::ScalarKind::U16},
+    {"u32", ir::ScalarKind::U32},         {"u64", ir::ScalarKind::U64},         {"f16", ir::ScalarKind::F16},
+    {"f32", ir::ScalarKind::F32},         {"f64", ir::ScalarKind::F64},         {"f8e4m3", ir::ScalarKind::F8E4M3},
+    {"f8e5m2", ir::ScalarKind::F8E5M2},
+};
+
+} // namespace
+
+std::optional<ir::Type> dtypeFromName(std::string_view name) {
+  for (const DTypeName &d : kDTypes)
+    if (name == d.name) return Type::scalar(d.kind);
+  return std::nullopt;
+}
+
+bool isBuiltinName(const std::string &name);  // Builtins.cpp
+bool isMathName(const std::string &name);      // Builtins.cpp
+
+SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, SourceLoc loc) {
+  switch (base.kind) {
+  case Kind::Namespace: {
+    const std::string &ns = base.s;
+    if (ns == "tessera") {
+      if (attr == "language") return SValue::ns("tl");
+      return SValue::builtin(attr == "cdiv" || attr == "next_power_of_2" ? attr : "tessera." + attr);
+    }
+    if (ns == "tl") {
+      if (auto t = dtypeFromName(attr)) return SValue::dtype(*t);
+      if (auto p = prelude_.find(attr); p != prelude_.end()) return SValue::jit(p->second);
+      if (attr == "math") return SValue::ns("tl.math");
+      if (attr == "extra") return SValue::ns("tl.extra");
+      if (attr == "PropagateNan") return SValue::ns("tl.PropagateNan");
+      if (isBuiltinName(attr)) return SValue::builtin(attr);
+      fail(loc, "tessera.language has no attribute '" + attr + "'");
+    }
+    if (ns == "tl.PropagateNan") {
+      if (attr == "NONE") return SValue::integer(0);
+      if (attr == "ALL") return SValue::integer(0xFFFF);
+      fail(loc, "PropagateNan has no member '" + attr + "' (expected NONE or ALL)");
+    }
+    if (ns == "tl.extra") {
+      if (attr == "cuda" || attr == "libdevice") return SValue::ns(attr == "cuda" ? "tl.extra" : "libdevice");
+      fail(loc, "tl.extra has no attribute '" + attr + "'");
+    }
+    if (ns == "tl.math" || ns == "libdevice") {
+      if (isMathName(attr)) return SValue::builtin(attr);
+      fail(loc, (ns == "libdevice" ? "libdevice" : "tl.math") + std::string(" has no function '") + attr +
+                    "' in Tessera");
+    }
+    fail(loc, "module '" + ns.substr(ns.find(':') + 1) + "' is not available inside kernels");
+  }
+  case Kind::Tensor: {
+    Type t = base.v->type();
+    if (attr == "dtype" || attr == "type") return SValue::dtype(t.element());
+    if (attr == "shape") {
+      std::vector<SValue> dims;
+      for (int64_t d : t.shape()) dims.push_back(SValue::integer(d));
+      return SValue::tuple(std::move(dims));
+    }
+    if (attr == "numel") return SValue::integer(t.numElements());
+    if (attr == "T") {
+      CallArgs a;
+      a.positional = {base};
+      a.loc = loc;
+      return callBuiltin("trans", a, loc);
+    }
+    if (isBuiltinName(attr) || isMathName(attr)) return SValue::method(base, attr);
+    fail(loc, "a tensor has no attribute '" + attr + "'");
+  }
+  case Kind::DType: {
+    Type t = base.type;
+    if (attr == "element_ty") {
+      if (!t.isPointer()) fail(loc, "element_ty applies to pointer dtypes, not " + dtypeName(t));
+      return SValue::dtype(t.pointee());
+    }
+    if (attr == "primitive_bitwidth") return SValue::integer(t.bitWidth());
+    return SValue::method(base, "dtype." + attr);
+  }
+  case Kind::BlockPtr:
+    if (attr == "load" || attr == "store") return SValue::method(base, "desc." + attr);
+    if (attr == "block_shape") return base.elems[4];
+    if (attr == "shape") return base.elems[1];
+    if (attr == "strides") return base.elems[2];
+    fail(loc, base.describe() + " has no attribute '" + attr + "'");
+  default:
+    fail(loc, base.describe() + " has no attribute '" + attr + "'");
+  }
+}
+
+// ---- calls
+
+SValue CodeGen::evalCall(const CallExpr &e) {
+  SValue callee = eval(*e.func);
+  CallArgs args;
+  args.loc = e.loc;
+  for (auto &a : e.args) {
+    args.positional.push_back(eval(*a));
+    args.positionalLocs.push_back(a->loc);
+  }
+  for (auto &k : e.keywords) args.keywords.push_back({k.name, eval(*k.value)});
+  return call(callee, args, e.loc);
+}
+
+SValue CodeGen::call(const SValue &callee, CallArgs &args, SourceLoc loc) {
+  b_.setLoc(irLoc(loc));
+  switch (callee.kind) {
+  case Kind::JitFunction: return callJit(*callee.fn, args, loc, false);
+  case Kind::Builtin: args.callee = callee.s; return callBuiltin(callee.s, args, loc);
+  case Kind::Method:
+    args.positional.insert(args.positional.begin(), callee.elems[0]);
+    args.positionalLocs.insert(args.positionalLocs.begin(), loc);
+    args.callee = callee.s;
+    return callBuiltin(callee.s, args, loc);
+  default: fail(loc, callee.describe() + " is not callable");
+  }
+}
+
+SValue CodeGen::callJit(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline) {
+  // Bind arguments to parameters as Python does.
+  std::vector<std::optional<SValue>> bound(fn.params.size());
+  if (args.positional.size() > fn.params.size())
+    fail(loc, fn.name + "() takes " + std::to_string(fn.params.size()) + " arguments but " +
+                  std::to_string(args.positional.size()) + " were given");
+  for (size_t i = 0; i < args.positional.size(); ++i) bound[i] = args.positional[i];
+  for (auto &[name, value] : args.keywords) {
+    size_t i = 0;
+    while (i < fn.params.size() && fn.params[i].name != name) ++i;
+    if (i == fn.params.size()) fail(loc, fn.name + "() has no parameter named '" + name + "'");
+    if (bound[i]) fail(loc, fn.name + "() got multiple values for argument '" + name + "'");
+    bound[i] = value;
+  }
+  std::vector<SValue> values;
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    if (!bound[i]) {
+      if (!fn.params[i].defaultValue) fail(loc, fn.name + "() missing argument '" + fn.params[i].name + "'");
+      // Defaults are evaluated in the callee's module scope, as Python does.
+      Env saved = std::move(env_);
+      const Env *savedScope = scope_;
+      env_.clear();
+      scope_ = preludeFns_.count(&fn) ? &preludeGlobals_ : &globals_;
+      bound[i] = eval(*fn.params[i].defaultValue);
+      env_ = std::move(saved);
+      scope_ = savedScope;
+    }
+    // Like Triton, a tl.constexpr annotation on a called function's parameter
+    // does not reject a runtime argument (the fused-attention tutorial relies on it).
+    values.push_back(*bound[i]);
+  }
+  if (forceInline || inlineCalls_ || preludeFns_.count(&fn)) {
+    Env env;
+    for (size_t i = 0; i < fn.params.size(); ++i) env[fn.params[i].name] = values[i];
+    return genFunctionBody(fn, std::move(env));
+  }
+  SValue resultShape;
+  ir::Function *f = deviceFunction(fn, values, resultShape, loc);
+  std::vector<ir::Value *> operands;
+  for (const SValue &v : values) flatten(v, operands, loc, fn.name, /*numbers=*/false);
+  ir::AttrDict attrs;
+  attrs.set("callee", ir::Attribute(f->name()));
+  b_.setLoc(irLoc(loc));
+  ir::Operation *callOp = b_.create(OpCode::Call, operands, f->resultTypes(), std::move(attrs));
+  size_t pos = 0;
+  std::vector<ir::Value *> results = callOp->results();
+  return rebuild(resultShape, results, pos, /*numbers=*/false);
+}
+
+ir::Function *CodeGen::deviceFunction(const FunctionDef &fn, const std::vector<SValue> &args, SValue &resultShape,
+                                      SourceLoc loc) {
+  std::string key = fn.name + "(";
+  std::vector<ir::Value *> leaves;
+  for (const SValue &v : args) {
+    std::vector<ir::Value *> l;
+    flatten(v, l, loc, fn.name, false);
+    key += v.isConstexpr() ? v.key() : v.describe();
+    for (ir::Value *x : l) key += "|" + x->type().str(), leaves.push_back(x);
+    key += ",";
+  }
+  key += ")";
+  auto it = deviceFns_.find(key);
+  if (it != deviceFns_.end()) {
+    resultShape = it->second.resultShape;
+    return it->second.fn;
+  }
+  std::vector<Type> types;
+  for (ir::Value *x : leaves) types.push_back(x->type());
+  std::string name = fn.name;
+  for (int k = 1; module_.lookup(name); ++k) name = fn.name + "_" + std::to_string(k);
+  ir::Function *f = module_.addFunction(std::make_unique<ir::Function>(name, ir::FunctionKind::Device, types, std::vector<Type>{}));
+  f->loc = irLoc(fn.loc);
+  ir::Builder saved = b_;
+  b_ = ir::Builder(&f->entry());
+  b_.setLoc(irLoc(fn.loc));
+  std::vector<ir::Value *> params = f->entry().arguments();
+  Env env;
+  size_t pos = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    env[fn.params[i].name] = rebuild(args[i], params, pos, false);
+    if (args[i].isTensor()) params[pos - 1]->setNameHint(fn.params[i].name);
+  }
+  SValue result = genFunctionBody(fn, std::move(env));
+  std::vector<ir::Value *> returned;
+  flatten(result, returned, fn.loc, fn.name, false);
+  b_.setLoc(irLoc(fn.loc));
+  b_.create(OpCode::Return, returned, {});
+  std::vector<Type> resultTypes;
+  for (ir::Value *v : returned) resultTypes.push_back(v->type());
+  f->setResultTypes(resultTypes);
+  b_ = saved;
+  resultShape = result;
+  deviceFns_[key] = {f, result};
+  return f;
+}
+
+std::vector<ir::Value *> CodeGen::genCombine(const SValue &fn, ir::Block *block, SourceLoc loc, size_t numInputs) {
+  ir::Builder saved = b_;
+  b_ = ir::Builder(block);
+  b_.setLoc(irLoc(loc));
+  std::vector<ir::Value *> args = block->arguments();
+  CallArgs ca;
+  ca.loc = loc;
+  for (ir::Value *a : args) ca.positional.push_back(SValue::tensor(a)), ca.positionalLocs.push_back(loc);
+  SValue r;
+  if (fn.is(Kind::JitFunction)) {
+    if (fn.fn->params.size() != args.size())
+      fail(loc, "the combine function " + fn.fn->name + " must take " + std::to_string(args.size()) + " arguments (" +
+                    std::to_string(numInputs) + " pairs), it takes " + std::to_string(fn.fn->params.size()));
+    r = callJit(*fn.fn, ca, loc, /*forceInline=*/true);
+  } else if (fn.is(Kind::Builtin)) {
+    r = callBuiltin(fn.s, ca, loc);
+  } else {
+    fail(loc, "the combine function must be a jit function, found " + fn.describe());
+  }
+  std::vector<ir::Value *> out;
+  flatten(r, out, loc, "combine result");
+  if (out.size() != numInputs)
+    fail(loc, "the combine function must return " + std::to_string(numInputs) + " value(s), it returns " +
+                  std::to_string(out.size()));
+  for (size_t i = 0; i < out.size(); ++i) {
+    Type want = args[i]->type();
+    if (out[i]->type().isTile()) fail(loc, "the combine function must return scalars, it returns " + out[i]->type().str());
+    out[i] = cast(out[i], want, loc);
+  }
+  b_ = saved;
+  return out;
+}
+
+// ---- argument helpers
+
+const SValue *CodeGen::findArg(CallArgs &a, size_t index, const char *name) const {
+  for (auto &[k, v] : a.keywords)
+    if (k == name) return &v;
+  if (index < a.positional.size()) return &a.positional[index];
+  return nullptr;
+}
+
+SValue CodeGen::argOr(CallArgs &a, size_t index, const char *name, SValue dflt) const {
+  const SValue *v = findArg(a, index, name);
+  return v ? *v : dflt;
+}
+
+SValue CodeGen::requireArg(CallArgs &a, size_t index, const char *name) const {
+  const SValue *v = findArg(a, index, name);
+  if (!v) fail(a.loc, a.callee + "() is missing its argument '" + name + "'");
+  return *v;
+}
+
+void CodeGen::checkArgs(CallArgs &a, std::initializer_list<const char *> names) const {
+  if (a.positional.size() > names.size())
+    fail(a.loc, a.callee + "() takes at most " + std::to_string(names.size()) + " arguments, got " +
+                    std::to_string(a.positional.size()));
+  for (auto &[k, v] : a.keywords) {
+    bool known = false;
+    for (const char *n : names) known |= k == n;
+    if (!known) fail(a.loc, a.callee + "() got an unexpected keyword argument '" + k + "'");
+  }
+}
+
+ir::Value *CodeGen::tensorArg(CallArgs &a, size_t index, const char *name) {
+  SValue v = requireArg(a, index, name);
+  if (!v.isTensor() && !v.isNumber())
+    fail(a.loc, "argument '" + std::string(name) + "' of " + a.callee + "() must be a tensor or a number, found " + v.describe());
+  return toTensor(v, a.loc);
+}
+
+BigInt CodeGen::intArg(CallArgs &a, size_t index, const char *name, std::optional<BigInt> dflt) const {
+  const SValue *v = findArg(a, index, name);
+  if (!v || v->is(Kind::None)) {
+    if (dflt) return *dflt;
+    fail(a.loc, a.callee + "() is missing its argument '" + name + "'");
+  }
+  if (v->is(Kind::Bool)) return v->b;
+  if (!v->is(Kind::Int))
+    fail(a.loc, "argument '" + std::string(name) + "' of " + a.callee + "() must be a compile-time integer, found " +
+                    v->describe());
+  return v->i;
+}
+
+std::vector<int64_t> CodeGen::shapeArg(const SValue &v, SourceLoc loc) const {
+  std::vector<int64_t> shape;
+  auto add = [&](const SValue &d) {
+    if (!d.is(Kind::Int)) fail(loc, "shape dimensions must be compile-time integers, found " + d.describe());
+    if (d.i <= 0) fail(loc, "shape dimensions must be positive, found " + bigIntToString(d.i));
+    if ((d.i & (d.i - 1)) != 0) fail(loc, "shape dimensions must be powers of two, found " + bigIntToString(d.i));
+    shape.push_back(int64_t(d.i));
+  };
+  if (v.is(Kind::Tuple))
+    for (auto &d : v.elems) add(d);
+  else
+    add(v);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n > (int64_t(1) << 20)) fail(loc, "a tile may hold at most 2^20 elements, this one has " + std::to_string(n));
+  return shape;
+}
+
+ir::Type CodeGen::dtypeArg(const SValue &v, SourceLoc loc) const {
+  if (v.is(Kind::DType)) return v.type;
+  if (v.is(Kind::Str))
+    if (auto t = dtypeFromName(v.s)) return *t;
+  fail(loc, "expected a dtype such as tl.float32, found " + v.describe());
+}
+
+// ---- driver and signature parsing
+
+static const char kPrelude[] =
+#include "Prelude.inc"
+    ;
+
+CompileResult compileKernel(const CompileRequest &req) {
+  SourceManager sources;
+  const SourceFile &file = sources.addFile(req.filename, req.source);
+  const SourceFile &preludeFile = sources.addFile("<tessera prelude>", kPrelude);
+  DiagnosticEngine diags(sources);
+  Parser parser(file, diags);
+  std::unique_ptr<Module> ast = parser.parseModule();
+  CompileResult result;
+  if (diags.hasErrors()) {
+    result.errors = diags.formatAll();
+    return result;
+  }
+  Parser preludeParser(preludeFile, diags);
+  std::unique_ptr<Module> preludeAst = preludeParser.parseModule();
+  if (diags.hasErrors()) {
+    result.errors = "internal error: the prelude does not parse:\n" + diags.formatAll();
+    return result;
+  }
+  auto m = std::make_unique<ir::Module>();
+  CodeGen cg(sources, file, *m, req.inlineCalls);
+  try {
+    cg.addPrelude(*preludeAst);
+    cg.addModuleScope(*ast, req.globals);
+    const FunctionDef *fn = cg.findFunction(req.entry);
+    if (!fn) {
+      std::string known;
+      for (const StmtPtr &s : ast->body)
+        if (auto *f = dynCast<FunctionDef>(s.get())) known += (known.empty() ? "" : ", ") + f->name;
+      result.errors = req.filename + ": error: no function named '" + req.entry + "' (found: " +
+                      (known.empty() ? std::string("none") : known) + ")\n";
+      return result;
+    }
+    cg.genKernel(*fn, req.args);
+  } catch (const CompileError &e) {
+    diags.error(e.loc, e.message);
+    result.errors = diags.formatAll();
+    return result;
+  }
+  std::vector<std::string> errors;
+  if (!ir::verifyModule(*m, &errors)) {
+    result.errors = req.filename + ": internal error: the frontend produced invalid IR:\n" + ir::joinErrors(errors);
+    return result;
+  }
+  result.module = std::move(m);
+  return result;
+}
+
+std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
+  ArgSpec spec;
+  std::string_view body = text;
+  size_t colon = text.find(':');
+  if (colon != std::string_view::npos) {
+    body = text.substr(0, colon);
+    std::string_view hint = text.substr(colon + 1);
+    if (hint == "16") spec.divisibleBy16 = true;
+    else if (hint == "1") spec.equalsOne = true;
+    else {
+      if (error) *error = "unknown specialization ':" + std::string(hint) + "' in '" + std::string(text) + "' (use :16 or :1)";
+      return std::nullopt;
+    }
+  }
+  bool pointer = !body.empty() && body[0] == '*';
+  if (pointer) body.remove_prefix(1);
+  auto t = dtypeFromName(body);
+  if (!t) {
+    if (error) *error = "unknown argument type '" + std::string(text) + "' (expected e.g. *fp32, i32, fp16)";
+    return std::nullopt;
+  }
+  spec.type = pointer ? Type::pointer(*t) : *t;
+  if (spec.equalsOne && !spec.type.isInteger()) {
+    if (error) *error = "':1' applies only to integer arguments, not '" + std::string(text) + "'";
+    return std::nullopt;
+  }
+  return spec;
+}
+
+std::optional<SValue> parseConstexpr(std::string_view text) {
+  SourceManager sources;
+  const SourceFile &file = sources.addFile("<constexpr>", std::string(text));
+  DiagnosticEngine diags(sources);
+  Parser parser(file, diags);
+  ExprPtr e = parser.parseStandaloneExpression();
+  if (!e || diags.hasErrors()) return std::nullopt;
+  ir::Module scratch;
+  CodeGen cg(sources, file, scratch, true);
+  try {
+    Module empty;
+    cg.addModuleScope(empty, {{"tl", SValue::ns("tl")}});
+    SValue v = cg.evalForConstant(*e);
+    if (!v.isConstexpr()) return std::nullopt;
+    return v;
+  } catch (const CompileError &) {
+    if (auto t = dtypeFromName(text)) return SValue::dtype(*t);
+    return std::nullopt;
+  }
+}
+
+} // namespace tessera::frontend

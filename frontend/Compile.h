@@ -1,0 +1,51 @@
+// The frontend's entry point: kernel source text + entry name + specialization
+// -> verified tile IR. No Python interpreter is involved.
+#pragma once
+
+#include "frontend/Values.h"
+#include "ir/IR.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::frontend {
+
+// How one kernel parameter is specialized, as Triton does: a runtime argument
+// of a given type (with the facts known about its value), or a compile-time
+// constant.
+struct ArgSpec {
+  bool isConstexpr = false;
+  SValue value;               // the constant, when isConstexpr
+  ir::Type type;              // runtime: i32, i64, f32, ptr<f16>, ...
+  bool divisibleBy16 = false; // integers: value % 16 == 0; pointers: 16-byte aligned
+  bool equalsOne = false;     // integers equal to 1 (compiled as the constant 1)
+};
+
+struct CompileRequest {
+  std::string source;                   // Python-syntax source holding the kernel
+  std::string filename = "<kernel>";
+  std::string entry;                    // the kernel's function name
+  std::map<std::string, ArgSpec> args;  // by parameter name; defaults fill the rest
+  std::map<std::string, SValue> globals;// module-level constants given by the caller
+  bool inlineCalls = false;             // generate callees inline instead of as device functions
+};
+
+struct CompileResult {
+  std::unique_ptr<ir::Module> module;   // null on error
+  std::string errors;                   // rendered diagnostics: file:line:col, source line, caret
+};
+
+CompileResult compileKernel(const CompileRequest &request);
+
+// Triton's signature spellings: "*fp32", "*bf16", "i32", "u64", "fp16", "i1".
+// A ":16" suffix marks divisibility (or 16-byte alignment), ":1" equality to 1.
+std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error = nullptr);
+// A dtype by Triton's name ("fp32", "float32", "bfloat16", "int8", "float8e4nv"...).
+std::optional<ir::Type> dtypeFromName(std::string_view name);
+// A compile-time constant written as Python: 128, -1, 0.5, True, None, "x", fp16.
+std::optional<SValue> parseConstexpr(std::string_view text);
+
+} // namespace tessera::frontend

@@ -1,0 +1,74 @@
+// What a name or expression stands for while a kernel is compiled: a
+// compile-time Python value (None, bool, int, float, str, dtype, tuple), a
+// runtime value in the IR (a scalar or tile "tensor"), or a reference to a
+// function, a module or a method. Compile-time ints are exact to 128 bits and
+// follow Python's rules; runtime values follow Triton's.
+#pragma once
+
+#include "frontend/AST.h"
+#include "ir/IR.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tessera::frontend {
+
+using BigInt = __int128;
+
+struct SValue {
+  enum class Kind : uint8_t {
+    None, Bool, Int, Float, Str, DType, Tuple,  // compile-time values
+    Tensor,                                      // an IR value
+    JitFunction,                                 // a kernel-language function
+    Namespace,                                   // tl, tl.math, libdevice, ...
+    Builtin,                                     // tl.load, tl.sum, range, min, ...
+    Method,                                      // x.to, desc.load: receiver + name
+    BlockPtr,                                    // make_block_ptr / make_tensor_descriptor
+    Slice,                                       // ':' in a subscript
+  };
+  Kind kind = Kind::None;
+  bool b = false;
+  BigInt i = 0;
+  double f = 0;
+  std::string s;               // string value, namespace path, builtin or method name
+  ir::Type type;               // dtype value
+  ir::Value *v = nullptr;      // tensor
+  const FunctionDef *fn = nullptr;
+  std::vector<SValue> elems;   // tuple elements; method receiver at [0]; block pointer fields
+  bool isDescriptor = false;   // block pointer made by make_tensor_descriptor
+
+  static SValue none() { return {}; }
+  static SValue boolean(bool v) { SValue r; r.kind = Kind::Bool; r.b = v; return r; }
+  static SValue integer(BigInt v) { SValue r; r.kind = Kind::Int; r.i = v; return r; }
+  static SValue floating(double v) { SValue r; r.kind = Kind::Float; r.f = v; return r; }
+  static SValue str(std::string v) { SValue r; r.kind = Kind::Str; r.s = std::move(v); return r; }
+  static SValue dtype(ir::Type t) { SValue r; r.kind = Kind::DType; r.type = t; return r; }
+  static SValue tuple(std::vector<SValue> e) { SValue r; r.kind = Kind::Tuple; r.elems = std::move(e); return r; }
+  static SValue tensor(ir::Value *v) { SValue r; r.kind = Kind::Tensor; r.v = v; return r; }
+  static SValue jit(const FunctionDef *f) { SValue r; r.kind = Kind::JitFunction; r.fn = f; return r; }
+  static SValue ns(std::string path) { SValue r; r.kind = Kind::Namespace; r.s = std::move(path); return r; }
+  static SValue builtin(std::string name) { SValue r; r.kind = Kind::Builtin; r.s = std::move(name); return r; }
+  static SValue method(SValue self, std::string name) {
+    SValue r; r.kind = Kind::Method; r.s = std::move(name); r.elems.push_back(std::move(self)); return r;
+  }
+  static SValue slice() { SValue r; r.kind = Kind::Slice; return r; }
+
+  bool is(Kind k) const { return kind == k; }
+  bool isTensor() const { return kind == Kind::Tensor; }
+  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+  // A value known at compile time (tuples when all their elements are).
+  bool isConstexpr() const;
+  // Python's truth value of a compile-time value.
+  bool truthy() const;
+  // For messages: "int 3", "tensor of type tile<16xf32>", "function add".
+  std::string describe() const;
+  // Compile-time values only: equal as Python would say (used for specialization keys).
+  std::string key() const;
+};
+
+std::string bigIntToString(BigInt v);
+// Triton's names for dtypes: "fp32", "int32", "pointer<fp16>", ...
+std::string dtypeName(ir::Type t);
+
+} // namespace tessera::frontend
