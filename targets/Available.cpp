@@ -1,17 +1,15 @@
 #include "targets/Available.h"
 
-#ifdef TESSERA_WITH_LLVM
+#include "targets/Target.h"
+
 #include "llvm/Config/llvm-config.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
-#endif
 
-namespace tessera::targets {
-
-#ifdef TESSERA_WITH_LLVM
 extern "C" void LLVMInitializeNVPTXTargetInfo();
 extern "C" void LLVMInitializeAMDGPUTargetInfo();
 extern "C" void LLVMInitializeX86TargetInfo();
+
+namespace tessera::targets {
 
 static bool llvmHas(const char *name) {
   static bool initialized = [] {
@@ -25,22 +23,19 @@ static bool llvmHas(const char *name) {
     if (std::string(t.getName()) == name) return true;
   return false;
 }
-#else
-static bool llvmHas(const char *) { return false; }
-#endif
 
-std::string llvmVersion() {
-#ifdef TESSERA_WITH_LLVM
-  return LLVM_VERSION_STRING;
-#else
-  return "";
-#endif
-}
+std::string llvmVersion() { return LLVM_VERSION_STRING; }
 
 std::vector<BackendStatus> availableBackends() {
   const char *pending = "tile IR lowering for this target is not implemented yet";
+  auto registered = [](const char *n) {
+    for (auto &t : targetNames())
+      if (t == n) return true;
+    return false;
+  };
   return {
-      {"cpu", "LLVM x86-64 + ORC JIT", llvmHas("x86-64"), pending},
+      {"cpu", "LLVM x86-64 -> shared object (lld)", llvmHas("x86-64"),
+       registered("cpu") ? "compiles kernels (tessera compile --target cpu)" : pending},
       {"nvptx", "LLVM NVPTX -> ptxas", llvmHas("nvptx64"), pending},
       {"amdgpu", "LLVM AMDGPU -> lld", llvmHas("amdgcn"), pending},
       {"spirv", "Tessera's SPIR-V emitter (LLVM 19 has none)", false, pending},

@@ -8,6 +8,7 @@
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 #include "targets/Available.h"
+#include "targets/Target.h"
 
 #include <cstdio>
 #include <fstream>
@@ -23,6 +24,7 @@ static int usage(const std::string &msg = "") {
                "usage: tessera targets\n"
                "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
                "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
+               "                       [--target cpu [-o kernel.so] [--emit llvm]]\n"
                "       tessera version\n");
   return 2;
 }
@@ -44,7 +46,7 @@ static std::vector<std::string> splitTopLevel(const std::string &s) {
 
 static int compile(int argc, char **argv) {
   frontend::CompileRequest req;
-  std::string signature, pipeline;
+  std::string signature, pipeline, target, output, emit;
   std::vector<std::pair<std::string, std::string>> defines;
   ir::PassOptions popts = ir::PassOptions::fromEnvironment();
   ir::PrintOptions print;
@@ -63,6 +65,9 @@ static int compile(int argc, char **argv) {
       defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
     } else if (a == "--inline-calls") req.inlineCalls = true;
     else if (a == "--pipeline") pipeline = next();
+    else if (a == "--target") target = next();
+    else if (a == "-o") output = next();
+    else if (a == "--emit") emit = next();
     else if (a == "--dump-ir-after-each") popts.dumpAfterEach = true;
     else if (a == "--print-loc") print.locations = true;
     else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
@@ -135,6 +140,29 @@ static int compile(int argc, char **argv) {
   if (!r.module) {
     std::fputs(r.errors.c_str(), stderr);
     return 1;
+  }
+  if (!target.empty()) {
+    std::string error;
+    auto t = targets::createTarget(target, &error);
+    if (!t) return usage(error);
+    targets::TargetOptions topts;
+    topts.dumpIR = popts.dumpAfterEach;
+    topts.emitAssembly = emit == "asm" || emit == "llvm";
+    targets::CompiledKernel k;
+    if (!t->compile(*r.module, req.entry, topts, k, error)) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return 1;
+    }
+    if (topts.emitAssembly) std::fputs(k.assembly.c_str(), stdout);
+    if (!output.empty()) {
+      std::ofstream out(output, std::ios::binary);
+      out.write(reinterpret_cast<const char *>(k.binary.data()), std::streamsize(k.binary.size()));
+      if (!out) return usage("cannot write '" + output + "'");
+    }
+    if (emit.empty() && output.empty())
+      std::printf("compiled %s for %s: %zu bytes of %s, entry %s\n", req.entry.c_str(), target.c_str(), k.binary.size(),
+                  k.format.c_str(), k.entry.c_str());
+    return 0;
   }
   ir::PassManager pm(popts);
   for (auto &p : splitTopLevel(pipeline))

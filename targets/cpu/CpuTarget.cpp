@@ -1,0 +1,201 @@
+#include "targets/cpu/CpuTarget.h"
+
+#include "ir/PassManager.h"
+#include "targets/cpu/Lowering.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+namespace tessera::targets::cpu {
+namespace {
+
+struct HostMachine {
+  std::string triple, cpu, features;
+  int vectorBits = 128;
+  const llvm::Target *target = nullptr;
+};
+
+const HostMachine &host() {
+  static HostMachine h = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    HostMachine m;
+    m.triple = llvm::sys::getProcessTriple();
+    m.cpu = llvm::sys::getHostCPUName().str();
+    bool avx512 = false, avx2 = false;
+    for (auto &f : llvm::sys::getHostCPUFeatures()) {
+      if (!m.features.empty()) m.features += ",";
+      m.features += (f.second ? "+" : "-") + f.first().str();
+      avx512 |= f.first() == "avx512f" && f.second;
+      avx2 |= f.first() == "avx2" && f.second;
+    }
+    m.vectorBits = avx512 ? 512 : avx2 ? 256 : 128;
+    std::string err;
+    m.target = llvm::TargetRegistry::lookupTarget(m.triple, err);
+    return m;
+  }();
+  return h;
+}
+
+std::unique_ptr<llvm::TargetMachine> makeMachine(int optLevel) {
+  const HostMachine &h = host();
+  llvm::TargetOptions opts;
+  auto level = optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+               : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+               : optLevel == 1 ? llvm::CodeGenOptLevel::Less : llvm::CodeGenOptLevel::None;
+  return std::unique_ptr<llvm::TargetMachine>(
+      h.target->createTargetMachine(h.triple, h.cpu, h.features, opts, llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, int optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cam, mam);
+  llvm::OptimizationLevel level = optLevel >= 3 ? llvm::OptimizationLevel::O3
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1 : llvm::OptimizationLevel::O0;
+  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
+                                                                      : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
+}
+
+// lld is not reentrant: one link at a time per process.
+bool linkShared(const std::string &objectPath, const std::string &soPath, std::string &error) {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  std::string out, err;
+  llvm::raw_string_ostream outS(out), errS(err);
+  const char *args[] = {"ld.lld", "-shared", "--as-needed", "-o", soPath.c_str(), objectPath.c_str()};
+  lld::Result r = lld::lldMain(args, outS, errS, {{lld::Gnu, &lld::elf::link}});
+  if (r.retCode != 0) {
+    error = "linking the kernel failed: " + errS.str();
+    return false;
+  }
+  return true;
+}
+
+class CpuTarget final : public Target {
+public:
+  std::string name() const override { return "cpu"; }
+
+  TargetFacts facts() const override {
+    TargetFacts f;
+    f.warpSize = 1;
+    f.vectorBits = host().vectorBits;
+    return f;
+  }
+
+  std::string fingerprint(const TargetOptions &options) const override {
+    const HostMachine &h = host();
+    return "cpu;" + h.triple + ";" + h.cpu + ";" + h.features + ";O" + std::to_string(options.optLevel);
+  }
+
+  std::vector<std::string> pipeline() const override {
+    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize"};
+  }
+
+  bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,
+               std::string &error) override {
+    ir::PassOptions popts = ir::PassOptions::fromEnvironment();
+    popts.dumpAfterEach |= options.dumpIR;
+    ir::PassManager pm(popts);
+    for (const std::string &p : pipeline()) pm.add(p);
+    if (!pm.run(module, &error)) return false;
+    const ir::Function *kernel = module.lookup(entry);
+    if (!kernel || !kernel->isKernel()) {
+      error = "no kernel named '" + entry + "' in the module";
+      return false;
+    }
+    const HostMachine &h = host();
+    if (!h.target) {
+      error = "LLVM has no code generator for this host (" + h.triple + ")";
+      return false;
+    }
+    std::unique_ptr<llvm::TargetMachine> tm = makeMachine(options.optLevel);
+    llvm::LLVMContext ctx;
+    llvm::Module m("tessera." + entry, ctx);
+    m.setTargetTriple(h.triple);
+    m.setDataLayout(tm->createDataLayout());
+    HostFacts facts;
+    facts.vectorBits = h.vectorBits;
+    std::string symbol = "tessera_kernel_" + entry;
+    if (!lowerKernel(*kernel, symbol, facts, m, out.params, error)) return false;
+    optimize(m, *tm, options.optLevel);
+    if (options.emitAssembly) {
+      llvm::raw_string_ostream os(out.assembly);
+      m.print(os, nullptr);
+    }
+    llvm::SmallString<0> object;
+    {
+      llvm::raw_svector_ostream os(object);
+      llvm::legacy::PassManager cg;
+      if (tm->addPassesToEmitFile(cg, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+        error = "LLVM cannot emit object files for " + h.triple;
+        return false;
+      }
+      cg.run(m);
+    }
+    llvm::SmallString<128> dir;
+    if (auto ec = llvm::sys::fs::createUniqueDirectory("tessera-cpu", dir)) {
+      error = "cannot create a temporary directory: " + ec.message();
+      return false;
+    }
+    std::string objPath = (dir + "/kernel.o").str(), soPath = (dir + "/kernel.so").str();
+    bool ok = false;
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream f(objPath, ec);
+      if (!ec) {
+        f << object;
+        f.close();
+        ok = !f.has_error() && linkShared(objPath, soPath, error);
+      } else {
+        error = "cannot write " + objPath + ": " + ec.message();
+      }
+    }
+    if (ok) {
+      auto so = llvm::MemoryBuffer::getFile(soPath);
+      if (!so) {
+        error = "cannot read the linked kernel: " + so.getError().message();
+        ok = false;
+      } else {
+        out.binary.assign((*so)->getBufferStart(), (*so)->getBufferEnd());
+      }
+    }
+    llvm::sys::fs::remove(objPath);
+    llvm::sys::fs::remove(soPath);
+    llvm::sys::fs::remove(dir);
+    if (!ok) return false;
+    out.target = "cpu";
+    out.entry = symbol;
+    out.format = "elf-shared-object";
+    out.threadsPerProgram = 1;
+    return true;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Target> createCpuTarget() { return std::make_unique<CpuTarget>(); }
+
+} // namespace tessera::targets::cpu

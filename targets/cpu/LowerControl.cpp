@@ -1,0 +1,330 @@
+// Structured control flow, printing, assertions, and the kernel's entry point.
+#include "targets/cpu/Lowering.h"
+
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tessera::targets::cpu {
+
+using ir::OpCode;
+
+namespace {
+
+// Where a value's storage lives across iterations: a phi for scalars, a
+// dedicated buffer for tiles (so the body may reuse its own buffers).
+struct Carried {
+  bool tile;
+  llvm::PHINode *phi = nullptr;
+  llvm::Value *buf = nullptr;
+};
+
+} // namespace
+
+void Lowering::lowerIf(const ir::Operation &op) {
+  llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(ctx, "then", fn), *elseBB = llvm::BasicBlock::Create(ctx, "else", fn);
+  llvm::BasicBlock *merge = llvm::BasicBlock::Create(ctx, "endif", fn);
+  b.CreateCondBr(get(op.operand(0)).scalar, thenBB, elseBB);
+  std::vector<std::vector<llvm::Value *>> yielded(2);
+  std::vector<llvm::BasicBlock *> ends(2);
+  // Tile results are copied into one buffer per result in each branch.
+  std::vector<llvm::Value *> bufs;
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    bufs.push_back(op.result(i)->type().isTile() ? newBuffer(op.result(i)->type()) : nullptr);
+  for (unsigned r = 0; r < 2; ++r) {
+    b.SetInsertPoint(r == 0 ? thenBB : elseBB);
+    const ir::Block &blk = op.region(r).block();
+    lowerBlock(blk);
+    const ir::Operation *y = blk.terminator();
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      if (bufs[i]) copyTile(bufs[i], y->operand(i));
+      else yielded[r].push_back(get(y->operand(i)).scalar);
+    }
+    ends[r] = b.GetInsertBlock();
+    b.CreateBr(merge);
+  }
+  b.SetInsertPoint(merge);
+  unsigned s = 0;
+  for (unsigned i = 0; i < op.numResults(); ++i) {
+    if (bufs[i]) {
+      set(op.result(i), {nullptr, bufs[i]});
+      continue;
+    }
+    llvm::PHINode *phi = b.CreatePHI(yielded[0][s]->getType(), 2);
+    phi->addIncoming(yielded[0][s], ends[0]);
+    phi->addIncoming(yielded[1][s], ends[1]);
+    set(op.result(i), {phi});
+    ++s;
+  }
+}
+
+void Lowering::lowerFor(const ir::Operation &op) {
+  const ir::Block &body = op.region(0).block();
+  ir::Type ivType = op.operand(0)->type();
+  bool sgn = ivType.isSigned();
+  llvm::Value *lb = get(op.operand(0)).scalar, *ub = get(op.operand(1)).scalar, *step = get(op.operand(2)).scalar;
+  unsigned n = op.numResults();
+  std::vector<Carried> carried(n);
+  for (unsigned k = 0; k < n; ++k) {
+    carried[k].tile = op.result(k)->type().isTile();
+    if (carried[k].tile) {
+      carried[k].buf = newBuffer(op.result(k)->type());
+      copyTile(carried[k].buf, op.operand(3 + k));
+    }
+  }
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "for", fn), *bodyBB = llvm::BasicBlock::Create(ctx, "for.body", fn);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "for.end", fn);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2);
+  iv->addIncoming(lb, pre);
+  for (unsigned k = 0; k < n; ++k)
+    if (!carried[k].tile) {
+      llvm::Value *init = get(op.operand(3 + k)).scalar;
+      carried[k].phi = b.CreatePHI(init->getType(), 2);
+      carried[k].phi->addIncoming(init, pre);
+    }
+  b.CreateCondBr(sgn ? b.CreateICmpSLT(iv, ub) : b.CreateICmpULT(iv, ub), bodyBB, exit);
+  b.SetInsertPoint(bodyBB);
+  set(body.argument(0), {iv});
+  for (unsigned k = 0; k < n; ++k)
+    set(body.argument(k + 1), carried[k].tile ? Lowered{nullptr, carried[k].buf} : Lowered{carried[k].phi});
+  lowerBlock(body);
+  const ir::Operation *y = body.terminator();
+  // Yielded tiles that are themselves carried buffers go through a temporary
+  // first, so that swapping iter values stays correct.
+  std::vector<llvm::Value *> staged(n, nullptr);
+  for (unsigned k = 0; k < n; ++k) {
+    if (!carried[k].tile) continue;
+    Lowered &l = get(y->operand(k));
+    bool aliasesCarried = false;
+    for (unsigned j = 0; j < n; ++j) aliasesCarried |= j != k && carried[j].tile && l.buf == carried[j].buf;
+    if (aliasesCarried) {
+      staged[k] = newBuffer(op.result(k)->type());
+      copyTile(staged[k], y->operand(k));
+    }
+  }
+  for (unsigned k = 0; k < n; ++k) {
+    if (!carried[k].tile) continue;
+    if (staged[k]) {
+      unsigned w = vectorWidth(op.result(k)->type());
+      ir::Type e = op.result(k)->type().element();
+      llvm::Value *src = staged[k];
+      loop(i64(0), i64(op.result(k)->type().numElements()), w, [&](llvm::Value *i) {
+        llvm::Type *st = storageType(e);
+        llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
+        b.CreateStore(b.CreateLoad(vt, b.CreateGEP(st, src, i)), b.CreateGEP(st, carried[k].buf, i));
+      });
+    } else if (get(y->operand(k)).buf != carried[k].buf) {
+      copyTile(carried[k].buf, y->operand(k));
+    }
+  }
+  llvm::Value *next = b.CreateAdd(iv, step);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  iv->addIncoming(next, latch);
+  for (unsigned k = 0; k < n; ++k)
+    if (!carried[k].tile) carried[k].phi->addIncoming(get(y->operand(k)).scalar, latch);
+  b.CreateBr(head);
+  b.SetInsertPoint(exit);
+  for (unsigned k = 0; k < n; ++k)
+    set(op.result(k), carried[k].tile ? Lowered{nullptr, carried[k].buf} : Lowered{carried[k].phi});
+}
+
+void Lowering::lowerWhile(const ir::Operation &op) {
+  const ir::Block &before = op.region(0).block(), &after = op.region(1).block();
+  unsigned n = op.numOperands();
+  std::vector<Carried> carried(n);
+  for (unsigned k = 0; k < n; ++k) {
+    carried[k].tile = op.operand(k)->type().isTile();
+    if (carried[k].tile) {
+      carried[k].buf = newBuffer(op.operand(k)->type());
+      copyTile(carried[k].buf, op.operand(k));
+    }
+  }
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "while", fn), *bodyBB = llvm::BasicBlock::Create(ctx, "while.body", fn);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "while.end", fn);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  for (unsigned k = 0; k < n; ++k)
+    if (!carried[k].tile) {
+      llvm::Value *init = get(op.operand(k)).scalar;
+      carried[k].phi = b.CreatePHI(init->getType(), 2);
+      carried[k].phi->addIncoming(init, pre);
+    }
+  for (unsigned k = 0; k < n; ++k)
+    set(before.argument(k), carried[k].tile ? Lowered{nullptr, carried[k].buf} : Lowered{carried[k].phi});
+  lowerBlock(before);
+  const ir::Operation *cond = before.terminator();
+  // Forwarded values live until the next evaluation of the condition.
+  for (unsigned k = 0; k + 1 < cond->numOperands(); ++k) {
+    Lowered l = get(cond->operand(k + 1));
+    if (l.isTile()) {
+      llvm::Value *keep = newBuffer(cond->operand(k + 1)->type());
+      copyTile(keep, cond->operand(k + 1));
+      l = {nullptr, keep};
+    }
+    set(after.argument(k), l);
+    set(op.result(k), l);
+  }
+  b.CreateCondBr(get(cond->operand(0)).scalar, bodyBB, exit);
+  b.SetInsertPoint(bodyBB);
+  lowerBlock(after);
+  const ir::Operation *y = after.terminator();
+  for (unsigned k = 0; k < n; ++k)
+    if (carried[k].tile) copyTile(carried[k].buf, y->operand(k));
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  for (unsigned k = 0; k < n; ++k)
+    if (!carried[k].tile) carried[k].phi->addIncoming(get(y->operand(k)).scalar, latch);
+  b.CreateBr(head);
+  b.SetInsertPoint(exit);
+}
+
+// ---- printing and assertions
+
+void Lowering::lowerPrint(const ir::Operation &op) {
+  llvm::FunctionCallee dprintf = m.getOrInsertFunction(
+      "dprintf", llvm::FunctionType::get(b.getInt32Ty(), {b.getInt32Ty(), b.getPtrTy()}, true));
+  std::string prefix = op.attr("prefix")->getString();
+  bool hex = op.attrs().getBool("hex", false);
+  auto pidArgs = [&]() { return std::vector<llvm::Value *>{pid[0], pid[1], pid[2]}; };
+  if (op.numOperands() == 0) {
+    std::vector<llvm::Value *> args = {b.getInt32(1), b.CreateGlobalStringPtr("pid (%d, %d, %d) %s\n")};
+    for (llvm::Value *p : pidArgs()) args.push_back(p);
+    args.push_back(b.CreateGlobalStringPtr(prefix));
+    b.CreateCall(dprintf, args);
+    return;
+  }
+  for (const ir::Value *v : op.operands()) {
+    ir::Type e = v->type().element();
+    std::string conv = e.isPointer() ? "%p" : e.isFloat() ? (hex ? "%a" : "%f")
+                     : e.bitWidth() == 64 ? (hex ? "0x%llx" : e.isSigned() ? "%lld" : "%llu")
+                                          : (hex ? "0x%x" : e.isSigned() ? "%d" : "%u");
+    auto emitOne = [&](llvm::Value *x, llvm::Value *idx) {
+      if (e.isFloat()) {
+        ir::Operation castOp(OpCode::Cast, {}, {}, {}, op.loc());
+        x = castValue(castOp, x, e, ir::Type::scalar(ir::ScalarKind::F64));
+      } else if (!e.isPointer() && e.bitWidth() < 32) {
+        x = e.isSigned() ? b.CreateSExt(x, b.getInt32Ty()) : b.CreateZExt(x, b.getInt32Ty());
+      }
+      std::string fmt = idx ? "pid (%d, %d, %d) idx (%lld) %s" + conv + "\n" : "pid (%d, %d, %d) %s" + conv + "\n";
+      std::vector<llvm::Value *> args = {b.getInt32(1), b.CreateGlobalStringPtr(fmt)};
+      for (llvm::Value *p : pidArgs()) args.push_back(p);
+      if (idx) args.push_back(idx);
+      args.push_back(b.CreateGlobalStringPtr(prefix));
+      args.push_back(x);
+      b.CreateCall(dprintf, args);
+    };
+    if (!v->type().isTile()) emitOne(get(v).scalar, nullptr);
+    else loop(i64(0), i64(v->type().numElements()), 1, [&](llvm::Value *i) { emitOne(loadElement(v, i), i); });
+  }
+}
+
+void Lowering::lowerAssert(const ir::Operation &op) {
+  const ir::Value *c = op.operand(0);
+  llvm::Value *ok;
+  if (!c->type().isTile()) {
+    ok = get(c).scalar;
+  } else {
+    llvm::Value *all = entryAlloca(b.getInt1Ty(), 1);
+    b.CreateStore(b.getTrue(), all);
+    loop(i64(0), i64(c->type().numElements()), 1, [&](llvm::Value *i) {
+      b.CreateStore(b.CreateAnd(b.CreateLoad(b.getInt1Ty(), all), loadElement(c, i)), all);
+    });
+    ok = b.CreateLoad(b.getInt1Ty(), all);
+  }
+  llvm::BasicBlock *failBB = llvm::BasicBlock::Create(ctx, "assert.fail", fn), *cont = llvm::BasicBlock::Create(ctx, "assert.ok", fn);
+  b.CreateCondBr(ok, cont, failBB);
+  b.SetInsertPoint(failBB);
+  llvm::FunctionCallee report = m.getOrInsertFunction(
+      "tessera_host_assert_fail", llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getPtrTy(), b.getInt32Ty()}, false));
+  b.CreateCall(report, {b.CreateGlobalStringPtr(op.attr("message")->getString()), b.CreateGlobalStringPtr(op.loc().file),
+                        b.getInt32(op.loc().line)});
+  b.CreateBr(cont);
+  b.SetInsertPoint(cont);
+}
+
+// ---- the kernel
+
+void Lowering::lowerBody(const ir::Function &kernel, llvm::Function *f, llvm::Value *p[3], llvm::Value *g[3]) {
+  fn = f;
+  for (int i = 0; i < 3; ++i) pid[i] = p[i], grid[i] = g[i];
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
+  for (unsigned i = 0; i < kernel.numArguments(); ++i) set(kernel.argument(i), {fn->getArg(i)});
+  lowerBlock(kernel.entry());
+  b.CreateRetVoid();
+}
+
+bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const HostFacts &facts, llvm::Module &m,
+                 std::vector<KernelParam> &params, std::string &error) {
+  llvm::LLVMContext &ctx = m.getContext();
+  Lowering L(m, facts);
+  try {
+    // The body: runtime parameters by value, then pid x/y/z and grid x/y/z.
+    std::vector<llvm::Type *> argTys;
+    for (unsigned i = 0; i < kernel.numArguments(); ++i) {
+      ir::Type t = kernel.argument(i)->type();
+      argTys.push_back(L.computeType(t));
+      KernelParam p;
+      p.name = kernel.argument(i)->nameHint();
+      p.type = t;
+      p.sizeBytes = t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8);
+      params.push_back(p);
+    }
+    for (int i = 0; i < 6; ++i) argTys.push_back(llvm::Type::getInt32Ty(ctx));
+    auto *bodyTy = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), argTys, false);
+    llvm::Function *body = llvm::Function::Create(bodyTy, llvm::GlobalValue::InternalLinkage, symbol + ".program", m);
+    unsigned np = kernel.numArguments();
+    llvm::Value *pid[3] = {body->getArg(np), body->getArg(np + 1), body->getArg(np + 2)};
+    llvm::Value *grid[3] = {body->getArg(np + 3), body->getArg(np + 4), body->getArg(np + 5)};
+    L.lowerBody(kernel, body, pid, grid);
+
+    // The entry of docs/cpu-abi.md: unpack the arguments, run programs [first, last).
+    llvm::IRBuilder<> b(ctx);
+    auto *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
+    auto *entryTy = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), i32, i32, i32, i64, i64}, false);
+    llvm::Function *entry = llvm::Function::Create(entryTy, llvm::GlobalValue::ExternalLinkage, symbol, m);
+    entry->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    llvm::BasicBlock *bb = llvm::BasicBlock::Create(ctx, "entry", entry);
+    b.SetInsertPoint(bb);
+    std::vector<llvm::Value *> args;
+    for (unsigned i = 0; i < np; ++i) {
+      llvm::Value *slot = b.CreateLoad(b.getPtrTy(), b.CreateGEP(b.getPtrTy(), entry->getArg(0), b.getInt64(i)));
+      ir::Type t = kernel.argument(i)->type();
+      llvm::Value *v = b.CreateLoad(L.storageType(t), slot);
+      if (t.isBool()) v = b.CreateICmpNE(v, b.getInt8(0));
+      args.push_back(v);
+    }
+    llvm::Value *gx = entry->getArg(1), *gy = entry->getArg(2), *gz = entry->getArg(3);
+    llvm::Value *first = entry->getArg(4), *last = entry->getArg(5);
+    llvm::BasicBlock *loopBB = llvm::BasicBlock::Create(ctx, "program", entry), *done = llvm::BasicBlock::Create(ctx, "done", entry);
+    b.CreateCondBr(b.CreateICmpSLT(first, last), loopBB, done);
+    b.SetInsertPoint(loopBB);
+    llvm::PHINode *lin = b.CreatePHI(i64, 2);
+    lin->addIncoming(first, bb);
+    llvm::Value *gx64 = b.CreateSExt(gx, i64), *gxy = b.CreateMul(gx64, b.CreateSExt(gy, i64));
+    llvm::Value *px = b.CreateTrunc(b.CreateSRem(lin, gx64), i32);
+    llvm::Value *py = b.CreateTrunc(b.CreateSDiv(b.CreateSRem(lin, gxy), gx64), i32);
+    llvm::Value *pz = b.CreateTrunc(b.CreateSDiv(lin, gxy), i32);
+    std::vector<llvm::Value *> callArgs = args;
+    for (llvm::Value *v : {px, py, pz, gx, gy, gz}) callArgs.push_back(v);
+    b.CreateCall(body, callArgs);
+    llvm::Value *next = b.CreateAdd(lin, b.getInt64(1));
+    lin->addIncoming(next, loopBB);
+    b.CreateCondBr(b.CreateICmpSLT(next, last), loopBB, done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+  } catch (const LoweringError &e) {
+    error = e.message;
+    return false;
+  }
+  std::string verifyMsg;
+  llvm::raw_string_ostream os(verifyMsg);
+  if (llvm::verifyModule(m, &os)) {
+    error = "internal error: the CPU lowering produced invalid LLVM IR: " + os.str();
+    return false;
+  }
+  return true;
+}
+
+} // namespace tessera::targets::cpu

@@ -1,0 +1,360 @@
+// Tile ops: elementwise loops, memory, reductions, scans, dot, shape ops,
+// printing and assertions, and structured control flow.
+#include "targets/cpu/Lowering.h"
+
+#include "ir/Fold.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+namespace tessera::targets::cpu {
+
+using ir::OpCode;
+
+namespace {
+
+int64_t rowLength(ir::Type t) { return t.isTile() ? t.shape().back() : 1; }
+
+llvm::AtomicOrdering ordering(const std::string &sem) {
+  if (sem == "relaxed") return llvm::AtomicOrdering::Monotonic;
+  if (sem == "acquire") return llvm::AtomicOrdering::Acquire;
+  if (sem == "release") return llvm::AtomicOrdering::Release;
+  return llvm::AtomicOrdering::AcquireRelease;
+}
+
+} // namespace
+
+void Lowering::lowerBlock(const ir::Block &block) {
+  for (auto &op : block.ops())
+    if (!op->hasTrait(ir::kTerminator)) lowerOp(*op);
+}
+
+void Lowering::lowerOp(const ir::Operation &op) {
+  switch (op.code()) {
+  case OpCode::ProgramId: set(op.result(), {pid[op.attr("axis")->getInt()]}); return;
+  case OpCode::NumPrograms: set(op.result(), {grid[op.attr("axis")->getInt()]}); return;
+  case OpCode::Arange: {
+    int64_t start = op.attr("start")->getInt();
+    ir::Type t = op.result()->type();
+    llvm::Value *buf = newBuffer(t);
+    unsigned w = vectorWidth(t);
+    std::vector<llvm::Constant *> steps;
+    for (unsigned k = 0; k < w; ++k) steps.push_back(b.getInt32(k));
+    llvm::Value *stepVec = w == 1 ? (llvm::Value *)b.getInt32(0) : llvm::ConstantVector::get(steps);
+    loop(i64(0), i64(t.numElements()), w, [&](llvm::Value *i) {
+      llvm::Value *base = b.CreateTrunc(b.CreateAdd(i, i64(start)), b.getInt32Ty());
+      storeChunk(buf, t.element(), i, b.CreateAdd(splatIfNeeded(base, w), stepVec));
+    });
+    set(op.result(), {nullptr, buf});
+    return;
+  }
+  case OpCode::Splat: set(op.result(), {get(op.operand(0)).scalar}); return;
+  case OpCode::Hint:
+  case OpCode::ExpandDims:
+  case OpCode::Reshape: set(op.result(), get(op.operand(0))); return;  // same row-major storage
+  case OpCode::Broadcast:
+  case OpCode::Trans:
+  case OpCode::Join:
+  case OpCode::Split:
+  case OpCode::Cat: lowerShapeOp(op); return;
+  case OpCode::Load: lowerLoad(op); return;
+  case OpCode::Store: lowerStore(op); return;
+  case OpCode::AtomicRmw:
+  case OpCode::AtomicCas: lowerAtomic(op); return;
+  case OpCode::Dot: lowerDot(op); return;
+  case OpCode::Reduce: lowerReduce(op); return;
+  case OpCode::Scan: lowerScan(op); return;
+  case OpCode::Print: lowerPrint(op); return;
+  case OpCode::Assert: lowerAssert(op); return;
+  case OpCode::Assume:
+  case OpCode::Barrier: return;  // one thread runs a program: nothing to synchronize
+  case OpCode::For: lowerFor(op); return;
+  case OpCode::If: lowerIf(op); return;
+  case OpCode::While: lowerWhile(op); return;
+  case OpCode::Call: fail(op, "is not supported: run the inline pass first, or remove noinline");
+  default: break;
+  }
+  if (op.hasTrait(ir::kPure) && op.numResults() == 1) {
+    lowerElementwiseTile(op);
+    return;
+  }
+  fail(op, "is not supported by the CPU target");
+}
+
+// Uniform operands give a uniform result; otherwise a loop over vector chunks.
+void Lowering::lowerElementwiseTile(const ir::Operation &op) {
+  ir::Type rt = op.result()->type();
+  bool uniform = true;
+  for (ir::Value *v : op.operands()) uniform &= !get(v).isTile();
+  if (uniform) {
+    std::vector<llvm::Value *> in;
+    for (ir::Value *v : op.operands()) in.push_back(get(v).scalar);
+    set(op.result(), {elementwise(op, in)});
+    return;
+  }
+  llvm::Value *buf = newBuffer(rt);
+  ir::Type widest = rt;
+  for (ir::Value *v : op.operands())
+    if (v->type().isTile() && v->type().bitWidth() > widest.bitWidth()) widest = v->type();
+  unsigned w = vectorWidth(widest);
+  loop(i64(0), i64(rt.numElements()), w, [&](llvm::Value *i) {
+    std::vector<llvm::Value *> in;
+    for (ir::Value *v : op.operands()) in.push_back(loadChunk(v, i, w));
+    storeChunk(buf, rt.element(), i, elementwise(op, in));
+  });
+  set(op.result(), {nullptr, buf});
+}
+
+// ---- memory
+
+std::optional<int64_t> Lowering::lastDimStride(const ir::Value *v, int depth) {
+  auto it = strides_.find(v);
+  if (it != strides_.end()) return it->second;
+  if (depth > 64) return std::nullopt;
+  std::optional<int64_t> s;
+  const ir::Operation *d = v->definingOp();
+  auto st = [&](unsigned i) { return lastDimStride(d->operand(i), depth + 1); };
+  if (!v->type().isTile()) {
+    s = 0;
+  } else if (!d) {
+    // A loop-carried tile: contiguous if the init is and every step moves all elements together.
+    const ir::Block *blk = v->ownerBlock();
+    const ir::Operation *loop = blk->parentOp();
+    if (loop && loop->is(OpCode::For) && v->index() > 0) {
+      unsigned k = v->index() - 1;
+      const ir::Operation *y = blk->terminator();
+      const ir::Operation *next = y ? y->operand(k)->definingOp() : nullptr;
+      strides_[v] = std::nullopt;  // break cycles pessimistically
+      if (next && next->is(OpCode::AddPtr) && next->operand(0) == v && lastDimStride(next->operand(1), depth + 1) == 0)
+        s = lastDimStride(loop->operand(3 + k), depth + 1);
+    }
+  } else {
+    switch (d->code()) {
+    case OpCode::Constant:
+    case OpCode::Splat: s = 0; break;
+    case OpCode::Arange: s = 1; break;
+    case OpCode::Add:
+    case OpCode::AddPtr:
+      if (auto a = st(0), c = st(1); a && c) s = *a + *c;
+      break;
+    case OpCode::Sub:
+      if (auto a = st(0), c = st(1); a && c) s = *a - *c;
+      break;
+    case OpCode::Mul:
+      for (unsigned i = 0; i < 2 && !s; ++i) {
+        auto k = ir::constantValue(d->operand(1 - i));
+        auto a = st(i);
+        if (a && *a == 0 && st(1 - i) == 0) s = 0;
+        else if (a && k && k->isInt()) s = *a * k->getInt();
+      }
+      break;
+    case OpCode::Shl:
+      if (auto k = ir::constantValue(d->operand(1)); k && k->isInt() && k->getInt() < 62)
+        if (auto a = st(0)) s = *a << k->getInt();
+      break;
+    case OpCode::Cast:
+      if (d->operand(0)->type().isInteger() && v->type().isInteger() &&
+          v->type().bitWidth() >= d->operand(0)->type().bitWidth())
+        s = st(0);
+      break;
+    case OpCode::Hint:
+      if (const ir::Attribute *c = d->attr("contiguity"); c && c->getInts().back() >= vectorWidth(v->type(), true)) s = 1;
+      else s = st(0);
+      break;
+    case OpCode::ExpandDims:
+      s = d->attr("axis")->getInt() == v->type().rank() - 1 ? std::optional<int64_t>(0) : st(0);
+      break;
+    case OpCode::Broadcast: s = rowLength(d->operand(0)->type()) == 1 ? std::optional<int64_t>(0) : st(0); break;
+    default: break;
+    }
+  }
+  strides_[v] = s;
+  return s;
+}
+
+bool Lowering::contiguousLastDim(const ir::Value *ptrs) { return lastDimStride(ptrs) == 1; }
+
+void Lowering::lowerLoad(const ir::Operation &op) {
+  const ir::Value *ptrs = op.operand(0);
+  ir::Type rt = op.result()->type(), elem = rt.element();
+  llvm::Type *st = storageType(elem);
+  llvm::Align align(std::max<unsigned>(1, st->getScalarSizeInBits() / 8));
+  bool isVolatile = op.attrs().getBool("volatile", false);
+  const ir::Value *mask = op.numOperands() > 1 ? op.operand(1) : nullptr;
+  const ir::Value *other = op.numOperands() > 2 ? op.operand(2) : nullptr;
+  if (!rt.isTile()) {
+    llvm::Value *p = get(ptrs).scalar;
+    auto load = [&]() {
+      llvm::LoadInst *l = b.CreateAlignedLoad(st, p, align);
+      l->setVolatile(isVolatile);
+      return fromStorage(l, elem);
+    };
+    if (!mask) {
+      set(op.result(), {load()});
+      return;
+    }
+    llvm::Value *dflt = other ? get(other).scalar : llvm::Constant::getNullValue(computeType(elem));
+    llvm::BasicBlock *from = b.GetInsertBlock();
+    llvm::BasicBlock *doLoad = llvm::BasicBlock::Create(ctx, "load", fn), *done = llvm::BasicBlock::Create(ctx, "load.done", fn);
+    b.CreateCondBr(get(mask).scalar, doLoad, done);
+    b.SetInsertPoint(doLoad);
+    llvm::Value *v = load();
+    llvm::BasicBlock *loaded = b.GetInsertBlock();
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    llvm::PHINode *phi = b.CreatePHI(v->getType(), 2);
+    phi->addIncoming(v, loaded);
+    phi->addIncoming(dflt, from);
+    set(op.result(), {phi});
+    return;
+  }
+  llvm::Value *buf = newBuffer(rt);
+  bool contiguous = contiguousLastDim(ptrs) && !isVolatile;
+  unsigned w = vectorWidth(rt, contiguous);
+  if (isVolatile) w = 1;
+  llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
+  loop(i64(0), i64(rt.numElements()), w, [&](llvm::Value *i) {
+    llvm::Value *p = loadChunk(ptrs, i, w);
+    llvm::Value *m = mask ? loadChunk(mask, i, w) : nullptr;
+    llvm::Value *pass = other ? toStorage(loadChunk(other, i, w), elem) : llvm::Constant::getNullValue(vt);
+    llvm::Value *v;
+    if (w == 1) {
+      llvm::LoadInst *l = nullptr;
+      if (!m) {
+        l = b.CreateAlignedLoad(st, p, align);
+        l->setVolatile(isVolatile);
+        v = l;
+      } else {
+        llvm::BasicBlock *from = b.GetInsertBlock();
+        llvm::BasicBlock *doLoad = llvm::BasicBlock::Create(ctx, "load", fn), *done = llvm::BasicBlock::Create(ctx, "load.done", fn);
+        b.CreateCondBr(m, doLoad, done);
+        b.SetInsertPoint(doLoad);
+        l = b.CreateAlignedLoad(st, p, align);
+        l->setVolatile(isVolatile);
+        llvm::BasicBlock *loaded = b.GetInsertBlock();
+        b.CreateBr(done);
+        b.SetInsertPoint(done);
+        llvm::PHINode *phi = b.CreatePHI(st, 2);
+        phi->addIncoming(l, loaded);
+        phi->addIncoming(pass, from);
+        v = phi;
+      }
+    } else if (contiguous) {
+      llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
+      v = m ? (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass) : b.CreateAlignedLoad(vt, base, align);
+    } else {
+      v = b.CreateMaskedGather(vt, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)), pass);
+    }
+    storeChunk(buf, elem, i, fromStorage(v, elem));
+  });
+  set(op.result(), {nullptr, buf});
+}
+
+void Lowering::lowerStore(const ir::Operation &op) {
+  const ir::Value *ptrs = op.operand(0), *val = op.operand(1);
+  const ir::Value *mask = op.numOperands() > 2 ? op.operand(2) : nullptr;
+  ir::Type elem = val->type().element();
+  llvm::Type *st = storageType(elem);
+  llvm::Align align(std::max<unsigned>(1, st->getScalarSizeInBits() / 8));
+  if (!val->type().isTile()) {
+    auto store = [&]() { b.CreateAlignedStore(toStorage(get(val).scalar, elem), get(ptrs).scalar, align); };
+    if (!mask) return store();
+    llvm::BasicBlock *doStore = llvm::BasicBlock::Create(ctx, "store", fn), *done = llvm::BasicBlock::Create(ctx, "store.done", fn);
+    b.CreateCondBr(get(mask).scalar, doStore, done);
+    b.SetInsertPoint(doStore);
+    store();
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    return;
+  }
+  bool contiguous = contiguousLastDim(ptrs);
+  unsigned w = vectorWidth(val->type(), contiguous);
+  loop(i64(0), i64(val->type().numElements()), w, [&](llvm::Value *i) {
+    llvm::Value *p = loadChunk(ptrs, i, w);
+    llvm::Value *v = toStorage(loadChunk(val, i, w), elem);
+    llvm::Value *m = mask ? loadChunk(mask, i, w) : nullptr;
+    if (w == 1) {
+      if (!m) {
+        b.CreateAlignedStore(v, p, align);
+        return;
+      }
+      llvm::BasicBlock *doStore = llvm::BasicBlock::Create(ctx, "store", fn), *done = llvm::BasicBlock::Create(ctx, "store.done", fn);
+      b.CreateCondBr(m, doStore, done);
+      b.SetInsertPoint(doStore);
+      b.CreateAlignedStore(v, p, align);
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+    } else if (contiguous) {
+      llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
+      if (m) b.CreateMaskedStore(v, base, align, m);
+      else b.CreateAlignedStore(v, base, align);
+    } else {
+      b.CreateMaskedScatter(v, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)));
+    }
+  });
+}
+
+// One element at a time: atomics are rare and must not be merged.
+void Lowering::lowerAtomic(const ir::Operation &op) {
+  bool cas = op.is(OpCode::AtomicCas);
+  const ir::Value *ptrs = op.operand(0);
+  const ir::Value *val = cas ? op.operand(2) : op.operand(1);
+  const ir::Value *cmp = cas ? op.operand(1) : nullptr;
+  const ir::Value *mask = !cas && op.numOperands() > 2 ? op.operand(2) : nullptr;
+  ir::Type elem = val->type().element();
+  llvm::AtomicOrdering ord = ordering(op.attr("sem")->getString());
+  llvm::Type *st = storageType(elem);
+  bool isFloat = elem.isFloat();
+  auto one = [&](llvm::Value *p, llvm::Value *v, llvm::Value *c) -> llvm::Value * {
+    v = toStorage(v, elem);
+    if (cas) {
+      llvm::Type *it = b.getIntNTy(st->getPrimitiveSizeInBits());
+      llvm::Value *ci = b.CreateBitCast(toStorage(c, elem), it), *vi = b.CreateBitCast(v, it);
+      llvm::Value *pair = b.CreateAtomicCmpXchg(p, ci, vi, llvm::MaybeAlign(), ord,
+                                                ord == llvm::AtomicOrdering::AcquireRelease ? llvm::AtomicOrdering::Acquire
+                                                : ord == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic : ord);
+      return fromStorage(b.CreateBitCast(b.CreateExtractValue(pair, 0), st), elem);
+    }
+    const std::string &kind = op.attr("kind")->getString();
+    llvm::AtomicRMWInst::BinOp bop;
+    if (kind == "add") bop = isFloat ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add;
+    else if (kind == "max") bop = isFloat ? llvm::AtomicRMWInst::FMax : elem.isSigned() ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
+    else if (kind == "min") bop = isFloat ? llvm::AtomicRMWInst::FMin : elem.isSigned() ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
+    else if (kind == "and") bop = llvm::AtomicRMWInst::And;
+    else if (kind == "or") bop = llvm::AtomicRMWInst::Or;
+    else if (kind == "xor") bop = llvm::AtomicRMWInst::Xor;
+    else bop = llvm::AtomicRMWInst::Xchg;
+    return fromStorage(b.CreateAtomicRMW(bop, p, v, llvm::MaybeAlign(), ord), elem);
+  };
+  auto guarded = [&](llvm::Value *m, const std::function<llvm::Value *()> &body) -> llvm::Value * {
+    if (!m) return body();
+    llvm::BasicBlock *from = b.GetInsertBlock();
+    llvm::BasicBlock *doIt = llvm::BasicBlock::Create(ctx, "atomic", fn), *done = llvm::BasicBlock::Create(ctx, "atomic.done", fn);
+    b.CreateCondBr(m, doIt, done);
+    b.SetInsertPoint(doIt);
+    llvm::Value *r = body();
+    llvm::BasicBlock *did = b.GetInsertBlock();
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    llvm::PHINode *phi = b.CreatePHI(r->getType(), 2);
+    phi->addIncoming(r, did);
+    phi->addIncoming(llvm::Constant::getNullValue(r->getType()), from);
+    return phi;
+  };
+  if (!val->type().isTile()) {
+    llvm::Value *r = guarded(mask ? get(mask).scalar : nullptr, [&] {
+      return one(get(ptrs).scalar, get(val).scalar, cmp ? get(cmp).scalar : nullptr);
+    });
+    set(op.result(), {r});
+    return;
+  }
+  llvm::Value *buf = newBuffer(op.result()->type());
+  loop(i64(0), i64(val->type().numElements()), 1, [&](llvm::Value *i) {
+    llvm::Value *r = guarded(mask ? loadElement(mask, i) : nullptr, [&] {
+      return one(loadElement(ptrs, i), loadElement(val, i), cmp ? loadElement(cmp, i) : nullptr);
+    });
+    storeChunk(buf, elem, i, r);
+  });
+  set(op.result(), {nullptr, buf});
+}
+
+} // namespace tessera::targets::cpu

@@ -1,0 +1,121 @@
+// Private to the CPU target: tile IR -> LLVM IR for the host.
+//
+// A program of the grid runs as one call on one thread. Scalars are LLVM
+// scalars. A tile is either uniform (every element equal: one scalar, no
+// memory) or a row-major buffer on the stack. Elementwise ops on buffers are
+// loops over chunks of the native vector width; loads and stores use masked
+// vector loads where the pointers are provably contiguous along the last
+// dimension, gathers and scatters otherwise; dot is a register-blocked
+// micro-kernel; reductions and scans run the op's combine region on vectors.
+#pragma once
+
+#include "ir/IR.h"
+#include "targets/Target.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace tessera::targets::cpu {
+
+struct HostFacts {
+  int vectorBits = 256;
+};
+
+// Lowers kernel `entry` (calls already inlined) into `module`, exporting the
+// ABI function of docs/cpu-abi.md under `symbol`. Returns false with `error`
+// set for IR it cannot lower.
+bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const HostFacts &facts,
+                 llvm::Module &module, std::vector<KernelParam> &params, std::string &error);
+
+// ---- shared between the lowering files
+
+struct Lowered {
+  llvm::Value *scalar = nullptr;  // scalars, and the value of a uniform tile
+  llvm::Value *buf = nullptr;     // a tile's row-major storage; null when uniform
+  bool isTile() const { return buf != nullptr; }
+};
+
+struct LoweringError {
+  std::string message;
+};
+
+class Lowering {
+public:
+  Lowering(llvm::Module &m, const HostFacts &facts);
+  void lowerBody(const ir::Function &kernel, llvm::Function *fn, llvm::Value *pid[3], llvm::Value *grid[3]);
+
+  // Types.
+  llvm::Type *computeType(ir::Type elem);
+  llvm::Type *storageType(ir::Type elem);
+  llvm::Type *vecOf(ir::Type elem, unsigned width);
+  unsigned vectorWidth(ir::Type tile, bool withinRow = false);
+
+  // Values.
+  Lowered &get(const ir::Value *v);
+  void set(const ir::Value *v, Lowered l) { values_[v] = l; }
+  llvm::Value *newBuffer(ir::Type tile);
+  llvm::Value *entryAlloca(llvm::Type *type, int64_t count);
+  llvm::Value *materialize(const ir::Value *v);  // buffer of a tile, filling one for uniform tiles
+  llvm::Value *loadChunk(const ir::Value *v, llvm::Value *index, unsigned width);
+  llvm::Value *loadElement(const ir::Value *v, llvm::Value *index);
+  void storeChunk(llvm::Value *buf, ir::Type elem, llvm::Value *index, llvm::Value *vec);
+  llvm::Value *toStorage(llvm::Value *v, ir::Type elem);
+  llvm::Value *fromStorage(llvm::Value *v, ir::Type elem);
+  llvm::Value *splatIfNeeded(llvm::Value *v, unsigned width);
+
+  // Control.
+  void loop(llvm::Value *begin, llvm::Value *end, int64_t step, const std::function<void(llvm::Value *)> &body);
+  llvm::Value *i64(int64_t v) { return b.getInt64(v); }
+  [[noreturn]] void fail(const ir::Operation &op, const std::string &msg) const;
+
+  // Elementwise semantics on scalars or vectors (Lowering.cpp).
+  llvm::Value *elementwise(const ir::Operation &op, std::vector<llvm::Value *> in);
+  llvm::Value *elementwiseIn(const ir::Operation &op, std::vector<llvm::Value *> in, ir::Type t, ir::Type rt,
+                            unsigned width);
+  llvm::Value *castValue(const ir::Operation &op, llvm::Value *v, ir::Type from, ir::Type to);
+  llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
+  llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
+  llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
+  std::vector<llvm::Value *> combine(const ir::Block &region, std::vector<llvm::Value *> args);
+
+  // Ops (LowerOps.cpp).
+  void lowerOp(const ir::Operation &op);
+  void lowerElementwiseTile(const ir::Operation &op);
+  void lowerLoad(const ir::Operation &op);
+  void lowerStore(const ir::Operation &op);
+  void lowerAtomic(const ir::Operation &op);
+  void lowerReduce(const ir::Operation &op);
+  void lowerScan(const ir::Operation &op);
+  void lowerDot(const ir::Operation &op);
+  void lowerShapeOp(const ir::Operation &op);
+  void lowerPrint(const ir::Operation &op);
+  void lowerAssert(const ir::Operation &op);
+  void lowerFor(const ir::Operation &op);
+  void lowerIf(const ir::Operation &op);
+  void lowerWhile(const ir::Operation &op);
+  void lowerBlock(const ir::Block &block);
+  void copyTile(llvm::Value *dst, const ir::Value *src);
+  // Elements of a pointer tile are consecutive along the last dimension.
+  bool contiguousLastDim(const ir::Value *ptrs);
+
+  llvm::Module &m;
+  llvm::LLVMContext &ctx;
+  llvm::IRBuilder<> b;
+  llvm::Function *fn = nullptr;
+  llvm::Value *pid[3] = {}, *grid[3] = {};
+  HostFacts facts;
+
+private:
+  std::optional<int64_t> lastDimStride(const ir::Value *v, int depth = 0);
+  std::unordered_map<const ir::Value *, Lowered> values_;
+  std::unordered_map<const ir::Value *, std::optional<int64_t>> strides_;
+  llvm::IRBuilder<> allocas_;
+};
+
+} // namespace tessera::targets::cpu
