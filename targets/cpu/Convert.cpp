@@ -132,6 +132,37 @@ llvm::Value *Lowering::castValue(const ir::Operation &op, llvm::Value *v, ir::Ty
   return b.CreateFPTrunc(v, toTy);
 }
 
+// Vector math through glibc's libmvec (_ZGV<isa>N<lanes>v_<name>[f]) at the
+// widths the host has; other widths split or fall back to scalar libm.
+llvm::Value *Lowering::vectorMath(const char *name, llvm::Value *v, ir::Type t) {
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+  ir::ScalarKind k = t.scalarKind();
+  bool f64 = k == ir::ScalarKind::F64;
+  if (!vt) return libmUnary(name, v, t);
+  unsigned n = vt->getNumElements();
+  llvm::Type *et = f64 ? b.getDoubleTy() : b.getFloatTy();
+  llvm::Value *x = vt->getElementType() == et ? v : b.CreateFPExt(v, llvm::FixedVectorType::get(et, n));
+  unsigned bits = n * (f64 ? 64 : 32);
+  char isa = bits == 512 && facts.vectorBits >= 512 ? 'e' : bits == 256 && facts.vectorBits >= 256 ? 'd' : bits == 128 ? 'b' : 0;
+  llvm::Value *r;
+  if (isa) {
+    std::string fname = std::string("_ZGV") + isa + "N" + std::to_string(n) + "v_" + name + (f64 ? "" : "f");
+    llvm::Type *xt = x->getType();
+    r = b.CreateCall(m.getOrInsertFunction(fname, xt, xt), {x});
+  } else if (n > 1 && bits > 128) {
+    std::vector<int> lo, hi, all;
+    for (unsigned j = 0; j < n / 2; ++j) lo.push_back(int(j)), hi.push_back(int(j + n / 2));
+    for (unsigned j = 0; j < n; ++j) all.push_back(int(j));
+    ir::Type wide = f64 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32();
+    llvm::Value *a = vectorMath(name, b.CreateShuffleVector(x, lo), wide);
+    llvm::Value *c = vectorMath(name, b.CreateShuffleVector(x, hi), wide);
+    r = b.CreateShuffleVector(a, c, all);
+  } else {
+    r = libmUnary(name, x, f64 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32());
+  }
+  return r->getType() == v->getType() ? r : b.CreateFPTrunc(r, v->getType());
+}
+
 llvm::Value *Lowering::libmUnary(const char *name, llvm::Value *v, ir::Type t) {
   bool f64 = t.scalarKind() == ScalarKind::F64;
   llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();

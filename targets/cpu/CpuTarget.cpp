@@ -85,7 +85,9 @@ bool linkShared(const std::string &objectPath, const std::string &soPath, std::s
   std::lock_guard<std::mutex> lock(mu);
   std::string out, err;
   llvm::raw_string_ostream outS(out), errS(err);
-  const char *args[] = {"ld.lld", "-shared", "--as-needed", "-o", soPath.c_str(), objectPath.c_str()};
+  // libmvec and libm provide the vector and scalar math functions.
+  const char *args[] = {"ld.lld", "-shared", "-o", soPath.c_str(), objectPath.c_str(), "--as-needed",
+                        "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lmvec", "-lm"};
   lld::Result r = lld::lldMain(args, outS, errS, {{lld::Gnu, &lld::elf::link}});
   if (r.retCode != 0) {
     error = "linking the kernel failed: " + errS.str();

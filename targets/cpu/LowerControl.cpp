@@ -97,7 +97,8 @@ void Lowering::lowerFor(const ir::Operation &op) {
   for (unsigned k = 0; k < n; ++k) {
     if (!carried[k].tile) continue;
     Lowered &l = get(y->operand(k));
-    bool aliasesCarried = false;
+    // Lazy tiles may read carried buffers that the copies below overwrite.
+    bool aliasesCarried = l.gen != nullptr;
     for (unsigned j = 0; j < n; ++j) aliasesCarried |= j != k && carried[j].tile && l.buf == carried[j].buf;
     if (aliasesCarried) {
       staged[k] = newBuffer(op.result(k)->type());

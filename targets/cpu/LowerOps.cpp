@@ -34,17 +34,14 @@ void Lowering::lowerOp(const ir::Operation &op) {
   case OpCode::NumPrograms: set(op.result(), {grid[op.attr("axis")->getInt()]}); return;
   case OpCode::Arange: {
     int64_t start = op.attr("start")->getInt();
-    ir::Type t = op.result()->type();
-    llvm::Value *buf = newBuffer(t);
-    unsigned w = vectorWidth(t);
-    std::vector<llvm::Constant *> steps;
-    for (unsigned k = 0; k < w; ++k) steps.push_back(b.getInt32(k));
-    llvm::Value *stepVec = w == 1 ? (llvm::Value *)b.getInt32(0) : llvm::ConstantVector::get(steps);
-    loop(i64(0), i64(t.numElements()), w, [&](llvm::Value *i) {
+    ChunkGen gen = [this, start](llvm::Value *i, unsigned w) -> llvm::Value * {
       llvm::Value *base = b.CreateTrunc(b.CreateAdd(i, i64(start)), b.getInt32Ty());
-      storeChunk(buf, t.element(), i, b.CreateAdd(splatIfNeeded(base, w), stepVec));
-    });
-    set(op.result(), {nullptr, buf});
+      if (w == 1) return base;
+      std::vector<llvm::Constant *> steps;
+      for (unsigned k = 0; k < w; ++k) steps.push_back(b.getInt32(k));
+      return b.CreateAdd(splatIfNeeded(base, w), llvm::ConstantVector::get(steps));
+    };
+    defineTile(op, gen);
     return;
   }
   case OpCode::Splat: set(op.result(), {get(op.operand(0)).scalar}); return;
@@ -91,16 +88,43 @@ void Lowering::lowerElementwiseTile(const ir::Operation &op) {
     set(op.result(), {elementwise(op, in)});
     return;
   }
+  const ir::Operation *opp = &op;
+  defineTile(op, [this, opp](llvm::Value *i, unsigned w) {
+    std::vector<llvm::Value *> in;
+    for (ir::Value *v : opp->operands()) in.push_back(loadChunk(v, i, w));
+    return elementwise(*opp, in);
+  });
+}
+
+// Recomputing a cheap expression beats a trip through memory; expensive
+// ones (division, math functions, gathers) are computed once.
+int Lowering::recomputeCost(const ir::Operation &op) {
+  switch (op.code()) {
+  case OpCode::Div: case OpCode::Rem: case OpCode::Exp: case OpCode::Exp2: case OpCode::Log: case OpCode::Log2:
+  case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos: case OpCode::Erf: case OpCode::Load:
+    return 100;
+  default: break;
+  }
+  int cost = 1;
+  for (ir::Value *v : op.operands())
+    if (Lowered &l = get(v); l.gen) cost += v->definingOp() ? recomputeCost(*v->definingOp()) : 100;
+  return cost;
+}
+
+// A single-use tile stays lazy (fused into its user), as does a cheap one;
+// others are computed once into a buffer.
+void Lowering::defineTile(const ir::Operation &op, ChunkGen gen) {
+  ir::Type rt = op.result()->type();
+  if (op.result()->users().size() == 1 || recomputeCost(op) <= 4) {
+    set(op.result(), {nullptr, nullptr, std::move(gen)});
+    return;
+  }
   llvm::Value *buf = newBuffer(rt);
   ir::Type widest = rt;
   for (ir::Value *v : op.operands())
     if (v->type().isTile() && v->type().bitWidth() > widest.bitWidth()) widest = v->type();
   unsigned w = vectorWidth(widest);
-  loop(i64(0), i64(rt.numElements()), w, [&](llvm::Value *i) {
-    std::vector<llvm::Value *> in;
-    for (ir::Value *v : op.operands()) in.push_back(loadChunk(v, i, w));
-    storeChunk(buf, rt.element(), i, elementwise(op, in));
-  });
+  loop(i64(0), i64(rt.numElements()), w, [&](llvm::Value *i) { storeChunk(buf, rt.element(), i, gen(i, w)); });
   set(op.result(), {nullptr, buf});
 }
 
@@ -173,6 +197,41 @@ std::optional<int64_t> Lowering::lastDimStride(const ir::Value *v, int depth) {
 
 bool Lowering::contiguousLastDim(const ir::Value *ptrs) { return lastDimStride(ptrs) == 1; }
 
+// A load may run where its single user is if nothing between them, in the
+// same block, can write memory.
+bool Lowering::noWritesBeforeUse(const ir::Operation &load) {
+  // A user in a nested region would repeat the load (and may follow writes).
+  const ir::Operation *user = load.result()->users().front();
+  if (user->parentBlock() != load.parentBlock()) return false;
+  bool after = false;
+  for (auto &opPtr : load.parentBlock()->ops()) {
+    const ir::Operation *op = opPtr.get();
+    if (op == user) return true;
+    if (after && (op != user) && !isReadOnly(*op)) return false;
+    after |= op == &load;
+  }
+  return false;
+}
+
+bool Lowering::isReadOnly(const ir::Operation &op) {
+  if (op.hasTrait(ir::kPure) && op.numRegions() == 0) return true;
+  if (op.is(OpCode::Load)) return true;
+  if (op.is(OpCode::Store) || op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas) || op.is(OpCode::Call) ||
+      op.is(OpCode::Barrier) || op.is(OpCode::Print) || op.is(OpCode::Assert))
+    return false;
+  for (unsigned r = 0; r < op.numRegions(); ++r)
+    for (auto &inner : op.region(r).block().ops())
+      if (!inner->hasTrait(ir::kTerminator) && !isReadOnly(*inner)) return false;
+  return true;
+}
+
+// A valid address to load from in lanes whose mask is off.
+llvm::Value *Lowering::safeAddress(llvm::Type *t) {
+  if (!scratch_) scratch_ = entryAlloca(b.getInt64Ty(), 8);
+  (void)t;
+  return scratch_;
+}
+
 void Lowering::lowerLoad(const ir::Operation &op) {
   const ir::Value *ptrs = op.operand(0);
   ir::Type rt = op.result()->type(), elem = rt.element();
@@ -207,11 +266,41 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     set(op.result(), {phi});
     return;
   }
-  llvm::Value *buf = newBuffer(rt);
   bool contiguous = contiguousLastDim(ptrs) && !isVolatile;
+  int64_t row = rt.shape().back();
+  const ir::Operation *opp = &op;
+  // The loaded chunk at i: a masked vector load where the pointers are
+  // consecutive (a chunk never crosses a row), a gather otherwise.
+  auto gen = [this, opp, ptrs, mask, other, elem, st, align, contiguous, row](llvm::Value *i, unsigned w) -> llvm::Value * {
+    llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
+    llvm::Value *p = loadChunk(ptrs, i, w);
+    llvm::Value *m = mask ? loadChunk(mask, i, w) : nullptr;
+    llvm::Value *pass = other ? toStorage(loadChunk(other, i, w), elem) : llvm::Constant::getNullValue(vt);
+    if (w == 1) {
+      if (!m) return fromStorage(b.CreateAlignedLoad(st, p, align), elem);
+      return fromStorage(b.CreateSelect(m, b.CreateAlignedLoad(st, b.CreateSelect(m, p, safeAddress(st)), align), pass), elem);
+    }
+    if (contiguous && int64_t(w) <= row) {
+      llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
+      return fromStorage(m ? (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass) : b.CreateAlignedLoad(vt, base, align), elem);
+    }
+    llvm::Value *all = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w));
+    (void)opp;
+    return fromStorage(b.CreateMaskedGather(vt, p, align, m ? m : all, pass), elem);
+  };
+  if (!isVolatile && op.result()->users().size() == 1 && noWritesBeforeUse(op)) {
+    set(op.result(), {nullptr, nullptr, gen});
+    return;
+  }
+  llvm::Value *buf = newBuffer(rt);
   unsigned w = vectorWidth(rt, contiguous);
   if (isVolatile) w = 1;
   llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
+  if (!isVolatile) {
+    loop(i64(0), i64(rt.numElements()), w, [&](llvm::Value *i) { storeChunk(buf, elem, i, gen(i, w)); });
+    set(op.result(), {nullptr, buf});
+    return;
+  }
   loop(i64(0), i64(rt.numElements()), w, [&](llvm::Value *i) {
     llvm::Value *p = loadChunk(ptrs, i, w);
     llvm::Value *m = mask ? loadChunk(mask, i, w) : nullptr;

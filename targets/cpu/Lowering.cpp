@@ -91,6 +91,7 @@ llvm::Value *Lowering::splatIfNeeded(llvm::Value *v, unsigned width) {
 llvm::Value *Lowering::loadChunk(const ir::Value *v, llvm::Value *index, unsigned width) {
   Lowered &l = get(v);
   if (!l.isTile()) return splatIfNeeded(l.scalar, width);
+  if (l.gen) return l.gen(index, width);
   ir::Type e = v->type().element();
   llvm::Type *st = storageType(e);
   llvm::Value *p = b.CreateGEP(st, l.buf, index);
@@ -107,7 +108,7 @@ void Lowering::storeChunk(llvm::Value *buf, ir::Type elem, llvm::Value *index, l
 
 llvm::Value *Lowering::materialize(const ir::Value *v) {
   Lowered &l = get(v);
-  if (l.isTile()) return l.buf;
+  if (l.buf) return l.buf;
   llvm::Value *buf = newBuffer(v->type());
   copyTile(buf, v);
   return buf;
@@ -251,21 +252,21 @@ llvm::Value *Lowering::elementwiseIn(const ir::Operation &op, std::vector<llvm::
     ir::Type pointee = op.operand(0)->type().pointee();
     return b.CreateGEP(storageType(pointee), in[0], in[1]);
   }
-  case OpCode::Exp: return intr(llvm::Intrinsic::exp);
-  case OpCode::Exp2: return intr(llvm::Intrinsic::exp2);
-  case OpCode::Log: return intr(llvm::Intrinsic::log);
-  case OpCode::Log2: return intr(llvm::Intrinsic::log2);
+  case OpCode::Exp: return vectorMath("exp", in[0], t);
+  case OpCode::Exp2: return vectorMath("exp2", in[0], t);
+  case OpCode::Log: return vectorMath("log", in[0], t);
+  case OpCode::Log2: return vectorMath("log2", in[0], t);
   case OpCode::Sqrt: return intr(llvm::Intrinsic::sqrt);
   case OpCode::Rsqrt: return b.CreateFDiv(llvm::ConstantFP::get(in[0]->getType(), 1.0), intr(llvm::Intrinsic::sqrt));
-  case OpCode::Sin: return intr(llvm::Intrinsic::sin);
-  case OpCode::Cos: return intr(llvm::Intrinsic::cos);
+  case OpCode::Sin: return vectorMath("sin", in[0], t);
+  case OpCode::Cos: return vectorMath("cos", in[0], t);
   case OpCode::Floor: return intr(llvm::Intrinsic::floor);
   case OpCode::Ceil: return intr(llvm::Intrinsic::ceil);
   case OpCode::Abs:
     if (fp) return intr(llvm::Intrinsic::fabs);
     if (!isSigned(t)) return in[0];
     return b.CreateIntrinsic(llvm::Intrinsic::abs, {in[0]->getType()}, {in[0], b.getFalse()});
-  case OpCode::Erf: return libmUnary("erf", in[0], t);
+  case OpCode::Erf: return vectorMath("erf", in[0], t);
   default: fail(op, "is not an elementwise op");
   }
 }

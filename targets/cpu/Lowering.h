@@ -35,10 +35,15 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
 
 // ---- shared between the lowering files
 
+// A tile that is computed where it is used, one chunk at a time: a pure
+// elementwise op with a single use fuses into its consumer's loop.
+using ChunkGen = std::function<llvm::Value *(llvm::Value *index, unsigned width)>;
+
 struct Lowered {
   llvm::Value *scalar = nullptr;  // scalars, and the value of a uniform tile
-  llvm::Value *buf = nullptr;     // a tile's row-major storage; null when uniform
-  bool isTile() const { return buf != nullptr; }
+  llvm::Value *buf = nullptr;     // a tile's row-major storage
+  ChunkGen gen;                   // or a lazily computed tile
+  bool isTile() const { return buf != nullptr || gen != nullptr; }
 };
 
 struct LoweringError {
@@ -80,6 +85,7 @@ public:
                             unsigned width);
   llvm::Value *castValue(const ir::Operation &op, llvm::Value *v, ir::Type from, ir::Type to);
   llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
+  llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
   llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
   std::vector<llvm::Value *> combine(const ir::Block &region, std::vector<llvm::Value *> args);
@@ -87,6 +93,7 @@ public:
   // Ops (LowerOps.cpp).
   void lowerOp(const ir::Operation &op);
   void lowerElementwiseTile(const ir::Operation &op);
+  void defineTile(const ir::Operation &op, ChunkGen gen);
   void lowerLoad(const ir::Operation &op);
   void lowerStore(const ir::Operation &op);
   void lowerAtomic(const ir::Operation &op);
@@ -103,6 +110,10 @@ public:
   void copyTile(llvm::Value *dst, const ir::Value *src);
   // Elements of a pointer tile are consecutive along the last dimension.
   bool contiguousLastDim(const ir::Value *ptrs);
+  bool noWritesBeforeUse(const ir::Operation &load);
+  bool isReadOnly(const ir::Operation &op);
+  llvm::Value *safeAddress(llvm::Type *t);
+  int recomputeCost(const ir::Operation &op);
 
   llvm::Module &m;
   llvm::LLVMContext &ctx;
@@ -116,6 +127,7 @@ private:
   std::unordered_map<const ir::Value *, Lowered> values_;
   std::unordered_map<const ir::Value *, std::optional<int64_t>> strides_;
   llvm::IRBuilder<> allocas_;
+  llvm::Value *scratch_ = nullptr;
 };
 
 } // namespace tessera::targets::cpu
