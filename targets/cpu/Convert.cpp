@@ -81,7 +81,8 @@ llvm::Value *Lowering::f32ToF8(llvm::Value *f, ScalarKind kind) {
   return b.CreateOr(sign, b.CreateTrunc(mag, i8));
 }
 
-llvm::Value *Lowering::castValue(const ir::Operation &op, llvm::Value *v, ir::Type from, ir::Type to) {
+llvm::Value *Lowering::castValue(llvm::Value *v, ir::Type from, ir::Type to, const std::string &rounding,
+                                 const ir::Operation *where) {
   if (from == to) return v;
   llvm::Type *toTy = withScalar(v->getType(), computeType(to));
   if (to.isBool()) {
@@ -96,9 +97,9 @@ llvm::Value *Lowering::castValue(const ir::Operation &op, llvm::Value *v, ir::Ty
     if (from.isPointer() && to.isPointer()) return v;
     return from.isPointer() ? b.CreatePtrToInt(v, toTy) : b.CreateIntToPtr(v, toTy);
   }
-  if (isF8(from)) return castValue(op, f8ToF32(v, from.scalarKind()), ir::Type::f32(), to);
+  if (isF8(from)) return castValue(f8ToF32(v, from.scalarKind()), ir::Type::f32(), to, rounding, where);
   if (isF8(to)) {
-    llvm::Value *f = castValue(op, v, from, ir::Type::f32());
+    llvm::Value *f = castValue(v, from, ir::Type::f32(), "rtne", where);
     return f32ToF8(f, to.scalarKind());
   }
   if (from.isInteger() && to.isInteger()) {
@@ -116,7 +117,6 @@ llvm::Value *Lowering::castValue(const ir::Operation &op, llvm::Value *v, ir::Ty
   llvm::Type *f32 = withScalar(v->getType(), b.getFloatTy());
   if (to.bitWidth() > from.bitWidth()) return b.CreateFPExt(v, toTy);
   if (to.bitWidth() == from.bitWidth()) return b.CreateFPTrunc(b.CreateFPExt(v, f32), toTy);  // f16 <-> bf16
-  std::string rounding = op.attrs().getString("rounding", "rtne");
   if (rounding == "rtz") {
     if (to.scalarKind() == ScalarKind::BF16 && from.scalarKind() == ScalarKind::F32) {
       // Truncating the low 16 bits rounds toward zero; NaNs stay NaN.
@@ -127,7 +127,8 @@ llvm::Value *Lowering::castValue(const ir::Operation &op, llvm::Value *v, ir::Ty
       hi = b.CreateSelect(nan, b.CreateOr(hi, llvm::ConstantInt::get(i16, 0x40)), hi);
       return b.CreateBitCast(hi, toTy);
     }
-    fail(op, "rounding toward zero is supported on the CPU target only for f32 to bf16");
+    throw LoweringError{(where ? where->loc().str() + ": " : std::string()) +
+                        "error: cpu target: rounding toward zero is supported only for f32 to bf16"};
   }
   return b.CreateFPTrunc(v, toTy);
 }

@@ -177,10 +177,7 @@ void Lowering::lowerDot(const ir::Operation &op) {
     ir::Type from = t.element();
     loop(i64(0), i64(t.numElements()), w, [&](llvm::Value *i) {
       llvm::Value *x = loadChunk(v, i, w);
-      if (from != comp) {
-        ir::Operation castOp(OpCode::Cast, {}, {}, {}, op.loc());
-        x = castValue(castOp, x, from, comp);
-      }
+      if (from != comp) x = castValue(x, from, comp, "rtne", &op);
       storeChunk(buf, comp, i, x);
     });
     return buf;
@@ -250,8 +247,7 @@ void Lowering::lowerDot(const ir::Operation &op) {
   unsigned w = vectorWidth(rt);
   loop(i64(0), i64(rt.numElements()), w, [&](llvm::Value *i) {
     llvm::Value *x = b.CreateAlignedLoad(w == 1 ? ct : llvm::FixedVectorType::get(ct, w), b.CreateGEP(ct, C, i), al);
-    ir::Operation castOp(OpCode::Cast, {}, {}, {}, op.loc());
-    storeChunk(out, accT, i, castValue(castOp, x, comp, accT));
+    storeChunk(out, accT, i, castValue(x, comp, accT, "rtne", &op));
   });
   set(op.result(), {nullptr, out});
 }

@@ -203,8 +203,7 @@ void Lowering::lowerPrint(const ir::Operation &op) {
                                           : (hex ? "0x%x" : e.isSigned() ? "%d" : "%u");
     auto emitOne = [&](llvm::Value *x, llvm::Value *idx) {
       if (e.isFloat()) {
-        ir::Operation castOp(OpCode::Cast, {}, {}, {}, op.loc());
-        x = castValue(castOp, x, e, ir::Type::scalar(ir::ScalarKind::F64));
+        x = castValue(x, e, ir::Type::scalar(ir::ScalarKind::F64), "rtne", &op);
       } else if (!e.isPointer() && e.bitWidth() < 32) {
         x = e.isSigned() ? b.CreateSExt(x, b.getInt32Ty()) : b.CreateZExt(x, b.getInt32Ty());
       }

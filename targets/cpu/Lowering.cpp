@@ -241,7 +241,7 @@ llvm::Value *Lowering::elementwiseIn(const ir::Operation &op, std::vector<llvm::
     return b.CreateICmp(pred, in[0], in[1]);
   }
   case OpCode::Select: return b.CreateSelect(in[0], in[1], in[2]);
-  case OpCode::Cast: return castValue(op, in[0], t, rt);
+  case OpCode::Cast: return castValue(in[0], t, rt, op.attrs().getString("rounding", "rtne"), &op);
   case OpCode::Bitcast: {
     llvm::Type *to = computeType(rt);
     if (width > 1) to = llvm::FixedVectorType::get(to, width);

@@ -83,7 +83,8 @@ public:
   llvm::Value *elementwise(const ir::Operation &op, std::vector<llvm::Value *> in);
   llvm::Value *elementwiseIn(const ir::Operation &op, std::vector<llvm::Value *> in, ir::Type t, ir::Type rt,
                             unsigned width);
-  llvm::Value *castValue(const ir::Operation &op, llvm::Value *v, ir::Type from, ir::Type to);
+  llvm::Value *castValue(llvm::Value *v, ir::Type from, ir::Type to, const std::string &rounding = "rtne",
+                         const ir::Operation *where = nullptr);
   llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
