@@ -34,6 +34,9 @@ bash ci/build.sh "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=
 ctest --test-dir "$root/build-asan" --output-on-failure -j"$(nproc)" --output-junit "$results/unit-asan.xml" || status=1
 "$root/.venv/bin/lit" -q --xunit-xml-output "$results/ir-asan.xml" "$root/build-asan/tests/ir" || status=1
 
+step "fuzzing the frontend (bounded)"
+bash ci/fuzz.sh "${TESSERA_FUZZ_SECONDS:-60}" || status=1
+
 step "summary"
 "$py" ci/summarize.py "$results"/*.xml || status=1
 exit $status

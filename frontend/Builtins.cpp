@@ -86,8 +86,12 @@ ir::Value *trans(CodeGen &cg, ir::Value *v, std::vector<int64_t> order, SourceLo
   Type t = v->type();
   if (int64_t(order.size()) != t.rank()) cg.fail(loc, "the permutation must list all " + std::to_string(t.rank()) + " dimensions");
   std::vector<int64_t> shape;
+  std::vector<bool> seen(size_t(t.rank()), false);
   for (int64_t d : order) {
     if (d < 0 || d >= t.rank()) cg.fail(loc, "bad dimension " + std::to_string(d) + " in permutation");
+    // A repeated dimension would pass the count check but is no permutation.
+    if (seen[size_t(d)]) cg.fail(loc, "dimension " + std::to_string(d) + " appears twice in the permutation");
+    seen[size_t(d)] = true;
     shape.push_back(t.shape()[d]);
   }
   ir::AttrDict a;
@@ -153,9 +157,9 @@ ir::Value *keepDims(CodeGen &cg, ir::Value *v, const ReduceSetup &s, bool keep, 
   return reshape(cg, v, s.keptShape, false, loc);
 }
 
-// Triton's sum/cumsum result type: narrow integers widen to 32 bits.
+// Triton's sum/cumsum result type: narrow integers widen to 32 bits, keeping
+// their signedness (int1 is unsigned, so it sums as uint32).
 Type accumulationType(Type t) {
-  if (t.isBool()) return Type::i32();
   if (t.isInteger() && t.bitWidth() < 32) return t.isSigned() ? Type::i32() : Type::scalar(ir::ScalarKind::U32);
   return t;
 }
@@ -232,6 +236,16 @@ std::vector<int64_t> boundaryCheck(CodeGen &cg, CallArgs &a, size_t i, size_t ra
   return out;
 }
 
+// The pointer decides a load's or store's shape: the mask, `other` and the
+// value broadcast to it, never the other way (Triton rejects a tile through a
+// scalar pointer, which would race on one address).
+ir::Value *toPointerShape(CodeGen &cg, ir::Value *v, ir::Value *ptr, const char *what, SourceLoc loc) {
+  if (!ptr->type().isTile() && v->type().isTile())
+    cg.fail(loc, std::string("the ") + what + " is a " + v->type().str() +
+                     " but the pointer is a scalar; use a tile of pointers");
+  return cg.broadcastTo(v, ptr->type().shape(), loc);
+}
+
 SValue doLoad(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier", "eviction_policy",
                    "volatile"});
@@ -269,16 +283,15 @@ SValue doLoad(CodeGen &cg, CallArgs &a) {
   if (maskV.isConstexpr()) {
     if (!maskV.is(Kind::None) && !maskV.truthy()) cg.fail(a.loc, "a mask of False loads nothing; remove the load");
   } else {
-    mask = cg.toTensor(maskV, a.loc);
+    mask = toPointerShape(cg, cg.toTensor(maskV, a.loc), ptr, "mask", a.loc);
     if (!mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);
-    cg.broadcastPair(ptr, mask, a.loc);
   }
   std::vector<ir::Value *> ops = {ptr};
   if (mask) {
     ops.push_back(mask);
     if (!otherV.is(Kind::None)) {
       ir::Value *other = cg.toTensor(otherV, a.loc, elem);
-      ops.push_back(cg.broadcastTo(other, ptr->type().shape(), a.loc));
+      ops.push_back(toPointerShape(cg, other, ptr, "other", a.loc));
     }
   }
   return tensorValue(b.createValue(OpCode::Load, ops, ptr->type().withElement(elem), std::move(attrs)));
@@ -310,18 +323,11 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
     cg.fail(a.loc, "cannot store " + dtypeName(val->type().element()) + " through a pointer to " + dtypeName(elem));
   val = cg.cast(val, elem, a.loc);
   SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
-  ir::Value *mask = nullptr;
+  std::vector<ir::Value *> ops = {ptr, toPointerShape(cg, val, ptr, "value", a.loc)};
   if (!maskV.isConstexpr()) {
-    mask = cg.toTensor(maskV, a.loc);
-    if (!mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);
+    ir::Value *mask = toPointerShape(cg, cg.toTensor(maskV, a.loc), ptr, "mask", a.loc);
+    ops.push_back(mask->type().isBool() ? mask : cg.cast(mask, Type::i1(), a.loc));
   }
-  // The pointer decides the shape; value and mask broadcast to it (or all grow together).
-  std::vector<int64_t> shape = cg.broadcastShapes(ptr->type().shape(), val->type().shape(), a.loc);
-  if (mask) shape = cg.broadcastShapes(shape, mask->type().shape(), a.loc);
-  ptr = cg.broadcastTo(ptr, shape, a.loc);
-  val = cg.broadcastTo(val, shape, a.loc);
-  std::vector<ir::Value *> ops = {ptr, val};
-  if (mask) ops.push_back(cg.broadcastTo(mask, shape, a.loc));
   b.create(OpCode::Store, ops, {}, std::move(attrs));
   return SValue::none();
 }
@@ -391,6 +397,7 @@ std::pair<ir::Value *, ir::Value *> typedPair(CodeGen &cg, const SValue &x, cons
   Type yt = y.isTensor() ? y.v->type().element() : cg.pyScalarType(y, loc);
   Type t = cg.computationType(xt, !x.isTensor(), yt, !y.isTensor(), false, loc);
   if (floats && !t.isFloat()) cg.fail(loc, "expected floating-point operands, found " + dtypeName(xt) + " and " + dtypeName(yt));
+  cg.checkScalarsFit(x, y, t, loc);
   ir::Value *a = cg.toTensor(x, loc, t), *b = cg.toTensor(y, loc, t);
   cg.broadcastPair(a, b, loc);
   return {a, b};
@@ -438,7 +445,11 @@ SValue reduceBuiltin(CodeGen &cg, CallArgs &a, const std::string &name) {
   bool keep = boolArg(cg, a, arg ? 3 : 4, "keep_dims", false);
   SValue axisV = cg.argOr(a, 1, "axis", SValue::none());
   if (arg && axisV.is(Kind::None) && !cg.findArg(a, 1, "axis")) cg.fail(a.loc, name + "() needs an axis");
-  if (in->type().isBool()) in = cg.cast(in, Type::scalar(ir::ScalarKind::I8), a.loc);
+  // As Triton's max/min: bf16 reduces in f32; without indices every type
+  // narrower than 32 bits does (floats in f32, integers in int32).
+  Type et = in->type().element();
+  if (et == Type::scalar(ir::ScalarKind::BF16)) in = cg.cast(in, Type::f32(), a.loc);
+  if (!withIndices && et.bitWidth() < 32) in = cg.cast(in, et.isFloat() ? Type::f32() : Type::i32(), a.loc);
   if (!withIndices) {
     ReduceSetup s = setupReduce(cg, {in}, axisV, a.loc);
     ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false,
@@ -997,11 +1008,11 @@ const std::unordered_map<std::string, Handler> &handlers() {
       t[std::string("dtype.") + q] = [name](CodeGen &cg, CallArgs &a) {
         Type ty = a.positional[0].type;
         auto sk = [&](ir::ScalarKind k) { return ty.isScalar() && ty.scalarKind() == k; };
-        bool r = name == "is_floating" ? ty.isFloat() : name == "is_int" ? ty.isInteger() && !ty.isBool()
+        bool r = name == "is_floating" ? ty.isFloat() : name == "is_int" ? ty.isInteger()
                : name == "is_ptr" ? ty.isPointer() : name == "is_fp16" ? sk(ir::ScalarKind::F16)
                : name == "is_bf16" ? sk(ir::ScalarKind::BF16) : name == "is_fp32" ? sk(ir::ScalarKind::F32)
                : name == "is_fp64" ? sk(ir::ScalarKind::F64) : name == "is_int_signed" ? ty.isSigned()
-               : name == "is_int_unsigned" ? ty.isUnsigned() && !ty.isBool() : name == "is_bool" ? ty.isBool()
+               : name == "is_int_unsigned" ? ty.isUnsigned() : name == "is_bool" ? ty.isBool()
                : sk(ir::ScalarKind::F8E4M3) || sk(ir::ScalarKind::F8E5M2);
         (void)cg;
         return SValue::boolean(r);

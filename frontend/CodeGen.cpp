@@ -44,6 +44,17 @@ std::optional<SValue> importedModule(const std::string &dotted) {
 
 } // namespace
 
+namespace {
+
+bool containsTensor(const SValue &v) {
+  if (v.isTensor() || v.is(SValue::Kind::BlockPtr)) return true;
+  for (const SValue &e : v.elems)
+    if (containsTensor(e)) return true;
+  return false;
+}
+
+} // namespace
+
 void CodeGen::fillScope(const Module &ast, Env &scope, bool prelude) {
   const Env *savedScope = scope_;
   scope_ = &scope;
@@ -79,8 +90,9 @@ void CodeGen::fillScope(const Module &ast, Env &scope, bool prelude) {
         auto *name = dynCast<NameExpr>(t.get());
         if (!name) continue;
         try {
-          SValue v = eval(*as->value);
-          if (!v.isTensor()) scope[name->id] = v;
+          SValue v = evalDetached(*as->value);
+          if (containsTensor(v)) throw CompileError{as->value->loc, "it is a runtime value"};
+          scope[name->id] = v;
         } catch (const CompileError &e) {
           scope[name->id] = SValue::ns("unevaluable:" + name->id + ": " + e.message);
         }
@@ -88,6 +100,24 @@ void CodeGen::fillScope(const Module &ast, Env &scope, bool prelude) {
     }
   }
   scope_ = savedScope;
+}
+
+// Module-level assignments and parameter defaults are evaluated outside any
+// function body: the IR they build (only runtime values, which are no
+// constants there) goes to a scratch block that is dropped, instead of
+// through a builder that points nowhere.
+SValue CodeGen::evalDetached(const Expr &e) {
+  ir::Region scratch;
+  ir::Builder saved = b_;
+  b_.setInsertionPointToEnd(&scratch.block());
+  try {
+    SValue v = eval(e);
+    b_ = saved;
+    return v;
+  } catch (...) {
+    b_ = saved;
+    throw;
+  }
 }
 
 void CodeGen::addModuleScope(const Module &ast, const std::map<std::string, SValue> &globals) {
@@ -128,7 +158,7 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
     bool wantsConstexpr = p.annotation && isConstexprAnnotation(p.annotation.get());
     if (it == args.end()) {
       if (!p.defaultValue) fail(p.loc, "no value or type given for kernel parameter '" + p.name + "'");
-      SValue d = eval(*p.defaultValue);
+      SValue d = evalDetached(*p.defaultValue);
       if (!d.isConstexpr()) fail(p.loc, "the default of '" + p.name + "' is not a compile-time value");
       env[p.name] = d;
       continue;

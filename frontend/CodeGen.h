@@ -75,6 +75,8 @@ public:
   ir::Type computationType(ir::Type a, bool aScalar, ir::Type b, bool bScalar, bool divOrMod,
                            SourceLoc loc) const;
   ir::Type integerPromote(ir::Type a, ir::Type b) const;
+  // Python numbers combined with a tensor must fit the operation's integer type.
+  void checkScalarsFit(const SValue &a, const SValue &b, ir::Type ret, SourceLoc loc) const;
   ir::Value *minMax(bool isMin, ir::Value *a, ir::Value *b, bool propagateNan, SourceLoc loc);
 
   // Calls.
@@ -124,6 +126,8 @@ private:
 
   // Expressions.
   SValue eval(const Expr &e);
+  // eval() outside a function body; any IR it builds is discarded.
+  SValue evalDetached(const Expr &e);
   SValue evalName(const NameExpr &e);
   SValue evalCall(const CallExpr &e);
   SValue evalSubscript(const SubscriptExpr &e);

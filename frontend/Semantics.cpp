@@ -177,8 +177,8 @@ void CodeGen::broadcastPair(ir::Value *&a, ir::Value *&b, SourceLoc loc) {
 // ---- typing
 
 ir::Type CodeGen::integerPromote(ir::Type a, ir::Type b) const {
-  // i1 counts as a 1-bit signed integer here, as in Triton.
-  bool aSigned = a.isSigned() || a.isBool(), bSigned = b.isSigned() || b.isBool();
+  // i1 is a 1-bit unsigned integer here, as in Triton (int1 is one of its UINT_TYPES).
+  bool aSigned = a.isSigned(), bSigned = b.isSigned();
   int aw = a.bitWidth(), bw = b.bitWidth();
   if (aSigned == bSigned) return aw > bw ? a : b;
   if (!aSigned) return aw >= bw ? a : b;
@@ -201,14 +201,32 @@ ir::Type CodeGen::computationType(ir::Type a, bool aScalar, ir::Type b, bool bSc
   if (is(a, ScalarKind::BF16) && is(b, ScalarKind::BF16)) return divOrMod ? Type::f32() : a;
   if (is(a, ScalarKind::BF16) || is(b, ScalarKind::BF16)) return Type::f32();
   if (a.isFloat() && b.isFloat()) return a == b ? a : Type::scalar(ScalarKind::F16);  // two fp8 kinds
-  if (a.isFloat() || b.isFloat()) return a.isFloat() ? a : b;                           // fp8 with an integer
-  if (divOrMod && (a.isSigned() || a.isBool()) != (b.isSigned() || b.isBool()))
+  if (a.isFloat() || b.isFloat())  // fp8 with an integer: Triton has no rule for it
+    fail(loc, "unsupported operand types " + dtypeName(a) + " and " + dtypeName(b) + "; cast one of them first");
+  if (divOrMod && a.isSigned() != b.isSigned())
     fail(loc, "cannot use /, // or % with " + dtypeName(a) + " and " + dtypeName(b) +
                   " because they have different signedness; cast them to the same signedness");
   return integerPromote(a, b);
 }
 
 // ---- operators
+
+// Triton rejects a Python number that the operation's type cannot hold
+// (binary_op_type_checking_impl), rather than wrapping it silently.
+void CodeGen::checkScalarsFit(const SValue &a, const SValue &b, ir::Type ret, SourceLoc loc) const {
+  for (const SValue *v : {&a, &b}) {
+    if (v->isTensor() || !ret.isInteger()) continue;
+    if (ret.isUnsigned() && !ret.isBool() && asDouble(*v) < 0)
+      fail(loc, "cannot combine an unsigned tensor with the negative number " + v->key() + "; cast one of them");
+    if (!v->is(Kind::Int)) continue;
+    int w = ret.bitWidth();
+    BigInt lo = ret.isSigned() ? -(BigInt(1) << (w - 1)) : 0;
+    BigInt hi = ret.isSigned() ? (BigInt(1) << (w - 1)) - 1 : (BigInt(1) << w) - 1;
+    if (v->i < lo || v->i > hi)
+      fail(loc, "the number " + bigIntToString(v->i) + " is out of range for type " + dtypeName(ret) +
+                    "; cast the tensor to a wider type");
+  }
+}
 
 namespace {
 
@@ -313,18 +331,13 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
                  op == BinaryOp::LShift || op == BinaryOp::RShift;
   if (op == BinaryOp::Pow) fail(loc, "** is not supported on tensors; use tl.math.pow or libdevice.pow");
   if (op == BinaryOp::MatMul) fail(loc, "@ is not supported on tensors; use tl.dot");
-  Type ret;
-  if (bitwise) {
-    if (!at.isInteger() || !bt.isInteger())
-      fail(loc, "bitwise operator " + std::string(spelling(op)) + " needs integers, got " + dtypeName(at) + " and " +
-                    dtypeName(bt));
-    ret = a.isTensor() && !b.isTensor() ? at : !a.isTensor() && b.isTensor() ? bt : integerPromote(at, bt);
-  } else {
-    ret = computationType(at, !a.isTensor(), bt, !b.isTensor(), divOrMod, loc);
-  }
-  for (const SValue *v : {&a, &b})
-    if (!v->isTensor() && ret.isUnsigned() && !ret.isBool() && asDouble(*v) < 0)
-      fail(loc, "cannot combine an unsigned tensor with the negative number " + v->key() + "; cast one of them");
+  // Bitwise operators go through the same arithmetic typing first (Triton's
+  // bitwise_op_type_checking_impl does), so a Python int stays weak there too.
+  if (bitwise && (!at.isInteger() || !bt.isInteger()))
+    fail(loc, "bitwise operator " + std::string(spelling(op)) + " needs integers, got " + dtypeName(at) + " and " +
+                  dtypeName(bt));
+  Type ret = computationType(at, !a.isTensor(), bt, !b.isTensor(), divOrMod, loc);
+  checkScalarsFit(a, b, ret, loc);
   if (op == BinaryOp::Div && ret.isInteger()) ret = Type::f32();  // int / int is a float division
   if (op == BinaryOp::FloorDiv && ret.isFloat())
     fail(loc, "// on floats is not supported on tensors; use tl.math.floor(x / y)");
@@ -386,8 +399,9 @@ SValue CodeGen::compare(CmpOp op, const SValue &a, const SValue &b, SourceLoc lo
     if (!v->isTensor() && !v->isNumber()) fail(loc, "cannot compare a tensor with " + v->describe());
   Type at = a.isTensor() ? a.v->type().element() : pyScalarType(a, loc);
   Type bt = b.isTensor() ? b.v->type().element() : pyScalarType(b, loc);
-  Type ret = at.isPointer() && bt.isPointer() ? at : computationType(at, !a.isTensor(), bt, !b.isTensor(), false, loc);
   if (at.isPointer() != bt.isPointer()) fail(loc, "cannot compare " + dtypeName(at) + " with " + dtypeName(bt));
+  Type ret = at.isPointer() && bt.isPointer() ? at : computationType(at, !a.isTensor(), bt, !b.isTensor(), false, loc);
+  if (!ret.isPointer()) checkScalarsFit(a, b, ret, loc);
   ir::Value *x = toTensor(a, loc, ret), *y = toTensor(b, loc, ret);
   broadcastPair(x, y, loc);
   const char *pred = op == CmpOp::Lt ? "lt" : op == CmpOp::Le ? "le" : op == CmpOp::Gt ? "gt"

@@ -1,0 +1,8 @@
+# RUN: not tessera compile %s --entry k 2>&1 | FileCheck %s --strict-whitespace
+# CHECK: parse-unterminated-string.py:[[@LINE+6]]:9: error: unterminated string literal
+# CHECK-NEXT: {{^}}    x = 'abc
+# CHECK-NEXT: {{^}}        ^
+import tessera.language as tl
+
+def k(X):
+    x = 'abc
