@@ -1,0 +1,241 @@
+// tessera_compile: source -> frontend (tile IR) -> target (binary) -> compile
+// cache -> runtime module and kernel. The cache is consulted first, keyed by
+// everything that decides the binary, so a hit skips the frontend entirely.
+#include "capi/CApiInternal.h"
+
+#include "frontend/Compile.h"
+#include "frontend/Parser.h"
+#include "runtime/CompileCache.h"
+#include "runtime/Sha256.h"
+
+#include <algorithm>
+#include <mutex>
+
+using namespace tessera;
+using capi::fail;
+using capi::fromStatus;
+
+namespace tessera::capi {
+
+namespace {
+
+std::mutex factoryMutex;
+TargetFactory &factory() {
+  static TargetFactory f;
+  return f;
+}
+
+const char *orEmpty(const char *s) { return s ? s : ""; }
+
+// SHA-256 over length-prefixed fields: no two different inputs concatenate
+// to the same text.
+class KeyBuilder {
+public:
+  void add(std::string_view field) {
+    std::string len = std::to_string(field.size()) + ":";
+    h_.update(len);
+    h_.update(field);
+  }
+  std::string finish() { return h_.hexDigest(); }
+
+private:
+  runtime::Sha256 h_;
+};
+
+std::string cacheKey(const tessera_compile_options &o, const std::string &target, const std::string &fingerprint,
+                     const runtime::Device &device) {
+  KeyBuilder k;
+  k.add("tessera-compile-key-v1");
+  k.add(compilerVersion());
+  k.add(orEmpty(o.source));
+  k.add(orEmpty(o.entry));
+  k.add(std::to_string(o.num_signature));
+  for (size_t i = 0; i < o.num_signature; ++i) k.add(orEmpty(o.signature[i]));
+  // Constexprs are a set: their order must not change the key.
+  std::vector<std::pair<std::string, std::string>> cx;
+  for (size_t i = 0; i < o.num_constexprs; ++i) cx.emplace_back(orEmpty(o.constexprs[i].name), orEmpty(o.constexprs[i].value));
+  std::sort(cx.begin(), cx.end());
+  k.add(std::to_string(cx.size()));
+  for (auto &[n, v] : cx) k.add(n), k.add(v);
+  k.add(target);
+  k.add(std::to_string(o.num_warps));
+  k.add(std::to_string(o.num_stages));
+  // The resolved arch and features (the CPU target compiles for the host's
+  // processor): a cache shared between machines, say a network home, must
+  // not hand one CPU another's code.
+  k.add(fingerprint);
+  k.add(device.backend());
+  return k.finish();
+}
+
+// The entry's parameter names, in order; empty when the source does not parse
+// (compileKernel then reports the syntax errors).
+bool parameterNames(const std::string &source, const std::string &filename, const std::string &entry,
+                    std::vector<std::string> &names) {
+  frontend::SourceManager sources;
+  const frontend::SourceFile &file = sources.addFile(filename, source);
+  frontend::DiagnosticEngine diags(sources);
+  frontend::Parser parser(file, diags);
+  std::unique_ptr<frontend::Module> ast = parser.parseModule();
+  if (diags.hasErrors()) return false;
+  for (const frontend::StmtPtr &s : ast->body)
+    if (auto *f = frontend::dynCast<frontend::FunctionDef>(s.get()); f && f->name == entry) {
+      for (const frontend::Param &p : f->params) names.push_back(p.name);
+      return true;
+    }
+  return false;
+}
+
+// Fills the frontend request from the C options.
+tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileRequest &req) {
+  req.source = o.source;
+  req.filename = o.filename ? o.filename : "<kernel>";
+  req.entry = o.entry;
+  std::vector<std::string> params;
+  if (!parameterNames(req.source, req.filename, req.entry, params)) return TESSERA_SUCCESS;  // the frontend will say why
+  std::vector<bool> given(params.size(), false);
+  for (size_t i = 0; i < o.num_constexprs; ++i) {
+    const tessera_constexpr &c = o.constexprs[i];
+    if (!c.name || !c.value) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: constexpr " + std::to_string(i) + " has a null name or value");
+    auto v = frontend::parseConstexpr(c.value);
+    if (!v) return fail(TESSERA_ERROR_INVALID_ARGUMENT, std::string("tessera_compile: cannot read constexpr ") + c.name + "=" + c.value + " as a compile-time value");
+    auto it = std::find(params.begin(), params.end(), c.name);
+    if (it == params.end()) {
+      req.globals[c.name] = *v;  // a module-level global the kernel reads
+      continue;
+    }
+    frontend::ArgSpec spec;
+    spec.isConstexpr = true;
+    spec.value = *v;
+    req.args[c.name] = spec;
+    given[size_t(it - params.begin())] = true;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < params.size() && k < o.num_signature; ++i) {
+    if (given[i]) continue;
+    std::string error;
+    const char *text = o.signature[k++];
+    auto spec = frontend::parseArgSpec(orEmpty(text), &error);
+    if (!spec) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: parameter '" + params[i] + "': " + error);
+    req.args[params[i]] = *spec;
+  }
+  if (k < o.num_signature)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: the signature has " + std::to_string(o.num_signature) +
+                                                    " entries but '" + req.entry + "' has only " + std::to_string(k) +
+                                                    " runtime parameters");
+  return TESSERA_SUCCESS;
+}
+
+runtime::CacheEntry toEntry(const targets::CompiledKernel &ck) {
+  runtime::CacheEntry e;
+  e.metadata["target"] = ck.target;
+  e.metadata["entry"] = ck.entry;
+  e.metadata["format"] = ck.format;
+  e.metadata["threads_per_program"] = std::to_string(ck.threadsPerProgram);
+  e.metadata["shared_memory_bytes"] = std::to_string(ck.sharedMemoryBytes);
+  e.metadata["num_params"] = std::to_string(ck.params.size());
+  for (size_t i = 0; i < ck.params.size(); ++i) {
+    const targets::KernelParam &p = ck.params[i];
+    e.metadata["param." + std::to_string(i)] = p.name + " " + frontend::dtypeName(p.type) + " " + std::to_string(p.sizeBytes);
+  }
+  e.binary = ck.binary;
+  return e;
+}
+
+// Loads a compiled kernel (fresh or cached) onto the device.
+tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool fromCache, tessera_kernel *out) {
+  auto get = [&](const char *k) {
+    auto it = e.metadata.find(k);
+    return it == e.metadata.end() ? std::string() : it->second;
+  };
+  auto k = std::make_unique<tessera_kernel_t>();
+  k->numParams = size_t(std::stoull("0" + get("num_params")));
+  k->threadsPerProgram = std::max(1, std::stoi("0" + get("threads_per_program")));
+  k->sharedMemoryBytes = std::stoll("0" + get("shared_memory_bytes"));
+  k->fromCache = fromCache;
+  if (auto st = device.loadModule(get("format"), e.binary.data(), e.binary.size(), k->module); !st) return fromStatus(st);
+  if (auto st = k->module->getKernel(get("entry"), k->numParams, k->kernel); !st) return fromStatus(st);
+  *out = k.release();
+  return TESSERA_SUCCESS;
+}
+
+} // namespace
+
+void setTargetFactoryForTesting(TargetFactory f) {
+  std::lock_guard<std::mutex> lock(factoryMutex);
+  factory() = std::move(f);
+}
+
+std::unique_ptr<targets::Target> makeTarget(std::string_view name, std::string *error) {
+  {
+    std::lock_guard<std::mutex> lock(factoryMutex);
+    if (factory()) return factory()(name, error);
+  }
+  return targets::createTarget(name, error);
+}
+
+std::string backendForTarget(const std::string &target) {
+  if (target == "cpu" || target == "host") return "host";
+  if (target == "nvptx" || target == "cuda") return "cuda";
+  if (target == "amdgpu" || target == "hip") return "hip";
+  if (target == "level_zero" || target == "spirv") return "level_zero";
+  return target;
+}
+
+} // namespace tessera::capi
+
+extern "C" tessera_status tessera_compile(const tessera_compile_options *options, tessera_kernel *kernel) {
+  return capi::guarded([&]() -> tessera_status {
+    if (!options || !kernel) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: null argument");
+    const tessera_compile_options &o = *options;
+    if (!o.source || !o.entry) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: source and entry are required");
+    if (o.num_signature && !o.signature) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: null signature");
+    if (o.num_constexprs && !o.constexprs) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: null constexprs");
+    if (o.num_warps < 0 || o.num_stages < 0) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: negative num_warps or num_stages");
+    std::string target = o.target && *o.target ? o.target : "cpu";
+
+    runtime::Device *device = o.device ? o.device->device : nullptr;
+    if (!device)
+      if (auto st = runtime::getDevice(capi::backendForTarget(target), 0, device); !st)
+        return fail(TESSERA_ERROR_UNAVAILABLE, "target '" + target + "': no device to run it: " + st.message());
+
+    targets::TargetOptions topts;
+    if (o.num_warps) topts.numWarps = o.num_warps;
+    if (o.num_stages) topts.numStages = o.num_stages;
+    std::string error;
+    std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);
+
+    runtime::CompileCache cache = runtime::CompileCache::fromEnvironment();
+    std::string key;
+    runtime::CacheEntry entry;
+    if (t) {
+      key = capi::cacheKey(o, target, t->fingerprint(topts), *device);
+      if (cache.lookup(key, entry)) return capi::load(*device, entry, true, kernel);
+    }
+
+    // The frontend runs even without a target, so mistakes in the source are
+    // reported before a missing code generator.
+    frontend::CompileRequest req;
+    if (tessera_status s = capi::buildRequest(o, req); s != TESSERA_SUCCESS) return s;
+    frontend::CompileResult fr = frontend::compileKernel(req);
+    if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
+    if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, error.empty() ? "no target named '" + target + "'" : error);
+
+    targets::CompiledKernel ck;
+    if (!t->compile(*fr.module, req.entry, topts, ck, error))
+      return fail(TESSERA_ERROR_COMPILATION, "target '" + target + "': " + error);
+    entry = capi::toEntry(ck);
+    // A cache that cannot be written (read-only home, full disk) only costs
+    // a recompile next time; the kernel itself is fine.
+    (void)cache.store(key, entry);
+    return capi::load(*device, entry, false, kernel);
+  });
+}
+
+extern "C" int tessera_target_available(const char *target) {
+  try {
+    return target && capi::makeTarget(target, nullptr) ? 1 : 0;
+  } catch (...) {
+    return 0;
+  }
+}

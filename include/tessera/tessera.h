@@ -1,0 +1,153 @@
+/* Tessera's C API: compile a kernel from source and run it, with no Python.
+ *
+ *   tessera_compile_options o = {0};
+ *   o.source = text; o.entry = "add_kernel"; o.target = "cpu";
+ *   o.signature = (const char *[]){"*fp32:16", "*fp32:16", "*fp32:16", "i32"};
+ *   o.num_signature = 4;
+ *   o.constexprs = (tessera_constexpr[]){{"BLOCK_SIZE", "1024"}};
+ *   o.num_constexprs = 1;
+ *   tessera_kernel k;
+ *   if (tessera_compile(&o, &k) != TESSERA_SUCCESS) puts(tessera_last_error());
+ *
+ * Every function returns a tessera_status; on failure, tessera_last_error()
+ * holds a readable message for the calling thread until its next failing call.
+ * Nothing here aborts the process. Handles are opaque and owned by the caller,
+ * who releases them with the matching *_destroy / *_free; devices are owned by
+ * the library and live as long as the process.
+ *
+ * The compile cache (see docs/architecture.md): $TESSERA_CACHE_DIR or
+ * ~/.cache/tessera; TESSERA_ALWAYS_COMPILE=1 bypasses it. */
+#ifndef TESSERA_TESSERA_H
+#define TESSERA_TESSERA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(TESSERA_BUILDING_LIBRARY)
+#define TESSERA_API __attribute__((visibility("default")))
+#else
+#define TESSERA_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tessera_status {
+  TESSERA_SUCCESS = 0,
+  TESSERA_ERROR_INVALID_ARGUMENT = 1, /* null handle, bad size, wrong argument count */
+  TESSERA_ERROR_NOT_FOUND = 2,        /* no such backend, device, target or entry */
+  TESSERA_ERROR_UNAVAILABLE = 3,      /* backend/target not usable on this machine or in this build */
+  TESSERA_ERROR_OUT_OF_MEMORY = 4,
+  TESSERA_ERROR_COMPILATION = 5,      /* the kernel's source has an error (message: file:line:col + caret) */
+  TESSERA_ERROR_LOAD = 6,             /* a compiled binary could not be loaded */
+  TESSERA_ERROR_LAUNCH = 7,
+  TESSERA_ERROR_ASSERT = 8,           /* a tl.device_assert failed during the launch */
+  TESSERA_ERROR_UNSUPPORTED = 9,
+  TESSERA_ERROR_IO = 10,
+  TESSERA_ERROR_INTERNAL = 11
+} tessera_status;
+
+typedef struct tessera_device_t *tessera_device;
+typedef struct tessera_buffer_t *tessera_buffer;
+typedef struct tessera_stream_t *tessera_stream;
+typedef struct tessera_event_t *tessera_event;
+typedef struct tessera_kernel_t *tessera_kernel;
+
+/* ---- errors and version */
+
+/* The calling thread's last error message ("" when none); valid until the
+ * thread's next failing call. */
+TESSERA_API const char *tessera_last_error(void);
+TESSERA_API const char *tessera_status_string(tessera_status status);
+/* "tessera 0.1.0 (build <id>)"; part of every compile-cache key. */
+TESSERA_API const char *tessera_version(void);
+
+/* ---- backends and devices ("host", later "cuda", "hip", "level_zero", "vulkan") */
+
+/* Backends usable on this machine, in preference order; index past the end
+ * returns NULL. */
+TESSERA_API const char *tessera_backend_name(int index);
+TESSERA_API tessera_status tessera_device_count(const char *backend, int *count);
+TESSERA_API tessera_status tessera_get_device(const char *backend, int index, tessera_device *device);
+/* Owned by the device. */
+TESSERA_API const char *tessera_device_name(tessera_device device);
+TESSERA_API const char *tessera_device_backend(tessera_device device);
+TESSERA_API tessera_status tessera_device_synchronize(tessera_device device);
+
+/* ---- memory */
+
+TESSERA_API tessera_status tessera_buffer_alloc(tessera_device device, size_t bytes, tessera_buffer *buffer);
+TESSERA_API tessera_status tessera_buffer_free(tessera_buffer buffer); /* NULL is a no-op */
+TESSERA_API tessera_status tessera_buffer_size(tessera_buffer buffer, size_t *bytes);
+/* The address kernels take: pass a pointer to a variable holding it as the
+ * pointer argument of a launch. */
+TESSERA_API tessera_status tessera_buffer_device_ptr(tessera_buffer buffer, void **ptr);
+/* Copies in stream order (NULL stream = the device's default stream). */
+TESSERA_API tessera_status tessera_copy_host_to_device(tessera_buffer dst, size_t dst_offset, const void *src,
+                                                       size_t bytes, tessera_stream stream);
+TESSERA_API tessera_status tessera_copy_device_to_host(void *dst, tessera_buffer src, size_t src_offset,
+                                                       size_t bytes, tessera_stream stream);
+
+/* ---- streams and events */
+
+TESSERA_API tessera_status tessera_stream_create(tessera_device device, tessera_stream *stream);
+TESSERA_API tessera_status tessera_stream_destroy(tessera_stream stream);
+TESSERA_API tessera_status tessera_stream_synchronize(tessera_stream stream);
+TESSERA_API tessera_status tessera_event_create(tessera_device device, tessera_event *event);
+TESSERA_API tessera_status tessera_event_destroy(tessera_event event);
+TESSERA_API tessera_status tessera_event_record(tessera_event event, tessera_stream stream);
+TESSERA_API tessera_status tessera_event_synchronize(tessera_event event);
+TESSERA_API tessera_status tessera_event_elapsed_ms(tessera_event start, tessera_event end, double *ms);
+
+/* ---- compiling and launching */
+
+typedef struct tessera_constexpr {
+  const char *name;  /* a tl.constexpr parameter, or a module-level global the kernel reads */
+  const char *value; /* Python syntax: "1024", "0.5", "True", "None", "tl.float16" */
+} tessera_constexpr;
+
+typedef struct tessera_compile_options {
+  const char *source;   /* the module's text (Python syntax) */
+  const char *filename; /* shown in messages; NULL = "<kernel>" */
+  const char *entry;    /* the kernel's function name */
+  /* One Triton-style type per runtime parameter, in order, skipping the
+   * parameters named in `constexprs`: "*fp32:16" (pointer, 16-byte aligned),
+   * "i32", "i64:16" (divisible by 16), "i32:1" (equal to 1), "fp32", "i1".
+   * Parameters past the end of the list take their default values. */
+  const char *const *signature;
+  size_t num_signature;
+  const tessera_constexpr *constexprs;
+  size_t num_constexprs;
+  const char *target; /* "cpu"; NULL = "cpu" */
+  int num_warps;      /* 0 = the target's default */
+  int num_stages;     /* 0 = the target's default */
+  /* Where the kernel is loaded; NULL = device 0 of the target's backend. */
+  tessera_device device;
+} tessera_compile_options;
+
+/* Compiles (or takes from the compile cache) and loads a kernel. */
+TESSERA_API tessera_status tessera_compile(const tessera_compile_options *options, tessera_kernel *kernel);
+/* Loads an already compiled binary (e.g. a CPU target's "elf-shared-object",
+ * docs/cpu-abi.md) whose entry takes `num_params` runtime arguments. */
+TESSERA_API tessera_status tessera_kernel_load(tessera_device device, const char *format, const void *binary,
+                                               size_t size, const char *entry, size_t num_params,
+                                               tessera_kernel *kernel);
+TESSERA_API tessera_status tessera_kernel_destroy(tessera_kernel kernel);
+TESSERA_API tessera_status tessera_kernel_num_params(tessera_kernel kernel, size_t *count);
+/* 1 when the last tessera_compile of this kernel was answered by the cache. */
+TESSERA_API tessera_status tessera_kernel_from_cache(tessera_kernel kernel, int *from_cache);
+/* Launches grid[0] x grid[1] x grid[2] programs. args[i] points to the i-th
+ * runtime argument's value (for pointers: to a variable holding the device
+ * address). NULL stream = the device's default stream. */
+TESSERA_API tessera_status tessera_kernel_launch(tessera_kernel kernel, const uint32_t grid[3], void **args,
+                                                 tessera_stream stream);
+
+/* 1 when `target` ("cpu", ...) can compile in this build, else 0. */
+TESSERA_API int tessera_target_available(const char *target);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_TESSERA_H */

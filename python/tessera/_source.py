@@ -1,0 +1,125 @@
+"""Assembling the module text the C++ frontend compiles for a kernel.
+
+The text is: import lines for the module aliases the kernels use (tl,
+tessera, triton, libdevice...), then the source of the kernel and of every
+JITFunction it references through its globals (transitively), each dedented
+and starting at its ``def`` line. Compile-time globals (ints, floats, bools,
+dtypes) are collected as constexprs. A line map turns the frontend's
+"<module>:line:col" back into each function's own file and line.
+"""
+
+import ast
+import inspect
+import re
+import textwrap
+import types
+
+from ._specialize import is_constexpr_global
+
+MODULE_NAME = "<tessera-module>"
+
+# Python modules the frontend knows, by the name the kernel's import gave them.
+_KNOWN_MODULES = ("tessera", "triton", "tessera.language", "triton.language",
+                  "tessera.language.math", "triton.language.math")
+
+
+class _Chunk:
+    def __init__(self, start, count, filename, first_line, indent):
+        self.start, self.count = start, count              # lines in the module text (1-based)
+        self.filename, self.first_line, self.indent = filename, first_line, indent
+
+
+class ModuleText:
+    def __init__(self):
+        self.text = ""
+        self.chunks = []
+        self.constexprs = {}   # name -> value (compile-time globals)
+
+    def map_location(self, line, col):
+        """(filename, line, col) in the original file, or None for header lines."""
+        for c in self.chunks:
+            if c.start <= line < c.start + c.count:
+                return c.filename, c.first_line + (line - c.start), col + c.indent
+        return None
+
+    def map_message(self, message, default_file):
+        def repl(m):
+            loc = self.map_location(int(m.group(1)), int(m.group(2)))
+            if loc is None:
+                return "%s:%s:%s" % (default_file, m.group(1), m.group(2))
+            return "%s:%d:%d" % loc
+        message = re.sub(re.escape(MODULE_NAME) + r":(\d+):(\d+)", repl, message)
+        return message.replace(MODULE_NAME, default_file)
+
+
+def _function_source(fn):
+    """(dedented source from the def line, file, def line number, indent)."""
+    lines, first = inspect.getsourcelines(fn)
+    raw = "".join(lines)
+    text = textwrap.dedent(raw)
+    first_code = next((l for l in lines if l.strip()), "")
+    indent = len(first_code) - len(first_code.lstrip())
+    tree = ast.parse(text)
+    node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    def_index = node.lineno - 1     # skip decorators: the frontend need not see them
+    body = "".join(text.splitlines(keepends=True)[def_index:])
+    if not body.endswith("\n"):
+        body += "\n"
+    filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    return body, filename, first + def_index, indent
+
+
+def _referenced_names(code):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _referenced_names(const)
+    return names
+
+
+def _module_import(name, value):
+    modname = getattr(value, "__name__", "")
+    if modname in _KNOWN_MODULES or modname.endswith("libdevice"):
+        return "import %s as %s" % (modname, name)
+    return None
+
+
+def build(root, unwrap, exclude_globals=()):
+    """ModuleText for JITFunction `root`; `unwrap(value)` returns the
+    JITFunction behind a global (or None)."""
+    out = ModuleText()
+    imports, bodies, seen, order = {}, [], set(), [root]
+    while order:
+        jf = order.pop(0)
+        if id(jf) in seen:
+            continue
+        seen.add(id(jf))
+        bodies.append(_function_source(jf.fn))
+        # Kernels defined inside functions (tests, notebooks) see their
+        # enclosing variables as well as the module's globals.
+        g = dict(jf.fn.__globals__)
+        g.update(inspect.getclosurevars(jf.fn).nonlocals)
+        for name, value in g.items():
+            if isinstance(value, types.ModuleType):
+                line = _module_import(name, value)
+                if line:
+                    imports.setdefault(name, line)
+        for name in sorted(_referenced_names(jf.fn.__code__)):
+            if name not in g:
+                continue
+            value = g[name]
+            dep = unwrap(value)
+            if dep is not None:
+                order.append(dep)
+            elif is_constexpr_global(value) and name not in exclude_globals:
+                out.constexprs.setdefault(name, value)
+    header = "\n".join(imports[n] for n in sorted(imports))
+    text = header + "\n\n" if header else ""
+    line = text.count("\n") + 1
+    for body, filename, first, indent in bodies:
+        count = body.count("\n")
+        out.chunks.append(_Chunk(line, count, filename, first, indent))
+        text += body + "\n"
+        line += count + 1
+    out.text = text
+    return out

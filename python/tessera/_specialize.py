@@ -1,0 +1,111 @@
+"""Turning launch arguments into a Triton-style signature and launch values.
+
+Pointers: numpy arrays and anything with ``__array_interface__``,
+``data_ptr()`` (torch) or ``__dlpack__`` become "*<dtype>", with ":16" when
+the address is 16-byte aligned. Integers become "i32"/"i64"/"u64" with ":1"
+when equal to 1 and ":16" when divisible by 16 (unless the parameter is in
+``do_not_specialize``); floats "fp32"; bools "i1".
+"""
+
+import ctypes
+
+from . import language as tl
+
+# numpy / torch / ml_dtypes dtype names -> Triton's signature names.
+_DTYPES = {
+    "bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "float16": "fp16", "half": "fp16", "bfloat16": "bf16", "float32": "fp32", "float": "fp32",
+    "float64": "fp64", "double": "fp64",
+    "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
+}
+
+_CTYPES = {
+    "i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32, "i64": ctypes.c_int64,
+    "u8": ctypes.c_uint8, "u16": ctypes.c_uint16, "u32": ctypes.c_uint32, "u64": ctypes.c_uint64,
+    "fp32": ctypes.c_float, "fp64": ctypes.c_double,
+}
+
+
+def _dtype_name(dtype):
+    name = str(dtype)
+    if name.startswith("torch."):
+        name = name[len("torch."):]
+    if name not in _DTYPES:
+        raise TypeError("unsupported element type %r for a kernel pointer argument" % name)
+    return _DTYPES[name]
+
+
+def pointer_info(arg):
+    """(address, signature dtype) of an array-like argument, or None."""
+    if hasattr(arg, "__array_interface__"):
+        iface = arg.__array_interface__
+        import numpy as np
+        return iface["data"][0], _dtype_name(np.dtype(iface["typestr"]) if not hasattr(arg, "dtype") else arg.dtype)
+    if hasattr(arg, "data_ptr") and hasattr(arg, "dtype"):
+        device = getattr(arg, "device", None)
+        if device is not None and getattr(device, "type", "cpu") != "cpu":
+            raise TypeError("a %s tensor cannot be passed to a kernel compiled for the host CPU" % device.type)
+        return arg.data_ptr(), _dtype_name(arg.dtype)
+    if hasattr(arg, "__dlpack__"):
+        import numpy as np
+        view = np.from_dlpack(arg)
+        return view.__array_interface__["data"][0], _dtype_name(view.dtype)
+    return None
+
+
+def specialize(arg, specialize_value=True):
+    """(signature entry, ctypes value) for one runtime argument."""
+    if isinstance(arg, tl.constexpr):
+        arg = arg.value
+    if isinstance(arg, bool):
+        return "i1", ctypes.c_bool(arg)
+    if isinstance(arg, int):
+        if -2**31 <= arg < 2**31:
+            ty = "i32"
+        elif -2**63 <= arg < 2**63:
+            ty = "i64"
+        elif 0 <= arg < 2**64:
+            ty = "u64"
+        else:
+            raise OverflowError("integer argument %d does not fit in 64 bits" % arg)
+        value = _CTYPES[ty](arg)
+        if specialize_value and arg == 1:
+            ty += ":1"
+        elif specialize_value and arg % 16 == 0:
+            ty += ":16"
+        return ty, value
+    if isinstance(arg, float):
+        return "fp32", ctypes.c_float(arg)
+    info = pointer_info(arg)
+    if info is not None:
+        address, dtype = info
+        ty = "*" + dtype
+        if specialize_value and address % 16 == 0:
+            ty += ":16"
+        return ty, ctypes.c_void_p(address)
+    raise TypeError("cannot pass a %s to a kernel (expected an array, int, float or bool)" % type(arg).__name__)
+
+
+def constexpr_text(value):
+    """A compile-time value as Python source for the frontend."""
+    if isinstance(value, tl.constexpr):
+        value = value.value
+    if value is None or isinstance(value, (bool, int)):
+        return repr(value)
+    if isinstance(value, float):
+        if value != value:
+            raise ValueError("NaN cannot be a tl.constexpr value")
+        return repr(value) if abs(value) != float("inf") else ("1e999" if value > 0 else "-1e999")
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, tl.dtype):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return "(" + "".join(constexpr_text(v) + ", " for v in value) + ")"
+    raise TypeError("cannot use a %s as a tl.constexpr value" % type(value).__name__)
+
+
+def is_constexpr_global(value):
+    """Module-level globals a kernel may read as compile-time constants."""
+    return isinstance(value, (bool, int, float, tl.dtype, tl.constexpr))

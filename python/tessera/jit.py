@@ -1,0 +1,132 @@
+"""@tessera.jit and kernel[grid](...).
+
+A JITFunction compiles its kernel (through libtessera's C API, which keeps
+the on-disk cache) once per specialization: the argument types and
+alignment/divisibility facts, the constexpr values, the compile-time
+globals, num_warps/num_stages and the target. Compiled kernels are also kept
+in memory per specialization key, so a warm launch does no compiling.
+"""
+
+import functools
+import inspect
+
+from . import _C, _source
+from . import language as tl
+from ._specialize import constexpr_text, specialize
+
+# Launch options Triton accepts that the CPU target has no use for.
+_IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "debug")
+
+
+def _is_constexpr_annotation(annotation):
+    if annotation is tl.constexpr or annotation == "constexpr":
+        return True
+    return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
+
+
+def normalize_grid(grid, meta):
+    """A grid as 3 non-negative ints; a callable grid gets the meta dict."""
+    if callable(grid):
+        grid = grid(meta)
+    if isinstance(grid, int):
+        grid = (grid,)
+    grid = tuple(int(g.value if isinstance(g, tl.constexpr) else g) for g in grid)
+    if not 1 <= len(grid) <= 3:
+        raise ValueError("a grid has 1 to 3 dimensions, got %r" % (grid,))
+    if any(g < 0 or g >= 2**31 for g in grid):
+        raise ValueError("grid dimensions must be in [0, 2^31), got %r" % (grid,))
+    return grid + (1,) * (3 - len(grid))
+
+
+def unwrap(value):
+    """The JITFunction behind a global: itself, or inside autotune/heuristics."""
+    while value is not None and not isinstance(value, JITFunction):
+        value = getattr(value, "fn", None) if hasattr(value, "__tessera_wrapper__") else None
+    return value
+
+
+class JITFunction:
+    __tessera_wrapper__ = True
+
+    def __init__(self, fn, target=None, do_not_specialize=(), debug=None):
+        self.fn = fn
+        self.target = target or "cpu"
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.signature = inspect.signature(fn)
+        self.arg_names = list(self.signature.parameters)
+        self.constexpr_names = {n for n, p in self.signature.parameters.items()
+                                if _is_constexpr_annotation(p.annotation)}
+        self.do_not_specialize = {self.arg_names[d] if isinstance(d, int) else d for d in do_not_specialize}
+        self.cache = {}          # specialization key -> _C.Kernel
+        self._module = None      # ModuleText, built on first compile
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def __repr__(self):
+        return "JITFunction(%s)" % self.__name__
+
+    def module_text(self):
+        if self._module is None:
+            self._module = _source.build(self, unwrap, exclude_globals=set(self.arg_names))
+        return self._module
+
+    def bind(self, args, kwargs):
+        """All parameters by name (defaults applied), as Triton's meta dict."""
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return dict(bound.arguments)
+
+    def specialization(self, bound, num_warps, num_stages):
+        """(key, signature, constexprs, launch values) for bound arguments."""
+        signature, values, constexprs = [], [], []
+        for name in self.arg_names:
+            value = bound[name]
+            if name in self.constexpr_names or value is None:
+                constexprs.append((name, constexpr_text(value)))
+                continue
+            ty, cvalue = specialize(value, name not in self.do_not_specialize)
+            signature.append(ty)
+            values.append(cvalue)
+        key = (tuple(signature), tuple(constexprs), num_warps, num_stages, self.target)
+        return key, signature, constexprs, values
+
+    def compile(self, signature, constexprs, num_warps, num_stages):
+        module = self.module_text()
+        globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
+        filename = module.chunks[0].filename
+        try:
+            return _C.compile(module.text, self.__name__, signature, constexprs + globals_, target=self.target,
+                              filename=_source.MODULE_NAME, num_warps=num_warps or 0, num_stages=num_stages or 0)
+        except _C.CompilationError as e:
+            raise _C.CompilationError(e.status, module.map_message(str(e), filename)) from None
+
+    def run(self, *args, grid, num_warps=None, num_stages=None, **kwargs):
+        for option in _IGNORED_OPTIONS:
+            kwargs.pop(option, None)
+        # A kernel may also take num_warps/num_stages as parameters (Triton's
+        # softmax tutorial does): the value is then both option and argument.
+        if "num_warps" in self.arg_names and num_warps is not None:
+            kwargs["num_warps"] = num_warps
+        if "num_stages" in self.arg_names and num_stages is not None:
+            kwargs["num_stages"] = num_stages
+        bound = self.bind(args, kwargs)
+        key, signature, constexprs, values = self.specialization(bound, num_warps, num_stages)
+        kernel = self.cache.get(key)
+        if kernel is None:
+            kernel = self.compile(signature, constexprs, num_warps, num_stages)
+            self.cache[key] = kernel
+        kernel.launch(normalize_grid(grid, bound), values)
+        return kernel
+
+
+def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, **unused):
+    """``@tessera.jit`` or ``@tessera.jit(target="cpu", do_not_specialize=[...])``."""
+    def wrap(f):
+        return JITFunction(f, target=target, do_not_specialize=do_not_specialize, debug=debug)
+    return wrap(fn) if fn is not None else wrap

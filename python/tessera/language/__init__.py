@@ -1,0 +1,143 @@
+"""tessera.language (``tl``): the kernel language's names on the Python side.
+
+Kernels are compiled from their source by the C++ frontend; Python never runs
+a kernel body. This module exists so that ``import tessera.language as tl``
+works, annotations such as ``BLOCK: tl.constexpr`` evaluate, dtypes can be
+passed and compared (``tl.float16``), and every builtin name a kernel uses
+resolves in the kernel's globals. The builtins are stubs that explain this if
+called from plain Python.
+"""
+
+__all__ = ["dtype", "pointer_type", "constexpr"]
+
+
+class dtype:
+    """A scalar type by Triton's name; ``str(tl.float32) == "fp32"``."""
+
+    _registry = {}
+
+    def __init__(self, name, short, bits, kind):
+        self.name = name          # Triton's long name: float32, int8, bfloat16...
+        self.short = short        # signature spelling: fp32, i8, bf16...
+        self.primitive_bitwidth = bits
+        self.kind = kind          # "int", "uint", "float", "bool"
+        dtype._registry[name] = self
+
+    def is_floating(self):
+        return self.kind == "float"
+
+    def is_int(self):
+        return self.kind in ("int", "uint", "bool")
+
+    def is_int_signed(self):
+        return self.kind == "int"
+
+    def is_int_unsigned(self):
+        return self.kind == "uint"
+
+    def is_ptr(self):
+        return False
+
+    def __str__(self):
+        return self.short
+
+    def __repr__(self):
+        return "tl." + self.name
+
+    def __eq__(self, other):
+        return isinstance(other, dtype) and repr(other) == repr(self)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+
+class pointer_type(dtype):
+    def __init__(self, element_ty, address_space=1):
+        self.element_ty = element_ty
+        self.name = "pointer<%s>" % element_ty.name
+        self.short = "*" + element_ty.short
+        self.primitive_bitwidth = 64
+        self.kind = "pointer"
+        self.address_space = address_space
+
+    def is_ptr(self):
+        return True
+
+    def __repr__(self):
+        return "tl.pointer_type(%r)" % (self.element_ty,)
+
+
+int1 = dtype("int1", "i1", 1, "bool")
+int8 = dtype("int8", "i8", 8, "int")
+int16 = dtype("int16", "i16", 16, "int")
+int32 = dtype("int32", "i32", 32, "int")
+int64 = dtype("int64", "i64", 64, "int")
+uint8 = dtype("uint8", "u8", 8, "uint")
+uint16 = dtype("uint16", "u16", 16, "uint")
+uint32 = dtype("uint32", "u32", 32, "uint")
+uint64 = dtype("uint64", "u64", 64, "uint")
+float8e4nv = dtype("float8e4nv", "fp8e4nv", 8, "float")
+float8e5 = dtype("float8e5", "fp8e5", 8, "float")
+float16 = dtype("float16", "fp16", 16, "float")
+bfloat16 = dtype("bfloat16", "bf16", 16, "float")
+float32 = dtype("float32", "fp32", 32, "float")
+float64 = dtype("float64", "fp64", 64, "float")
+__all__ += [d for d in dtype._registry]
+
+
+class constexpr:
+    """Marks a compile-time parameter (``BLOCK: tl.constexpr``) or wraps a
+    module-level constant (``BLOCK = tl.constexpr(128)``)."""
+
+    def __init__(self, value):
+        self.value = value.value if isinstance(value, constexpr) else value
+
+    def __repr__(self):
+        return "constexpr[%r]" % (self.value,)
+
+    def __index__(self):
+        return self.value.__index__()
+
+    def __int__(self):
+        return int(self.value)
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __eq__(self, other):
+        return self.value == (other.value if isinstance(other, constexpr) else other)
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+def _stub(name):
+    def builtin(*args, **kwargs):
+        raise RuntimeError("tl.%s can only be used inside a @tessera.jit kernel "
+                           "(kernels are compiled from their source, not run by Python)" % name)
+    builtin.__name__ = builtin.__qualname__ = name
+    return builtin
+
+
+# Triton's tl namespace; the frontend implements these (frontend/Builtins.cpp,
+# frontend/prelude.py).
+_BUILTINS = """
+program_id num_programs arange zeros zeros_like full full_like cast to_tensor
+load store make_block_ptr advance make_tensor_descriptor
+dot dot_scaled sum max min argmax argmin xor_sum reduce cumsum cumprod associative_scan sort flip histogram
+where maximum minimum clamp fma abs ceil floor exp exp2 log log2 cos sin sqrt sqrt_rn rsqrt erf
+div_rn fdiv umulhi sigmoid softmax
+reshape view trans permute broadcast broadcast_to expand_dims ravel cat join split interleave
+atomic_add atomic_max atomic_min atomic_and atomic_or atomic_xor atomic_xchg atomic_cas
+multiple_of max_contiguous max_constancy assume
+static_range range static_assert static_print device_print device_assert debug_barrier
+rand randn randint randint4x rand4x randn4x philox philox_impl pair_uniform_to_normal uint_to_uniform_float
+swizzle2d cdiv next_power_of_2 inline_asm_elementwise
+""".split()
+
+for _name in _BUILTINS:
+    globals()[_name] = _stub(_name)
+__all__ += _BUILTINS
+del _name
+
+from . import math  # noqa: E402  (after the stubs it reuses)

@@ -1,0 +1,14 @@
+"""tessera.language.math (``tl.math``): stubs for the math functions kernels
+call; the frontend implements them (frontend/Builtins.cpp)."""
+
+from . import _stub
+
+_NAMES = """
+abs ceil floor exp exp2 log log2 cos sin sqrt sqrt_rn rsqrt erf fma div_rn fdiv umulhi
+max min maximum minimum clamp sigmoid
+""".split()
+
+for _name in _NAMES:
+    globals()[_name] = _stub("math." + _name)
+__all__ = list(_NAMES)
+del _name

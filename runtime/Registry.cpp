@@ -1,0 +1,57 @@
+// The backend registry. Backends are listed in a fixed table rather than
+// registered by static constructors: the runtime is a static library, and a
+// linker drops objects nothing references, constructors included.
+#include "runtime/Runtime.h"
+#include "runtime/host/HostBackend.h"
+
+namespace tessera::runtime {
+
+namespace {
+
+struct Entry {
+  const char *name;
+  // Returns null when the backend cannot be used here (no driver, no device);
+  // GPU backends will dlopen their vendor library inside their probe.
+  Backend *(*probe)();
+};
+
+// Preference order: GPUs first once they exist, the host last.
+// cuda, hip, level_zero and vulkan slot in above "host" as they land.
+const Entry kBackends[] = {
+    {"host", &hostBackend},
+};
+
+} // namespace
+
+std::vector<std::string> backendNames() {
+  std::vector<std::string> names;
+  for (const Entry &e : kBackends)
+    if (e.probe()) names.push_back(e.name);
+  return names;
+}
+
+Backend *getBackend(std::string_view name, Status *status) {
+  for (const Entry &e : kBackends) {
+    if (name != e.name) continue;
+    Backend *b = e.probe();
+    if (!b && status) *status = Status(StatusCode::Unavailable, "backend '" + std::string(name) + "' is not usable on this machine");
+    else if (status) *status = Status::ok();
+    return b;
+  }
+  if (status) {
+    std::string known;
+    for (const std::string &n : backendNames()) known += (known.empty() ? "" : ", ") + n;
+    *status = Status(StatusCode::NotFound, "no runtime backend named '" + std::string(name) + "' (usable here: " + known + ")");
+  }
+  return nullptr;
+}
+
+Status getDevice(std::string_view backend, int index, Device *&out) {
+  out = nullptr;
+  Status st;
+  Backend *b = getBackend(backend, &st);
+  if (!b) return st;
+  return b->device(index, out);
+}
+
+} // namespace tessera::runtime

@@ -1,0 +1,128 @@
+// The runtime: one abstraction over every place a compiled kernel can run.
+//
+//   Backend   a driver (host, cuda, hip, level_zero, vulkan); lists devices
+//   Device    allocates buffers, creates streams and events, loads modules
+//   Buffer    device memory of a fixed size
+//   Stream    an in-order queue of copies and launches
+//   Event     a point in a stream, for waiting and timing
+//   Module    a loaded binary of a given format ("elf-shared-object", "cubin"...)
+//   Kernel    one entry point of a module; launch(grid, args, stream)
+//
+// Objects are owned by the caller through unique_ptr; a Buffer, Stream, Module
+// or Kernel must not outlive its Device (devices live as long as the process).
+// A Kernel may outlive its Module: it keeps the loaded binary alive itself.
+// Every operation returns a Status and never aborts. The runtime depends on
+// nothing else in the project (no IR, no LLVM): it only moves bytes.
+#pragma once
+
+#include "runtime/Status.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera::runtime {
+
+class Device;
+class Stream;
+
+class Buffer {
+public:
+  virtual ~Buffer() = default;
+  virtual size_t size() const = 0;
+  // The address kernels see (on the host, an ordinary pointer).
+  virtual void *devicePointer() const = 0;
+  virtual Device &device() const = 0;
+};
+
+class Event {
+public:
+  virtual ~Event() = default;
+  // Blocks until the work recorded before the event has finished.
+  virtual Status synchronize() = 0;
+  // Milliseconds between `start` and this event (both recorded and finished).
+  virtual Status elapsedMs(const Event &start, double &ms) const = 0;
+};
+
+class Stream {
+public:
+  virtual ~Stream() = default;
+  virtual Device &device() const = 0;
+  virtual Status synchronize() = 0;
+  virtual Status record(Event &event) = 0;
+  // Later work on this stream waits for `event` (recorded on any stream).
+  virtual Status wait(Event &event) = 0;
+};
+
+// What a launch needs besides the arguments. GPU backends read the block size
+// and dynamic shared memory from the compiled kernel's metadata.
+struct LaunchConfig {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  int threadsPerProgram = 1;
+  int64_t sharedMemoryBytes = 0;
+};
+
+class Kernel {
+public:
+  virtual ~Kernel() = default;
+  virtual const std::string &name() const = 0;
+  // args[i] points to the i-th runtime argument's value (for a pointer
+  // parameter, to a variable holding the device address); `numArgs` is checked
+  // against what the caller declared when it looked the kernel up.
+  // Null stream = the device's default stream.
+  virtual Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) = 0;
+};
+
+class Module {
+public:
+  virtual ~Module() = default;
+  // `numArgs` is the number of runtime parameters the entry takes.
+  virtual Status getKernel(const std::string &entry, size_t numArgs, std::unique_ptr<Kernel> &out) = 0;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+  virtual std::string name() const = 0;     // "host: 16 x AMD EPYC ..." / "NVIDIA H200"
+  virtual std::string backend() const = 0;  // "host", "cuda", ...
+  virtual int index() const = 0;
+
+  virtual Status allocate(size_t bytes, std::unique_ptr<Buffer> &out) = 0;
+  // Copies run in `stream` order (null = the default stream) and are complete
+  // when the call returns on backends without asynchronous copies (the host).
+  virtual Status copyToDevice(Buffer &dst, size_t offset, const void *src, size_t bytes, Stream *stream) = 0;
+  virtual Status copyToHost(void *dst, const Buffer &src, size_t offset, size_t bytes, Stream *stream) = 0;
+  virtual Status createStream(std::unique_ptr<Stream> &out) = 0;
+  virtual Stream &defaultStream() = 0;
+  virtual Status createEvent(std::unique_ptr<Event> &out) = 0;
+  // Binary formats this device loads: "elf-shared-object" on the host.
+  virtual std::vector<std::string> moduleFormats() const = 0;
+  virtual Status loadModule(std::string_view format, const void *binary, size_t size,
+                            std::unique_ptr<Module> &out) = 0;
+  // Waits for all work on all of this device's streams.
+  virtual Status synchronize() = 0;
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual int deviceCount() const = 0;
+  // The device stays owned by the backend (for the life of the process).
+  virtual Status device(int index, Device *&out) = 0;
+};
+
+// The registry: backends usable on this machine, in preference order. A GPU
+// backend appears only when its vendor library loads and reports a device, so
+// "host" is always listed and the rest depend on the machine.
+std::vector<std::string> backendNames();
+// Null with a NotFound/Unavailable status when `name` is not usable here.
+Backend *getBackend(std::string_view name, Status *status = nullptr);
+// Shorthand: device `index` of backend `name`.
+Status getDevice(std::string_view backend, int index, Device *&out);
+
+} // namespace tessera::runtime

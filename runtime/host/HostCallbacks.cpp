@@ -1,0 +1,49 @@
+#include "runtime/host/HostCallbacks.h"
+
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+
+namespace tessera::runtime {
+
+HostLaunchFailure &hostLaunchFailure() {
+  static HostLaunchFailure state;
+  return state;
+}
+
+void exposeHostCallbacks() {
+  static const bool done = [] {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void *>(&tessera_host_print), &info) && info.dli_fname) {
+      // RTLD_NOLOAD: only re-flags the already loaded object. Fails harmlessly
+      // when the callbacks live in the main executable (already global).
+      if (void *h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL)) (void)h;  // kept open on purpose
+    }
+    return true;
+  }();
+  (void)done;
+}
+
+} // namespace tessera::runtime
+
+using tessera::runtime::hostLaunchFailure;
+
+extern "C" void tessera_host_print(const char *text) {
+  // One line at a time from many threads: a lock keeps lines whole.
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  const char *t = text ? text : "";
+  std::fputs(t, stdout);
+  size_t n = std::strlen(t);
+  if (n == 0 || t[n - 1] != '\n') std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+extern "C" void tessera_host_assert_fail(const char *message, const char *file, int32_t line) {
+  auto &state = hostLaunchFailure();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (state.failed.load()) return;  // keep the first failure only
+  state.message = std::string(file ? file : "<unknown>") + ":" + std::to_string(line) + ": device assertion failed: " +
+                  (message ? message : "");
+  state.failed.store(true);
+}

@@ -1,0 +1,42 @@
+// The functions compiled CPU kernels call back into (docs/cpu-abi.md), and the
+// per-launch state they write. A launch resets the state, runs, and turns a
+// recorded assertion failure into an AssertFailed status.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+extern "C" {
+// Exported with default visibility: a kernel's shared object is loaded with
+// RTLD_LOCAL and resolves these against the process's global scope.
+__attribute__((visibility("default"))) void tessera_host_print(const char *text);
+__attribute__((visibility("default"))) void tessera_host_assert_fail(const char *message, const char *file,
+                                                                     int32_t line);
+}
+
+namespace tessera::runtime {
+
+// Launches are serialized (one grid runs at a time on the pool), so one
+// process-wide record is enough.
+struct HostLaunchFailure {
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::string message;  // the first failure: "file:line: message"
+
+  void reset() {
+    std::lock_guard<std::mutex> lock(mutex);
+    failed.store(false);
+    message.clear();
+  }
+};
+
+HostLaunchFailure &hostLaunchFailure();
+
+// Makes the object that defines the callbacks part of the global symbol scope,
+// so kernels loaded with RTLD_LOCAL resolve them even when this library itself
+// was opened with RTLD_LOCAL (Python's ctypes does that by default).
+void exposeHostCallbacks();
+
+} // namespace tessera::runtime

@@ -1,0 +1,131 @@
+// Host modules and kernels (docs/cpu-abi.md). dlopen needs a file, so the
+// bytes go to a private temp file that is unlinked as soon as it is mapped.
+// A launch splits the grid's linear program ids over the thread pool.
+#include "runtime/host/HostCallbacks.h"
+#include "runtime/host/HostInternal.h"
+#include "runtime/host/ThreadPool.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+#include <unistd.h>
+
+namespace tessera::runtime {
+
+namespace {
+
+using EntryFn = void (*)(void **args, int32_t gx, int32_t gy, int32_t gz, int64_t first, int64_t last);
+
+// Closes the shared object when the module and every kernel from it are gone.
+struct DlHandle {
+  void *handle = nullptr;
+  ~DlHandle() {
+    if (handle) dlclose(handle);
+  }
+};
+
+class HostKernel final : public Kernel {
+public:
+  HostKernel(Device &device, std::shared_ptr<DlHandle> lib, std::string name, EntryFn fn, size_t numArgs)
+      : device_(device), lib_(std::move(lib)), name_(std::move(name)), fn_(fn), numArgs_(numArgs) {}
+  const std::string &name() const override { return name_; }
+
+  Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
+    if (numArgs != numArgs_)
+      return {StatusCode::InvalidArgument, "kernel '" + name_ + "' takes " + std::to_string(numArgs_) +
+                                               " runtime arguments, the launch passed " + std::to_string(numArgs)};
+    for (size_t i = 0; i < numArgs; ++i)
+      if (!args || !args[i]) return {StatusCode::InvalidArgument, "launch of '" + name_ + "': argument " + std::to_string(i) + " is null"};
+    if (!streamBelongsTo(stream, device_)) return {StatusCode::InvalidArgument, "launch: the stream belongs to another device"};
+    int64_t total = 1;
+    for (uint32_t g : config.grid) {
+      if (g > uint32_t(INT32_MAX)) return {StatusCode::InvalidArgument, "grid dimension " + std::to_string(g) + " exceeds 2^31-1"};
+      if (g && total > INT64_MAX / int64_t(g)) return {StatusCode::InvalidArgument, "the grid has more than 2^63 programs"};
+      total *= int64_t(g);
+    }
+    if (total == 0) return Status::ok();  // an empty grid runs nothing, as on GPUs
+
+    auto &failure = hostLaunchFailure();
+    // One grid at a time: the pool runs one range, and the assertion record
+    // belongs to this launch.
+    static std::mutex launchMutex;
+    std::lock_guard<std::mutex> lock(launchMutex);
+    failure.reset();
+    const int32_t gx = int32_t(config.grid[0]), gy = int32_t(config.grid[1]), gz = int32_t(config.grid[2]);
+    EntryFn fn = fn_;
+    std::function<void(int64_t, int64_t)> body = [&](int64_t first, int64_t last) { fn(args, gx, gy, gz, first, last); };
+    ThreadPool::instance().parallelFor(total, body, &failure.failed);
+    if (failure.failed.load()) {
+      std::lock_guard<std::mutex> m(failure.mutex);
+      return {StatusCode::AssertFailed, "kernel '" + name_ + "': " + failure.message};
+    }
+    return Status::ok();
+  }
+
+private:
+  Device &device_;
+  std::shared_ptr<DlHandle> lib_;
+  std::string name_;
+  EntryFn fn_;
+  size_t numArgs_;
+};
+
+class HostModule final : public Module {
+public:
+  HostModule(Device &device, std::shared_ptr<DlHandle> lib) : device_(device), lib_(std::move(lib)) {}
+  Status getKernel(const std::string &entry, size_t numArgs, std::unique_ptr<Kernel> &out) override {
+    dlerror();
+    void *sym = dlsym(lib_->handle, entry.c_str());
+    if (!sym) {
+      const char *err = dlerror();
+      return {StatusCode::NotFound, "no kernel entry '" + entry + "' in the module" + (err ? std::string(": ") + err : "")};
+    }
+    out = std::make_unique<HostKernel>(device_, lib_, entry, reinterpret_cast<EntryFn>(sym), numArgs);
+    return Status::ok();
+  }
+
+private:
+  Device &device_;
+  std::shared_ptr<DlHandle> lib_;
+};
+
+Status writeAll(int fd, const void *data, size_t size) {
+  const char *p = static_cast<const char *>(data);
+  while (size) {
+    ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return {StatusCode::IoError, std::string("writing the kernel's temp file: ") + std::strerror(errno)};
+    p += n, size -= size_t(n);
+  }
+  return Status::ok();
+}
+
+} // namespace
+
+Status loadHostModule(Device &device, const void *binary, size_t size, std::unique_ptr<Module> &out) {
+  if (!binary || size < 4 || std::memcmp(binary, "\x7f" "ELF", 4) != 0)
+    return {StatusCode::LoadFailed, "the binary is not an ELF shared object"};
+  exposeHostCallbacks();
+  const char *tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/tessera-kernel-XXXXXX.so";
+  int fd = mkstemps(path.data(), 3);
+  if (fd < 0) return {StatusCode::IoError, "cannot create a temp file for the kernel (" + path + "): " + std::strerror(errno)};
+  Status st = writeAll(fd, binary, size);
+  ::close(fd);
+  if (!st) {
+    ::unlink(path.c_str());
+    return st;
+  }
+  auto lib = std::make_shared<DlHandle>();
+  lib->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string err = lib->handle ? "" : dlerror();
+  ::unlink(path.c_str());  // the mapping stays valid; nothing is left behind
+  if (!lib->handle) return {StatusCode::LoadFailed, "dlopen of the kernel failed: " + err};
+  out = std::make_unique<HostModule>(device, std::move(lib));
+  return Status::ok();
+}
+
+} // namespace tessera::runtime

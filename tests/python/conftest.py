@@ -1,0 +1,35 @@
+"""Shared setup for the Python tests: import tessera from the source tree,
+use the build's libtessera.so, and a private compile cache per session."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+os.environ.setdefault("TESSERA_LIBRARY", os.path.join(ROOT, "build", "capi", "libtessera.so"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory):
+    os.environ["TESSERA_CACHE_DIR"] = str(tmp_path_factory.mktemp("tessera-cache"))
+
+
+@pytest.fixture
+def cpu_target():
+    from tessera import _C
+    if not _C.target_available("cpu"):
+        print("SKIP REASON: createTarget('cpu') returns null: no CPU code generator in this build")
+        pytest.skip("createTarget('cpu') returns null: no CPU code generator in this build")
+
+
+@pytest.fixture(scope="session")
+def abi_kernels(tmp_path_factory):
+    """The hand-written ABI kernels (tests/unit/runtime/abi_kernels.c) as bytes."""
+    out = tmp_path_factory.mktemp("abi") / "abi_kernels.so"
+    src = os.path.join(ROOT, "tests", "unit", "runtime", "abi_kernels.c")
+    cc = os.environ.get("CC", "cc")
+    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(out), src], check=True)
+    return out.read_bytes()

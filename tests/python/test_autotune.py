@@ -1,0 +1,95 @@
+"""autotune, Config, heuristics and testing.do_bench, with launches that take
+a known time (a fake compile whose kernels sleep by BLOCK)."""
+
+import time
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera import _C
+
+
+class SleepyKernel:
+    def __init__(self, seconds, log):
+        self.seconds, self.log = seconds, log
+
+    def launch(self, grid, args):
+        self.log.append(grid)
+        time.sleep(self.seconds)
+
+
+@pytest.fixture
+def sleepy(monkeypatch):
+    log, compiles = [], []
+
+    def compile(source, entry, signature, constexprs, **kw):
+        cx = dict(constexprs)
+        compiles.append(cx)
+        return SleepyKernel({"16": 0.004, "32": 0.0005, "64": 0.002}.get(cx.get("BLOCK"), 0.0), log)
+
+    monkeypatch.setattr(_C, "compile", compile)
+    return log, compiles
+
+
+def make_kernel(**tune):
+    @tessera.autotune(configs=[tessera.Config({"BLOCK": b}, num_warps=4) for b in (16, 32, 64)],
+                      key=["n"], warmup=1, rep=5, **tune)
+    @tessera.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):
+        pass
+    return k
+
+
+def test_autotune_times_configs_and_caches_the_choice(sleepy):
+    log, compiles = sleepy
+    k = make_kernel()
+    x = np.zeros(8, np.float32)
+    k[lambda meta: (tessera.cdiv(meta["n"], meta["BLOCK"]),)](x, 256)
+    assert k.best_config.kwargs == {"BLOCK": 32}
+    assert len(k.bench_times) == 3
+    assert log[-1] == (8, 1, 1)                 # the grid saw the chosen BLOCK
+    runs = len(log)
+    k[(1,)](x, 256)                              # same key: no tuning
+    assert len(log) == runs + 1
+    k[(1,)](x, 512)                              # new key: tuned again
+    assert len(log) > runs + 5
+    assert {c["BLOCK"] for c in compiles} == {"16", "32", "64"}
+
+
+def test_reset_to_zero_and_hooks(sleepy):
+    seen = []
+    k = make_kernel(reset_to_zero=["x_ptr"], pre_hook=lambda args: seen.append(args["BLOCK"]))
+    x = np.ones(8, np.float32)
+    k[(1,)](x, 3)
+    assert not x.any() and set(seen) == {16, 32, 64}
+
+
+def test_heuristics(sleepy):
+    _, compiles = sleepy
+
+    @tessera.heuristics({"BLOCK": lambda args: tessera.next_power_of_2(args["n"])})
+    @tessera.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):
+        pass
+
+    k[(1,)](np.zeros(4, np.float32), 20)
+    assert compiles[-1]["BLOCK"] == "32"
+
+
+def test_config():
+    c = tessera.Config({"BLOCK": 128}, num_warps=8, num_stages=2)
+    assert c.all_kwargs() == {"BLOCK": 128, "num_warps": 8, "num_stages": 2}
+    assert "BLOCK: 128" in str(c)
+
+
+def test_do_bench_modes():
+    calls = []
+    f = lambda: (calls.append(1), time.sleep(0.001))
+    t = tessera.testing.do_bench(f, warmup=2, rep=10)
+    assert 0.5 < t < 50 and len(calls) > 5
+    lo, med, hi = tessera.testing.do_bench(f, warmup=1, rep=5, quantiles=[0.2, 0.5, 0.8])
+    assert lo <= med <= hi
+    assert isinstance(tessera.testing.do_bench(f, rep=5, return_mode="all"), list)
+    assert tessera.testing.do_bench(f, rep=5, return_mode="min") <= tessera.testing.do_bench(f, rep=5, return_mode="max")

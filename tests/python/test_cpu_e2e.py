@@ -1,0 +1,101 @@
+"""End to end on the host CPU: @tessera.jit kernels compiled by the CPU
+target and run on numpy arrays, autotuning, and the on-disk compile cache
+shared by concurrent processes. Skipped (with the reason printed) while
+createTarget("cpu") returns null."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+
+pytestmark = pytest.mark.usefixtures("cpu_target")
+
+OFFSET = 2.0
+
+
+@tessera.jit
+def scale(x, factor):
+    return x * factor
+
+
+@tessera.jit
+def axpy_kernel(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, scale(x, alpha) + y + OFFSET, mask=mask)
+
+
+def test_axpy_with_helper_and_globals():
+    rng = np.random.default_rng(0)
+    for n in (1, 1000, 4096, 100003):
+        x = rng.standard_normal(n).astype(np.float32)
+        y = rng.standard_normal(n).astype(np.float32)
+        out = np.full(n, np.nan, np.float32)
+        axpy_kernel[lambda m: (tessera.cdiv(m["n"], m["BLOCK"]),)](x, y, out, n, 1.5, BLOCK=256)
+        ref = x.astype(np.float64) * 1.5 + y + OFFSET
+        np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
+
+
+def test_autotune_on_the_cpu():
+    @tessera.autotune(configs=[tessera.Config({"BLOCK": b}) for b in (64, 256, 1024)], key=["n"], warmup=1, rep=3)
+    @tessera.jit
+    def copy_kernel(src, dst, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(dst + offs, tl.load(src + offs, mask=offs < n), mask=offs < n)
+
+    n = 50000
+    src = np.random.rand(n).astype(np.float32)
+    dst = np.zeros_like(src)
+    copy_kernel[lambda m: (tessera.cdiv(m["n"], m["BLOCK"]),)](src, dst, n)
+    np.testing.assert_array_equal(dst, src)
+    assert copy_kernel.best_config.kwargs["BLOCK"] in (64, 256, 1024)
+
+
+WORKER = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    import numpy as np
+    import tessera
+    import tessera.language as tl
+
+    @tessera.jit
+    def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+    n = 5000
+    x, y = np.random.rand(n).astype(np.float32), np.random.rand(n).astype(np.float32)
+    out = np.zeros(n, np.float32)
+    k = add_kernel[(tessera.cdiv(n, 512),)](x, y, out, n, BLOCK=512)
+    assert np.array_equal(out, x + y)
+    print("HIT" if k.from_cache else "MISS")
+""")
+
+
+def test_processes_share_the_compile_cache(tmp_path):
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    env = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path / "cache"))
+    python = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "python")
+    procs = [subprocess.Popen([sys.executable, str(script), python], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    results = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
+    for out, err, rc in results:
+        assert rc == 0, err
+    entries = os.listdir(tmp_path / "cache")
+    assert len(entries) == 1 and entries[0].endswith(".tkc"), entries   # one whole entry, no temp files
+    again = subprocess.run([sys.executable, str(script), python], env=env, capture_output=True, text=True)
+    assert again.returncode == 0 and again.stdout.strip() == "HIT", again.stderr
+    always = subprocess.run([sys.executable, str(script), python], env=dict(env, TESSERA_ALWAYS_COMPILE="1"),
+                            capture_output=True, text=True)
+    assert always.stdout.strip() == "MISS", always.stderr
