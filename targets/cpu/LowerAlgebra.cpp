@@ -45,33 +45,47 @@ void Lowering::lowerReduce(const ir::Operation &op) {
   };
   if (s.post == 1) {
     unsigned w = unsigned(std::min<int64_t>(s.len, vectorWidth(in)));
+    // P independent partial accumulators hide the combine's latency.
+    unsigned P = unsigned(std::min<int64_t>(4, s.len / w));
     auto rowBody = [&](llvm::Value *row) {
       llvm::Value *base = b.CreateMul(row, i64(s.len));
-      std::vector<llvm::Value *> acc;
-      for (unsigned k = 0; k < n; ++k) acc.push_back(loadChunk(op.operand(k), base, w));
-      if (s.len > w) {
+      std::vector<std::vector<llvm::Value *>> part(P);  // part[p][k]
+      for (unsigned p = 0; p < P; ++p)
+        for (unsigned k = 0; k < n; ++k) part[p].push_back(loadChunk(op.operand(k), b.CreateAdd(base, i64(p * w)), w));
+      if (s.len > int64_t(P * w)) {
         llvm::BasicBlock *pre = b.GetInsertBlock();
         llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "reduce", fn), *exit = llvm::BasicBlock::Create(ctx, "reduce.end", fn);
         b.CreateBr(body);
         b.SetInsertPoint(body);
         llvm::PHINode *c = b.CreatePHI(b.getInt64Ty(), 2);
-        c->addIncoming(i64(w), pre);
-        std::vector<llvm::PHINode *> phis;
-        for (unsigned k = 0; k < n; ++k) {
-          phis.push_back(b.CreatePHI(acc[k]->getType(), 2));
-          phis.back()->addIncoming(acc[k], pre);
+        c->addIncoming(i64(P * w), pre);
+        std::vector<std::vector<llvm::PHINode *>> phis(P);
+        for (unsigned p = 0; p < P; ++p)
+          for (unsigned k = 0; k < n; ++k) {
+            phis[p].push_back(b.CreatePHI(part[p][k]->getType(), 2));
+            phis[p].back()->addIncoming(part[p][k], pre);
+          }
+        for (unsigned p = 0; p < P; ++p) {
+          std::vector<llvm::Value *> args(phis[p].begin(), phis[p].end());
+          for (unsigned k = 0; k < n; ++k)
+            args.push_back(loadChunk(op.operand(k), b.CreateAdd(base, b.CreateAdd(c, i64(p * w))), w));
+          part[p] = combine(region, args);
         }
-        std::vector<llvm::Value *> args(phis.begin(), phis.end());
-        for (unsigned k = 0; k < n; ++k) args.push_back(loadChunk(op.operand(k), b.CreateAdd(base, c), w));
-        std::vector<llvm::Value *> next = combine(region, args);
-        llvm::Value *c2 = b.CreateAdd(c, i64(w));
+        llvm::Value *c2 = b.CreateAdd(c, i64(P * w));
         c->addIncoming(c2, b.GetInsertBlock());
-        for (unsigned k = 0; k < n; ++k) phis[k]->addIncoming(next[k], b.GetInsertBlock());
+        for (unsigned p = 0; p < P; ++p)
+          for (unsigned k = 0; k < n; ++k) phis[p][k]->addIncoming(part[p][k], b.GetInsertBlock());
         b.CreateCondBr(b.CreateICmpSLT(c2, i64(s.len)), body, exit);
         b.SetInsertPoint(exit);
-        acc = next;
-        for (unsigned k = 0; k < n; ++k) acc[k] = next[k];
       }
+      // Partials combine in index order (0+1, 2+3, then the pairs).
+      for (unsigned stride = 1; stride < P; stride *= 2)
+        for (unsigned p = 0; p + stride < P; p += 2 * stride) {
+          std::vector<llvm::Value *> args = part[p];
+          args.insert(args.end(), part[p + stride].begin(), part[p + stride].end());
+          part[p] = combine(region, args);
+        }
+      std::vector<llvm::Value *> acc = part[0];
       for (unsigned width = w; width > 1; width /= 2) {
         std::vector<int> lo, hi;
         for (unsigned j = 0; j < width / 2; ++j) lo.push_back(int(j)), hi.push_back(int(j + width / 2));

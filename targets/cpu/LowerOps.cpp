@@ -29,6 +29,11 @@ void Lowering::lowerBlock(const ir::Block &block) {
 }
 
 void Lowering::lowerOp(const ir::Operation &op) {
+  lowerOpOnly(op);
+  finishPending(op);
+}
+
+void Lowering::lowerOpOnly(const ir::Operation &op) {
   switch (op.code()) {
   case OpCode::ProgramId: set(op.result(), {pid[op.attr("axis")->getInt()]}); return;
   case OpCode::NumPrograms: set(op.result(), {grid[op.attr("axis")->getInt()]}); return;
@@ -119,6 +124,7 @@ void Lowering::defineTile(const ir::Operation &op, ChunkGen gen) {
     set(op.result(), {nullptr, nullptr, std::move(gen)});
     return;
   }
+  if (deferToFirstUser(op, gen, false)) return;
   llvm::Value *buf = newBuffer(rt);
   ir::Type widest = rt;
   for (ir::Value *v : op.operands())
@@ -225,6 +231,55 @@ bool Lowering::isReadOnly(const ir::Operation &op) {
   return true;
 }
 
+bool Lowering::deferToFirstUser(const ir::Operation &def, ChunkGen gen, bool isLoad) {
+  const ir::Value *v = def.result();
+  const ir::Block *blk = def.parentBlock();
+  bool after = false;
+  for (auto &opPtr : blk->ops()) {
+    const ir::Operation *op = opPtr.get();
+    if (op == &def) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    bool direct = std::find(op->operands().begin(), op->operands().end(), v) != op->operands().end();
+    bool nested = false;
+    auto usesV = [&](ir::Operation *inner) {
+      nested |= std::find(inner->operands().begin(), inner->operands().end(), v) != inner->operands().end();
+    };
+    for (unsigned r = 0; r < op->numRegions() && !nested; ++r)
+      ir::Function::walkBlock(const_cast<ir::Block &>(op->region(r).block()), usesV);
+    bool controlFlow = op->is(OpCode::For) || op->is(OpCode::If) || op->is(OpCode::While);
+    if (nested || (direct && controlFlow)) return false;
+    if (direct) {
+      set(v, {nullptr, newBuffer(v->type()), std::move(gen), true});
+      pendingByUser_[op].push_back(v);
+      return true;
+    }
+    if (isLoad && !isReadOnly(*op)) return false;
+  }
+  return false;
+}
+
+// After the first user: if its loop did not run over the tile (it made a lazy
+// value instead), fill the buffer now, still before any later use.
+void Lowering::finishPending(const ir::Operation &user) {
+  auto it = pendingByUser_.find(&user);
+  if (it == pendingByUser_.end()) return;
+  for (const ir::Value *v : it->second) {
+    Lowered &l = get(v);
+    bool filled = filled_.count(v) != 0;
+    ChunkGen gen = l.gen;
+    llvm::Value *buf = l.buf;
+    set(v, {nullptr, buf});
+    if (!filled) {
+      unsigned w = vectorWidth(v->type());
+      loop(i64(0), i64(v->type().numElements()), w, [&](llvm::Value *i) { storeChunk(buf, v->type().element(), i, gen(i, w)); });
+    }
+  }
+  pendingByUser_.erase(it);
+}
+
 // A valid address to load from in lanes whose mask is off.
 llvm::Value *Lowering::safeAddress(llvm::Type *t) {
   if (!scratch_) scratch_ = entryAlloca(b.getInt64Ty(), 8);
@@ -292,6 +347,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     set(op.result(), {nullptr, nullptr, gen});
     return;
   }
+  if (!isVolatile && deferToFirstUser(op, gen, true)) return;
   llvm::Value *buf = newBuffer(rt);
   unsigned w = vectorWidth(rt, contiguous);
   if (isVolatile) w = 1;

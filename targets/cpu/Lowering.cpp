@@ -91,6 +91,12 @@ llvm::Value *Lowering::splatIfNeeded(llvm::Value *v, unsigned width) {
 llvm::Value *Lowering::loadChunk(const ir::Value *v, llvm::Value *index, unsigned width) {
   Lowered &l = get(v);
   if (!l.isTile()) return splatIfNeeded(l.scalar, width);
+  if (l.pending) {
+    llvm::Value *chunk = l.gen(index, width);
+    storeChunk(l.buf, v->type().element(), index, chunk);
+    filled_.insert(v);
+    return chunk;
+  }
   if (l.gen) return l.gen(index, width);
   ir::Type e = v->type().element();
   llvm::Type *st = storageType(e);
@@ -183,6 +189,15 @@ llvm::Value *Lowering::elementwiseIn(const ir::Operation &op, std::vector<llvm::
   case OpCode::Div:
   case OpCode::Rem: {
     bool div = op.is(OpCode::Div);
+    if (fp && div && op.attrs().getBool("approx", false)) {
+      // Approximate division may multiply by the reciprocal (hoisted out of
+      // loops for a uniform divisor), as Triton's div.full does on NVIDIA.
+      llvm::Value *q = b.CreateFDiv(in[0], in[1]);
+      llvm::FastMathFlags fmf;
+      fmf.setAllowReciprocal();
+      llvm::cast<llvm::Instruction>(q)->setFastMathFlags(fmf);
+      return q;
+    }
     if (fp) return div ? b.CreateFDiv(in[0], in[1]) : b.CreateFRem(in[0], in[1]);
     // No traps: x / 0 and INT_MIN / -1 give an unspecified value (IR.h).
     llvm::Type *ty = in[0]->getType();

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tessera::targets::cpu {
 
@@ -43,6 +44,8 @@ struct Lowered {
   llvm::Value *scalar = nullptr;  // scalars, and the value of a uniform tile
   llvm::Value *buf = nullptr;     // a tile's row-major storage
   ChunkGen gen;                   // or a lazily computed tile
+  // Computed by its first user's loop, which also fills `buf` for the rest.
+  bool pending = false;
   bool isTile() const { return buf != nullptr || gen != nullptr; }
 };
 
@@ -93,6 +96,7 @@ public:
 
   // Ops (LowerOps.cpp).
   void lowerOp(const ir::Operation &op);
+  void lowerOpOnly(const ir::Operation &op);
   void lowerElementwiseTile(const ir::Operation &op);
   void defineTile(const ir::Operation &op, ChunkGen gen);
   void lowerLoad(const ir::Operation &op);
@@ -115,6 +119,10 @@ public:
   bool isReadOnly(const ir::Operation &op);
   llvm::Value *safeAddress(llvm::Type *t);
   int recomputeCost(const ir::Operation &op);
+  // Defers filling a multi-use tile's buffer to its first user's loop when
+  // that user comes directly later in the same block; false if it cannot.
+  bool deferToFirstUser(const ir::Operation &def, ChunkGen gen, bool isLoad);
+  void finishPending(const ir::Operation &user);
 
   llvm::Module &m;
   llvm::LLVMContext &ctx;
@@ -129,6 +137,8 @@ private:
   std::unordered_map<const ir::Value *, std::optional<int64_t>> strides_;
   llvm::IRBuilder<> allocas_;
   llvm::Value *scratch_ = nullptr;
+  std::unordered_map<const ir::Operation *, std::vector<const ir::Value *>> pendingByUser_;
+  std::unordered_set<const ir::Value *> filled_;  // pending tiles a loop has written
 };
 
 } // namespace tessera::targets::cpu

@@ -1,0 +1,103 @@
+"""python -m tessera.bench [--target cpu] [--workload a,b] [--shape 4096x4096] [--dtype fp32]
+                        [--json out.json] [--plot-dir dir]"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+import tessera
+from .measure import CopyCeiling, HostTimer
+from .report import plot, table
+from .workloads import WORKLOADS
+
+# Correct within this relative error, else the row is marked wrong.
+TOLERANCE = {"fp64": 1e-9, "fp32": 2e-5, "fp16": 5e-3, "bf16": 3e-2}
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="tessera bench", description=__doc__)
+    p.add_argument("--target", action="append", help="target(s) to run (default: every one present)")
+    p.add_argument("--workload", help="comma-separated: " + ", ".join(WORKLOADS))
+    p.add_argument("--shape", help="one shape for the chosen workloads, e.g. 4096x4096")
+    p.add_argument("--dtype", help="comma-separated dtypes (fp32, fp16, bf16)")
+    p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--json", help="write the results as JSON here")
+    p.add_argument("--plot-dir", help="write one PNG plot per workload here")
+    return p.parse_args(argv)
+
+
+def progress(text):
+    sys.stderr.write("\r\033[K" + text)
+    sys.stderr.flush()
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    seed = args.seed if args.seed is not None else time.time_ns() % (1 << 31)
+    rng = np.random.default_rng(seed)
+    targets = args.target or [tessera.default_target()]
+    names = args.workload.split(",") if args.workload else list(WORKLOADS)
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        sys.exit("unknown workload(s): " + ", ".join(unknown) + " (have: " + ", ".join(WORKLOADS) + ")")
+    timer = HostTimer(reps=args.reps)
+    copy = CopyCeiling(timer)
+    rows = []
+    for target in targets:
+        if target != "cpu":
+            rows.append({"target": target, "workload": "*", "skip": "only the cpu target has a runner in this build"})
+            continue
+        for name in names:
+            w = WORKLOADS[name]
+            shapes = [tuple(int(d) for d in args.shape.split("x"))] if args.shape else w.shapes
+            dtypes = args.dtype.split(",") if args.dtype else w.dtypes
+            for shape in shapes:
+                for dtype in dtypes:
+                    progress(f"{target} {name} {'x'.join(map(str, shape))} {dtype} ...")
+                    rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
+    progress("")
+    print(f"tessera bench (seed {seed}, {os.cpu_count()} cores, last-level cache {timer.llc >> 20} MiB)")
+    print(table(rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"seed": seed, "rows": rows}, f, indent=2)
+    if args.plot_dir:
+        for path in plot(rows, args.plot_dir):
+            print("plot:", path)
+    return 1 if any(r.get("wrong") for r in rows) else 0
+
+
+def run_one(target, w, shape, dtype, rng, timer, copy):
+    case = w.make(shape, dtype, rng)
+    row = {"target": target, "workload": w.name, "shape": "x".join(map(str, shape)), "dtype": dtype, "unit": w.unit}
+    try:
+        ms = timer.median_ms(case.run, case.data_bytes)
+    except tessera.TesseraError as e:
+        row["skip"] = str(e).splitlines()[0]
+        return row
+    err = case.check()
+    row["max_rel_err"] = err
+    row["wrong"] = not err <= TOLERANCE.get(dtype, 1e-2)
+    scale = 1e-9 if w.unit == "TFLOP/s" else 1e-6  # per ms
+    row["ms"] = ms
+    row["value"] = case.work / ms * scale
+    peers = {}
+    for peer, fn in case.peers.items():
+        peers[peer] = case.work / timer.median_ms(fn, case.data_bytes) * scale
+    row["peers"] = peers
+    if w.ceiling == "copy":
+        row["ceiling_name"] = "memory copy"
+        row["ceiling"] = copy.gbps(case.work)
+    else:
+        row["ceiling_name"] = "vendor BLAS (numpy)"
+        row["ceiling"] = peers.get("numpy")
+    row["of_ceiling"] = row["value"] / row["ceiling"] if row.get("ceiling") else None
+    return row
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Timing: medians over repetitions with warm-up excluded, and the last-level
+cache flushed between repetitions when the data would otherwise stay in it."""
+import concurrent.futures
+import os
+import statistics
+import time
+
+import numpy as np
+
+
+def last_level_cache_bytes():
+    """The largest cache the kernel reports (sysfs), or 64 MiB if unknown."""
+    best = 0
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in os.listdir(base):
+            with open(os.path.join(base, entry, "size")) as f:
+                text = f.read().strip()
+            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1], 1)
+            best = max(best, int(text.rstrip("KMG")) * scale)
+    except OSError:
+        pass
+    return best or 64 << 20
+
+
+class HostTimer:
+    """Wall-clock timing of host work (kernel launches on the CPU target return
+    when the kernel is done)."""
+
+    def __init__(self, reps=30, min_time_s=0.3):
+        self.reps = reps
+        self.min_time_s = min_time_s
+        self.llc = last_level_cache_bytes()
+        self._flush_buf = None
+
+    def flush(self):
+        if self._flush_buf is None:
+            self._flush_buf = np.empty(2 * self.llc // 8, dtype=np.float64)
+        self._flush_buf.fill(1.0)
+
+    def median_ms(self, fn, data_bytes):
+        """Median time of fn() in ms; the cache is flushed before each rep
+        when the data fits in the last-level cache."""
+        flush = data_bytes < self.llc
+        fn()  # warm-up: compiles, faults pages in
+        fn()
+        times = []
+        deadline = time.perf_counter() + self.min_time_s
+        while len(times) < self.reps or (time.perf_counter() < deadline and len(times) < 10 * self.reps):
+            if flush:
+                self.flush()
+            start = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - start) * 1e3)
+        return statistics.median(times)
+
+
+def parallel_copy(dst, src, threads=None):
+    """A memory copy on every core: numpy releases the GIL while copying."""
+    threads = threads or os.cpu_count() or 1
+    d, s = dst.reshape(-1), src.reshape(-1)
+    bounds = np.linspace(0, d.size, threads + 1, dtype=np.int64)
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda i: np.copyto(d[bounds[i]:bounds[i + 1]], s[bounds[i]:bounds[i + 1]]), range(threads)))
+
+
+class CopyCeiling:
+    """The host's copy bandwidth (bytes read + written per second), measured
+    once per size in the run."""
+
+    def __init__(self, timer):
+        self.timer = timer
+        self._cache = {}
+        self._pool = None
+
+    def gbps(self, nbytes):
+        n = max(1, nbytes // 2 // 4)  # the copy reads and writes half each
+        if n not in self._cache:
+            src = np.ones(n, dtype=np.float32)
+            dst = np.empty_like(src)
+            ms = self.timer.median_ms(lambda: parallel_copy(dst, src), 2 * src.nbytes)
+            self._cache[n] = 2 * src.nbytes / ms * 1e-6
+        return self._cache[n]
