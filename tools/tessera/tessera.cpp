@@ -11,7 +11,12 @@
 #include "targets/Target.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -25,6 +30,8 @@ static int usage(const std::string &msg = "") {
                "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
                "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
                "                       [--target cpu [-o kernel.so] [--emit llvm]]\n"
+               "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
+               "       tessera conformance [--target ...] [--json F] [--junit F]\n"
                "       tessera version\n");
   return 2;
 }
@@ -176,6 +183,32 @@ static int compile(int argc, char **argv) {
   return 0;
 }
 
+// `tessera bench` and `tessera conformance` are Python programs (they drive
+// kernels through tessera's Python package and time peers such as numpy,
+// torch and Triton): find the package and an interpreter, then exec.
+static int runPython(const char *module, int argc, char **argv) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  std::vector<fs::path> roots = {exe.parent_path().parent_path(), exe.parent_path().parent_path().parent_path().parent_path()};
+  std::string pkg = std::getenv("TESSERA_PYTHONPATH") ? std::getenv("TESSERA_PYTHONPATH") : "";
+  std::string python = std::getenv("TESSERA_PYTHON") ? std::getenv("TESSERA_PYTHON") : "";
+  for (const fs::path &root : roots) {
+    if (pkg.empty() && fs::exists(root / "python" / "tessera" / "__init__.py")) pkg = (root / "python").string();
+    if (python.empty() && fs::exists(root / ".venv" / "bin" / "python")) python = (root / ".venv" / "bin" / "python").string();
+  }
+  if (pkg.empty()) return usage("cannot find the tessera Python package (set TESSERA_PYTHONPATH)");
+  if (python.empty()) python = "python3";
+  const char *old = std::getenv("PYTHONPATH");
+  std::string path = pkg + (old && *old ? ":" + std::string(old) : "");
+  setenv("PYTHONPATH", path.c_str(), 1);
+  std::vector<char *> args = {const_cast<char *>(python.c_str()), const_cast<char *>("-m"), const_cast<char *>(module)};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execvp(args[0], args.data());
+  return usage("cannot run " + python + ": " + std::strerror(errno));
+}
+
 int main(int argc, char **argv) {
   std::string cmd = argc > 1 ? argv[1] : "targets";
   try {
@@ -184,6 +217,8 @@ int main(int argc, char **argv) {
       return 0;
     }
     if (cmd == "compile") return compile(argc, argv);
+    if (cmd == "bench") return runPython("tessera.bench", argc, argv);
+    if (cmd == "conformance") return runPython("tessera.conformance", argc, argv);
     if (cmd != "targets") return usage("unknown command '" + cmd + "'");
   } catch (const std::exception &e) {
     return usage(e.what());

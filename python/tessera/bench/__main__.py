@@ -27,6 +27,7 @@ def parse_args(argv):
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--json", help="write the results as JSON here")
     p.add_argument("--plot-dir", help="write one PNG plot per workload here")
+    p.add_argument("--no-compile-time", action="store_true", help="skip the compile-time measurement")
     return p.parse_args(argv)
 
 
@@ -59,12 +60,23 @@ def main(argv=None):
                 for dtype in dtypes:
                     progress(f"{target} {name} {'x'.join(map(str, shape))} {dtype} ...")
                     rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
+    compile_times = None
+    if not args.no_compile_time and "cpu" in targets:
+        progress("compile time (fresh processes) ...")
+        from .compile_time import measure
+        cold, hit, load = measure()
+        compile_times = {"target": "cpu", "kernel": "vector_add", "cold_compile_ms": cold, "cache_hit_new_process_ms": hit,
+                         "library_load_ms": load}
     progress("")
     print(f"tessera bench (seed {seed}, {os.cpu_count()} cores, last-level cache {timer.llc >> 20} MiB)")
     print(table(rows))
+    if compile_times:
+        print(f"compile (cpu, vector add, fresh processes, medians of 5): cold {compile_times['cold_compile_ms']:.1f} ms, "
+              f"cache hit {compile_times['cache_hit_new_process_ms']:.2f} ms "
+              f"(loading libtessera.so once per process: {compile_times['library_load_ms']:.1f} ms)")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"seed": seed, "rows": rows}, f, indent=2)
+            json.dump({"seed": seed, "rows": rows, "compile": compile_times}, f, indent=2)
     if args.plot_dir:
         for path in plot(rows, args.plot_dir):
             print("plot:", path)
