@@ -10,6 +10,7 @@ dtypes) are collected as constexprs. A line map turns the frontend's
 
 import ast
 import inspect
+import linecache
 import re
 import textwrap
 import types
@@ -52,9 +53,39 @@ class ModuleText:
         return message.replace(MODULE_NAME, default_file)
 
 
+def _source_lines(fn):
+    """The function's source lines and first line number. The block is cut by
+    indentation from linecache (cheap); inspect.getsourcelines, which
+    tokenizes, is the fallback when that text does not parse."""
+    code = fn.__code__
+    all_lines = linecache.getlines(code.co_filename)
+    start = code.co_firstlineno - 1
+    if all_lines and 0 <= start < len(all_lines):
+        head = all_lines[start]
+        indent = len(head) - len(head.lstrip())
+        end = start + 1
+        seen_def = head.lstrip().startswith(("def ", "async def "))
+        while end < len(all_lines):
+            line = all_lines[end]
+            stripped = line.strip()
+            depth = len(line) - len(line.lstrip())
+            if not seen_def:
+                seen_def = stripped.startswith(("def ", "async def "))
+            elif stripped and not stripped.startswith("#") and depth <= indent:
+                break
+            end += 1
+        lines = all_lines[start:end]
+        try:
+            ast.parse(textwrap.dedent("".join(lines)))
+            return lines, code.co_firstlineno
+        except SyntaxError:
+            pass
+    return inspect.getsourcelines(fn)
+
+
 def _function_source(fn):
     """(dedented source from the def line, file, def line number, indent)."""
-    lines, first = inspect.getsourcelines(fn)
+    lines, first = _source_lines(fn)
     raw = "".join(lines)
     text = textwrap.dedent(raw)
     first_code = next((l for l in lines if l.strip()), "")
@@ -65,7 +96,7 @@ def _function_source(fn):
     body = "".join(text.splitlines(keepends=True)[def_index:])
     if not body.endswith("\n"):
         body += "\n"
-    filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    filename = fn.__code__.co_filename
     return body, filename, first + def_index, indent
 
 
