@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The README's main job: set up, build, and run what this build can run.
-# Until a code generator lands this shows the available targets and takes a
-# kernel's IR through the shared passes.
+# The README's main job: set up, build, and run examples/python (vector add,
+# fused softmax, layer norm, matmul, written as Triton users write them) on
+# the best available target, checking each against numpy and printing speed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -10,5 +10,4 @@ bash ci/build.sh "$root/build"
 echo
 "$root/build/tools/tessera/tessera" targets
 echo
-echo "A vector-add kernel's tile IR after inline, canonicalize, cse, licm and dce:"
-"$root/build/tools/tessera-opt/tessera-opt" examples/ir/vector_add.tir --inline --canonicalize --cse --licm --dce --timing
+PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" "$root/.venv/bin/python" "$root/examples/python/run_all.py"
