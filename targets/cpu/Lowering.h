@@ -90,8 +90,10 @@ public:
                          const ir::Operation *where = nullptr);
   llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);
+  llvm::Value *fastExp(llvm::Value *x, bool base2);
   llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
   llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
+  llvm::Value *truncToOdd(llvm::Value *f, llvm::Type *narrow);
   std::vector<llvm::Value *> combine(const ir::Block &region, std::vector<llvm::Value *> args);
 
   // Ops (LowerOps.cpp).
