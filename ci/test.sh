@@ -28,6 +28,16 @@ if [ -n "$(find tests/python -name 'test_*.py' 2>/dev/null)" ]; then
   "$py" -m pytest -q -n "$(nproc)" tests/python --junitxml "$results/python.xml" || status=1
 fi
 
+step "conformance matrix (every target present; its cases also ran above as pytest tests)"
+mkdir -p "$root/build/conformance"
+if PYTHONPATH="$root/python" "$py" -m tessera.conformance --json "$root/build/conformance/matrix.json" \
+    --junit "$root/build/conformance/matrix.xml" >"$root/build/conformance/matrix.txt" 2>&1; then
+  tail -n 5 "$root/build/conformance/matrix.txt"
+else
+  status=1
+  grep -v -E "\s(pass|skip)(\s|$)" "$root/build/conformance/matrix.txt" | tail -n 80
+fi
+
 step "sanitizers (Debug, ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 bash ci/build.sh "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON

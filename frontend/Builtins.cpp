@@ -909,7 +909,14 @@ const std::unordered_map<std::string, Handler> &handlers() {
       cg.checkArgs(a, {"x", "y"});
       auto [x, y] = typedPair(cg, cg.requireArg(a, 0, "x"), cg.requireArg(a, 1, "y"), a.loc, false);
       if (!x->type().isInteger()) cg.fail(a.loc, "tl.umulhi needs integers");
-      return tensorValue(cg.builder().sameType(OpCode::MulHi, {x, y}));
+      // Triton's umulhi is the high half of the unsigned product whatever the
+      // signedness (MulhiUIOp); MulHi reads signedness from its type.
+      Type t = x->type().element();
+      if (!t.isSigned()) return tensorValue(cg.builder().sameType(OpCode::MulHi, {x, y}));
+      Type u = Type::scalar(t.bitWidth() == 64 ? ir::ScalarKind::U64 : t.bitWidth() == 32 ? ir::ScalarKind::U32
+                            : t.bitWidth() == 16 ? ir::ScalarKind::U16 : ir::ScalarKind::U8);
+      ir::Value *hi = cg.builder().sameType(OpCode::MulHi, {cg.cast(x, u, a.loc, true), cg.cast(y, u, a.loc, true)});
+      return tensorValue(cg.cast(hi, t, a.loc, true));
     };
     t["maximum"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "y", "propagate_nan"});

@@ -33,3 +33,24 @@ def abi_kernels(tmp_path_factory):
     cc = os.environ.get("CC", "cc")
     subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(out), src], check=True)
     return out.read_bytes()
+
+
+def pytest_report_header(config):
+    return "conformance seed: %d (rerun with TESSERA_SEED=%d)" % (_seed(), _seed())
+
+
+def _seed():
+    # One seed per session, printed in the header; TESSERA_SEED reproduces a run.
+    global _SEED
+    if _SEED is None:
+        env = os.environ.get("TESSERA_SEED")
+        _SEED = int(env) if env else int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF
+    return _SEED
+
+
+_SEED = None
+
+
+@pytest.fixture(scope="session")
+def conformance_seed():
+    return _seed()

@@ -141,3 +141,9 @@ __all__ += _BUILTINS
 del _name
 
 from . import math  # noqa: E402  (after the stubs it reuses)
+
+
+class PropagateNan:
+    """tl.PropagateNan.NONE / ALL for maximum, minimum and clamp."""
+    NONE = 0
+    ALL = 0xFFFF

@@ -1,0 +1,102 @@
+"""Runtime control flow (if, for with loop-carried tiles, while, early
+return), calls to jit helpers, device_print (output captured) and
+device_assert (tessera.DeviceAssertionError)."""
+
+import numpy as np
+
+import tessera
+import tessera.language as tl
+from tessera.conformance import Case, Out, rand
+
+
+@tessera.jit
+def collatz_steps(x):
+    return tl.where(x % 2 == 0, x // 2, 3 * x + 1)
+
+
+@tessera.jit
+def control_kernel(x_ptr, n_ptr, out_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    trips = tl.load(n_ptr + pid)           # a runtime trip count per program
+    acc = tl.zeros((BLOCK, ), tl.int32)
+    for i in range(trips):                 # for with a loop-carried tile
+        acc += x * i
+    if pid % 2 == 0:                       # runtime if on a scalar
+        acc = acc - 1
+    else:
+        acc = acc + 1
+    steps = 0
+    v = tl.max(x, axis=0)
+    while v != 1:                          # while on a scalar: Collatz steps of the block's max
+        v = collatz_steps(v)
+        steps += 1
+    tl.store(out_ptr + offs, acc + steps * 1000)
+    if pid == 0:
+        return                             # early return: the rest is the else branch
+    tl.store(out_ptr + offs, acc + steps * 1000 + 7)
+
+
+def collatz(v):
+    steps = 0
+    while v != 1:
+        v = v // 2 if v % 2 == 0 else 3 * v + 1
+        steps += 1
+    return steps
+
+
+def control_ref(a):
+    x, trips = a["x_ptr"].reshape(-1, 32).astype(np.int64), a["n_ptr"]
+    out = np.empty_like(x)
+    for p in range(len(trips)):
+        acc = x[p] * (trips[p] * (trips[p] - 1) // 2) + (-1 if p % 2 == 0 else 1)
+        out[p] = acc + collatz(int(x[p].max())) * 1000 + (7 if p else 0)
+    return {"out_ptr": out.reshape(-1)}
+
+
+Case("control.if_for_while", control_kernel,
+     lambda rng, dt: dict(x_ptr=rand(rng, 8 * 32, "i32", 1, 50), n_ptr=rand(rng, 8, "i32", 0, 9),
+                          out_ptr=Out(8 * 32, "i32"), BLOCK=32),
+     control_ref, dtypes=["i32"], grid=(8,))
+
+
+@tessera.jit
+def print_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x: ", x)
+
+
+def print_ref(a):
+    lines = [ln for ln in a["stdout"].splitlines() if "x: " in ln]
+    got = sorted(lines)
+    want = sorted("pid (0, 0, 0) idx (%d) x: %d" % (i, v) for i, v in enumerate(a["x_ptr"]))
+    return {"x_ptr": lambda x: None if got == want else "printed %r..., expected %r..." % (got[:2], want[:2])}
+
+
+Case("control.device_print", print_kernel, lambda rng, dt: dict(x_ptr=rand(rng, 16, "i32"), BLOCK=16), print_ref,
+     dtypes=["i32"], stdout=True)
+
+
+@tessera.jit
+def assert_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=1)
+    tl.device_assert(x > 0, "x must be positive")
+
+
+def assert_inputs(rng, dt):
+    x = rand(rng, 1000, "i32", 1, 100)
+    x[int(rng.integers(0, 1000))] = -5
+    return dict(x_ptr=x, n=1000, BLOCK=128)
+
+
+Case("control.device_assert", assert_kernel, assert_inputs, None, dtypes=["i32"], grid=(8,),
+     raises=tessera.DeviceAssertionError, match="x must be positive")
+
+
+def assert_pass_inputs(rng, dt):
+    return dict(x_ptr=rand(rng, 1000, "i32", 1, 100), n=1000, BLOCK=128)
+
+
+Case("control.device_assert_holds", assert_kernel, assert_pass_inputs, lambda a: {}, dtypes=["i32"], grid=(8,))

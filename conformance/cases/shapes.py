@@ -1,0 +1,130 @@
+"""Tile construction and shape ops: arange, full, zeros, zeros_like,
+broadcasting, broadcast_to, expand_dims, reshape, view, trans/permute,
+split, join, cat, interleave, where."""
+
+import numpy as np
+
+import tessera
+import tessera.language as tl
+from tessera.conformance import ALL, FLOATS, Case, Out, rand, tl_dtype
+
+SOME = ["i8", "u16", "i32", "i64", "fp16", "bf16", "fp32", "fp64"]
+
+
+@tessera.jit
+def construct_kernel(x_ptr, out_ptr, DT: tl.constexpr):
+    # arange + full + zeros + zeros_like + broadcasting a row and a column
+    r = tl.arange(0, 8)
+    c = tl.arange(0, 16)
+    x = tl.load(x_ptr + r[:, None] * 16 + c[None, :])
+    f = tl.full((8, 16), 3, DT)
+    z = tl.zeros((8, 16), DT) + tl.zeros_like(x)
+    col = tl.load(x_ptr + r * 16)        # column 0, broadcast along rows
+    row = tl.load(x_ptr + c)             # row 0, broadcast along columns
+    tl.store(out_ptr + r[:, None] * 16 + c[None, :], x + f + z + col[:, None] - row[None, :])
+
+
+def construct_ref(a):
+    x = a["x_ptr"].reshape(8, 16)
+    return {"out_ptr": (x + 3 + x[:, :1] - x[:1, :]).reshape(-1)}
+
+
+Case("shape.construct_broadcast", construct_kernel,
+     lambda rng, dt: dict(x_ptr=rand(rng, 128, dt), out_ptr=Out(128, dt), DT=tl_dtype(dt)), construct_ref,
+     dtypes=SOME, tol={"fp16": (4e-3, 4e-3), "bf16": (3e-2, 3e-2)})
+
+
+@tessera.jit
+def shape_kernel(x_ptr, out_ptr, OP: tl.constexpr):
+    # x is 4 x 8 x 16; every op's result goes out flat (row-major).
+    i = tl.arange(0, 4)[:, None, None] * 128 + tl.arange(0, 8)[None, :, None] * 16 + tl.arange(0, 16)[None, None, :]
+    x = tl.load(x_ptr + i)
+    if OP == "reshape":
+        y = tl.reshape(x, (32, 16))
+        y = tl.reshape(y, 512)
+    elif OP == "view":
+        y = tl.sum(tl.view(x, (16, 32)), axis=1)     # view may reorder: only sums of all elements are checked
+    elif OP == "trans":
+        y = tl.reshape(tl.trans(tl.reshape(x, (32, 16))), 512)
+    elif OP == "permute":
+        y = tl.reshape(tl.permute(x, (2, 0, 1)), 512)
+    elif OP == "trans3":
+        y = tl.reshape(tl.trans(x, 1, 2, 0), 512)
+    elif OP == "expand_dims":
+        y = tl.reshape(tl.expand_dims(tl.reshape(x, (32, 16)), 1) + tl.zeros((32, 2, 16), x.dtype), 1024)
+    elif OP == "broadcast_to":
+        y = tl.reshape(tl.broadcast_to(tl.reshape(x, (1, 512)), (2, 512)), 1024)
+    elif OP == "join":
+        y = tl.reshape(tl.join(x, x + 1), 1024)
+    elif OP == "split":
+        a, b = tl.split(tl.reshape(x, (4, 8, 8, 2)))
+        y = tl.reshape(tl.join(b, a), 512)
+    elif OP == "interleave":
+        y = tl.reshape(tl.interleave(x, x * 2), 1024)
+    elif OP == "cat":
+        y = tl.reshape(tl.cat(x, x + 1, can_reorder=True), 1024)
+    else:
+        tl.static_assert(OP == "ravel", "unknown op")
+        y = tl.ravel(x)
+    tl.store(out_ptr + tl.arange(0, y.shape[0]), y)
+
+
+def shape_ref(op):
+    def ref(a):
+        x = a["x_ptr"].reshape(4, 8, 16)
+        y = {"reshape": lambda: x, "ravel": lambda: x,
+             "view": lambda: None,
+             "trans": lambda: x.reshape(32, 16).T, "permute": lambda: x.transpose(2, 0, 1),
+             "trans3": lambda: x.transpose(1, 2, 0),
+             "expand_dims": lambda: np.broadcast_to(x.reshape(32, 1, 16), (32, 2, 16)),
+             "broadcast_to": lambda: np.broadcast_to(x.reshape(1, 512), (2, 512)),
+             "join": lambda: np.stack([x, x + 1], -1), "interleave": lambda: np.stack([x, x * 2], -1),
+             "split": lambda: x.reshape(4, 8, 8, 2)[..., ::-1],
+             "cat": lambda: np.concatenate([x, x + 1], 0)}[op]()
+        if op == "view":
+            return {"out_ptr": lambda actual: None if abs(actual.astype(np.float64).sum() - x.sum()) <=
+                    1e-3 * np.abs(x).sum() else "sum of the view's row sums %r != %r" % (actual.sum(), x.sum())}
+        return {"out_ptr": np.ascontiguousarray(y).reshape(-1)}
+    return ref
+
+
+for _op in ["reshape", "view", "trans", "permute", "trans3", "expand_dims", "broadcast_to", "join", "split",
+            "interleave", "cat", "ravel"]:
+    _size = 1024 if _op in ("expand_dims", "broadcast_to", "join", "interleave", "cat") else 16 if _op == "view" \
+        else 512
+    Case("shape." + _op, shape_kernel,
+         lambda rng, dt, op=_op, size=_size: dict(x_ptr=rand(rng, 512, dt), out_ptr=Out(size, dt), OP=op),
+         shape_ref(_op), dtypes=["fp32"] if _op == "view" else ["i8", "i32", "u64", "fp16", "fp32"])
+
+
+@tessera.jit
+def where_kernel(c_ptr, x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    c = tl.load(c_ptr + offs, mask=m)
+    x = tl.load(x_ptr + offs, mask=m)
+    y = tl.load(y_ptr + offs, mask=m)
+    tl.store(out_ptr + offs, tl.where(c, x, y), mask=m)
+
+
+def where_inputs(rng, dt):
+    n = 300 + int(rng.integers(1, 100))
+    return dict(c_ptr=rand(rng, n, "i1"), x_ptr=rand(rng, n, dt), y_ptr=rand(rng, n, dt), out_ptr=Out(n, dt), n=n,
+                BLOCK=128)
+
+
+Case("shape.where", where_kernel, where_inputs, lambda a: {"out_ptr": np.where(a["c_ptr"], a["x_ptr"], a["y_ptr"])},
+     dtypes=ALL, grid=lambda a: (tessera.cdiv(a["n"], 128),))
+
+
+@tessera.jit
+def where_scalar_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, 0.5) * tl.where(offs % 3 == 0, 2, 1))
+
+
+Case("shape.where_scalars", where_scalar_kernel,
+     lambda rng, dt: dict(x_ptr=rand(rng, 128, dt), out_ptr=Out(128, dt), BLOCK=128),
+     lambda a: {"out_ptr": np.where(a["x_ptr"] > 0, a["x_ptr"], 0.5) * np.where(np.arange(128) % 3 == 0, 2, 1)},
+     dtypes=FLOATS)
