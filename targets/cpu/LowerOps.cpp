@@ -280,6 +280,31 @@ void Lowering::finishPending(const ir::Operation &user) {
   pendingByUser_.erase(it);
 }
 
+// Masked vector memory ops are slower than plain ones on some CPUs (AMD's
+// among them), and most chunks of a masked tile are fully inside: branch to
+// the plain op when every lane of the mask is on.
+llvm::Value *Lowering::whenAllTrue(llvm::Value *mask, const std::function<llvm::Value *()> &allOn,
+                                   const std::function<llvm::Value *()> &general) {
+  llvm::Value *all = b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {mask->getType()}, {mask});
+  llvm::BasicBlock *fast = llvm::BasicBlock::Create(ctx, "all.on", fn), *slow = llvm::BasicBlock::Create(ctx, "some.off", fn);
+  llvm::BasicBlock *join = llvm::BasicBlock::Create(ctx, "mask.join", fn);
+  b.CreateCondBr(all, fast, slow);
+  b.SetInsertPoint(fast);
+  llvm::Value *a = allOn();
+  llvm::BasicBlock *fastEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(slow);
+  llvm::Value *g = general();
+  llvm::BasicBlock *slowEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  if (a->getType()->isVoidTy()) return nullptr;
+  llvm::PHINode *phi = b.CreatePHI(a->getType(), 2);
+  phi->addIncoming(a, fastEnd);
+  phi->addIncoming(g, slowEnd);
+  return phi;
+}
+
 // A valid address to load from in lanes whose mask is off.
 llvm::Value *Lowering::safeAddress(llvm::Type *t) {
   if (!scratch_) scratch_ = entryAlloca(b.getInt64Ty(), 8);
@@ -337,7 +362,10 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     }
     if (contiguous && int64_t(w) <= row) {
       llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
-      return fromStorage(m ? (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass) : b.CreateAlignedLoad(vt, base, align), elem);
+      if (!m) return fromStorage(b.CreateAlignedLoad(vt, base, align), elem);
+      return fromStorage(whenAllTrue(m, [&] { return (llvm::Value *)b.CreateAlignedLoad(vt, base, align); },
+                                     [&] { return (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass); }),
+                         elem);
     }
     llvm::Value *all = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w));
     (void)opp;
@@ -430,8 +458,12 @@ void Lowering::lowerStore(const ir::Operation &op) {
       b.SetInsertPoint(done);
     } else if (contiguous) {
       llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
-      if (m) b.CreateMaskedStore(v, base, align, m);
-      else b.CreateAlignedStore(v, base, align);
+      if (!m) {
+        b.CreateAlignedStore(v, base, align);
+        return;
+      }
+      whenAllTrue(m, [&] { return (llvm::Value *)b.CreateAlignedStore(v, base, align); },
+                  [&] { return (llvm::Value *)b.CreateMaskedStore(v, base, align, m); });
     } else {
       b.CreateMaskedScatter(v, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)));
     }

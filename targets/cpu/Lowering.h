@@ -120,6 +120,8 @@ public:
   bool noWritesBeforeUse(const ir::Operation &load);
   bool isReadOnly(const ir::Operation &op);
   llvm::Value *safeAddress(llvm::Type *t);
+  llvm::Value *whenAllTrue(llvm::Value *mask, const std::function<llvm::Value *()> &allOn,
+                           const std::function<llvm::Value *()> &general);
   int recomputeCost(const ir::Operation &op);
   // Defers filling a multi-use tile's buffer to its first user's loop when
   // that user comes directly later in the same block; false if it cannot.
