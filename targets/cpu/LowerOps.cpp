@@ -118,13 +118,24 @@ int Lowering::recomputeCost(const ir::Operation &op) {
 
 // A single-use tile stays lazy (fused into its user), as does a cheap one;
 // others are computed once into a buffer.
+std::vector<const ir::Value *> Lowering::readsOf(const ir::Operation &op) {
+  std::vector<const ir::Value *> reads;
+  for (ir::Value *v : op.operands()) {
+    const Lowered &l = get(v);
+    if (l.gen) reads.insert(reads.end(), l.reads.begin(), l.reads.end());
+  }
+  return reads;
+}
+
 void Lowering::defineTile(const ir::Operation &op, ChunkGen gen) {
   ir::Type rt = op.result()->type();
   if (op.result()->users().size() == 1 || recomputeCost(op) <= 4) {
-    set(op.result(), {nullptr, nullptr, std::move(gen)});
+    Lowered l{nullptr, nullptr, std::move(gen)};
+    l.reads = readsOf(op);
+    set(op.result(), l);
     return;
   }
-  if (deferToFirstUser(op, gen, false)) return;
+  if (deferToFirstUser(op, gen, readsOf(op))) return;
   llvm::Value *buf = newBuffer(rt);
   ir::Type widest = rt;
   for (ir::Value *v : op.operands())
@@ -231,7 +242,8 @@ bool Lowering::isReadOnly(const ir::Operation &op) {
   return true;
 }
 
-bool Lowering::deferToFirstUser(const ir::Operation &def, ChunkGen gen, bool isLoad) {
+bool Lowering::deferToFirstUser(const ir::Operation &def, ChunkGen gen, std::vector<const ir::Value *> reads) {
+  bool isLoad = !reads.empty();
   const ir::Value *v = def.result();
   const ir::Block *blk = def.parentBlock();
   bool after = false;
@@ -252,7 +264,9 @@ bool Lowering::deferToFirstUser(const ir::Operation &def, ChunkGen gen, bool isL
     bool controlFlow = op->is(OpCode::For) || op->is(OpCode::If) || op->is(OpCode::While);
     if (nested || (direct && controlFlow)) return false;
     if (direct) {
-      set(v, {nullptr, newBuffer(v->type()), std::move(gen), true});
+      Lowered l{nullptr, newBuffer(v->type()), std::move(gen), true};
+      l.reads = std::move(reads);
+      set(v, l);
       pendingByUser_[op].push_back(v);
       return true;
     }
@@ -303,6 +317,35 @@ llvm::Value *Lowering::whenAllTrue(llvm::Value *mask, const std::function<llvm::
   phi->addIncoming(a, fastEnd);
   phi->addIncoming(g, slowEnd);
   return phi;
+}
+
+// Null when a chunk-by-chunk store cannot overwrite memory that its fused
+// loads read later (no loads, or each load reads exactly the stored
+// addresses); otherwise an i1 that is true when the address ranges overlap
+// (for 1-D contiguous tiles, from their first pointers), or constant true.
+llvm::Value *Lowering::storeMayClobberReads(const ir::Value *ptrs, const std::vector<const ir::Value *> &reads) {
+  bool same = true;
+  for (const ir::Value *r : reads) same &= r == ptrs;
+  if (same) return nullptr;
+  auto range = [&](const ir::Value *p) -> std::pair<llvm::Value *, llvm::Value *> {
+    llvm::Value *first = b.CreatePtrToInt(loadElement(p, i64(0)), b.getInt64Ty());
+    int64_t bytes = p->type().numElements() * int64_t(std::max<unsigned>(1, storageType(p->type().pointee())->getPrimitiveSizeInBits() / 8));
+    return {first, b.CreateAdd(first, i64(bytes))};
+  };
+  bool provable = ptrs->type().rank() == 1 && contiguousLastDim(ptrs);
+  for (const ir::Value *r : reads) provable &= r->type().rank() == 1 && contiguousLastDim(r);
+  if (!provable) return b.getTrue();
+  auto [s0, s1] = range(ptrs);
+  llvm::Value *clobber = b.getFalse();
+  for (const ir::Value *r : reads) {
+    if (r == ptrs) continue;
+    auto [l0, l1] = range(r);
+    // Overlap unless identical (element i reads what element i writes) or disjoint.
+    llvm::Value *overlap = b.CreateAnd(b.CreateICmpULT(s0, l1), b.CreateICmpULT(l0, s1));
+    llvm::Value *identical = b.CreateAnd(b.CreateICmpEQ(s0, l0), b.CreateICmpEQ(s1, l1));
+    clobber = b.CreateOr(clobber, b.CreateAnd(overlap, b.CreateNot(identical)));
+  }
+  return clobber;
 }
 
 // A valid address to load from in lanes whose mask is off.
@@ -371,11 +414,15 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     (void)opp;
     return fromStorage(b.CreateMaskedGather(vt, p, align, m ? m : all, pass), elem);
   };
+  std::vector<const ir::Value *> reads = readsOf(op);
+  reads.push_back(ptrs);
   if (!isVolatile && op.result()->users().size() == 1 && noWritesBeforeUse(op)) {
-    set(op.result(), {nullptr, nullptr, gen});
+    Lowered l{nullptr, nullptr, gen};
+    l.reads = reads;
+    set(op.result(), l);
     return;
   }
-  if (!isVolatile && deferToFirstUser(op, gen, true)) return;
+  if (!isVolatile && deferToFirstUser(op, gen, reads)) return;
   llvm::Value *buf = newBuffer(rt);
   unsigned w = vectorWidth(rt, contiguous);
   if (isVolatile) w = 1;
@@ -439,6 +486,42 @@ void Lowering::lowerStore(const ir::Operation &op) {
     b.SetInsertPoint(done);
     return;
   }
+  // Loads computed inside this loop must not see what earlier chunks stored.
+  std::vector<const ir::Value *> reads;
+  for (const ir::Value *v : {ptrs, val, mask})
+    if (v && get(v).gen) reads.insert(reads.end(), get(v).reads.begin(), get(v).reads.end());
+  if (llvm::Value *clobber = storeMayClobberReads(ptrs, reads)) {
+    // Compute the operands into buffers first when the ranges overlap.
+    llvm::BasicBlock *safe = llvm::BasicBlock::Create(ctx, "store.fused", fn), *staged = llvm::BasicBlock::Create(ctx, "store.staged", fn);
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "store.done", fn);
+    b.CreateCondBr(clobber, staged, safe);
+    b.SetInsertPoint(staged);
+    std::vector<std::pair<const ir::Value *, Lowered>> saved;
+    for (const ir::Value *v : {ptrs, val, mask})
+      if (v && get(v).gen) {
+        saved.push_back({v, get(v)});
+        llvm::Value *buf = newBuffer(v->type());
+        copyTile(buf, v);
+        set(v, {nullptr, buf});
+      }
+    storeLoop(op);
+    for (auto &[v, l] : saved) set(v, l);
+    b.CreateBr(done);
+    b.SetInsertPoint(safe);
+    storeLoop(op);
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    return;
+  }
+  storeLoop(op);
+}
+
+void Lowering::storeLoop(const ir::Operation &op) {
+  const ir::Value *ptrs = op.operand(0), *val = op.operand(1);
+  const ir::Value *mask = op.numOperands() > 2 ? op.operand(2) : nullptr;
+  ir::Type elem = val->type().element();
+  llvm::Type *st = storageType(elem);
+  llvm::Align align(std::max<unsigned>(1, st->getScalarSizeInBits() / 8));
   bool contiguous = contiguousLastDim(ptrs);
   unsigned w = vectorWidth(val->type(), contiguous);
   loop(i64(0), i64(val->type().numElements()), w, [&](llvm::Value *i) {
@@ -473,6 +556,13 @@ void Lowering::lowerStore(const ir::Operation &op) {
 // One element at a time: atomics are rare and must not be merged.
 void Lowering::lowerAtomic(const ir::Operation &op) {
   bool cas = op.is(OpCode::AtomicCas);
+  // Operands that load memory are computed first: the atomics below write.
+  for (ir::Value *v : op.operands())
+    if (Lowered &l = get(v); l.gen && !l.reads.empty()) {
+      llvm::Value *buf = newBuffer(v->type());
+      copyTile(buf, v);
+      set(v, {nullptr, buf});
+    }
   const ir::Value *ptrs = op.operand(0);
   const ir::Value *val = cas ? op.operand(2) : op.operand(1);
   const ir::Value *cmp = cas ? op.operand(1) : nullptr;

@@ -46,6 +46,10 @@ struct Lowered {
   ChunkGen gen;                   // or a lazily computed tile
   // Computed by its first user's loop, which also fills `buf` for the rest.
   bool pending = false;
+  // Pointer tiles of the loads a lazy or pending tile performs when computed:
+  // a store that computes it chunk by chunk must not overwrite what a later
+  // chunk still has to read.
+  std::vector<const ir::Value *> reads;
   bool isTile() const { return buf != nullptr || gen != nullptr; }
 };
 
@@ -103,6 +107,7 @@ public:
   void defineTile(const ir::Operation &op, ChunkGen gen);
   void lowerLoad(const ir::Operation &op);
   void lowerStore(const ir::Operation &op);
+  void storeLoop(const ir::Operation &op);
   void lowerAtomic(const ir::Operation &op);
   void lowerReduce(const ir::Operation &op);
   void lowerScan(const ir::Operation &op);
@@ -125,7 +130,9 @@ public:
   int recomputeCost(const ir::Operation &op);
   // Defers filling a multi-use tile's buffer to its first user's loop when
   // that user comes directly later in the same block; false if it cannot.
-  bool deferToFirstUser(const ir::Operation &def, ChunkGen gen, bool isLoad);
+  bool deferToFirstUser(const ir::Operation &def, ChunkGen gen, std::vector<const ir::Value *> reads);
+  std::vector<const ir::Value *> readsOf(const ir::Operation &op);
+  llvm::Value *storeMayClobberReads(const ir::Value *ptrs, const std::vector<const ir::Value *> &reads);
   void finishPending(const ir::Operation &user);
 
   llvm::Module &m;

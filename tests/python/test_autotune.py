@@ -91,5 +91,9 @@ def test_do_bench_modes():
     assert 0.5 < t < 50 and len(calls) > 5
     lo, med, hi = tessera.testing.do_bench(f, warmup=1, rep=5, quantiles=[0.2, 0.5, 0.8])
     assert lo <= med <= hi
-    assert isinstance(tessera.testing.do_bench(f, rep=5, return_mode="all"), list)
-    assert tessera.testing.do_bench(f, rep=5, return_mode="min") <= tessera.testing.do_bench(f, rep=5, return_mode="max")
+    times = tessera.testing.do_bench(f, rep=5, return_mode="all")
+    assert isinstance(times, list) and all(x > 0 for x in times)
+    # Modes of one run would be ideal; two runs differ by noise, so only
+    # check that each mode is a plausible time for a 1 ms sleep.
+    for mode in ("min", "max", "median"):
+        assert 0.5 < tessera.testing.do_bench(f, rep=5, return_mode=mode) < 100

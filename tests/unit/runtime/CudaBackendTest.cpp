@@ -1,0 +1,124 @@
+// The CUDA backend where there is no GPU (as on the CI machines): a missing
+// driver library, a driver without devices, the CUDA stub library and a
+// driver lacking functions must all be clean "unavailable" errors naming the
+// cause. The GPU itself is tested by tests/gpu on a machine that has one.
+#include "runtime/Runtime.h"
+#include "runtime/cuda/CudaBackend.h"
+#include "TestSupport.h"
+#include "tessera/tessera.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace tessera::runtime;
+
+namespace {
+
+// Builds fake_libcuda.c with `defines`; "" when the compiler fails.
+std::string fakeDriver(const std::string &name, const std::string &defines) {
+  static tessera::test::TempDir dir;
+  std::string out = dir.path + "/" + name + ".so";
+  std::string cmd = std::string(TESSERA_TEST_CC) + " -shared -fPIC " + defines + " -o " + out + " " + TESSERA_FAKE_LIBCUDA_SRC;
+  return std::system(cmd.c_str()) == 0 ? out : "";
+}
+
+Status open(const std::string &path) {
+  std::unique_ptr<Backend> b;
+  Status st = openCudaBackend(path, b);
+  EXPECT_EQ(b == nullptr, !st.isOk());
+  return st;
+}
+
+bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST(CudaBackend, MissingLibraryIsUnavailable) {
+  Status st = open("/nonexistent/libcuda.so.1");
+  EXPECT_EQ(st.code(), StatusCode::Unavailable);
+  EXPECT_TRUE(contains(st.message(), "could not be loaded")) << st.message();
+  EXPECT_TRUE(contains(st.message(), "/nonexistent/libcuda.so.1")) << st.message();
+}
+
+TEST(CudaBackend, DriverWithoutDevicesIsUnavailable) {
+  std::string lib = fakeDriver("nodevice", "-DINIT_RESULT=100");
+  ASSERT_FALSE(lib.empty());
+  Status st = open(lib);
+  EXPECT_EQ(st.code(), StatusCode::Unavailable);
+  EXPECT_TRUE(contains(st.message(), "cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)")) << st.message();
+
+  std::string zero = fakeDriver("zerodevices", "-DINIT_RESULT=0 -DDEVICE_COUNT=0");
+  ASSERT_FALSE(zero.empty());
+  st = open(zero);
+  EXPECT_EQ(st.code(), StatusCode::Unavailable);
+  EXPECT_TRUE(contains(st.message(), "reports no devices")) << st.message();
+}
+
+TEST(CudaBackend, OldDriverLackingFunctionsIsUnavailable) {
+  std::string lib = fakeDriver("old", "-DOMIT_LAUNCH");
+  ASSERT_FALSE(lib.empty());
+  Status st = open(lib);
+  EXPECT_EQ(st.code(), StatusCode::Unavailable);
+  EXPECT_TRUE(contains(st.message(), "cuLaunchKernel")) << st.message();
+}
+
+TEST(CudaBackend, StubLibraryIsUnavailable) {
+  // The toolkit's link-time stub: every call returns CUDA_ERROR_STUB_LIBRARY.
+  const char *stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
+  if (!std::filesystem::exists(stub)) GTEST_SKIP() << "no CUDA toolkit stub library at " << stub;
+  Status st = open(stub);
+  EXPECT_EQ(st.code(), StatusCode::Unavailable);
+  EXPECT_TRUE(contains(st.message(), "cuInit failed")) << st.message();
+}
+
+TEST(CudaBackend, RegistryOmitsCudaWithoutADriver) {
+  Status st;
+  Backend *b = getBackend("cuda", &st);
+  if (b) GTEST_SKIP() << "this machine has a CUDA device";
+  EXPECT_EQ(st.code(), StatusCode::Unavailable);
+  EXPECT_TRUE(contains(st.message(), "backend 'cuda' is not usable on this machine: ")) << st.message();
+  for (const std::string &n : backendNames()) EXPECT_NE(n, "cuda");
+  // Through the C API: a status and a message, never a crash.
+  tessera_device d = nullptr;
+  EXPECT_EQ(tessera_get_device("cuda", 0, &d), TESSERA_ERROR_UNAVAILABLE);
+  EXPECT_TRUE(contains(tessera_last_error(), "cuda")) << tessera_last_error();
+  int count = -1;
+  EXPECT_EQ(tessera_device_count("cuda", &count), TESSERA_ERROR_UNAVAILABLE);
+}
+
+TEST(CudaBackend, CompilingForCudaSaysThereIsNoCodeGenerator) {
+  tessera_compile_options o{};
+  o.source = tessera::test::vectorAddSource();
+  o.entry = "add_kernel";
+  o.target = "cuda";
+  const char *sig[] = {"*fp32:16", "*fp32:16", "*fp32:16", "i32"};
+  o.signature = sig;
+  o.num_signature = 4;
+  tessera_constexpr cx[] = {{"BLOCK_SIZE", "64"}};
+  o.constexprs = cx;
+  o.num_constexprs = 1;
+  tessera_kernel k = nullptr;
+  EXPECT_EQ(tessera_compile(&o, &k), TESSERA_ERROR_UNAVAILABLE);
+  EXPECT_TRUE(contains(tessera_last_error(), "no code generator for cuda in this build")) << tessera_last_error();
+  // Source errors still come first.
+  o.source = "def add_kernel(:\n";
+  EXPECT_EQ(tessera_compile(&o, &k), TESSERA_ERROR_COMPILATION);
+}
+
+TEST(CudaBackend, HostHasNoNativeStreamsAndCopiesWithinADevice) {
+  Device *host = nullptr;
+  ASSERT_TRUE(getDevice("host", 0, host).isOk());
+  std::unique_ptr<Stream> s;
+  EXPECT_EQ(host->wrapNativeStream(nullptr, s).code(), StatusCode::Unsupported);
+  std::unique_ptr<Buffer> a, b;
+  ASSERT_TRUE(host->allocate(16, a).isOk());
+  ASSERT_TRUE(host->allocate(16, b).isOk());
+  const char text[] = "0123456789abcdef";
+  ASSERT_TRUE(host->copyToDevice(*a, 0, text, 16, nullptr).isOk());
+  ASSERT_TRUE(host->copyDeviceToDevice(*b, 4, *a, 0, 12, nullptr).isOk());
+  char out[17] = {};
+  ASSERT_TRUE(host->copyToHost(out, *b, 4, 12, nullptr).isOk());
+  EXPECT_EQ(std::string(out), "0123456789ab");
+  EXPECT_EQ(host->copyDeviceToDevice(*b, 8, *a, 0, 12, nullptr).code(), StatusCode::InvalidArgument);
+}
