@@ -129,9 +129,14 @@ std::vector<const ir::Value *> Lowering::readsOf(const ir::Operation &op) {
 
 void Lowering::defineTile(const ir::Operation &op, ChunkGen gen) {
   ir::Type rt = op.result()->type();
-  if (op.result()->users().size() == 1 || recomputeCost(op) <= 4) {
+  std::vector<const ir::Value *> reads = readsOf(op);
+  // A lazy tile that loads runs its loads where it is used: only if nothing
+  // can write memory in between.
+  bool lazyOk = reads.empty() ? (op.result()->users().size() == 1 || recomputeCost(op) <= 4)
+                              : (op.result()->users().size() == 1 && noWritesBeforeUse(op));
+  if (lazyOk) {
     Lowered l{nullptr, nullptr, std::move(gen)};
-    l.reads = readsOf(op);
+    l.reads = std::move(reads);
     set(op.result(), l);
     return;
   }
@@ -214,8 +219,8 @@ std::optional<int64_t> Lowering::lastDimStride(const ir::Value *v, int depth) {
 
 bool Lowering::contiguousLastDim(const ir::Value *ptrs) { return lastDimStride(ptrs) == 1; }
 
-// A load may run where its single user is if nothing between them, in the
-// same block, can write memory.
+// A load (or a lazy tile that loads) may run where its single user is if
+// nothing between them, in the same block, can write memory.
 bool Lowering::noWritesBeforeUse(const ir::Operation &load) {
   // A user in a nested region would repeat the load (and may follow writes).
   const ir::Operation *user = load.result()->users().front();

@@ -63,3 +63,21 @@ def test_atomics_see_values_loaded_before_them():
     want[1:] += a[:-1]
     atomic_from_loads[(1,)](a, 64, BLOCK=64)
     np.testing.assert_array_equal(a, want)
+
+
+@tessera.jit
+def load_then_overwrite(p, q, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs)
+    y = x + 1
+    tl.store(p + offs, tl.zeros_like(x))
+    tl.store(q + offs, y)
+
+
+def test_a_store_between_a_load_and_its_use():
+    p = np.arange(1, 65, dtype=np.float32)
+    q = np.full(64, np.nan, np.float32)
+    want = p + 1
+    load_then_overwrite[(1,)](p, q, BLOCK=64)
+    np.testing.assert_array_equal(q, want)
+    np.testing.assert_array_equal(p, np.zeros(64))
