@@ -177,12 +177,34 @@ tessera_status tessera_copy_device_to_host(void *dst, tessera_buffer src, size_t
   });
 }
 
+tessera_status tessera_copy_device_to_device(tessera_buffer dst, size_t dst_offset, tessera_buffer src,
+                                             size_t src_offset, size_t bytes, tessera_stream stream) {
+  static constexpr const char *api = "tessera_copy_device_to_device";
+  return guarded([&] {
+    REQUIRE(dst && src, "null buffer");
+    REQUIRE(&dst->buffer->device() == &src->buffer->device(), "the buffers belong to different devices");
+    runtime::Stream *s = stream ? stream->stream.get() : nullptr;
+    return fromStatus(dst->buffer->device().copyDeviceToDevice(*dst->buffer, dst_offset, *src->buffer, src_offset, bytes, s));
+  });
+}
+
 tessera_status tessera_stream_create(tessera_device device, tessera_stream *stream) {
   static constexpr const char *api = "tessera_stream_create";
   return guarded([&] {
     REQUIRE(device && stream, "null argument");
     auto s = std::make_unique<tessera_stream_t>();
     if (Status st = device->device->createStream(s->stream); !st) return fromStatus(st);
+    *stream = s.release();
+    return TESSERA_SUCCESS;
+  });
+}
+
+tessera_status tessera_stream_wrap(tessera_device device, void *native, tessera_stream *stream) {
+  static constexpr const char *api = "tessera_stream_wrap";
+  return guarded([&] {
+    REQUIRE(device && stream, "null argument");
+    auto s = std::make_unique<tessera_stream_t>();
+    if (Status st = device->device->wrapNativeStream(native, s->stream); !st) return fromStatus(st);
     *stream = s.release();
     return TESSERA_SUCCESS;
   });
@@ -252,6 +274,7 @@ tessera_status tessera_kernel_load(tessera_device device, const char *format, co
     if (Status st = device->device->loadModule(format, binary, size, k->module); !st) return fromStatus(st);
     if (Status st = k->module->getKernel(entry, num_params, k->kernel); !st) return fromStatus(st);
     k->numParams = num_params;
+    k->device = device;
     *kernel = k.release();
     return TESSERA_SUCCESS;
   });
@@ -267,6 +290,24 @@ tessera_status tessera_kernel_num_params(tessera_kernel kernel, size_t *count) {
   static constexpr const char *api = "tessera_kernel_num_params";
   REQUIRE(kernel && count, "null argument");
   *count = kernel->numParams;
+  return TESSERA_SUCCESS;
+}
+
+tessera_status tessera_kernel_set_launch_params(tessera_kernel kernel, int threads_per_program,
+                                                int64_t shared_memory_bytes) {
+  static constexpr const char *api = "tessera_kernel_set_launch_params";
+  REQUIRE(kernel, "null kernel");
+  REQUIRE(threads_per_program >= 1, "threads per program must be at least 1, not " + std::to_string(threads_per_program));
+  REQUIRE(shared_memory_bytes >= 0, "negative shared memory size");
+  kernel->threadsPerProgram = threads_per_program;
+  kernel->sharedMemoryBytes = shared_memory_bytes;
+  return TESSERA_SUCCESS;
+}
+
+tessera_status tessera_kernel_device(tessera_kernel kernel, tessera_device *device) {
+  static constexpr const char *api = "tessera_kernel_device";
+  REQUIRE(kernel && device, "null argument");
+  *device = kernel->device;
   return TESSERA_SUCCESS;
 }
 

@@ -26,6 +26,7 @@ struct tessera_event_t {
 struct tessera_kernel_t {
   std::unique_ptr<tessera::runtime::Module> module;  // declared first: destroyed after the kernel
   std::unique_ptr<tessera::runtime::Kernel> kernel;
+  tessera_device device = nullptr;  // where it was loaded
   size_t numParams = 0;
   int threadsPerProgram = 1;
   int64_t sharedMemoryBytes = 0;
@@ -62,6 +63,8 @@ const std::string &compilerVersion();
 
 // The runtime backend whose devices run code of a compile target.
 std::string backendForTarget(const std::string &target);
+// The error for a target with no code generator in this build.
+std::string noTargetMessage(const std::string &target, const std::string &error);
 
 // Tests replace the target registry (e.g. with a target that returns a
 // hand-written shared object) to exercise the compile path and the cache

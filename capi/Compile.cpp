@@ -153,6 +153,7 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
   k->threadsPerProgram = std::max(1, std::stoi("0" + get("threads_per_program")));
   k->sharedMemoryBytes = std::stoll("0" + get("shared_memory_bytes"));
   k->fromCache = fromCache;
+  k->device = wrapDevice(&device);
   if (auto st = device.loadModule(get("format"), e.binary.data(), e.binary.size(), k->module); !st) return fromStatus(st);
   if (auto st = k->module->getKernel(get("entry"), k->numParams, k->kernel); !st) return fromStatus(st);
   *out = k.release();
@@ -172,6 +173,16 @@ std::unique_ptr<targets::Target> makeTarget(std::string_view name, std::string *
     if (factory()) return factory()(name, error);
   }
   return targets::createTarget(name, error);
+}
+
+std::string noTargetMessage(const std::string &target, const std::string &error) {
+  std::string backend = backendForTarget(target);
+  // Runtime backends whose code generators are not written yet: the runtime
+  // side exists (precompiled binaries load through tessera_kernel_load).
+  if (backend == "cuda" || backend == "hip" || backend == "level_zero")
+    return "no code generator for " + backend + " in this build (target '" + target +
+           "'); precompiled binaries can still be loaded with tessera_kernel_load";
+  return error.empty() ? "no target named '" + target + "'" : error;
 }
 
 std::string backendForTarget(const std::string &target) {
@@ -194,16 +205,18 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     if (o.num_warps < 0 || o.num_stages < 0) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: negative num_warps or num_stages");
     std::string target = o.target && *o.target ? o.target : "cpu";
 
-    runtime::Device *device = o.device ? o.device->device : nullptr;
-    if (!device)
-      if (auto st = runtime::getDevice(capi::backendForTarget(target), 0, device); !st)
-        return fail(TESSERA_ERROR_UNAVAILABLE, "target '" + target + "': no device to run it: " + st.message());
-
     targets::TargetOptions topts;
     if (o.num_warps) topts.numWarps = o.num_warps;
     if (o.num_stages) topts.numStages = o.num_stages;
     std::string error;
     std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);
+
+    // A missing code generator is reported before a missing device (after
+    // the frontend, below): it is the more fundamental of the two.
+    runtime::Device *device = o.device ? o.device->device : nullptr;
+    if (!device && t)
+      if (auto st = runtime::getDevice(capi::backendForTarget(target), 0, device); !st)
+        return fail(TESSERA_ERROR_UNAVAILABLE, "target '" + target + "': no device to run it: " + st.message());
 
     runtime::CompileCache cache = runtime::CompileCache::fromEnvironment();
     std::string key;
@@ -219,7 +232,7 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     if (tessera_status s = capi::buildRequest(o, req); s != TESSERA_SUCCESS) return s;
     frontend::CompileResult fr = frontend::compileKernel(req);
     if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
-    if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, error.empty() ? "no target named '" + target + "'" : error);
+    if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, capi::noTargetMessage(target, error));
 
     targets::CompiledKernel ck;
     if (!t->compile(*fr.module, req.entry, topts, ck, error))

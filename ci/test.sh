@@ -25,7 +25,8 @@ step "IR golden tests"
 
 if [ -n "$(find tests/python -name 'test_*.py' 2>/dev/null)" ]; then
   step "Python tests"
-  "$py" -m pytest -q -n "$(nproc)" tests/python --junitxml "$results/python.xml" || status=1
+  # tests/gpu skips here (no GPU), printing why; DEVELOPERS.md runs it on a GPU.
+  "$py" -m pytest -q -rs -n "$(nproc)" tests/python tests/gpu --junitxml "$results/python.xml" || status=1
 fi
 
 step "conformance matrix (every target present; its cases also ran above as pytest tests)"

@@ -3,6 +3,9 @@
 // linker drops objects nothing references, constructors included.
 #include "runtime/Runtime.h"
 #include "runtime/host/HostBackend.h"
+#if TESSERA_HAVE_CUDA_BACKEND
+#include "runtime/cuda/CudaBackend.h"
+#endif
 
 namespace tessera::runtime {
 
@@ -11,14 +14,19 @@ namespace {
 struct Entry {
   const char *name;
   // Returns null when the backend cannot be used here (no driver, no device);
-  // GPU backends will dlopen their vendor library inside their probe.
+  // GPU backends dlopen their vendor library inside their probe.
   Backend *(*probe)();
+  // Why probe() returned null (the driver call and its error); may be null.
+  Status (*why)();
 };
 
-// Preference order: GPUs first once they exist, the host last.
-// cuda, hip, level_zero and vulkan slot in above "host" as they land.
+// Preference order: GPUs first, the host last. hip, level_zero and vulkan
+// slot in above "host" as they land.
 const Entry kBackends[] = {
-    {"host", &hostBackend},
+#if TESSERA_HAVE_CUDA_BACKEND
+    {"cuda", &cudaBackend, &cudaBackendStatus},
+#endif
+    {"host", &hostBackend, nullptr},
 };
 
 } // namespace
@@ -34,7 +42,11 @@ Backend *getBackend(std::string_view name, Status *status) {
   for (const Entry &e : kBackends) {
     if (name != e.name) continue;
     Backend *b = e.probe();
-    if (!b && status) *status = Status(StatusCode::Unavailable, "backend '" + std::string(name) + "' is not usable on this machine");
+    if (!b && status) {
+      std::string reason = e.why ? e.why().message() : "";
+      *status = Status(StatusCode::Unavailable, "backend '" + std::string(name) + "' is not usable on this machine" +
+                                                    (reason.empty() ? "" : ": " + reason));
+    }
     else if (status) *status = Status::ok();
     return b;
   }

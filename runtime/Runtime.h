@@ -96,10 +96,18 @@ public:
   // when the call returns on backends without asynchronous copies (the host).
   virtual Status copyToDevice(Buffer &dst, size_t offset, const void *src, size_t bytes, Stream *stream) = 0;
   virtual Status copyToHost(void *dst, const Buffer &src, size_t offset, size_t bytes, Stream *stream) = 0;
+  // Within one device; asynchronous in stream order on GPU backends.
+  virtual Status copyDeviceToDevice(Buffer &dst, size_t dstOffset, const Buffer &src, size_t srcOffset, size_t bytes,
+                                    Stream *stream) = 0;
   virtual Status createStream(std::unique_ptr<Stream> &out) = 0;
+  // A Stream over a native queue the caller owns and keeps alive (a CUstream
+  // such as torch.cuda.current_stream().cuda_stream); destroying the wrapper
+  // leaves the native queue alone. Unsupported where there is no such thing.
+  virtual Status wrapNativeStream(void *handle, std::unique_ptr<Stream> &out) = 0;
   virtual Stream &defaultStream() = 0;
   virtual Status createEvent(std::unique_ptr<Event> &out) = 0;
-  // Binary formats this device loads: "elf-shared-object" on the host.
+  // Binary formats this device loads: "elf-shared-object" on the host,
+  // "ptx" and "cubin" on CUDA.
   virtual std::vector<std::string> moduleFormats() const = 0;
   virtual Status loadModule(std::string_view format, const void *binary, size_t size,
                             std::unique_ptr<Module> &out) = 0;

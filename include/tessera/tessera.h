@@ -63,7 +63,11 @@ TESSERA_API const char *tessera_status_string(tessera_status status);
 /* "tessera 0.1.0 (build <id>)"; part of every compile-cache key. */
 TESSERA_API const char *tessera_version(void);
 
-/* ---- backends and devices ("host", later "cuda", "hip", "level_zero", "vulkan") */
+/* ---- backends and devices ("cuda", "host"; later "hip", "level_zero", "vulkan")
+ *
+ * "cuda" is listed only where libcuda.so.1 loads and reports a device; its
+ * devices use the primary context (the one the CUDA runtime and PyTorch use),
+ * so device pointers and CUstreams pass between them and Tessera. */
 
 /* Backends usable on this machine, in preference order; index past the end
  * returns NULL. */
@@ -88,10 +92,18 @@ TESSERA_API tessera_status tessera_copy_host_to_device(tessera_buffer dst, size_
                                                        size_t bytes, tessera_stream stream);
 TESSERA_API tessera_status tessera_copy_device_to_host(void *dst, tessera_buffer src, size_t src_offset,
                                                        size_t bytes, tessera_stream stream);
+/* Within one device; asynchronous in stream order on GPU devices (copies
+ * that touch host memory are complete when they return). */
+TESSERA_API tessera_status tessera_copy_device_to_device(tessera_buffer dst, size_t dst_offset, tessera_buffer src,
+                                                         size_t src_offset, size_t bytes, tessera_stream stream);
 
 /* ---- streams and events */
 
 TESSERA_API tessera_status tessera_stream_create(tessera_device device, tessera_stream *stream);
+/* Wraps a native stream the caller owns (on "cuda": a CUstream, e.g.
+ * torch.cuda.current_stream().cuda_stream; NULL is the legacy default
+ * stream). tessera_stream_destroy frees the wrapper, not the native stream. */
+TESSERA_API tessera_status tessera_stream_wrap(tessera_device device, void *native, tessera_stream *stream);
 TESSERA_API tessera_status tessera_stream_destroy(tessera_stream stream);
 TESSERA_API tessera_status tessera_stream_synchronize(tessera_stream stream);
 TESSERA_API tessera_status tessera_event_create(tessera_device device, tessera_event *event);
@@ -119,7 +131,7 @@ typedef struct tessera_compile_options {
   size_t num_signature;
   const tessera_constexpr *constexprs;
   size_t num_constexprs;
-  const char *target; /* "cpu"; NULL = "cpu" */
+  const char *target; /* "cpu" ("cuda"/"nvptx" has no code generator yet); NULL = "cpu" */
   int num_warps;      /* 0 = the target's default */
   int num_stages;     /* 0 = the target's default */
   /* Where the kernel is loaded; NULL = device 0 of the target's backend. */
@@ -128,13 +140,24 @@ typedef struct tessera_compile_options {
 
 /* Compiles (or takes from the compile cache) and loads a kernel. */
 TESSERA_API tessera_status tessera_compile(const tessera_compile_options *options, tessera_kernel *kernel);
-/* Loads an already compiled binary (e.g. a CPU target's "elf-shared-object",
- * docs/cpu-abi.md) whose entry takes `num_params` runtime arguments. */
+/* Loads an already compiled binary whose entry takes `num_params` runtime
+ * arguments: "elf-shared-object" (the CPU target's, docs/cpu-abi.md) on
+ * "host", "ptx" or "cubin" on "cuda" (the entry is the PTX .entry name, so an
+ * extern "C" __global__ function). A loaded kernel launches 1 thread per
+ * program with no dynamic shared memory until tessera_kernel_set_launch_params. */
 TESSERA_API tessera_status tessera_kernel_load(tessera_device device, const char *format, const void *binary,
                                                size_t size, const char *entry, size_t num_params,
                                                tessera_kernel *kernel);
 TESSERA_API tessera_status tessera_kernel_destroy(tessera_kernel kernel);
 TESSERA_API tessera_status tessera_kernel_num_params(tessera_kernel kernel, size_t *count);
+/* Threads per program (blockDim.x on CUDA; 1 on the host) and dynamic shared
+ * memory bytes for later launches (above 48 KB the CUDA backend opts the
+ * kernel in with cuFuncSetAttribute). Compiled kernels get them from the
+ * compiler's metadata; this is for binaries loaded with tessera_kernel_load. */
+TESSERA_API tessera_status tessera_kernel_set_launch_params(tessera_kernel kernel, int threads_per_program,
+                                                            int64_t shared_memory_bytes);
+/* The device the kernel was loaded on (owned by the library). */
+TESSERA_API tessera_status tessera_kernel_device(tessera_kernel kernel, tessera_device *device);
 /* 1 when the last tessera_compile of this kernel was answered by the cache. */
 TESSERA_API tessera_status tessera_kernel_from_cache(tessera_kernel kernel, int *from_cache);
 /* Launches grid[0] x grid[1] x grid[2] programs. args[i] points to the i-th

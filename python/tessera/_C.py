@@ -2,14 +2,17 @@
 
 ctypes rather than a compiled extension: the same build must load in any
 CPython >= 3.10 (the build machine's 3.11 and the GPU machine's 3.12).
-The library is found via $TESSERA_LIBRARY, next to this package, or in the
-source tree's build/capi/ (for development).
+The library is found via $TESSERA_LIBRARY, next to this package (the
+relocatable bundle of ci/bundle.sh), or in the source tree's build/capi/.
+
+Devices are named "cpu" (the host backend), "cuda" or "cuda:N".
 """
 
 import ctypes
 import os
 
 SUCCESS = 0
+ERROR_INVALID_ARGUMENT = 1
 ERROR_COMPILATION = 5
 ERROR_UNAVAILABLE = 3
 
@@ -86,6 +89,25 @@ _SIGNATURES = [
     ("tessera_kernel_launch", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
                                              ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]),
     ("tessera_device_synchronize", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_backend_name", ctypes.c_char_p, [ctypes.c_int]),
+    ("tessera_device_count", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
+    ("tessera_device_name", ctypes.c_char_p, [ctypes.c_void_p]),
+    ("tessera_device_backend", ctypes.c_char_p, [ctypes.c_void_p]),
+    ("tessera_buffer_alloc", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
+    ("tessera_buffer_free", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_buffer_device_ptr", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
+    ("tessera_copy_host_to_device", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+                                                   ctypes.c_void_p]),
+    ("tessera_copy_device_to_host", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t,
+                                                   ctypes.c_void_p]),
+    ("tessera_copy_device_to_device", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+                                                     ctypes.c_size_t, ctypes.c_void_p]),
+    ("tessera_stream_create", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
+    ("tessera_stream_wrap", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
+    ("tessera_stream_destroy", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_stream_synchronize", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_kernel_set_launch_params", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]),
+    ("tessera_kernel_device", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
 ]
 
 _lib = None
@@ -123,10 +145,116 @@ def target_available(target):
     return bool(library().tessera_target_available(target.encode()))
 
 
-def get_device(backend="host", index=0):
-    d = ctypes.c_void_p()
-    _check(library().tessera_get_device(backend.encode(), index, ctypes.byref(d)))
+def parse_device(spec):
+    """("host"|"cuda"|..., index) for "cpu", "host", "cuda", "cuda:1"."""
+    name, _, index = str(spec).partition(":")
+    name = "host" if name == "cpu" else name
+    try:
+        return name, int(index or 0)
+    except ValueError:
+        raise ValueError("bad device %r (expected 'cpu', 'cuda' or 'cuda:N')" % (spec,)) from None
+
+
+def device_label(backend, index):
+    """The user-facing name of a device: "cpu" or "cuda:N"."""
+    return "cpu" if backend == "host" else "%s:%d" % (backend, index)
+
+
+_devices = {}
+
+
+def get_device(backend="host", index=None):
+    """The C device handle for a backend name or a device string ("cuda:1");
+    the same c_void_p object on every call, so handles compare with `is`."""
+    if index is None:
+        backend, index = parse_device(backend)
+    key = (backend, index)
+    d = _devices.get(key)
+    if d is None:
+        d = ctypes.c_void_p()
+        _check(library().tessera_get_device(backend.encode(), index, ctypes.byref(d)))
+        _devices[key] = d
     return d
+
+
+def backend_names():
+    """Runtime backends usable here, most preferred first ("host" last)."""
+    names, i = [], 0
+    while True:
+        n = library().tessera_backend_name(i)
+        if n is None:
+            return names
+        names.append(n.decode())
+        i += 1
+
+
+def device_name(device):
+    return library().tessera_device_name(device).decode()
+
+
+class Buffer:
+    """Device memory (owns the C handle); `ptr` is the address kernels take."""
+
+    def __init__(self, device, nbytes):
+        self.handle = ctypes.c_void_p()
+        _check(library().tessera_buffer_alloc(device, nbytes, ctypes.byref(self.handle)))
+        self.device, self.nbytes = device, nbytes
+        p = ctypes.c_void_p()
+        _check(library().tessera_buffer_device_ptr(self.handle, ctypes.byref(p)))
+        self.ptr = p.value or 0
+
+    def copy_from_host(self, address, nbytes, offset=0, stream=None):
+        _check(library().tessera_copy_host_to_device(self.handle, offset, address, nbytes, _stream_handle(stream)))
+
+    def copy_to_host(self, address, nbytes, offset=0, stream=None):
+        _check(library().tessera_copy_device_to_host(address, self.handle, offset, nbytes, _stream_handle(stream)))
+
+    def copy_from(self, src, nbytes, dst_offset=0, src_offset=0, stream=None):
+        _check(library().tessera_copy_device_to_device(self.handle, dst_offset, src.handle, src_offset, nbytes,
+                                                       _stream_handle(stream)))
+
+    def __del__(self):
+        if getattr(self, "handle", None) and _lib is not None:
+            _lib.tessera_buffer_free(self.handle)
+            self.handle = None
+
+
+class Stream:
+    """A tessera stream: created (owned) or wrapping a native handle such as a
+    CUstream, which stays the caller's."""
+
+    def __init__(self, device, native=None):
+        self.handle = ctypes.c_void_p()
+        if native is None:
+            _check(library().tessera_stream_create(device, ctypes.byref(self.handle)))
+        else:
+            _check(library().tessera_stream_wrap(device, ctypes.c_void_p(native), ctypes.byref(self.handle)))
+        self.device, self.native = device, native
+
+    def synchronize(self):
+        _check(library().tessera_stream_synchronize(self.handle))
+
+    def __del__(self):
+        if getattr(self, "handle", None) and _lib is not None:
+            _lib.tessera_stream_destroy(self.handle)
+            self.handle = None
+
+
+# Wrappers of native streams, one per (device, handle): PyTorch hands out the
+# same few CUstreams again and again, so this stays small.
+_wrapped = {}
+
+
+def wrap_stream(device, native):
+    key = (device.value, int(native))
+    s = _wrapped.get(key)
+    if s is None:
+        s = _wrapped[key] = Stream(device, int(native))
+    return s
+
+
+def _stream_handle(stream):
+    return None if stream is None else stream.handle
 
 
 class Kernel:
@@ -140,15 +268,39 @@ class Kernel:
         c = ctypes.c_int()
         _check(library().tessera_kernel_from_cache(handle, ctypes.byref(c)))
         self.from_cache = bool(c.value)
+        d = ctypes.c_void_p()
+        _check(library().tessera_kernel_device(handle, ctypes.byref(d)))
+        self.device = d
 
-    def launch(self, grid, args):
-        """grid: 3 ints; args: one ctypes scalar per runtime parameter (a
-        c_void_p holding the address for pointers)."""
+    def set_launch_params(self, threads=1, shared_memory=0):
+        """Threads per program (CUDA's blockDim.x) and dynamic shared memory
+        bytes, for binaries loaded with load_binary."""
+        _check(library().tessera_kernel_set_launch_params(self.handle, int(threads), int(shared_memory)))
+
+    def launch(self, grid, args, stream=None):
+        """grid: 1 to 3 ints; args: one value per runtime parameter, as ctypes
+        scalars (exact types) or Python values (arrays and tensors become
+        pointers, ints i32/i64 by range, floats fp32). stream: None (the
+        device's default stream), a tessera `Stream`, a native handle (int,
+        e.g. a CUstream) or an object with `.cuda_stream` (torch.cuda.Stream)."""
         if len(args) != self.num_params:
             raise TypeError("kernel takes %d runtime arguments, got %d" % (self.num_params, len(args)))
+        args = [a if isinstance(a, ctypes._SimpleCData) else _as_ctypes(a) for a in args]
         ptrs = (ctypes.c_void_p * max(1, len(args)))(*[ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in args])
+        grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
         g = (ctypes.c_uint32 * 3)(*grid)
-        _check(library().tessera_kernel_launch(self.handle, g, ptrs, None))
+        _check(library().tessera_kernel_launch(self.handle, g, ptrs, self._stream(stream)))
+
+    def _stream(self, stream):
+        if stream is None:
+            return None
+        if isinstance(stream, Stream):
+            return stream.handle
+        native = getattr(stream, "cuda_stream", stream)
+        if not isinstance(native, int):
+            raise TypeError("stream must be None, a tessera Stream, a native handle or have .cuda_stream, not %s"
+                            % type(stream).__name__)
+        return wrap_stream(self.device, native).handle
 
     def __del__(self):
         if getattr(self, "handle", None) and _lib is not None:
@@ -156,9 +308,16 @@ class Kernel:
             self.handle = None
 
 
-def compile(source, entry, signature, constexprs, target="cpu", filename="<kernel>", num_warps=0, num_stages=0):
+def _as_ctypes(value):
+    from ._specialize import specialize
+    return specialize(value, False)[1]
+
+
+def compile(source, entry, signature, constexprs, target="cpu", filename="<kernel>", num_warps=0, num_stages=0,
+            device=None):
     """Compiles through the C API (and its on-disk cache). `constexprs` is a
-    list of (name, value-text) pairs."""
+    list of (name, value-text) pairs; `device` a handle (None: device 0 of the
+    target's backend)."""
     o = _CompileOptions()
     o.source, o.filename, o.entry = source.encode(), filename.encode(), entry.encode()
     sig = (ctypes.c_char_p * max(1, len(signature)))(*[s.encode() for s in signature])
@@ -166,16 +325,30 @@ def compile(source, entry, signature, constexprs, target="cpu", filename="<kerne
     cx = (_Constexpr * max(1, len(constexprs)))(*[_Constexpr(n.encode(), v.encode()) for n, v in constexprs])
     o.constexprs, o.num_constexprs = cx, len(constexprs)
     o.target, o.num_warps, o.num_stages = target.encode(), num_warps, num_stages
+    o.device = device.value if device is not None else None
     k = ctypes.c_void_p()
     _check(library().tessera_compile(ctypes.byref(o), ctypes.byref(k)))
     return Kernel(k)
 
 
-def load_binary(binary, entry, num_params, format="elf-shared-object", device=None):
-    """Loads an already compiled binary (bytes)."""
-    device = device or get_device()
+_DEFAULT_DEVICE = {"ptx": "cuda", "cubin": "cuda"}
+
+
+def load_binary(binary, entry, num_params, format="elf-shared-object", device=None, threads=1, shared_memory=0):
+    """Loads an already compiled binary (bytes; PTX may be str): "ptx" or
+    "cubin" on a CUDA device, "elf-shared-object" on the host. `device` is a
+    handle or a name ("cuda:0"); None picks the format's usual device.
+    `threads` (blockDim.x) and `shared_memory` (dynamic, bytes) apply to
+    every launch."""
+    if isinstance(binary, str):
+        binary = binary.encode()
+    if device is None or isinstance(device, str):
+        device = get_device(device or _DEFAULT_DEVICE.get(format, "host"))
     k = ctypes.c_void_p()
     buf = ctypes.create_string_buffer(binary, len(binary))
     _check(library().tessera_kernel_load(device, format.encode(), buf, len(binary), entry.encode(), num_params,
                                    ctypes.byref(k)))
-    return Kernel(k)
+    kernel = Kernel(k)
+    if threads != 1 or shared_memory:
+        kernel.set_launch_params(threads, shared_memory)
+    return kernel

@@ -8,11 +8,15 @@
 
     add_kernel[(tessera.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
 
-Arrays are numpy arrays (or anything with __array_interface__, data_ptr()
-or __dlpack__) for the host CPU target.
+Arguments: numpy arrays and torch tensors, anything with
+__cuda_array_interface__, __array_interface__ or __dlpack__, and tessera's
+own arrays (tessera.empty/zeros/from_numpy(..., device="cuda"|"cpu")). The
+arguments' device picks the target (cuda tensors -> "cuda") unless
+@tessera.jit(target=...) says otherwise.
 """
 
 from . import language, testing
+from ._array import Array, empty, from_numpy, zeros
 from ._C import CompilationError, DeviceAssertionError, TesseraError
 from .autotune import Autotuner, Config, Heuristics, autotune, heuristics
 from .jit import JITFunction, jit
@@ -20,7 +24,8 @@ from .jit import JITFunction, jit
 __version__ = "0.1.0"
 
 __all__ = ["jit", "JITFunction", "default_target", "autotune", "Autotuner", "Config", "heuristics", "Heuristics", "cdiv",
-           "next_power_of_2", "testing", "language", "CompilationError", "DeviceAssertionError", "TesseraError"]
+           "next_power_of_2", "testing", "language", "CompilationError", "DeviceAssertionError", "TesseraError", "Array",
+           "empty", "zeros", "from_numpy"]
 
 
 def cdiv(x, y):

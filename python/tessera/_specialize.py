@@ -1,8 +1,10 @@
 """Turning launch arguments into a Triton-style signature and launch values.
 
-Pointers: numpy arrays and anything with ``__array_interface__``,
-``data_ptr()`` (torch) or ``__dlpack__`` become "*<dtype>", with ":16" when
-the address is 16-byte aligned. Integers become "i32"/"i64"/"u64" with ":1"
+Pointers: numpy arrays, torch tensors (``data_ptr()``), anything with
+``__cuda_array_interface__``, ``__array_interface__`` or ``__dlpack__``, and
+tessera's own arrays become "*<dtype>", with ":16" when the address is
+16-byte aligned; each also reports its device ("cpu" or "cuda:N"), from
+which the launch picks the target. Integers become "i32"/"i64"/"u64" with ":1"
 when equal to 1 and ":16" when divisible by 16 (unless the parameter is in
 ``do_not_specialize``); floats "fp32"; bools "i1".
 """
@@ -36,30 +38,88 @@ def _dtype_name(dtype):
     return _DTYPES[name]
 
 
+# __cuda_array_interface__ typestr (without the byte order) -> signature dtype.
+_TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64", "u1": "u8", "u2": "u16", "u4": "u32",
+             "u8": "u64", "f2": "fp16", "f4": "fp32", "f8": "fp64"}
+
+
+def _torch_device(device):
+    """"cpu" or "cuda:N" for a torch.device (or a device string)."""
+    kind = getattr(device, "type", None)
+    if kind is None:
+        text = str(device)
+        kind, _, index = text.partition(":")
+        index = int(index or 0)
+    else:
+        index = device.index if device.index is not None else 0
+    if kind == "cpu":
+        return "cpu"
+    if kind == "cuda":
+        return "cuda:%d" % index
+    raise TypeError("tensors on %r devices cannot be passed to a Tessera kernel (cpu and cuda are supported)" % kind)
+
+
+def _cuda_interface_device(arg):
+    # The interface does not name the device: the object's own `device` may
+    # ("cuda:1" for tessera arrays, cupy's Device with .id); else cuda:0.
+    device = getattr(arg, "device", None)
+    if device is None:
+        return "cuda:0"
+    if isinstance(getattr(device, "id", None), int):
+        return "cuda:%d" % device.id
+    return _torch_device(device)
+
+
+def _dlpack_info(arg):
+    from . import _dlpack
+    device_type, device_id = arg.__dlpack_device__() if hasattr(arg, "__dlpack_device__") else (_dlpack.CPU, 0)
+    if device_type == _dlpack.CPU:
+        import numpy as np
+        view = np.from_dlpack(arg)
+        return view.__array_interface__["data"][0], _dtype_name(view.dtype), "cpu"
+    if device_type in (_dlpack.CUDA, _dlpack.CUDA_MANAGED):
+        address, _, dtype = _dlpack.describe(arg)
+        return address, dtype, "cuda:%d" % device_id
+    raise TypeError("a DLPack tensor on device type %d cannot be passed to a Tessera kernel (cpu and cuda are "
+                    "supported)" % device_type)
+
+
 def pointer_info(arg):
-    """(address, signature dtype) of an array-like argument, or None."""
+    """(address, signature dtype, device) of an array-like argument, or None;
+    device is "cpu" or "cuda:N". Checked in this order: torch-style tensors
+    (data_ptr(), dtype, device), __cuda_array_interface__ (device memory of
+    the current CUDA device), __array_interface__ (host), __dlpack__."""
+    if hasattr(arg, "data_ptr") and hasattr(arg, "dtype"):
+        device = getattr(arg, "device", None)
+        return arg.data_ptr(), _dtype_name(arg.dtype), "cpu" if device is None else _torch_device(device)
+    if hasattr(arg, "__cuda_array_interface__"):
+        iface = arg.__cuda_array_interface__
+        typestr = iface["typestr"]
+        if typestr[1:] not in _TYPESTRS:
+            raise TypeError("unsupported element type %r for a kernel pointer argument" % typestr)
+        return iface["data"][0], _TYPESTRS[typestr[1:]], _cuda_interface_device(arg)
     if hasattr(arg, "__array_interface__"):
         iface = arg.__array_interface__
         import numpy as np
-        return iface["data"][0], _dtype_name(np.dtype(iface["typestr"]) if not hasattr(arg, "dtype") else arg.dtype)
-    if hasattr(arg, "data_ptr") and hasattr(arg, "dtype"):
-        device = getattr(arg, "device", None)
-        if device is not None and getattr(device, "type", "cpu") != "cpu":
-            raise TypeError("a %s tensor cannot be passed to a kernel compiled for the host CPU" % device.type)
-        return arg.data_ptr(), _dtype_name(arg.dtype)
+        return iface["data"][0], _dtype_name(np.dtype(iface["typestr"]) if not hasattr(arg, "dtype") else arg.dtype), "cpu"
     if hasattr(arg, "__dlpack__"):
-        import numpy as np
-        view = np.from_dlpack(arg)
-        return view.__array_interface__["data"][0], _dtype_name(view.dtype)
+        return _dlpack_info(arg)
     return None
 
 
 def specialize(arg, specialize_value=True):
     """(signature entry, ctypes value) for one runtime argument."""
+    ty, value, _ = specialize_arg(arg, specialize_value)
+    return ty, value
+
+
+def specialize_arg(arg, specialize_value=True):
+    """(signature entry, ctypes value, device) for one runtime argument; the
+    device is "cpu" or "cuda:N" for pointers, None for scalars."""
     if isinstance(arg, tl.constexpr):
         arg = arg.value
     if isinstance(arg, bool):
-        return "i1", ctypes.c_bool(arg)
+        return "i1", ctypes.c_bool(arg), None
     if isinstance(arg, int):
         if -2**31 <= arg < 2**31:
             ty = "i32"
@@ -74,16 +134,16 @@ def specialize(arg, specialize_value=True):
             ty += ":1"
         elif specialize_value and arg % 16 == 0:
             ty += ":16"
-        return ty, value
+        return ty, value, None
     if isinstance(arg, float):
-        return "fp32", ctypes.c_float(arg)
+        return "fp32", ctypes.c_float(arg), None
     info = pointer_info(arg)
     if info is not None:
-        address, dtype = info
+        address, dtype, device = info
         ty = "*" + dtype
         if specialize_value and address % 16 == 0:
             ty += ":16"
-        return ty, ctypes.c_void_p(address)
+        return ty, ctypes.c_void_p(address), device
     raise TypeError("cannot pass a %s to a kernel (expected an array, int, float or bool)" % type(arg).__name__)
 
 

@@ -9,10 +9,14 @@ in memory per specialization key, so a warm launch does no compiling.
 
 import functools
 import inspect
+import sys
 
 from . import _C, _source
 from . import language as tl
-from ._specialize import constexpr_text, specialize
+from ._specialize import constexpr_text, specialize_arg
+
+# Compile targets by the device kind they run on ("cpu" or "cuda").
+_TARGET_DEVICE = {"cpu": "cpu", "host": "cpu", "cuda": "cuda", "nvptx": "cuda"}
 
 # Launch options Triton accepts that the CPU target has no use for.
 _IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "debug")
@@ -38,6 +42,36 @@ def normalize_grid(grid, meta):
     return grid + (1,) * (3 - len(grid))
 
 
+def resolve_target(explicit, devices):
+    """(target, device) for a launch: `devices` lists (parameter, "cpu" or
+    "cuda:N") for the pointer arguments. Without an explicit target the
+    arguments' device decides (no pointers: the CPU)."""
+    kinds = sorted({d for _, d in devices})
+    if len(kinds) > 1:
+        raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "kernel arguments are on different devices: " +
+                              ", ".join("%s on %s" % (n, d) for n, d in devices) +
+                              "; move them to one device (or pass target=...)")
+    device = kinds[0] if kinds else None
+    if explicit is None:
+        return ("cuda" if device and device.startswith("cuda") else "cpu"), device
+    want = _TARGET_DEVICE.get(explicit)
+    if want is not None and device is not None and device.split(":")[0] != want:
+        name = next(n for n, d in devices if d == device)
+        where = "the host CPU" if want == "cpu" else "CUDA"
+        raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "argument '%s' is on %s, but the kernel is compiled for %s "
+                              "(target=%r)" % (name, device, where, explicit))
+    return explicit, device
+
+
+def _current_stream(device):
+    """PyTorch's current stream on a CUDA device (None: the default stream),
+    so kernels order with the surrounding torch work, as Triton's do."""
+    torch = sys.modules.get("torch")
+    if torch is None or not device or not device.startswith("cuda"):
+        return None
+    return torch.cuda.current_stream(int(device.split(":")[1])).cuda_stream
+
+
 def unwrap(value):
     """The JITFunction behind a global: itself, or inside autotune/heuristics."""
     while value is not None and not isinstance(value, JITFunction):
@@ -50,7 +84,7 @@ class JITFunction:
 
     def __init__(self, fn, target=None, do_not_specialize=(), debug=None):
         self.fn = fn
-        self.target = target or "cpu"
+        self.target = target  # None: the arguments' device decides, per launch
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
@@ -83,26 +117,39 @@ class JITFunction:
         return dict(bound.arguments)
 
     def specialization(self, bound, num_warps, num_stages):
-        """(key, signature, constexprs, launch values) for bound arguments."""
-        signature, values, constexprs = [], [], []
+        """(key, signature, constexprs, launch values, target, device) for
+        bound arguments; device is "cpu", "cuda:N" or None (no pointers)."""
+        signature, values, constexprs, devices = [], [], [], []
         for name in self.arg_names:
             value = bound[name]
             if name in self.constexpr_names or value is None:
                 constexprs.append((name, constexpr_text(value)))
                 continue
-            ty, cvalue = specialize(value, name not in self.do_not_specialize)
+            ty, cvalue, device = specialize_arg(value, name not in self.do_not_specialize)
             signature.append(ty)
             values.append(cvalue)
-        key = (tuple(signature), tuple(constexprs), num_warps, num_stages, self.target)
-        return key, signature, constexprs, values
+            if device is not None:
+                devices.append((name, device))
+        target, device = resolve_target(self.target, devices)
+        key = (tuple(signature), tuple(constexprs), num_warps, num_stages, target, device)
+        return key, signature, constexprs, values, target, device
 
-    def compile(self, signature, constexprs, num_warps, num_stages):
+    def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None):
         module = self.module_text()
         globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
         filename = module.chunks[0].filename
+        handle = None
+        if device and device != "cpu":
+            # The arguments' GPU; when it is not usable the C API reports why
+            # (after saying there is no code generator, if there is none).
+            try:
+                handle = _C.get_device(device)
+            except _C.TesseraError:
+                handle = None
         try:
-            return _C.compile(module.text, self.__name__, signature, constexprs + globals_, target=self.target,
-                              filename=_source.MODULE_NAME, num_warps=num_warps or 0, num_stages=num_stages or 0)
+            return _C.compile(module.text, self.__name__, signature, constexprs + globals_, target=target,
+                              filename=_source.MODULE_NAME, num_warps=num_warps or 0, num_stages=num_stages or 0,
+                              device=handle)
         except _C.CompilationError as e:
             raise _C.CompilationError(e.status, module.map_message(str(e), filename)) from None
 
@@ -116,17 +163,22 @@ class JITFunction:
         if "num_stages" in self.arg_names and num_stages is not None:
             kwargs["num_stages"] = num_stages
         bound = self.bind(args, kwargs)
-        key, signature, constexprs, values = self.specialization(bound, num_warps, num_stages)
+        key, signature, constexprs, values, target, device = self.specialization(bound, num_warps, num_stages)
         kernel = self.cache.get(key)
         if kernel is None:
-            kernel = self.compile(signature, constexprs, num_warps, num_stages)
+            kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device)
             self.cache[key] = kernel
-        kernel.launch(normalize_grid(grid, bound), values)
+        stream = _current_stream(device)
+        if stream is None:
+            kernel.launch(normalize_grid(grid, bound), values)
+        else:
+            kernel.launch(normalize_grid(grid, bound), values, stream=stream)
         return kernel
 
 
 def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, **unused):
-    """``@tessera.jit`` or ``@tessera.jit(target="cpu", do_not_specialize=[...])``."""
+    """``@tessera.jit`` or ``@tessera.jit(target="cpu"|"cuda", do_not_specialize=[...])``;
+    without a target, each launch compiles for its arguments' device."""
     def wrap(f):
         return JITFunction(f, target=target, do_not_specialize=do_not_specialize, debug=debug)
     return wrap(fn) if fn is not None else wrap

@@ -114,9 +114,21 @@ public:
     return Status::ok();
   }
 
+  Status copyDeviceToDevice(Buffer &dst, size_t dstOffset, const Buffer &src, size_t srcOffset, size_t bytes,
+                            Stream *stream) override {
+    if (Status st = checkCopy(dst, dstOffset, bytes, stream, &dst); !st) return st;
+    if (Status st = checkCopy(src, srcOffset, bytes, stream, &src); !st) return st;
+    // memmove: the two ranges may be the same buffer.
+    if (bytes) std::memmove(static_cast<char *>(dst.devicePointer()) + dstOffset, static_cast<const char *>(src.devicePointer()) + srcOffset, bytes);
+    return Status::ok();
+  }
+
   Status createStream(std::unique_ptr<Stream> &out) override {
     out = std::make_unique<HostStream>(*this);
     return Status::ok();
+  }
+  Status wrapNativeStream(void *, std::unique_ptr<Stream> &) override {
+    return {StatusCode::Unsupported, "the host backend has no native streams to wrap"};
   }
   Stream &defaultStream() override { return defaultStream_; }
   Status createEvent(std::unique_ptr<Event> &out) override {

@@ -132,6 +132,11 @@ llvm::Value *Lowering::castValue(llvm::Value *v, ir::Type from, ir::Type to, con
   if (from.isInteger()) return from.isSigned() ? b.CreateSIToFP(v, toTy) : b.CreateUIToFP(v, toTy);
   if (to.isInteger()) {
     // Saturating, NaN -> 0 (IR.h) is exactly LLVM's fptosi.sat/fptoui.sat.
+    // From half types, widen first: with AVX512-FP16 (Intel), LLVM 19's
+    // direct half conversion returned 0x8000 for some inputs that must give 0.
+    if (from.bitWidth() < 32) {
+      v = b.CreateFPExt(v, withScalar(v->getType(), b.getFloatTy()));
+    }
     auto id = to.isSigned() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
     return b.CreateIntrinsic(id, {toTy, v->getType()}, {v});
   }

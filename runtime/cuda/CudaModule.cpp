@@ -1,0 +1,155 @@
+// CUDA modules and kernels: PTX (JIT-compiled by the driver) or cubin,
+// loaded once per (binary, context) and shared by every Module that asks for
+// the same bytes; launches go through cuLaunchKernel's kernelParams array,
+// which is exactly the runtime's args[] convention.
+#include "runtime/Sha256.h"
+#include "runtime/cuda/CudaInternal.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace tessera::runtime {
+
+namespace {
+
+// Above this, dynamic shared memory must be opted into per function.
+constexpr int64_t kDefaultDynamicSharedLimit = 48 * 1024;
+
+class CudaKernel final : public Kernel {
+public:
+  CudaKernel(CudaDevice &device, std::shared_ptr<LoadedCudaModule> module, std::string name, CUfunction fn, size_t numArgs)
+      : device_(device), module_(std::move(module)), name_(std::move(name)), fn_(fn), numArgs_(numArgs) {}
+  const std::string &name() const override { return name_; }
+
+  Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
+    if (numArgs != numArgs_)
+      return {StatusCode::InvalidArgument, "kernel '" + name_ + "' takes " + std::to_string(numArgs_) +
+                                               " runtime arguments, the launch passed " + std::to_string(numArgs)};
+    for (size_t i = 0; i < numArgs; ++i)
+      if (!args || !args[i]) return {StatusCode::InvalidArgument, "launch of '" + name_ + "': argument " + std::to_string(i) + " is null"};
+    CUstream s;
+    if (Status st = device_.streamHandle(stream, s); !st) return {st.code(), "launch: " + st.message()};
+    if (config.threadsPerProgram < 1)
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': threads per program must be positive"};
+    if (config.sharedMemoryBytes < 0 || config.sharedMemoryBytes > INT32_MAX)
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': bad dynamic shared memory size " +
+                                               std::to_string(config.sharedMemoryBytes)};
+    if (config.grid[0] == 0 || config.grid[1] == 0 || config.grid[2] == 0) return Status::ok();  // nothing to run
+
+    const CudaDriver &d = device_.driver();
+    ContextGuard guard(d, device_.context());
+    if (!guard.status()) return guard.status();
+    if (Status st = reserveSharedMemory(config.sharedMemoryBytes); !st) return st;
+    CUresult r = d.cuLaunchKernel(fn_, config.grid[0], config.grid[1], config.grid[2], unsigned(config.threadsPerProgram), 1, 1,
+                                  unsigned(config.sharedMemoryBytes), s, args, nullptr);
+    if (r == CUDA_SUCCESS) return Status::ok();
+    return {StatusCode::LaunchFailed, "cuLaunchKernel of '" + name_ + "' (grid " + std::to_string(config.grid[0]) + "x" +
+                                          std::to_string(config.grid[1]) + "x" + std::to_string(config.grid[2]) + ", " +
+                                          std::to_string(config.threadsPerProgram) + " threads, " +
+                                          std::to_string(config.sharedMemoryBytes) + " bytes of dynamic shared memory) failed: " +
+                                          d.describe(r)};
+  }
+
+private:
+  // Raises the function's dynamic shared memory limit when a launch needs
+  // more than the default 48 KB; only ever grows, so a launch of a smaller
+  // size never pays for the call.
+  Status reserveSharedMemory(int64_t bytes) {
+    if (bytes <= kDefaultDynamicSharedLimit || bytes <= reserved_.load()) return Status::ok();
+    const CudaDriver &d = device_.driver();
+    CUresult r = d.cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes));
+    if (r != CUDA_SUCCESS)
+      return {StatusCode::LaunchFailed, "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, " + std::to_string(bytes) +
+                                            ") for '" + name_ + "' failed: " + d.describe(r)};
+    int64_t seen = reserved_.load();
+    while (seen < bytes && !reserved_.compare_exchange_weak(seen, bytes)) {
+    }
+    return Status::ok();
+  }
+
+  CudaDevice &device_;
+  std::shared_ptr<LoadedCudaModule> module_;  // keeps the CUmodule alive
+  std::string name_;
+  CUfunction fn_;
+  size_t numArgs_;
+  std::atomic<int64_t> reserved_{kDefaultDynamicSharedLimit};
+};
+
+class CudaModule final : public Module {
+public:
+  CudaModule(CudaDevice &device, std::shared_ptr<LoadedCudaModule> module) : device_(device), module_(std::move(module)) {}
+  Status getKernel(const std::string &entry, size_t numArgs, std::unique_ptr<Kernel> &out) override {
+    const CudaDriver &d = device_.driver();
+    ContextGuard guard(d, device_.context());
+    if (!guard.status()) return guard.status();
+    CUfunction fn = nullptr;
+    CUresult r = d.cuModuleGetFunction(&fn, module_->module, entry.c_str());
+    if (r != CUDA_SUCCESS)
+      return {r == CUDA_ERROR_NOT_FOUND ? StatusCode::NotFound : StatusCode::LoadFailed,
+              "no kernel entry '" + entry + "' in the module: cuModuleGetFunction failed: " + d.describe(r)};
+    out = std::make_unique<CudaKernel>(device_, module_, entry, fn, numArgs);
+    return Status::ok();
+  }
+
+private:
+  CudaDevice &device_;
+  std::shared_ptr<LoadedCudaModule> module_;
+};
+
+// The log buffers are fixed-size: the driver truncates longer logs.
+constexpr size_t kLogBytes = 16 * 1024;
+
+Status loadImage(const CudaDriver &d, std::string_view format, const void *image, CUmodule &out) {
+  if (format == "cubin") return d.check(d.cuModuleLoadDataEx(&out, image, 0, nullptr, nullptr), "cuModuleLoadDataEx (cubin)", StatusCode::LoadFailed);
+  // PTX is compiled by the driver's JIT: ask for its error log, which names
+  // the PTX line at fault.
+  std::string errorLog(kLogBytes, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(), reinterpret_cast<void *>(uintptr_t(kLogBytes))};
+  CUresult r = d.cuModuleLoadDataEx(&out, image, 2, options, values);
+  if (r == CUDA_SUCCESS) return Status::ok();
+  errorLog.resize(std::strlen(errorLog.c_str()));
+  std::string message = "cuModuleLoadDataEx (ptx) failed: " + d.describe(r);
+  if (!errorLog.empty()) message += "\nptxas/JIT log:\n" + errorLog;
+  return {r == CUDA_ERROR_OUT_OF_MEMORY ? StatusCode::OutOfMemory : StatusCode::LoadFailed, message};
+}
+
+} // namespace
+
+LoadedCudaModule::~LoadedCudaModule() {
+  ContextGuard guard(*driver, context);
+  (void)driver->cuModuleUnload(module);  // fails only after driver teardown at exit
+}
+
+Status CudaDevice::loadModule(std::string_view format, const void *binary, size_t size, std::unique_ptr<Module> &out) {
+  if (format != "ptx" && format != "cubin")
+    return {StatusCode::Unsupported, "the cuda backend loads 'ptx' and 'cubin' binaries, not '" + std::string(format) + "'"};
+  if (!binary || size == 0) return {StatusCode::LoadFailed, "an empty " + std::string(format) + " binary"};
+  // The driver reads PTX as a NUL-terminated string; the caller's bytes need not be.
+  std::string image(static_cast<const char *>(binary), size);
+  if (format == "cubin" && (size < 4 || std::memcmp(binary, "\x7f" "ELF", 4) != 0))
+    return {StatusCode::LoadFailed, "the cubin binary is not an ELF file (was PTX passed as format 'cubin'?)"};
+
+  Sha256 h;
+  h.update(format);
+  h.update(image);
+  std::string key = h.hexDigest();
+  std::lock_guard<std::mutex> lock(cacheMutex_);
+  std::shared_ptr<LoadedCudaModule> loaded = moduleCache_[key].lock();
+  if (!loaded) {
+    ContextGuard guard(driver_, context_);
+    if (!guard.status()) return guard.status();
+    CUmodule m = nullptr;
+    if (Status st = loadImage(driver_, format, image.data(), m); !st) return st;
+    loaded = std::make_shared<LoadedCudaModule>();
+    loaded->driver = &driver_, loaded->context = context_, loaded->module = m;
+    moduleCache_[key] = loaded;
+    // Forget entries whose modules are gone, so the map does not grow forever.
+    std::erase_if(moduleCache_, [](const auto &kv) { return kv.second.expired(); });
+  }
+  out = std::make_unique<CudaModule>(*this, std::move(loaded));
+  return Status::ok();
+}
+
+} // namespace tessera::runtime
