@@ -1,5 +1,6 @@
 #include "ir/Verifier.h"
 
+#include "ir/Layouts.h"
 #include "ir/Printer.h"
 
 #include <algorithm>
@@ -34,6 +35,12 @@ bool isNumericElement(Type t) { return t.element().isScalar(); }
 bool expectType(Checker &c, const char *what, Type got, Type want) {
   if (got == want) return true;
   return c.fail(std::string(what) + ": expected " + want.str() + ", got " + got.str());
+}
+
+// For results whose layout the op does not decide (layout assignment picks
+// it): compare shape and element only.
+bool expectShapeAndElement(Checker &c, const char *what, Type got, Type want) {
+  return expectType(c, what, got.withShape(got.shape()), want.withShape(want.shape()));
 }
 
 bool expectBoolLike(Checker &c, const char *what, Type t, Type shapeOf) {
@@ -103,7 +110,7 @@ bool verifyProgramQuery(const Operation &op, Checker &c) {
 bool verifyArange(const Operation &op, Checker &c) {
   int64_t start = op.attr("start")->getInt(), end = op.attr("end")->getInt();
   if (start < 0 || end <= start) return c.fail("expected 0 <= start < end, got [" + std::to_string(start) + ", " + std::to_string(end) + ")");
-  return expectType(c, "result", op.result()->type(), Type::tile({end - start}, Type::i32()));
+  return expectShapeAndElement(c, "result", op.result()->type(), Type::tile({end - start}, Type::i32()));
 }
 
 bool verifySplat(const Operation &op, Checker &c) {
@@ -130,7 +137,7 @@ bool verifyExpandDims(const Operation &op, Checker &c) {
   if (axis < 0 || axis > s.rank()) return c.fail("attribute 'axis': expected 0.." + std::to_string(s.rank()) + ", got " + std::to_string(axis));
   std::vector<int64_t> shape = s.shape();
   shape.insert(shape.begin() + axis, 1);
-  return expectType(c, "result", op.result()->type(), Type::tile(shape, s.element()));
+  return expectShapeAndElement(c, "result", op.result()->type(), Type::tile(shape, s.element()));
 }
 
 bool verifyReshape(const Operation &op, Checker &c) {
@@ -151,7 +158,7 @@ bool verifyTrans(const Operation &op, Checker &c) {
   if (!perm) return c.fail("attribute 'order': expected a permutation of the " + std::to_string(s.rank()) + " dimensions of " + s.str());
   std::vector<int64_t> shape;
   for (int64_t d : order) shape.push_back(s.shape()[d]);
-  return expectType(c, "result", op.result()->type(), Type::tile(shape, s.element()));
+  return expectShapeAndElement(c, "result", op.result()->type(), Type::tile(shape, s.element()));
 }
 
 bool verifyJoin(const Operation &op, Checker &c) {
@@ -159,7 +166,7 @@ bool verifyJoin(const Operation &op, Checker &c) {
   if (!expectType(c, "operand #1", op.operand(1)->type(), a)) return false;
   std::vector<int64_t> shape = a.shape();
   shape.push_back(2);
-  return expectType(c, "result", op.result()->type(), Type::tile(shape, a.element()));
+  return expectShapeAndElement(c, "result", op.result()->type(), Type::tile(shape, a.element()));
 }
 
 bool verifySplit(const Operation &op, Checker &c) {
@@ -167,7 +174,8 @@ bool verifySplit(const Operation &op, Checker &c) {
   if (!s.isTile() || s.shape().back() != 2) return c.fail("operand #0: expected a tile whose last dimension is 2, got " + s.str());
   std::vector<int64_t> shape(s.shape().begin(), s.shape().end() - 1);
   Type want = s.withShape(shape);
-  return expectType(c, "result #0", op.result(0)->type(), want) && expectType(c, "result #1", op.result(1)->type(), want);
+  return expectShapeAndElement(c, "result #0", op.result(0)->type(), want) &&
+         expectShapeAndElement(c, "result #1", op.result(1)->type(), want);
 }
 
 bool verifyCat(const Operation &op, Checker &c) {
@@ -178,7 +186,7 @@ bool verifyCat(const Operation &op, Checker &c) {
   if (!std::equal(shape.begin() + 1, shape.end(), b.shape().begin() + 1))
     return c.fail("operands differ beyond dimension 0: " + a.str() + " and " + b.str());
   shape[0] += b.shape()[0];
-  return expectType(c, "result", op.result()->type(), Type::tile(shape, a.element()));
+  return expectShapeAndElement(c, "result", op.result()->type(), Type::tile(shape, a.element()));
 }
 
 bool verifyHint(const Operation &op, Checker &c) {
@@ -280,7 +288,7 @@ bool verifyReduce(const Operation &op, Checker &c) {
   std::vector<int64_t> shape = op.operand(0)->type().shape();
   shape.erase(shape.begin() + op.attr("axis")->getInt());
   for (unsigned i = 0; i < op.numResults(); ++i)
-    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), shape.empty() ? elems[i] : Type::tile(shape, elems[i]))) return false;
+    if (!expectShapeAndElement(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), shape.empty() ? elems[i] : Type::tile(shape, elems[i]))) return false;
   return true;
 }
 
@@ -475,6 +483,12 @@ bool checkTableRules(const Operation &op, Checker &c) {
     if (!known) return c.fail("has unknown attribute '" + name + "'");
   }
 
+  for (unsigned i = 0; i < op.numResults(); ++i) {
+    Type t = op.result(i)->type();
+    std::string why;
+    if (t.layout() && !toLinearLayout(*t.layout(), t.shape(), &why))
+      return c.fail("result #" + std::to_string(i) + " has an invalid layout: " + why);
+  }
   if (info.traits & kSameType) {
     Type t = op.numOperands() ? op.operand(0)->type() : op.result()->type();
     for (unsigned i = 0; i < op.numOperands(); ++i)
