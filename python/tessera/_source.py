@@ -9,6 +9,7 @@ dtypes) are collected as constexprs. A line map turns the frontend's
 """
 
 import ast
+import dis
 import inspect
 import linecache
 import re
@@ -101,7 +102,10 @@ def _function_source(fn):
 
 
 def _referenced_names(code):
-    names = set(code.co_names)
+    """Names the function reads as globals. co_names would also hold
+    attribute names (the `load` of `tl.load`), which must not pull in an
+    unrelated global of that name."""
+    names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             names |= _referenced_names(const)

@@ -168,3 +168,15 @@ def test_num_stages_as_a_kernel_parameter(recorder):
     a = np.zeros(64, np.float32)
     k[(1,)](a, a, a, 64, BLOCK_SIZE=64, num_stages=2)
     assert recorder.calls[0]["constexprs"]["num_stages"] == "2" and recorder.calls[0]["num_stages"] == 2
+
+
+def test_attribute_names_do_not_pull_in_globals():
+    # `tl.load` must not make a module global named `load` part of the
+    # specialization (it would change the cache key from run to run).
+    from tessera import _source
+
+    def kernel(p):
+        tl.load(p)
+
+    names = _source._referenced_names(kernel.__code__)
+    assert "tl" in names and "load" not in names
