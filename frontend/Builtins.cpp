@@ -580,10 +580,10 @@ SValue dot(CodeGen &cg, CallArgs &a) {
   }
   ir::AttrDict attrs;
   std::string prec;
-  SValue pv = cg.argOr(a, 3, "input_precision", SValue::none());
+  std::string pv = stringArg(cg, a, 3, "input_precision", "");
   SValue tf32 = cg.argOr(a, 4, "allow_tf32", SValue::none());
-  if (pv.is(Kind::Str)) prec = pv.s;
-  else if (!tf32.is(Kind::None)) prec = tf32.truthy() ? "tf32" : "ieee";
+  if (!pv.empty()) prec = pv;
+  else if (!tf32.is(Kind::None)) prec = boolArg(cg, a, 4, "allow_tf32", true) ? "tf32" : "ieee";
   else if (in == Type::f32()) prec = "tf32";  // Triton's default
   if (!prec.empty()) {
     if (prec != "ieee" && prec != "tf32" && prec != "tf32x3")
@@ -627,6 +627,7 @@ SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
   SValue block = tupleArg(descriptor ? 3 : 4, "block_shape");
   SValue order = descriptor ? SValue::tuple({}) : tupleArg(5, "order");
   size_t rank = block.elems.size();
+  if (rank == 0) cg.fail(a.loc, a.callee + "() needs a block_shape of at least one dimension");
   cg.shapeArg(block, a.loc);
   if (shape.elems.size() != rank || strides.elems.size() != rank || (!descriptor && offsets.elems.size() != rank))
     cg.fail(a.loc, a.callee + "(): shape, strides" + std::string(descriptor ? "" : ", offsets") +
@@ -686,10 +687,9 @@ SValue devicePrint(CodeGen &cg, CallArgs &a) {
   for (size_t i = first; i < a.positional.size(); ++i) vals.push_back(cg.toTensor(a.positional[i], a.loc));
   ir::AttrDict attrs;
   attrs.set("prefix", ir::Attribute(prefix));
-  for (auto &[k, v] : a.keywords) {
+  for (auto &[k, v] : a.keywords)
     if (k != "hex") cg.fail(a.loc, "device_print() got an unexpected keyword argument '" + k + "'");
-    if (v.truthy()) attrs.set("hex", ir::Attribute(true));
-  }
+  if (boolArg(cg, a, 1000, "hex", false)) attrs.set("hex", ir::Attribute(true));
   cg.builder().create(OpCode::Print, vals, {}, std::move(attrs));
   return SValue::none();
 }
@@ -813,10 +813,9 @@ const std::unordered_map<std::string, Handler> &handlers() {
     };
     t["reshape"] = [](CodeGen &cg, CallArgs &a) {
       ir::Value *v = cg.tensorArg(a, 0, "input");
-      bool reorder = false;
+      bool reorder = boolArg(cg, a, 1000, "can_reorder", false);
       for (auto it = a.keywords.begin(); it != a.keywords.end(); ++it)
         if (it->first == "can_reorder") {
-          reorder = it->second.truthy();
           a.keywords.erase(it);
           break;
         }

@@ -559,6 +559,7 @@ Flow CodeGen::genFor(const ForStmt &s) {
     fail(s.iter->loc, "a kernel's for loop must iterate over range(...), tl.range(...) or tl.static_range(...)");
   CallArgs args;
   args.loc = call->loc;
+  args.callee = rangeKind;
   for (auto &a : call->args) args.positional.push_back(eval(*a)), args.positionalLocs.push_back(a->loc);
   for (auto &k : call->keywords) args.keywords.push_back({k.name, eval(*k.value)});
   checkArgs(args, {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor", "warp_specialize", "flatten",
@@ -758,14 +759,18 @@ Flow CodeGen::genWhile(const WhileStmt &s) {
   Flow f = genStmts(s.body);
   if (f != Flow::Normal) fail(s.loc, "break, continue and return are not supported inside a while loop");
   std::vector<ir::Value *> yielded;
-  for (auto &[name, first] : starts) {
+  for (size_t idx = 0; idx < starts.size(); ++idx) {
+    const std::string &name = starts[idx].first;
     size_t n0 = yielded.size();
     flatten(env_[name], yielded, s.loc, name);
+    size_t count = (idx + 1 < starts.size() ? starts[idx + 1].second : inits.size()) - starts[idx].second;
+    if (yielded.size() - n0 != count)
+      fail(s.loc, "while-loop variable '" + name + "' changes structure in the loop body: " + before[name].describe() +
+                      " becomes " + env_[name].describe());
     for (size_t k = n0; k < yielded.size(); ++k)
-      if (k >= types.size() || yielded[k]->type() != types[k])
-        fail(s.loc, "while-loop variable '" + name + "' changes type in the loop body (from " +
-                        (k < types.size() ? types[k].str() : std::string("nothing")) + " to " + yielded[k]->type().str() +
-                        "); give it its final type before the loop");
+      if (yielded[k]->type() != types[k])
+        fail(s.loc, "while-loop variable '" + name + "' changes type in the loop body (from " + types[k].str() + " to " +
+                        yielded[k]->type().str() + "); give it its final type before the loop");
   }
   b_.yield(yielded);
   b_.setInsertionPointToEnd(outer);

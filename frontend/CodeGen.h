@@ -82,6 +82,7 @@ public:
   // Calls.
   SValue call(const SValue &callee, CallArgs &args, SourceLoc loc);
   SValue callJit(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline);
+  SValue callJitImpl(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline);
   SValue callBuiltin(const std::string &name, CallArgs &args, SourceLoc loc);
   SValue getAttribute(const SValue &base, const std::string &attr, SourceLoc loc);
   // Generates a combine function's body into `block` over scalar arguments.

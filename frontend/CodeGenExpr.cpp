@@ -160,6 +160,8 @@ bool CodeGen::evalCondition(const Expr &test, SValue &out) {
 SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
   SValue base = eval(*e.value);
   if (base.is(Kind::Tuple)) {
+    if (auto *t = dynCast<TupleExpr>(e.index.get()))
+      fail(e.index->loc, "a tuple takes one index or slice, found " + std::to_string(t->elts.size()) + " indices");
     if (auto *sl = dynCast<SliceExpr>(e.index.get())) {
       auto bound = [&](const ExprPtr &x, BigInt dflt) -> BigInt {
         if (!x) return dflt;
@@ -346,6 +348,21 @@ SValue CodeGen::call(const SValue &callee, CallArgs &args, SourceLoc loc) {
 }
 
 SValue CodeGen::callJit(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline) {
+  if (!preludeFns_.count(&fn) || loc.fileId != file_.id()) return callJitImpl(fn, args, loc, forceInline);
+  // An error inside a tl function written in the prelude is reported at the
+  // user's call, not at a line of a file the user has never seen.
+  try {
+    return callJitImpl(fn, args, loc, forceInline);
+  } catch (CompileError &e) {
+    if (e.loc.fileId != file_.id()) {
+      e.loc = loc;
+      e.message += " (in tl." + fn.name + ")";
+    }
+    throw;
+  }
+}
+
+SValue CodeGen::callJitImpl(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline) {
   // Bind arguments to parameters as Python does.
   std::vector<std::optional<SValue>> bound(fn.params.size());
   if (args.positional.size() > fn.params.size())

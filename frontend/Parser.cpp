@@ -39,6 +39,8 @@ void Parser::note(SourceLoc loc, std::string message) {
 }
 
 void Parser::errorExpected(std::string_view what) {
+  // `(y := 1)` is valid Python; say what is unsupported, not what was expected.
+  if (at(Tok::ColonEqual)) return error(cur().loc, "assignment expressions (':=') are not supported in kernels");
   error(cur().loc, "expected " + std::string(what) + ", found " + cur().describe());
 }
 
@@ -50,8 +52,9 @@ bool Parser::expect(Tok k, std::string_view context) {
 
 bool Parser::expectClose(Tok close, const Token& open, std::string_view context) {
   if (accept(close)) return true;
+  bool walrus = at(Tok::ColonEqual);
   expect(close, context);
-  note(open.loc, "to match this '" + std::string(tokSpelling(open.kind)) + "'");
+  if (!walrus) note(open.loc, "to match this '" + std::string(tokSpelling(open.kind)) + "'");
   return false;
 }
 

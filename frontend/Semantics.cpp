@@ -258,7 +258,9 @@ SValue constBinary(CodeGen &cg, BinaryOp op, const SValue &a, const SValue &b, S
       double q = std::floor(x / y);
       return SValue::floating(op == BinaryOp::FloorDiv ? q : x - q * y);
     }
-    default: cg.fail(loc, "unsupported operand types for " + std::string(spelling(op)) + ": float");
+    default:
+      cg.fail(loc, "unsupported operand types for " + std::string(spelling(op)) + ": " + a.describe() + " and " +
+                       b.describe());
     }
   }
   BigInt x = asInt(a), y = asInt(b);
@@ -270,9 +272,10 @@ SValue constBinary(CodeGen &cg, BinaryOp op, const SValue &a, const SValue &b, S
   case BinaryOp::Add: return checked(x + y);
   case BinaryOp::Sub: return checked(x - y);
   case BinaryOp::Mul: {
-    if (x != 0 && (y > kU64End || y < -kU64End || x > kU64End || x < -kU64End))
-      cg.fail(loc, "compile-time integer overflow");
-    return checked(x * y);
+    BigInt r;
+    if (__builtin_mul_overflow(x, y, &r))
+      cg.fail(loc, "compile-time integer overflow in " + bigIntToString(x) + " * " + bigIntToString(y));
+    return checked(r);
   }
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod:
@@ -280,11 +283,14 @@ SValue constBinary(CodeGen &cg, BinaryOp op, const SValue &a, const SValue &b, S
     return SValue::integer(op == BinaryOp::FloorDiv ? floorDiv(x, y) : floorMod(x, y));
   case BinaryOp::Pow: {
     if (y < 0) return SValue::floating(std::pow(double(x), double(y)));
+    // |x| <= 1 never overflows (and would take y steps); otherwise |r| at
+    // least doubles each step, so the loop ends within 65 steps.
+    if (x == 0 || x == 1) return SValue::integer(y == 0 ? 1 : x);
+    if (x == -1) return SValue::integer(y % 2 == 0 ? 1 : -1);
     BigInt r = 1;
-    for (BigInt k = 0; k < y; ++k) {
-      r *= x;
-      if (r >= kU64End || r < kI64Min) cg.fail(loc, "compile-time integer overflow in **");
-    }
+    for (BigInt k = 0; k < y; ++k)
+      if (__builtin_mul_overflow(r, x, &r) || r >= kU64End || r < kI64Min)
+        cg.fail(loc, "compile-time integer overflow in **");
     return SValue::integer(r);
   }
   case BinaryOp::LShift:

@@ -13,12 +13,15 @@
 # give one template per alternative, since each is a separate diagnostic.
 #
 # A template is covered when some line of a test here ends with text it
-# matches (the FileCheck line carrying the message). Templates that no user
-# input can reach are in ALLOW, each with the reason; the run fails when a
-# reachable template has no test, or when an ALLOW entry no longer matches any
-# site (stale) or has become covered (remove it).
+# matches (the FileCheck line carrying the message) and no more specific
+# template (one with more literal text) matches that line too. Sites that
+# share one message text are one template. Templates that no user input can
+# reach are in ALLOW, each with the reason; the run fails when a reachable
+# template has no test, or when an ALLOW entry matches no site (stale) or has
+# become covered (remove it).
 #
 # Usage: coverage.py [--frontend DIR] [--tests DIR] [--verbose]
+#   --verbose also lists every covered template with the test line covering it.
 
 import argparse
 import os
@@ -29,24 +32,27 @@ import sys
 # input cannot reach, with why.
 ALLOW = {
     "could not settle the types of the loop-carried variables":
-        "internal: the loop-carried type fixpoint settles after at most two rounds "
-        "(a type can only widen once before the mismatch diagnostic fires)",
+        "internal: only attempts 0 and 1 may ask for a retry; attempt 2 either finishes the loop "
+        "or reports the type mismatch",
     "no source file with id *":
         "internal: Parser::parse is only called with a file id the source manager just handed out",
     "internal error: the prelude does not parse:\n*":
-        "internal: the prelude is built into the binary and is parsed by the frontend's own tests",
+        "internal: the prelude is compiled into the binary and parsed by every compile, so any "
+        "error there fails every kernel test first",
     "*: internal error: the frontend produced invalid IR:\n*":
         "internal: IR verifier backstop; any hit is a frontend bug, not a user error",
     "unsupported statement":
-        "internal: the switch over statement kinds is exhaustive; the parser builds no other kind",
+        "internal: genStmts handles if statements itself and the switch has a case for every other kind",
     "unsupported expression":
-        "internal: the switch over expression kinds is exhaustive; the parser builds no other kind",
+        "internal: the switch has a case for every expression kind the parser builds",
+    "slices with bounds are supported only on tuples":
+        "internal: the parser builds slices only inside subscripts, and evalSubscript reads them "
+        "without evaluating them (tuple subscripts with several indices are rejected before)",
     "break or continue outside a loop":
         "internal: the parser rejects 'break'/'continue' outside a loop before codegen runs",
-    "unsupported operator * on compile-time values":
-        "internal: every BinaryOp is handled by the switch above it; the default is a backstop",
-    "unsupported operand types for *: float":
-        "internal: float operands reach this switch only for ops handled above it (+ - * / // % **)",
+    "loop-carried variable '*' is not defined at the end of the loop body":
+        "internal: carried names are defined before the loop and no statement removes a name "
+        "(there is no 'del'; an if keeps every name defined before it)",
 }
 
 CALL_RE = re.compile(r"(?<![\w:])(?:cg\.|diags_?\.)?(fail|error)\s*\(")
@@ -124,7 +130,7 @@ WILD = object()
 
 
 def templates(expr, context=""):
-    """The message templates of a C++ string expression: lists of str and WILD."""
+    """The message templates of a C++ string expression: tuples of str and WILD."""
     expr = expr.strip()
     # Top-level ternary: cond ? a : b.
     q = scan_to(expr, 0, "?")
@@ -183,6 +189,21 @@ def show(t):
     return "".join("*" if p is WILD else p for p in t)
 
 
+def first_line(t):
+    """A multi-line message is checked (and covered) by its first line."""
+    out = []
+    for p in t:
+        if p is not WILD and "\n" in p:
+            out.append(p.split("\n")[0])
+            break
+        out.append(p)
+    return normalize(out)
+
+
+def literal_length(t):
+    return sum(len(p) for p in t if p is not WILD)
+
+
 def regex(t):
     return re.compile("".join(".*" if p is WILD else re.escape(p) for p in t) + r"\s*$")
 
@@ -219,16 +240,19 @@ def collect_sites(frontend):
         for lineno, line in enumerate(open(prelude, encoding="utf-8"), 1):
             m = re.search(r"tl\.static_assert\(.*,\s*\"([^\"]*)\"\)", line)
             if m:
-                sites.setdefault(("static_assert failed: " + m.group(1),), []).append("prelude.py:%d" % lineno)
+                # Reported at the user's call, with " (in tl.NAME)" appended.
+                sites.setdefault(("static_assert failed: " + m.group(1), WILD), []).append("prelude.py:%d" % lineno)
     return sites
 
 
 def test_lines(tests):
+    """(where, text) of every line of the tests in this directory."""
     lines = []
     for name in sorted(os.listdir(tests)):
         if name.endswith(".py") and name != os.path.basename(__file__):
-            for line in open(os.path.join(tests, name), encoding="utf-8"):
-                lines.append(line.rstrip("\n"))
+            with open(os.path.join(tests, name), encoding="utf-8", errors="replace") as f:
+                for lineno, line in enumerate(f, 1):
+                    lines.append(("%s:%d" % (name, lineno), line.rstrip("\n")))
     return lines
 
 
@@ -242,22 +266,35 @@ def main():
 
     sites = collect_sites(args.frontend)
     lines = test_lines(args.tests)
+    # Each test line counts for the most specific templates it matches (the
+    # most literal text), so "load() got an unexpected keyword argument 'x'"
+    # covers "*() got an unexpected keyword argument '*'" but
+    # "device_print() got an unexpected keyword argument 'x'" covers only
+    # the device_print() message.
+    regexes = {t: regex(first_line(t)) for t in sites}
+    hits = {}
+    for where, text in lines:
+        matched = [t for t, rx in regexes.items() if rx.search(text)]
+        if matched:
+            best = max(literal_length(t) for t in matched)
+            for t in matched:
+                if literal_length(t) == best:
+                    hits.setdefault(t, where)
     covered, missing, allowed = [], [], []
-    for t, where in sorted(sites.items(), key=lambda kv: kv[1][0]):
+    def order(item):
+        name, line = item[1][0].rsplit(":", 1)
+        return name, int(line)
+
+    for t, where in sorted(sites.items(), key=order):
         key = show(t)
-        # A multi-line message is covered when its first line is.
-        first = []
-        for p in t:
-            first.append(p if p is WILD or "\n" not in p else p.split("\n")[0])
-            if p is not WILD and "\n" in p:
-                break
-        first = normalize(first)
-        rx = regex(first)
-        hit = any(rx.search(l) for l in lines)
+        hit = hits.get(t)
         if key in ALLOW:
-            (allowed if not hit else missing).append((key, where, "allow-listed but covered; remove it from ALLOW" if hit else ALLOW[key]))
+            if hit:
+                missing.append((key, where, "allow-listed but covered by %s; remove it from ALLOW" % hit))
+            else:
+                allowed.append((key, where, ALLOW[key]))
         elif hit:
-            covered.append((key, where, ""))
+            covered.append((key, where, hit))
         else:
             missing.append((key, where, "no test"))
     stale = sorted(set(ALLOW) - {show(t) for t in sites})
@@ -266,8 +303,8 @@ def main():
     print("%d diagnostic sites, %d distinct messages: %d covered, %d allow-listed (unreachable), %d missing"
           % (nsites, len(sites), len(covered), len(allowed), len(missing)))
     if args.verbose:
-        for key, where, _ in covered:
-            print("  covered  %-28s %s" % (", ".join(where), key))
+        for key, where, hit in covered:
+            print("  covered  %-28s %r by %s" % (", ".join(where), key, hit))
     for key, where, why in allowed:
         print("  allowed  %-28s %r: %s" % (", ".join(where), key, why))
     for key, where, why in missing:

@@ -1,0 +1,41 @@
+# RUN: not tessera compile %s --entry seed_float --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SEED_FLOAT
+# RUN: not tessera compile %s --entry offset_i16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=OFFSET_I16
+# RUN: not tessera compile %s --entry uniform_i16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=UNIFORM_I16
+# RUN: not tessera compile %s --entry philox_i32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PHILOX_I32
+# Errors inside tl functions written in the language (frontend/prelude.py) are
+# reported at the kernel's call, naming the function.
+import tessera
+import tessera.language as tl
+
+
+# SEED_FLOAT: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: the seed must be an integer (in tl.randint)
+# SEED_FLOAT-NEXT: {{^}}    x = tl.randint(1.5, tl.arange(0, 4))
+# SEED_FLOAT-NEXT: {{^}}        ^
+@tessera.jit
+def seed_float(n):
+    x = tl.randint(1.5, tl.arange(0, 4))
+
+
+# OFFSET_I16: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: philox offsets must be 32- or 64-bit integers (in tl.rand)
+# OFFSET_I16-NEXT: {{^}}    x = tl.rand(n, tl.arange(0, 4).to(tl.int16))
+# OFFSET_I16-NEXT: {{^}}        ^
+@tessera.jit
+def offset_i16(n):
+    x = tl.rand(n, tl.arange(0, 4).to(tl.int16))
+
+
+# UNIFORM_I16: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: expected a 32- or 64-bit integer (in tl.uint_to_uniform_float)
+# UNIFORM_I16-NEXT: {{^}}    x = tl.uint_to_uniform_float(tl.arange(0, 4).to(tl.int16))
+# UNIFORM_I16-NEXT: {{^}}        ^
+@tessera.jit
+def uniform_i16(n):
+    x = tl.uint_to_uniform_float(tl.arange(0, 4).to(tl.int16))
+
+
+# PHILOX_I32: prelude-errors.py:[[@LINE+6]]:9: error: static_assert failed: philox works on uint32 or uint64 counters (in tl.philox_impl)
+# PHILOX_I32-NEXT: {{^}}    x = tl.philox_impl(z, z, z, z, z, z)
+# PHILOX_I32-NEXT: {{^}}        ^
+@tessera.jit
+def philox_i32(n):
+    z = tl.arange(0, 4)
+    x = tl.philox_impl(z, z, z, z, z, z)
