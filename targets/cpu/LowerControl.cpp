@@ -1,6 +1,7 @@
 // Structured control flow, printing, assertions, and the kernel's entry point.
 #include "targets/cpu/Lowering.h"
 
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -313,6 +314,9 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
     lin->addIncoming(next, loopBB);
     b.CreateCondBr(b.CreateICmpSLT(next, last), loopBB, done);
     b.SetInsertPoint(done);
+    // Non-temporal stores are weakly ordered: fence them before the runtime
+    // reports the programs finished.
+    b.CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {}, {});
     b.CreateRetVoid();
   } catch (const LoweringError &e) {
     error = e.message;

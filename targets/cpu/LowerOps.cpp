@@ -299,6 +299,29 @@ void Lowering::finishPending(const ir::Operation &user) {
   pendingByUser_.erase(it);
 }
 
+// Whole cache lines of a large output bypass the caches (non-temporal
+// stores): no read-for-ownership, and the output does not evict the inputs.
+// Only for 64-byte chunks at 64-byte aligned addresses (checked at run time;
+// misaligned chunks store normally).
+llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align) {
+  unsigned bytes = unsigned(m.getDataLayout().getTypeStoreSize(v->getType()));
+  if (bytes != 64 || !streamingStores_) return b.CreateAlignedStore(v, base, align);
+  llvm::Value *aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(base, b.getInt64Ty()), i64(63)), i64(0));
+  llvm::BasicBlock *nt = llvm::BasicBlock::Create(ctx, "store.nt", fn), *plain = llvm::BasicBlock::Create(ctx, "store.plain", fn);
+  llvm::BasicBlock *join = llvm::BasicBlock::Create(ctx, "store.join", fn);
+  b.CreateCondBr(aligned, nt, plain);
+  b.SetInsertPoint(nt);
+  llvm::StoreInst *s = b.CreateAlignedStore(v, base, llvm::Align(64));
+  s->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                 llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt32(1))}));
+  b.CreateBr(join);
+  b.SetInsertPoint(plain);
+  b.CreateAlignedStore(v, base, align);
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  return s;
+}
+
 // Masked vector memory ops are slower than plain ones on some CPUs (AMD's
 // among them), and most chunks of a masked tile are fully inside: branch to
 // the plain op when every lane of the mask is on.
@@ -547,10 +570,10 @@ void Lowering::storeLoop(const ir::Operation &op) {
     } else if (contiguous) {
       llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
       if (!m) {
-        b.CreateAlignedStore(v, base, align);
+        streamingStore(v, base, align);
         return;
       }
-      whenAllTrue(m, [&] { return (llvm::Value *)b.CreateAlignedStore(v, base, align); },
+      whenAllTrue(m, [&] { return streamingStore(v, base, align); },
                   [&] { return (llvm::Value *)b.CreateMaskedStore(v, base, align, m); });
     } else {
       b.CreateMaskedScatter(v, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)));

@@ -125,6 +125,8 @@ public:
   bool noWritesBeforeUse(const ir::Operation &load);
   bool isReadOnly(const ir::Operation &op);
   llvm::Value *safeAddress(llvm::Type *t);
+  llvm::Value *streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align);
+  bool streamingStores_ = true;
   llvm::Value *whenAllTrue(llvm::Value *mask, const std::function<llvm::Value *()> &allOn,
                            const std::function<llvm::Value *()> &general);
   int recomputeCost(const ir::Operation &op);
