@@ -135,6 +135,12 @@ private:
     std::string digits(text_.substr(start, pos_ - start));
     errno = 0;
     long long v = std::strtoll(digits.c_str(), nullptr, 10);
+    if (errno == ERANGE && digits[0] != '-') {
+      // u64 constants above INT64_MAX are kept as their bit pattern.
+      errno = 0;
+      unsigned long long u = std::strtoull(digits.c_str(), nullptr, 10);
+      if (errno != ERANGE) return int64_t(u);
+    }
     if (errno == ERANGE) failAt(start, "integer " + digits + " does not fit in 64 bits");
     return v;
   }

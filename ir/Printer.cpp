@@ -54,6 +54,21 @@ private:
   unsigned next_ = 0;
 };
 
+// A u64 constant's value prints as the unsigned number it is (it is stored
+// as its two's-complement bit pattern).
+std::string attrText(const Operation &op) {
+  Type t = op.numResults() ? op.result()->type().element() : Type();
+  const Attribute *v = op.attr("value");
+  if (!op.is(OpCode::Constant) || !t || !t.isScalar() || t.scalarKind() != ScalarKind::U64 || !v || !v->isInt() ||
+      v->getInt() >= 0)
+    return op.attrs().str();
+  AttrDict copy = op.attrs();
+  copy.erase("value");
+  std::string rest = copy.str();
+  std::string text = "{value = " + std::to_string(uint64_t(v->getInt()));
+  return rest.empty() ? text + "}" : text + ", " + rest.substr(1);
+}
+
 class Printer {
 public:
   Printer(const Namer &names, PrintOptions opts) : names_(names), opts_(opts) {}
@@ -63,7 +78,7 @@ public:
     if (op.numResults()) out += " = ";
     out += op.name();
     for (unsigned i = 0; i < op.numOperands(); ++i) out += (i ? ", " : " ") + names_[op.operand(i)];
-    if (!op.attrs().empty()) out += " " + op.attrs().str();
+    if (!op.attrs().empty()) out += " " + attrText(op);
     for (unsigned i = 0; i < op.numResults(); ++i)
       out += (i ? ", " : " : ") + op.result(i)->type().str();
     if (opts_.locations && op.loc().known()) out += " " + locText(op.loc());
