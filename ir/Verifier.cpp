@@ -199,6 +199,12 @@ bool verifyHint(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyConvertLayout(const Operation &op, Checker &c) {
+  Type from = op.operand(0)->type(), to = op.result()->type();
+  if (!from.isTile()) return c.fail("operand #0: expected a tile, got " + from.str());
+  return expectShapeAndElement(c, "result", to, from);
+}
+
 bool verifyAddPtr(const Operation &op, Checker &c) {
   Type p = op.operand(0)->type(), off = op.operand(1)->type();
   if (!p.element().isPointer()) return c.fail("operand #0 (pointer): expected pointers, got " + p.str());

@@ -106,6 +106,16 @@ private:
     case OpCode::Reshape:
       if (op->result()->type() == op->operand(0)->type()) return replace(op, op->operand(0));
       break;
+    case OpCode::ConvertLayout: {
+      if (op->result()->type() == op->operand(0)->type()) return replace(op, op->operand(0));
+      // A conversion of a conversion converts the original once.
+      Operation *inner = op->operand(0)->definingOp();
+      if (inner && inner->is(OpCode::ConvertLayout)) {
+        op->setOperand(0, inner->operand(0));
+        return true;
+      }
+      break;
+    }
     case OpCode::AddPtr:
       if (isZero(op->operand(1))) return replace(op, op->operand(0));
       break;

@@ -51,6 +51,7 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
   }
   case OpCode::Splat: set(op.result(), {get(op.operand(0)).scalar}); return;
   case OpCode::Hint:
+  case OpCode::ConvertLayout:  // layouts do not change a tile's meaning
   case OpCode::ExpandDims:
   case OpCode::Reshape: set(op.result(), get(op.operand(0))); return;  // same row-major storage
   case OpCode::Broadcast:

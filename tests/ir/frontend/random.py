@@ -48,10 +48,10 @@ import tessera.language as tl
 # 0xD2E7470EE14C6C93, 0x9E3779B97F4A7C15, 0xBB67AE8584CAA73B).
 # R64-LABEL: kernel @k_rand64(
 # R64: bitcast %{{.*}} : tile<16xu64>
-# R64: constant {value = -3865633965929787049} : u64
-# R64: constant {value = -3249550476889527149} : u64
-# R64: constant {value = -7046029254386353131} : u64
-# R64: constant {value = -4942790177534073029} : u64
+# R64: constant {value = 14581110107779764567} : u64
+# R64: constant {value = 15197193596820024467} : u64
+# R64: constant {value = 11400714819323198485} : u64
+# R64: constant {value = 13503953896175478587} : u64
 # R64: mul %{{.*}} : tile<16xf32>
 
 
