@@ -99,10 +99,13 @@ ir::Value *trans(CodeGen &cg, ir::Value *v, std::vector<int64_t> order, SourceLo
   return cg.builder().createValue(OpCode::Trans, {v}, Type::tile(shape, t.element()), std::move(a));
 }
 
-// A reduce or scan op with a combine region built by `combine` over scalars.
+// A reduce or scan op; `fill` builds its combine region (whose arguments are
+// the first element of every input, then the second) and returns the values
+// to yield.
+using RegionFill = std::function<std::vector<ir::Value *>(ir::Block &)>;
+
 std::vector<ir::Value *> reduceOrScan(CodeGen &cg, bool scan, std::vector<ir::Value *> inputs, int64_t axis, bool reverse,
-                                      const std::function<std::vector<ir::Value *>(ir::Builder &, std::vector<ir::Value *>)> &combine,
-                                      SourceLoc loc) {
+                                      const RegionFill &fill, SourceLoc loc) {
   Type t = inputs[0]->type();
   std::vector<Type> resultTypes;
   std::vector<int64_t> reduced = t.shape();
@@ -118,11 +121,20 @@ std::vector<ir::Value *> reduceOrScan(CodeGen &cg, bool scan, std::vector<ir::Va
   ir::Block &body = op->region(0).block();
   for (int side = 0; side < 2; ++side)
     for (ir::Value *in : inputs) body.addArgument(in->type().element());
+  std::vector<ir::Value *> out = fill(body);
   ir::Builder rb(&body);
   rb.setLoc(cg.builder().loc());
-  std::vector<ir::Value *> out = combine(rb, body.arguments());
   rb.yield(out);
   return op->results();
+}
+
+// The common case: the region is a few scalar ops built with a Builder.
+RegionFill scalarCombine(CodeGen &cg, std::function<std::vector<ir::Value *>(ir::Builder &, std::vector<ir::Value *>)> f) {
+  return [&cg, f](ir::Block &body) {
+    ir::Builder rb(&body);
+    rb.setLoc(cg.builder().loc());
+    return f(rb, body.arguments());
+  };
 }
 
 // Reduces a tile over `axis`, or over everything when axis is None.
@@ -429,10 +441,9 @@ SValue reduceBuiltin(CodeGen &cg, CallArgs &a, const std::string &name) {
     in = cg.cast(in, acc, a.loc);
     ReduceSetup s = setupReduce(cg, {in}, cg.argOr(a, 1, "axis", SValue::none()), a.loc);
     OpCode code = name == "sum" ? OpCode::Add : OpCode::Xor;
-    ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false,
-                                [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+    ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false, scalarCombine(cg, [&](ir::Builder &rb, std::vector<ir::Value *> x) {
                                   return std::vector<ir::Value *>{binaryScalar(rb, code, x[0], x[1])};
-                                }, a.loc)[0];
+                                }), a.loc)[0];
     return tensorValue(keepDims(cg, r, s, boolArg(cg, a, 2, "keep_dims", false), a.loc));
   }
   bool isMax = name == "max" || name == "argmax";
@@ -452,10 +463,9 @@ SValue reduceBuiltin(CodeGen &cg, CallArgs &a, const std::string &name) {
   if (!withIndices && et.bitWidth() < 32) in = cg.cast(in, et.isFloat() ? Type::f32() : Type::i32(), a.loc);
   if (!withIndices) {
     ReduceSetup s = setupReduce(cg, {in}, axisV, a.loc);
-    ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false,
-                                [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+    ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false, scalarCombine(cg, [&](ir::Builder &rb, std::vector<ir::Value *> x) {
                                   return std::vector<ir::Value *>{rb.sameType(isMax ? OpCode::Max : OpCode::Min, {x[0], x[1]})};
-                                }, a.loc)[0];
+                                }), a.loc)[0];
     return tensorValue(keepDims(cg, r, s, keep, a.loc));
   }
   // (value, index) pairs; ties go to the smaller index when tie_break_left.
@@ -469,7 +479,7 @@ SValue reduceBuiltin(CodeGen &cg, CallArgs &a, const std::string &name) {
     if (k != axis) idx = expandDims(cg, idx, k);
   idx = cg.broadcastTo(idx, vals->type().shape(), a.loc);
   std::vector<ir::Value *> rs = reduceOrScan(
-      cg, false, {vals, idx}, axis, false,
+      cg, false, {vals, idx}, axis, false, scalarCombine(cg,
       [&](ir::Builder &rb, std::vector<ir::Value *> x) {
         ir::Value *better = rb.cmp(isMax ? "gt" : "lt", x[0], x[2]);
         if (tieLeft) {
@@ -477,7 +487,7 @@ SValue reduceBuiltin(CodeGen &cg, CallArgs &a, const std::string &name) {
           better = rb.sameType(OpCode::Or, {better, tie});
         }
         return std::vector<ir::Value *>{rb.select(better, x[0], x[2]), rb.select(better, x[1], x[3])};
-      }, a.loc);
+      }), a.loc);
   ir::Value *v = keepDims(cg, rs[0], s, keep, a.loc), *i = keepDims(cg, rs[1], s, keep, a.loc);
   if (arg) return tensorValue(i);
   return SValue::tuple({tensorValue(v), tensorValue(i)});
@@ -493,10 +503,9 @@ SValue scanBuiltin(CodeGen &cg, CallArgs &a, OpCode code) {
   in = cg.cast(in, acc, a.loc);
   int64_t axis = normAxis(cg, cg.intArg(a, 1, "axis", 0), in->type().rank(), a.loc);
   bool reverse = boolArg(cg, a, 2, "reverse", false);
-  return tensorValue(reduceOrScan(cg, true, {in}, axis, reverse,
-                                  [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+  return tensorValue(reduceOrScan(cg, true, {in}, axis, reverse, scalarCombine(cg, [&](ir::Builder &rb, std::vector<ir::Value *> x) {
                                     return std::vector<ir::Value *>{rb.sameType(code, {x[0], x[1]})};
-                                  }, a.loc)[0]);
+                                  }), a.loc)[0]);
 }
 
 SValue userCombine(CodeGen &cg, CallArgs &a, bool scan) {
@@ -508,9 +517,6 @@ SValue userCombine(CodeGen &cg, CallArgs &a, bool scan) {
   for (auto &e : tuple ? input.elems : std::vector<SValue>{input}) ins.push_back(cg.toTensor(e, a.loc));
   SValue fn = cg.requireArg(a, 2, "combine_fn");
   SValue axisV = cg.requireArg(a, 1, "axis");
-  std::vector<ir::Value *> results;
-  auto combine = [&](ir::Builder &, std::vector<ir::Value *>) -> std::vector<ir::Value *> { return {}; };
-  (void)combine;
   int64_t axis;
   ReduceSetup s;
   if (scan) {
@@ -521,28 +527,12 @@ SValue userCombine(CodeGen &cg, CallArgs &a, bool scan) {
     ins = s.inputs;
     axis = s.axis;
   }
-  Type t = ins[0]->type();
-  std::vector<Type> resultTypes;
-  std::vector<int64_t> reduced = t.shape();
-  reduced.erase(reduced.begin() + axis);
-  for (ir::Value *in : ins) {
-    if (in->type().shape() != t.shape()) cg.fail(a.loc, "all inputs must have the same shape");
-    resultTypes.push_back(scan ? in->type() : in->type().withShape(reduced));
-  }
-  ir::AttrDict attrs;
-  attrs.set("axis", ir::Attribute(axis));
-  if (scan) attrs.set("reverse", ir::Attribute(boolArg(cg, a, 3, "reverse", false)));
-  ir::Operation *op = cg.builder().create(scan ? OpCode::Scan : OpCode::Reduce, ins, resultTypes, std::move(attrs));
-  ir::Block &body = op->region(0).block();
-  for (int side = 0; side < 2; ++side)
-    for (ir::Value *in : ins) body.addArgument(in->type().element());
-  // Triton passes (a0, a1, ..., b0, b1, ...): the first element of every input, then the second.
-  std::vector<ir::Value *> yielded = cg.genCombine(fn, &body, a.loc, ins.size());
-  ir::Builder yb(&body);
-  yb.setLoc(cg.builder().loc());
-  yb.yield(yielded);
+  size_t n = ins.size();
+  std::vector<ir::Value *> results = reduceOrScan(
+      cg, scan, ins, axis, scan && boolArg(cg, a, 3, "reverse", false),
+      [&](ir::Block &body) { return cg.genCombine(fn, &body, a.loc, n); }, a.loc);
   std::vector<SValue> out;
-  for (ir::Value *r : op->results())
+  for (ir::Value *r : results)
     out.push_back(tensorValue(scan ? r : keepDims(cg, r, s, boolArg(cg, a, 3, "keep_dims", false), a.loc)));
   return tuple ? SValue::tuple(out) : out[0];
 }

@@ -545,7 +545,6 @@ namespace {
 struct RangeArgs {
   SValue lb, ub, step;
   int64_t numStages = -1, unroll = -1;
-  bool isStatic = false;
 };
 
 } // namespace

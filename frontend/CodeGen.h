@@ -99,7 +99,6 @@ public:
   ir::Type dtypeArg(const SValue &v, SourceLoc loc) const;
 
 private:
-  friend struct StatementGen;
 
   void fillScope(const Module &ast, Env &scope, bool prelude);
 
@@ -114,14 +113,12 @@ private:
   void genAssert(const AssertStmt &s);
 
   // Structured control flow helpers.
-  struct Carried;
   std::vector<std::string> carriedNames(const StmtList &body) const;
   // Runtime leaves of a value in a fixed order. With `numbers`, compile-time
   // numbers count as leaves too (and are materialized as constants).
   void flatten(const SValue &v, std::vector<ir::Value *> &out, SourceLoc loc, const std::string &name,
                bool numbers = true);
   SValue rebuild(const SValue &shape, const std::vector<ir::Value *> &vals, size_t &pos, bool numbers = true) const;
-  bool mergeable(const SValue &a, const SValue &b) const;
   SValue mergeBranches(const std::string &name, const SValue &a, const SValue &b, std::vector<ir::Value *> &ta,
                        std::vector<ir::Value *> &tb, SourceLoc loc);
 
@@ -132,7 +129,6 @@ private:
   SValue evalName(const NameExpr &e);
   SValue evalCall(const CallExpr &e);
   SValue evalSubscript(const SubscriptExpr &e);
-  bool evalCondition(const Expr &test, SValue &out);
 
   // Functions.
   SValue genFunctionBody(const FunctionDef &fn, Env env);

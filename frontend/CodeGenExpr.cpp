@@ -152,11 +152,6 @@ SValue CodeGen::eval(const Expr &e) {
   fail(e.loc, "unsupported expression");
 }
 
-bool CodeGen::evalCondition(const Expr &test, SValue &out) {
-  out = eval(test);
-  return out.isConstexpr();
-}
-
 SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
   SValue base = eval(*e.value);
   if (base.is(Kind::Tuple)) {

@@ -296,7 +296,7 @@ void Lowering::lowerShapeOp(const ir::Operation &op) {
     llvm::Value *buf = newBuffer(rt);
     int64_t L = ds.back();
     bool rowCopy = ss.back() == L;
-    unsigned w = rowCopy ? vectorWidth(rt, true) : vectorWidth(rt, true);
+    unsigned w = vectorWidth(rt, true);
     std::vector<int64_t> outer(ds.begin(), ds.end() - 1), souter(ss.begin(), ss.end() - 1);
     int64_t rows = rt.numElements() / L;
     loop(i64(0), i64(rows), 1, [&](llvm::Value *r) {
