@@ -256,6 +256,43 @@ std::optional<LinearLayout> LinearLayout::conversionTo(const LinearLayout &targe
   return inv->compose(target);
 }
 
+LinearLayout LinearLayout::sliced(size_t dim) const {
+  std::vector<InDim> ins = ins_;
+  for (auto &in : ins)
+    for (auto &basis : in.bases) basis.erase(basis.begin() + int64_t(dim));
+  std::vector<OutDim> outs = outs_;
+  outs.erase(outs.begin() + int64_t(dim));
+  return LinearLayout(std::move(ins), std::move(outs)).renamedDims();
+}
+
+LinearLayout LinearLayout::withInsertedDim(size_t dim) const {
+  std::vector<InDim> ins = ins_;
+  for (auto &in : ins)
+    for (auto &basis : in.bases) basis.insert(basis.begin() + int64_t(dim), 0);
+  std::vector<OutDim> outs = outs_;
+  outs.insert(outs.begin() + int64_t(dim), {"new", 1});
+  return LinearLayout(std::move(ins), std::move(outs)).renamedDims();
+}
+
+LinearLayout LinearLayout::permuted(const std::vector<int64_t> &order) const {
+  std::vector<InDim> ins = ins_;
+  for (auto &in : ins)
+    for (auto &basis : in.bases) {
+      std::vector<int32_t> b(order.size());
+      for (size_t i = 0; i < order.size(); ++i) b[i] = basis[size_t(order[i])];
+      basis = b;
+    }
+  std::vector<OutDim> outs;
+  for (int64_t d : order) outs.push_back(outs_[size_t(d)]);
+  return LinearLayout(std::move(ins), std::move(outs)).renamedDims();
+}
+
+LinearLayout LinearLayout::renamedDims() const {
+  std::vector<OutDim> outs = outs_;
+  for (size_t d = 0; d < outs.size(); ++d) outs[d].name = "dim" + std::to_string(d);
+  return LinearLayout(ins_, std::move(outs));
+}
+
 bool LinearLayout::operator==(const LinearLayout &o) const {
   if (ins_.size() != o.ins_.size() || outs_.size() != o.outs_.size()) return false;
   for (size_t i = 0; i < outs_.size(); ++i)

@@ -76,6 +76,16 @@ public:
   // element. Null when `this` does not hold every element.
   std::optional<LinearLayout> conversionTo(const LinearLayout &target) const;
 
+  // Output dimension `dim` removed (a reduction's result): inputs that
+  // differed only along it now hold the same element.
+  LinearLayout sliced(size_t dim) const;
+  // A size-1 output dimension inserted at position `dim` (expand_dims).
+  LinearLayout withInsertedDim(size_t dim) const;
+  // Output dimensions reordered: result dimension i is this layout's order[i].
+  LinearLayout permuted(const std::vector<int64_t> &order) const;
+  // Output dimension names dim0, dim1, ... in order (after the edits above).
+  LinearLayout renamedDims() const;
+
   bool operator==(const LinearLayout &o) const;
   std::string str() const;
 

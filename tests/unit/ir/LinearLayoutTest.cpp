@@ -97,3 +97,20 @@ TEST(LinearLayout, BadSizesThrow) {
   EXPECT_THROW(LinearLayout::identity1D(12, "lane", "dim0"), std::invalid_argument);
   EXPECT_THROW(LinearLayout::blocked({16}, {1, 1}, {32}, {1}, {0}), std::invalid_argument);
 }
+
+TEST(LinearLayout, SliceInsertPermute) {
+  LinearLayout l = LinearLayout::blocked({16, 32}, {1, 4}, {4, 8}, {4, 1}, {1, 0});
+  // Reducing dim1 leaves the row each thread held; threads along dim1 now share it.
+  LinearLayout rows = l.sliced(1);
+  EXPECT_EQ(rows.outDims().size(), 1u);
+  EXPECT_EQ(rows.apply({{"lane", 8}}), (std::vector<int32_t>{1}));
+  EXPECT_EQ(rows.apply({{"lane", 1}}), (std::vector<int32_t>{0}));
+  // expand_dims(axis=1) then slicing gives the slice back.
+  LinearLayout expanded = rows.withInsertedDim(1);
+  EXPECT_EQ(expanded.outDimSize("dim1"), 1);
+  EXPECT_EQ(expanded.sliced(1), rows);
+  // Transposing swaps the coordinates each input reaches.
+  LinearLayout t = l.permuted({1, 0});
+  EXPECT_EQ(t.apply({{"lane", 1}}), (std::vector<int32_t>{4, 0}));
+  EXPECT_EQ(t.outDimSize("dim0"), 32);
+}

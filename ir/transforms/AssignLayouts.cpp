@@ -1,0 +1,297 @@
+// assign-layouts: gives every tile a layout (tile IR -> distributed IR).
+//
+// Target facts come from module attributes `num_warps` (default 4) and
+// `warp_size` (default 32). Memory ops anchor the layouts: a load's or
+// store's tile is coalesced (fastest dimension = the pointers' most contiguous
+// one; up to 16 bytes per thread along it, as far as contiguity and alignment
+// allow). Other values follow their operands: elementwise ops take their first
+// tile operand's layout, reductions slice it, expand_dims and trans transform
+// it without moving data, scans keep it. An operand in another layout gets a
+// convert_layout, except splats, constants and aranges, which are simply
+// re-created in the wanted layout. Loop-carried and branch values keep the
+// layout of their first definition. Run after inline (calls are not handled).
+#include "ir/Builder.h"
+#include "ir/Layouts.h"
+#include "ir/analysis/AxisInfo.h"
+#include "ir/transforms/Passes.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace tessera::ir {
+namespace {
+
+const Layout *asAttribute(const LinearLayout &l) {
+  std::vector<Layout::Param> params;
+  for (const auto &in : l.inDims()) {
+    std::vector<int64_t> flat;
+    for (const auto &basis : in.bases) flat.insert(flat.end(), basis.begin(), basis.end());
+    params.push_back({in.name, flat});
+  }
+  return Layout::get("linear", std::move(params));
+}
+
+class Assigner {
+public:
+  Assigner(int numWarps, int warpSize, const AxisAnalysis &axis) : warps_(numWarps), lanes_(warpSize), axis_(axis) {}
+
+  void block(Block &b) {
+    for (Operation *op : b.opsVector()) assign(op);
+  }
+
+  // Before assigning: the layouts memory ops want, pushed back through the
+  // elementwise ops that compute their operands (pointers, masks, values), so
+  // that address arithmetic happens in the coalesced layout (as Triton's
+  // layout propagation does) instead of being converted at the load.
+  void seedFromAnchors(Block &b) {
+    for (Operation *op : b.opsVector()) {
+      for (unsigned r = 0; r < op->numRegions(); ++r) seedFromAnchors(op->region(r).block());
+      bool anchor = op->is(OpCode::Load) || op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas);
+      if (!anchor || !op->operand(0)->type().isTile()) continue;
+      const Layout *l = coalesced(op->operand(0));
+      for (Value *v : op->operands()) want(v, l);
+      for (Value *r : op->results()) desired_.emplace(r, l);
+    }
+  }
+
+private:
+  // The layout a broadcast's operand must have for the result to be in `l`:
+  // `l` with the broadcast dimensions collapsed to size 1.
+  const Layout *collapsed(const Layout *l, Type from, Type to) {
+    LinearLayout ll = *toLinearLayout(*l, to.shape());
+    for (size_t d = 0; d < from.shape().size(); ++d)
+      if (from.shape()[d] == 1 && to.shape()[d] != 1) ll = ll.sliced(d).withInsertedDim(d);
+    return asAttribute(ll);
+  }
+
+  void want(Value *v, const Layout *l) {
+    if (!v->type().isTile() || !desired_.emplace(v, l).second) return;
+    Operation *def = v->definingOp();
+    if (!def || def->numRegions() || def->numResults() != 1 || !def->hasTrait(kPure)) return;
+    if (def->is(OpCode::Broadcast)) return want(def->operand(0), collapsed(l, def->operand(0)->type(), v->type()));
+    if (def->is(OpCode::ExpandDims)) {
+      size_t axis = size_t(def->attr("axis")->getInt());
+      return want(def->operand(0), asAttribute(toLinearLayout(*l, v->type().shape())->sliced(axis)));
+    }
+    if (def->is(OpCode::Trans) || def->is(OpCode::Reshape) || def->is(OpCode::Join) || def->is(OpCode::Split) ||
+        def->is(OpCode::Cat) || def->is(OpCode::Dot))
+      return;
+    for (Value *operand : def->operands())
+      if (operand->type().isTile() && operand->type().shape() == v->type().shape()) want(operand, l);
+  }
+
+  std::unordered_map<const Value *, const Layout *> desired_;
+
+  // Triton's blocked layout with `perThread` elements along order[0], lanes
+  // and then warps spread over the dimensions fastest first; what is left over
+  // wraps (broadcasts) along the fastest dimension.
+  const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread) {
+    size_t r = shape.size();
+    std::vector<int64_t> spt(r, 1), tpw(r, 1), wpc(r, 1), left = shape;
+    spt[size_t(order[0])] = std::min(perThread, shape[size_t(order[0])]);
+    left[size_t(order[0])] /= spt[size_t(order[0])];
+    int64_t lanes = lanes_, warps = warps_;
+    for (int64_t d : order) {
+      int64_t t = std::min(lanes, left[size_t(d)]);
+      tpw[size_t(d)] = t, lanes /= t, left[size_t(d)] /= t;
+    }
+    tpw[size_t(order[0])] *= lanes;
+    for (int64_t d : order) {
+      int64_t w = std::min(warps, left[size_t(d)]);
+      wpc[size_t(d)] = w, warps /= w, left[size_t(d)] /= w;
+    }
+    wpc[size_t(order[0])] *= warps;
+    return Layout::get("blocked", {{"size_per_thread", spt}, {"threads_per_warp", tpw}, {"warps_per_cta", wpc},
+                                   {"order", order}});
+  }
+
+  const Layout *defaultLayout(Type t) {
+    std::vector<int64_t> order;
+    for (int64_t d = t.rank() - 1; d >= 0; --d) order.push_back(d);
+    return blocked(t.shape(), order, 1);
+  }
+
+  // Coalesced for a tile of pointers: the most contiguous dimension first.
+  const Layout *coalesced(const Value *ptrs) {
+    Type t = ptrs->type();
+    const AxisInfo &info = axis_.get(ptrs);
+    std::vector<int64_t> order;
+    for (int64_t d = t.rank() - 1; d >= 0; --d) order.push_back(d);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return info.contiguity[size_t(a)] > info.contiguity[size_t(b)];
+    });
+    int64_t bytes = std::max<int64_t>(1, t.pointee().bitWidth() / 8);
+    int64_t d0 = order[0];
+    int64_t aligned = std::max<int64_t>(1, std::min(info.divisibility[size_t(d0)], AxisInfo::kMaxDivisor) / bytes);
+    int64_t limit = std::min(std::min(info.contiguity[size_t(d0)], aligned), std::max<int64_t>(1, 16 / bytes));
+    int64_t perThread = 1;
+    while (perThread * 2 <= limit) perThread *= 2;
+    return blocked(t.shape(), order, std::max<int64_t>(1, perThread));
+  }
+
+  static Type withLayout(Type t, const Layout *l) { return Type::tile(t.shape(), t.element(), l); }
+
+  void setLayout(Value *v, const Layout *l) {
+    if (v->type().isTile()) v->setType(withLayout(v->type(), l));
+  }
+
+  // Makes operand i of `op` have layout `l`.
+  void convertOperand(Operation *op, unsigned i, const Layout *l) {
+    Value *v = op->operand(i);
+    if (!v->type().isTile() || v->type().layout() == l) return;
+    Builder b;
+    b.setInsertionPoint(op);
+    b.setLoc(op->loc());
+    Type want = withLayout(v->type(), l);
+    Operation *def = v->definingOp();
+    bool cheap = def && (def->is(OpCode::Splat) || def->is(OpCode::Constant) || def->is(OpCode::Arange));
+    if (cheap && def->parentBlock() == op->parentBlock()) {
+      Operation *copy = b.create(def->code(), def->operands(), {want}, def->attrs());
+      op->setOperand(i, copy->result());
+      return;
+    }
+    op->setOperand(i, b.createValue(OpCode::ConvertLayout, {v}, want));
+  }
+
+  const Layout *layoutOf(const Value *v) { return v->type().layout(); }
+
+  LinearLayout linear(const Value *v) { return *toLinearLayout(*v->type().layout(), v->type().shape()); }
+
+  void assign(Operation *op) {
+    switch (op->code()) {
+    case OpCode::Load:
+    case OpCode::Store:
+    case OpCode::AtomicRmw:
+    case OpCode::AtomicCas: {
+      if (!op->operand(0)->type().isTile()) return;
+      const Layout *l = coalesced(op->operand(0));
+      for (unsigned i = 0; i < op->numOperands(); ++i) convertOperand(op, i, l);
+      for (Value *r : op->results()) setLayout(r, l);
+      return;
+    }
+    case OpCode::Reduce:
+    case OpCode::Scan: {
+      const Layout *l = layoutOf(op->operand(0)) ? layoutOf(op->operand(0)) : defaultLayout(op->operand(0)->type());
+      for (unsigned i = 0; i < op->numOperands(); ++i) convertOperand(op, i, l);
+      int64_t axis = op->attr("axis")->getInt();
+      for (Value *r : op->results()) {
+        if (!r->type().isTile()) continue;
+        setLayout(r, op->is(OpCode::Scan) ? l : asAttribute(linear(op->operand(0)).sliced(size_t(axis))));
+      }
+      return;
+    }
+    case OpCode::ExpandDims:
+      if (layoutOf(op->operand(0)))
+        return setLayout(op->result(), asAttribute(linear(op->operand(0)).withInsertedDim(size_t(op->attr("axis")->getInt()))));
+      break;
+    case OpCode::Trans:
+      if (layoutOf(op->operand(0)))
+        return setLayout(op->result(), asAttribute(linear(op->operand(0)).permuted(op->attr("order")->getInts())));
+      break;
+    case OpCode::Broadcast: {
+      // The operand must hold, in each thread, what the result broadcasts:
+      // the result's layout with the broadcast dimensions collapsed.
+      auto d = desired_.find(op->result());
+      const Layout *l = d != desired_.end() ? d->second : defaultLayout(op->result()->type());
+      setLayout(op->result(), l);
+      convertOperand(op, 0, collapsed(l, op->operand(0)->type(), op->result()->type()));
+      return;
+    }
+    case OpCode::For: {
+      Block &body = op->region(0).block();
+      for (unsigned k = 0; k < op->numResults(); ++k) {
+        Value *init = op->operand(3 + k);
+        if (!init->type().isTile()) continue;
+        if (!init->type().layout()) convertOperand(op, 3 + k, defaultLayout(init->type()));
+        setLayout(body.argument(k + 1), layoutOf(op->operand(3 + k)));
+        setLayout(op->result(k), layoutOf(op->operand(3 + k)));
+      }
+      block(body);
+      Operation *y = body.terminator();
+      for (unsigned k = 0; k < op->numResults(); ++k)
+        if (op->result(k)->type().isTile()) convertOperand(y, k, layoutOf(op->result(k)));
+      return;
+    }
+    case OpCode::If: {
+      block(op->region(0).block());
+      block(op->region(1).block());
+      Operation *yt = op->region(0).block().terminator(), *ye = op->region(1).block().terminator();
+      for (unsigned k = 0; k < op->numResults(); ++k) {
+        if (!op->result(k)->type().isTile()) continue;
+        const Layout *l = layoutOf(yt->operand(k)) ? layoutOf(yt->operand(k)) : defaultLayout(op->result(k)->type());
+        convertOperand(yt, k, l);
+        convertOperand(ye, k, l);
+        setLayout(op->result(k), l);
+      }
+      return;
+    }
+    case OpCode::While: {
+      Block &before = op->region(0).block(), &after = op->region(1).block();
+      for (unsigned k = 0; k < op->numOperands(); ++k) {
+        if (!op->operand(k)->type().isTile()) continue;
+        if (!layoutOf(op->operand(k))) convertOperand(op, k, defaultLayout(op->operand(k)->type()));
+        setLayout(before.argument(k), layoutOf(op->operand(k)));
+      }
+      block(before);
+      Operation *cond = before.terminator();
+      for (unsigned k = 0; k + 1 < cond->numOperands(); ++k) {
+        Value *v = cond->operand(k + 1);
+        if (!v->type().isTile()) continue;
+        if (!layoutOf(v)) convertOperand(cond, k + 1, defaultLayout(v->type()));
+        setLayout(after.argument(k), layoutOf(cond->operand(k + 1)));
+        setLayout(op->result(k), layoutOf(cond->operand(k + 1)));
+      }
+      block(after);
+      Operation *y = after.terminator();
+      for (unsigned k = 0; k < op->numOperands(); ++k)
+        if (op->operand(k)->type().isTile()) convertOperand(y, k, layoutOf(before.argument(k)));
+      return;
+    }
+    case OpCode::Yield:
+    case OpCode::Condition:
+    case OpCode::Return:
+      return;  // their parents decide
+    default:
+      break;
+    }
+    // Everything else: results in the first tile operand's layout when the
+    // shapes agree (elementwise ops), else in the default layout; operands follow.
+    const Layout *l = nullptr;
+    if (op->numResults() == 1 && desired_.count(op->result())) l = desired_[op->result()];
+    for (Value *v : op->operands())
+      if (!l && v->type().isTile() && op->numResults() && v->type().shape() == op->result(0)->type().shape() && layoutOf(v)) {
+        l = layoutOf(v);
+        break;
+      }
+    for (unsigned i = 0; i < op->numOperands(); ++i) {
+      Value *v = op->operand(i);
+      if (!v->type().isTile()) continue;
+      const Layout *want = (l && v->type().shape() == op->result(0)->type().shape()) ? l
+                           : layoutOf(v) ? layoutOf(v) : defaultLayout(v->type());
+      convertOperand(op, i, want);
+    }
+    for (Value *r : op->results())
+      if (r->type().isTile() && !r->type().layout()) {
+        auto d = desired_.find(r);
+        setLayout(r, d != desired_.end() ? d->second
+                     : l && r->type().shape() == op->result(0)->type().shape() ? l : defaultLayout(r->type()));
+      }
+  }
+
+  int warps_, lanes_;
+  const AxisAnalysis &axis_;
+};
+
+} // namespace
+
+void assignLayouts(Module &m) {
+  int numWarps = int(m.attrs().getInt("num_warps", 4)), warpSize = int(m.attrs().getInt("warp_size", 32));
+  for (auto &f : m.functions()) {
+    AxisAnalysis axis(*f);  // computed on the tile IR, before any type changes
+    Assigner assigner(numWarps, warpSize, axis);
+    assigner.seedFromAnchors(f->entry());
+    assigner.block(f->entry());
+  }
+}
+
+} // namespace tessera::ir
