@@ -291,7 +291,7 @@ bool AxisAnalysis::nonNegative(const Value *v, int depth) const {
   switch (def->code()) {
   case OpCode::Arange: case OpCode::ProgramId: case OpCode::NumPrograms: return true;
   case OpCode::Splat: case OpCode::Broadcast: case OpCode::ExpandDims: case OpCode::Reshape:
-  case OpCode::Trans: case OpCode::Hint: return nonNegative(def->operand(0), depth + 1);
+  case OpCode::Trans: case OpCode::Hint: case OpCode::ConvertLayout: return nonNegative(def->operand(0), depth + 1);
   default: return false;
   }
 }
@@ -404,6 +404,8 @@ AxisInfo AxisAnalysis::transfer(const Operation &op, unsigned result) const {
       }
       return AxisInfo::join(a, b, step);
     }
+    case OpCode::ConvertLayout:
+      return in(0);  // the same values, held by other threads
     case OpCode::Hint: {
       // The user's promises, added to what is proved (Triton replaces instead;
       // the stronger of two true facts is true). A longer run keeps D only if

@@ -257,7 +257,9 @@ private:
     // Everything else: results in the first tile operand's layout when the
     // shapes agree (elementwise ops), else in the default layout; operands follow.
     const Layout *l = nullptr;
-    if (op->numResults() == 1 && desired_.count(op->result())) l = desired_[op->result()];
+    // A layout already present wins (running the pass again changes nothing).
+    if (op->numResults() >= 1 && op->result(0)->type().isTile()) l = op->result(0)->type().layout();
+    if (!l && op->numResults() == 1 && desired_.count(op->result())) l = desired_[op->result()];
     for (Value *v : op->operands())
       if (!l && v->type().isTile() && op->numResults() && v->type().shape() == op->result(0)->type().shape() && layoutOf(v)) {
         l = layoutOf(v);
