@@ -138,7 +138,6 @@ tessera_status tessera_buffer_alloc(tessera_device device, size_t bytes, tessera
 }
 
 tessera_status tessera_buffer_free(tessera_buffer buffer) {
-  static constexpr const char *api = "tessera_buffer_free";
   delete buffer;
   return TESSERA_SUCCESS;
 }
@@ -211,7 +210,6 @@ tessera_status tessera_stream_wrap(tessera_device device, void *native, tessera_
 }
 
 tessera_status tessera_stream_destroy(tessera_stream stream) {
-  static constexpr const char *api = "tessera_stream_destroy";
   delete stream;
   return TESSERA_SUCCESS;
 }
@@ -236,7 +234,6 @@ tessera_status tessera_event_create(tessera_device device, tessera_event *event)
 }
 
 tessera_status tessera_event_destroy(tessera_event event) {
-  static constexpr const char *api = "tessera_event_destroy";
   delete event;
   return TESSERA_SUCCESS;
 }
@@ -281,7 +278,6 @@ tessera_status tessera_kernel_load(tessera_device device, const char *format, co
 }
 
 tessera_status tessera_kernel_destroy(tessera_kernel kernel) {
-  static constexpr const char *api = "tessera_kernel_destroy";
   delete kernel;
   return TESSERA_SUCCESS;
 }

@@ -21,17 +21,6 @@ constexpr BigInt kI32Min = -(BigInt(1) << 31), kU32End = BigInt(1) << 32, kI64Mi
 
 int kindRank(Type t) { return t.isBool() ? 0 : t.isInteger() ? 1 : 2; }  // bool < int < float
 
-int mantissaBits(Type t) {
-  switch (t.scalarKind()) {
-  case ScalarKind::F8E4M3: return 3;
-  case ScalarKind::F8E5M2: return 2;
-  case ScalarKind::F16: return 10;
-  case ScalarKind::BF16: return 7;
-  case ScalarKind::F32: return 23;
-  default: return 52;
-  }
-}
-
 // Python's floor division and modulo on integers.
 BigInt floorDiv(BigInt a, BigInt b) {
   BigInt q = a / b;

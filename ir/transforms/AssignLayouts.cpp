@@ -117,8 +117,9 @@ private:
     const AxisInfo &info = axis_.get(ptrs);
     std::vector<int64_t> order;
     for (int64_t d = t.rank() - 1; d >= 0; --d) order.push_back(d);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      return info.contiguity[size_t(a)] > info.contiguity[size_t(b)];
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {  // ties: the later dimension first
+      int64_t ca = info.contiguity[size_t(a)], cb = info.contiguity[size_t(b)];
+      return ca != cb ? ca > cb : a > b;
     });
     int64_t bytes = std::max<int64_t>(1, t.pointee().bitWidth() / 8);
     int64_t d0 = order[0];

@@ -85,7 +85,6 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
 
 // Uniform operands give a uniform result; otherwise a loop over vector chunks.
 void Lowering::lowerElementwiseTile(const ir::Operation &op) {
-  ir::Type rt = op.result()->type();
   bool uniform = true;
   for (ir::Value *v : op.operands()) uniform &= !get(v).isTile();
   if (uniform) {
