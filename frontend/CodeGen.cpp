@@ -462,18 +462,7 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     if (slots.empty() || slots.back().name != "<return value>") mergedRet = m;
   }
 
-  std::vector<Type> types;
-  for (ir::Value *v : yields[0]) types.push_back(v->type());
-  b_.setInsertionPoint(tmp);
-  ir::Operation *real = b_.create(OpCode::If, {c}, types);
-  for (int r = 0; r < 2; ++r) {
-    ir::Block &src = tmp->region(r).block(), &dst = real->region(r).block();
-    for (ir::Operation *op : src.opsVector()) dst.append(src.take(op));
-    ir::Builder yb(&dst);
-    yb.setLoc(irLoc(s.loc));
-    yb.yield(yields[r]);
-  }
-  tmp->erase();
+  ir::Operation *real = finishIf(tmp, yields[0], yields[1], s.loc);
   b_.setInsertionPointToEnd(saved);
   std::vector<ir::Value *> results = real->results();
   env_ = merged;
@@ -490,6 +479,25 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     return earlyReturn ? Flow::Normal : Flow::Return;
   }
   return Flow::Normal;
+}
+
+// The branches of `tmp` (an if op built without results, since they were
+// unknown) move into a new if op with the yielded values as its results.
+ir::Operation *CodeGen::finishIf(ir::Operation *tmp, const std::vector<ir::Value *> &thenYield,
+                                 const std::vector<ir::Value *> &elseYield, SourceLoc loc) {
+  std::vector<Type> types;
+  for (ir::Value *v : thenYield) types.push_back(v->type());
+  b_.setInsertionPoint(tmp);
+  ir::Operation *real = b_.create(OpCode::If, {tmp->operand(0)}, types);
+  for (int r = 0; r < 2; ++r) {
+    ir::Block &src = tmp->region(r).block(), &dst = real->region(r).block();
+    for (ir::Operation *op : src.opsVector()) dst.append(src.take(op));
+    ir::Builder yb(&dst);
+    yb.setLoc(irLoc(loc));
+    yb.yield(r == 0 ? thenYield : elseYield);
+  }
+  tmp->erase();
+  return real;
 }
 
 // Brings two branch values to one runtime shape; `a`'s leaves are emitted at

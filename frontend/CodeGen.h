@@ -119,6 +119,8 @@ private:
   void flatten(const SValue &v, std::vector<ir::Value *> &out, SourceLoc loc, const std::string &name,
                bool numbers = true);
   SValue rebuild(const SValue &shape, const std::vector<ir::Value *> &vals, size_t &pos, bool numbers = true) const;
+  ir::Operation *finishIf(ir::Operation *tmp, const std::vector<ir::Value *> &thenYield,
+                          const std::vector<ir::Value *> &elseYield, SourceLoc loc);
   SValue mergeBranches(const std::string &name, const SValue &a, const SValue &b, std::vector<ir::Value *> &ta,
                        std::vector<ir::Value *> &tb, SourceLoc loc);
 

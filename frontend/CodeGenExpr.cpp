@@ -129,18 +129,7 @@ SValue CodeGen::eval(const Expr &e) {
     std::vector<ir::Value *> ya, yb;
     b_.setInsertionPointToEnd(&tmp->region(0).block());
     SValue shape = mergeBranches("conditional expression", sides[0], sides[1], ya, yb, ie.loc);
-    std::vector<Type> types;
-    for (ir::Value *v : ya) types.push_back(v->type());
-    b_.setInsertionPoint(tmp);
-    ir::Operation *real = b_.create(OpCode::If, {cv}, types);
-    for (int r = 0; r < 2; ++r) {
-      ir::Block &src = tmp->region(r).block(), &dst = real->region(r).block();
-      for (ir::Operation *op : src.opsVector()) dst.append(src.take(op));
-      ir::Builder yb2(&dst);
-      yb2.setLoc(irLoc(ie.loc));
-      yb2.yield(r == 0 ? ya : yb);
-    }
-    tmp->erase();
+    ir::Operation *real = finishIf(tmp, ya, yb, ie.loc);
     b_.setInsertionPointToEnd(outer);
     size_t pos = 0;
     std::vector<ir::Value *> results = real->results();

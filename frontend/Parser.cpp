@@ -415,21 +415,26 @@ StmtPtr Parser::parseIf() {
   return s;
 }
 
+bool Parser::parseLoopBody(std::string_view owner, StmtList &out) {
+  ++loopDepth_;
+  auto body = parseBlock(owner);
+  --loopDepth_;
+  if (!body) return false;
+  out = std::move(*body);
+  if (at(Tok::KwElse)) {
+    error(cur().loc, "'else' clauses on loops are not supported in kernels");
+    synchronize();
+  }
+  return true;
+}
+
 StmtPtr Parser::parseFor() {
   auto s = std::make_unique<ForStmt>(advance().loc);
   if (!(s->target = parseTargetList()) || !checkTarget(s->target.get(), StmtKind::For)) return nullptr;
   if (!expect(Tok::KwIn, "after for-loop target")) return nullptr;
   if (!(s->iter = parseTestList())) return nullptr;
   if (!expect(Tok::Colon, "after for-loop iterable")) return nullptr;
-  ++loopDepth_;
-  auto body = parseBlock("'for' statement");
-  --loopDepth_;
-  if (!body) return nullptr;
-  s->body = std::move(*body);
-  if (at(Tok::KwElse)) {
-    error(cur().loc, "'else' clauses on loops are not supported in kernels");
-    synchronize();
-  }
+  if (!parseLoopBody("'for' statement", s->body)) return nullptr;
   return s;
 }
 
@@ -437,15 +442,7 @@ StmtPtr Parser::parseWhile() {
   auto s = std::make_unique<WhileStmt>(advance().loc);
   if (!(s->test = parseTest())) return nullptr;
   if (!expect(Tok::Colon, "after while condition")) return nullptr;
-  ++loopDepth_;
-  auto body = parseBlock("'while' statement");
-  --loopDepth_;
-  if (!body) return nullptr;
-  s->body = std::move(*body);
-  if (at(Tok::KwElse)) {
-    error(cur().loc, "'else' clauses on loops are not supported in kernels");
-    synchronize();
-  }
+  if (!parseLoopBody("'while' statement", s->body)) return nullptr;
   return s;
 }
 

@@ -64,6 +64,7 @@ private:
   StmtPtr parseIf();
   StmtPtr parseFor();
   StmtPtr parseWhile();
+  bool parseLoopBody(std::string_view owner, StmtList& out);
   StmtPtr parseFunctionDef();
   bool parseParameters(FunctionDef& fn);
   StmtPtr parseImport();

@@ -75,6 +75,10 @@ public:
   // against what the caller declared when it looked the kernel up.
   // Null stream = the device's default stream.
   virtual Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) = 0;
+
+protected:
+  // What every backend checks first: the argument count and no null slot.
+  Status checkArgs(void **args, size_t numArgs, size_t expected) const;
 };
 
 class Module {

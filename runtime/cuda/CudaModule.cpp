@@ -23,11 +23,7 @@ public:
   const std::string &name() const override { return name_; }
 
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
-    if (numArgs != numArgs_)
-      return {StatusCode::InvalidArgument, "kernel '" + name_ + "' takes " + std::to_string(numArgs_) +
-                                               " runtime arguments, the launch passed " + std::to_string(numArgs)};
-    for (size_t i = 0; i < numArgs; ++i)
-      if (!args || !args[i]) return {StatusCode::InvalidArgument, "launch of '" + name_ + "': argument " + std::to_string(i) + " is null"};
+    if (Status st = checkArgs(args, numArgs, numArgs_); !st) return st;
     CUstream s;
     if (Status st = device_.streamHandle(stream, s); !st) return {st.code(), "launch: " + st.message()};
     if (config.threadsPerProgram < 1)

@@ -34,11 +34,7 @@ public:
   const std::string &name() const override { return name_; }
 
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
-    if (numArgs != numArgs_)
-      return {StatusCode::InvalidArgument, "kernel '" + name_ + "' takes " + std::to_string(numArgs_) +
-                                               " runtime arguments, the launch passed " + std::to_string(numArgs)};
-    for (size_t i = 0; i < numArgs; ++i)
-      if (!args || !args[i]) return {StatusCode::InvalidArgument, "launch of '" + name_ + "': argument " + std::to_string(i) + " is null"};
+    if (Status st = checkArgs(args, numArgs, numArgs_); !st) return st;
     if (!streamBelongsTo(stream, device_)) return {StatusCode::InvalidArgument, "launch: the stream belongs to another device"};
     int64_t total = 1;
     for (uint32_t g : config.grid) {

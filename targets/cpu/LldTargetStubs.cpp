@@ -3,13 +3,16 @@
 // get empty initializers, so the library need not carry every backend.
 // When a target's code generator is linked for real, drop it from this list.
 
-#define TESSERA_STUB_TARGET(T)                                                                          \
+#define TESSERA_STUB_CODEGEN(T)                                                                         \
   extern "C" __attribute__((weak)) void LLVMInitialize##T##Target() {}                                   \
-  extern "C" __attribute__((weak)) void LLVMInitialize##T##TargetInfo() {}                               \
   extern "C" __attribute__((weak)) void LLVMInitialize##T##TargetMC() {}                                 \
   extern "C" __attribute__((weak)) void LLVMInitialize##T##AsmPrinter() {}                               \
   extern "C" __attribute__((weak)) void LLVMInitialize##T##AsmParser() {}                                \
   extern "C" __attribute__((weak)) void LLVMInitialize##T##Disassembler() {}
+
+#define TESSERA_STUB_TARGET(T)                                                                          \
+  TESSERA_STUB_CODEGEN(T)                                                                               \
+  extern "C" __attribute__((weak)) void LLVMInitialize##T##TargetInfo() {}
 
 TESSERA_STUB_TARGET(AArch64)
 TESSERA_STUB_TARGET(ARM)
@@ -32,12 +35,5 @@ TESSERA_STUB_TARGET(Xtensa)
 
 // NVPTX and AMDGPU: their target-info parts are linked (tessera targets
 // lists them); their code generators arrive with their issues.
-#define TESSERA_STUB_CODEGEN(T)                                                                         \
-  extern "C" __attribute__((weak)) void LLVMInitialize##T##Target() {}                                   \
-  extern "C" __attribute__((weak)) void LLVMInitialize##T##TargetMC() {}                                 \
-  extern "C" __attribute__((weak)) void LLVMInitialize##T##AsmPrinter() {}                               \
-  extern "C" __attribute__((weak)) void LLVMInitialize##T##AsmParser() {}                                \
-  extern "C" __attribute__((weak)) void LLVMInitialize##T##Disassembler() {}
-
 TESSERA_STUB_CODEGEN(NVPTX)
 TESSERA_STUB_CODEGEN(AMDGPU)

@@ -307,19 +307,15 @@ llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::A
   unsigned bytes = unsigned(m.getDataLayout().getTypeStoreSize(v->getType()));
   if (bytes != 64 || !streamingStores_) return b.CreateAlignedStore(v, base, align);
   llvm::Value *aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(base, b.getInt64Ty()), i64(63)), i64(0));
-  llvm::BasicBlock *nt = llvm::BasicBlock::Create(ctx, "store.nt", fn), *plain = llvm::BasicBlock::Create(ctx, "store.plain", fn);
-  llvm::BasicBlock *join = llvm::BasicBlock::Create(ctx, "store.join", fn);
-  b.CreateCondBr(aligned, nt, plain);
-  b.SetInsertPoint(nt);
-  llvm::StoreInst *s = b.CreateAlignedStore(v, base, llvm::Align(64));
-  s->setMetadata(llvm::LLVMContext::MD_nontemporal,
-                 llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt32(1))}));
-  b.CreateBr(join);
-  b.SetInsertPoint(plain);
-  b.CreateAlignedStore(v, base, align);
-  b.CreateBr(join);
-  b.SetInsertPoint(join);
-  return s;
+  branch(aligned, [&]() -> llvm::Value * {
+    llvm::StoreInst *st = b.CreateAlignedStore(v, base, llvm::Align(64));
+    st->setMetadata(llvm::LLVMContext::MD_nontemporal, llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt32(1))}));
+    return nullptr;
+  }, [&]() -> llvm::Value * {
+    b.CreateAlignedStore(v, base, align);
+    return nullptr;
+  });
+  return nullptr;
 }
 
 // Masked vector memory ops are slower than plain ones on some CPUs (AMD's
@@ -327,23 +323,29 @@ llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::A
 // the plain op when every lane of the mask is on.
 llvm::Value *Lowering::whenAllTrue(llvm::Value *mask, const std::function<llvm::Value *()> &allOn,
                                    const std::function<llvm::Value *()> &general) {
-  llvm::Value *all = b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {mask->getType()}, {mask});
-  llvm::BasicBlock *fast = llvm::BasicBlock::Create(ctx, "all.on", fn), *slow = llvm::BasicBlock::Create(ctx, "some.off", fn);
-  llvm::BasicBlock *join = llvm::BasicBlock::Create(ctx, "mask.join", fn);
-  b.CreateCondBr(all, fast, slow);
-  b.SetInsertPoint(fast);
-  llvm::Value *a = allOn();
-  llvm::BasicBlock *fastEnd = b.GetInsertBlock();
+  return branch(b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {mask->getType()}, {mask}), allOn, general);
+}
+
+// `cond ? then() : otherwise()` as control flow; the result is a phi of the
+// two arms' values, or null when they produce none (stores).
+llvm::Value *Lowering::branch(llvm::Value *cond, const std::function<llvm::Value *()> &then,
+                              const std::function<llvm::Value *()> &otherwise) {
+  llvm::BasicBlock *yes = llvm::BasicBlock::Create(ctx, "then", fn), *no = llvm::BasicBlock::Create(ctx, "else", fn);
+  llvm::BasicBlock *join = llvm::BasicBlock::Create(ctx, "join", fn);
+  b.CreateCondBr(cond, yes, no);
+  b.SetInsertPoint(yes);
+  llvm::Value *a = then();
+  llvm::BasicBlock *yesEnd = b.GetInsertBlock();
   b.CreateBr(join);
-  b.SetInsertPoint(slow);
-  llvm::Value *g = general();
-  llvm::BasicBlock *slowEnd = b.GetInsertBlock();
+  b.SetInsertPoint(no);
+  llvm::Value *c = otherwise();
+  llvm::BasicBlock *noEnd = b.GetInsertBlock();
   b.CreateBr(join);
   b.SetInsertPoint(join);
-  if (a->getType()->isVoidTy()) return nullptr;
+  if (!a || !c || a->getType()->isVoidTy()) return nullptr;
   llvm::PHINode *phi = b.CreatePHI(a->getType(), 2);
-  phi->addIncoming(a, fastEnd);
-  phi->addIncoming(g, slowEnd);
+  phi->addIncoming(a, yesEnd);
+  phi->addIncoming(c, noEnd);
   return phi;
 }
 
@@ -403,18 +405,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
       return;
     }
     llvm::Value *dflt = other ? get(other).scalar : llvm::Constant::getNullValue(computeType(elem));
-    llvm::BasicBlock *from = b.GetInsertBlock();
-    llvm::BasicBlock *doLoad = llvm::BasicBlock::Create(ctx, "load", fn), *done = llvm::BasicBlock::Create(ctx, "load.done", fn);
-    b.CreateCondBr(get(mask).scalar, doLoad, done);
-    b.SetInsertPoint(doLoad);
-    llvm::Value *v = load();
-    llvm::BasicBlock *loaded = b.GetInsertBlock();
-    b.CreateBr(done);
-    b.SetInsertPoint(done);
-    llvm::PHINode *phi = b.CreatePHI(v->getType(), 2);
-    phi->addIncoming(v, loaded);
-    phi->addIncoming(dflt, from);
-    set(op.result(), {phi});
+    set(op.result(), {branch(get(mask).scalar, load, [&] { return dflt; })});
     return;
   }
   bool contiguous = contiguousLastDim(ptrs) && !isVolatile;
@@ -472,19 +463,11 @@ void Lowering::lowerLoad(const ir::Operation &op) {
         l->setVolatile(isVolatile);
         v = l;
       } else {
-        llvm::BasicBlock *from = b.GetInsertBlock();
-        llvm::BasicBlock *doLoad = llvm::BasicBlock::Create(ctx, "load", fn), *done = llvm::BasicBlock::Create(ctx, "load.done", fn);
-        b.CreateCondBr(m, doLoad, done);
-        b.SetInsertPoint(doLoad);
-        l = b.CreateAlignedLoad(st, p, align);
-        l->setVolatile(isVolatile);
-        llvm::BasicBlock *loaded = b.GetInsertBlock();
-        b.CreateBr(done);
-        b.SetInsertPoint(done);
-        llvm::PHINode *phi = b.CreatePHI(st, 2);
-        phi->addIncoming(l, loaded);
-        phi->addIncoming(pass, from);
-        v = phi;
+        v = branch(m, [&]() -> llvm::Value * {
+          llvm::LoadInst *ld = b.CreateAlignedLoad(st, p, align);
+          ld->setVolatile(isVolatile);
+          return ld;
+        }, [&] { return pass; });
       }
     } else if (contiguous) {
       llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
@@ -504,14 +487,12 @@ void Lowering::lowerStore(const ir::Operation &op) {
   llvm::Type *st = storageType(elem);
   llvm::Align align(std::max<unsigned>(1, st->getScalarSizeInBits() / 8));
   if (!val->type().isTile()) {
-    auto store = [&]() { b.CreateAlignedStore(toStorage(get(val).scalar, elem), get(ptrs).scalar, align); };
-    if (!mask) return store();
-    llvm::BasicBlock *doStore = llvm::BasicBlock::Create(ctx, "store", fn), *done = llvm::BasicBlock::Create(ctx, "store.done", fn);
-    b.CreateCondBr(get(mask).scalar, doStore, done);
-    b.SetInsertPoint(doStore);
-    store();
-    b.CreateBr(done);
-    b.SetInsertPoint(done);
+    auto store = [&]() -> llvm::Value * {
+      b.CreateAlignedStore(toStorage(get(val).scalar, elem), get(ptrs).scalar, align);
+      return nullptr;
+    };
+    if (!mask) store();
+    else branch(get(mask).scalar, store, [] { return nullptr; });
     return;
   }
   // Loads computed inside this loop must not see what earlier chunks stored.
@@ -520,25 +501,22 @@ void Lowering::lowerStore(const ir::Operation &op) {
     if (v && get(v).gen) reads.insert(reads.end(), get(v).reads.begin(), get(v).reads.end());
   if (llvm::Value *clobber = storeMayClobberReads(ptrs, reads)) {
     // Compute the operands into buffers first when the ranges overlap.
-    llvm::BasicBlock *safe = llvm::BasicBlock::Create(ctx, "store.fused", fn), *staged = llvm::BasicBlock::Create(ctx, "store.staged", fn);
-    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "store.done", fn);
-    b.CreateCondBr(clobber, staged, safe);
-    b.SetInsertPoint(staged);
-    std::vector<std::pair<const ir::Value *, Lowered>> saved;
-    for (const ir::Value *v : {ptrs, val, mask})
-      if (v && get(v).gen) {
-        saved.push_back({v, get(v)});
-        llvm::Value *buf = newBuffer(v->type());
-        copyTile(buf, v);
-        set(v, {nullptr, buf});
-      }
-    storeLoop(op);
-    for (auto &[v, l] : saved) set(v, l);
-    b.CreateBr(done);
-    b.SetInsertPoint(safe);
-    storeLoop(op);
-    b.CreateBr(done);
-    b.SetInsertPoint(done);
+    branch(clobber, [&]() -> llvm::Value * {
+      std::vector<std::pair<const ir::Value *, Lowered>> saved;
+      for (const ir::Value *v : {ptrs, val, mask})
+        if (v && get(v).gen) {
+          saved.push_back({v, get(v)});
+          llvm::Value *buf = newBuffer(v->type());
+          copyTile(buf, v);
+          set(v, {nullptr, buf});
+        }
+      storeLoop(op);
+      for (auto &[v, l] : saved) set(v, l);
+      return nullptr;
+    }, [&]() -> llvm::Value * {
+      storeLoop(op);
+      return nullptr;
+    });
     return;
   }
   storeLoop(op);
@@ -561,12 +539,10 @@ void Lowering::storeLoop(const ir::Operation &op) {
         b.CreateAlignedStore(v, p, align);
         return;
       }
-      llvm::BasicBlock *doStore = llvm::BasicBlock::Create(ctx, "store", fn), *done = llvm::BasicBlock::Create(ctx, "store.done", fn);
-      b.CreateCondBr(m, doStore, done);
-      b.SetInsertPoint(doStore);
-      b.CreateAlignedStore(v, p, align);
-      b.CreateBr(done);
-      b.SetInsertPoint(done);
+      branch(m, [&]() -> llvm::Value * {
+        b.CreateAlignedStore(v, p, align);
+        return nullptr;
+      }, [] { return nullptr; });
     } else if (contiguous) {
       llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
       if (!m) {
@@ -622,18 +598,7 @@ void Lowering::lowerAtomic(const ir::Operation &op) {
   };
   auto guarded = [&](llvm::Value *m, const std::function<llvm::Value *()> &body) -> llvm::Value * {
     if (!m) return body();
-    llvm::BasicBlock *from = b.GetInsertBlock();
-    llvm::BasicBlock *doIt = llvm::BasicBlock::Create(ctx, "atomic", fn), *done = llvm::BasicBlock::Create(ctx, "atomic.done", fn);
-    b.CreateCondBr(m, doIt, done);
-    b.SetInsertPoint(doIt);
-    llvm::Value *r = body();
-    llvm::BasicBlock *did = b.GetInsertBlock();
-    b.CreateBr(done);
-    b.SetInsertPoint(done);
-    llvm::PHINode *phi = b.CreatePHI(r->getType(), 2);
-    phi->addIncoming(r, did);
-    phi->addIncoming(llvm::Constant::getNullValue(r->getType()), from);
-    return phi;
+    return branch(m, body, [&]() -> llvm::Value * { return llvm::Constant::getNullValue(computeType(elem)); });
   };
   if (!val->type().isTile()) {
     llvm::Value *r = guarded(mask ? get(mask).scalar : nullptr, [&] {

@@ -127,6 +127,8 @@ public:
   llvm::Value *safeAddress(llvm::Type *t);
   llvm::Value *streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align);
   bool streamingStores_ = true;
+  llvm::Value *branch(llvm::Value *cond, const std::function<llvm::Value *()> &then,
+                      const std::function<llvm::Value *()> &otherwise);
   llvm::Value *whenAllTrue(llvm::Value *mask, const std::function<llvm::Value *()> &allOn,
                            const std::function<llvm::Value *()> &general);
   int recomputeCost(const ir::Operation &op);
