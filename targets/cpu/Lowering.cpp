@@ -1,4 +1,4 @@
-// Types, values, elementwise semantics and structured control flow.
+// Types, values, loops and combine regions.
 #include "targets/cpu/Lowering.h"
 
 #include "ir/Fold.h"
@@ -13,36 +13,7 @@ using ir::OpCode;
 using ir::ScalarKind;
 
 Lowering::Lowering(llvm::Module &module, const HostFacts &f)
-    : m(module), ctx(module.getContext()), b(ctx), facts(f), allocas_(ctx) {}
-
-void Lowering::fail(const ir::Operation &op, const std::string &msg) const {
-  throw LoweringError{op.loc().str() + ": error: cpu target: '" + op.name() + "' " + msg};
-}
-
-// ---- types
-
-llvm::Type *Lowering::computeType(ir::Type e) {
-  e = e.element();
-  if (e.isPointer()) return b.getPtrTy();
-  switch (e.scalarKind()) {
-  case ScalarKind::I1: return b.getInt1Ty();
-  case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3: case ScalarKind::F8E5M2: return b.getInt8Ty();
-  case ScalarKind::I16: case ScalarKind::U16: return b.getInt16Ty();
-  case ScalarKind::I32: case ScalarKind::U32: return b.getInt32Ty();
-  case ScalarKind::I64: case ScalarKind::U64: return b.getInt64Ty();
-  case ScalarKind::F16: return b.getHalfTy();
-  case ScalarKind::BF16: return b.getBFloatTy();
-  case ScalarKind::F32: return b.getFloatTy();
-  case ScalarKind::F64: return b.getDoubleTy();
-  }
-  return b.getInt8Ty();
-}
-
-// In memory a bool is a byte (as torch.bool and numpy's bool_ are).
-llvm::Type *Lowering::storageType(ir::Type e) {
-  e = e.element();
-  return e.isBool() ? b.getInt8Ty() : computeType(e);
-}
+    : ElementwiseEmitter(module, "cpu"), facts(f), allocas_(ctx) {}
 
 llvm::Type *Lowering::vecOf(ir::Type elem, unsigned width) {
   llvm::Type *t = computeType(elem);
@@ -75,18 +46,6 @@ llvm::Value *Lowering::entryAlloca(llvm::Type *type, int64_t count) {
 
 llvm::Value *Lowering::newBuffer(ir::Type tile) { return entryAlloca(storageType(tile.element()), tile.numElements()); }
 
-llvm::Value *Lowering::toStorage(llvm::Value *v, ir::Type elem) {
-  return elem.element().isBool() ? b.CreateZExt(v, v->getType()->getWithNewBitWidth(8)) : v;
-}
-
-llvm::Value *Lowering::fromStorage(llvm::Value *v, ir::Type elem) {
-  return elem.element().isBool() ? b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType())) : v;
-}
-
-llvm::Value *Lowering::splatIfNeeded(llvm::Value *v, unsigned width) {
-  if (width == 1 || v->getType()->isVectorTy()) return v;
-  return b.CreateVectorSplat(width, v);
-}
 
 llvm::Value *Lowering::loadChunk(const ir::Value *v, llvm::Value *index, unsigned width) {
   Lowered &l = get(v);
@@ -141,150 +100,6 @@ void Lowering::loop(llvm::Value *begin, llvm::Value *end, int64_t step, const st
   b.SetInsertPoint(exit);
 }
 
-// ---- elementwise semantics (see ir/IR.h)
-
-namespace {
-
-bool isSigned(ir::Type t) { return t.isSigned(); }
-
-bool isF8(ir::Type t) {
-  return t.isScalar() && (t.scalarKind() == ScalarKind::F8E4M3 || t.scalarKind() == ScalarKind::F8E5M2);
-}
-
-} // namespace
-
-// fp8 has no arithmetic of its own: compute in f32 and round back.
-llvm::Value *Lowering::elementwise(const ir::Operation &op, std::vector<llvm::Value *> in) {
-  unsigned width = 1;
-  for (llvm::Value *v : in)
-    if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType())) width = vt->getNumElements();
-  for (llvm::Value *&v : in) v = splatIfNeeded(v, width);
-  ir::Type t = op.numOperands() ? op.operand(0)->type().element() : op.result()->type().element();
-  ir::Type rt = op.numResults() ? op.result()->type().element() : t;
-  bool promote = isF8(t) && !op.is(OpCode::Cast) && !op.is(OpCode::Bitcast) && !op.is(OpCode::Select) &&
-                 !op.is(OpCode::Constant);
-  if (!promote) return elementwiseIn(op, in, t, rt, width);
-  for (llvm::Value *&v : in) v = f8ToF32(v, t.scalarKind());
-  llvm::Value *r = elementwiseIn(op, in, ir::Type::f32(), isF8(rt) ? ir::Type::f32() : rt, width);
-  return isF8(rt) ? f32ToF8(r, rt.scalarKind()) : r;
-}
-
-llvm::Value *Lowering::elementwiseIn(const ir::Operation &op, std::vector<llvm::Value *> in, ir::Type t, ir::Type rt,
-                                     unsigned width) {
-  bool fp = t.isFloat();
-  auto intr = [&](llvm::Intrinsic::ID id) { return b.CreateIntrinsic(id, {in[0]->getType()}, in); };
-  switch (op.code()) {
-  case OpCode::Constant: {
-    const ir::Attribute &a = *op.attr("value");
-    if (isF8(rt)) return f32ToF8(llvm::ConstantFP::get(b.getFloatTy(), a.getFloat()), rt.scalarKind());
-    llvm::Type *ct = computeType(rt);
-    llvm::Value *c = rt.isFloat() ? llvm::ConstantFP::get(ct, a.getFloat())
-                                  : llvm::ConstantInt::get(ct, uint64_t(a.getInt()), isSigned(rt));
-    return c;
-  }
-  case OpCode::Add: return fp ? b.CreateFAdd(in[0], in[1]) : b.CreateAdd(in[0], in[1]);
-  case OpCode::Sub: return fp ? b.CreateFSub(in[0], in[1]) : b.CreateSub(in[0], in[1]);
-  case OpCode::Mul: return fp ? b.CreateFMul(in[0], in[1]) : b.CreateMul(in[0], in[1]);
-  case OpCode::Neg: return fp ? b.CreateFNeg(in[0]) : b.CreateNeg(in[0]);
-  case OpCode::Div:
-  case OpCode::Rem: {
-    bool div = op.is(OpCode::Div);
-    if (fp && div && op.attrs().getBool("approx", false)) {
-      // Approximate division may multiply by the reciprocal (hoisted out of
-      // loops for a uniform divisor), as Triton's div.full does on NVIDIA.
-      llvm::Value *q = b.CreateFDiv(in[0], in[1]);
-      llvm::FastMathFlags fmf;
-      fmf.setAllowReciprocal();
-      llvm::cast<llvm::Instruction>(q)->setFastMathFlags(fmf);
-      return q;
-    }
-    if (fp) return div ? b.CreateFDiv(in[0], in[1]) : b.CreateFRem(in[0], in[1]);
-    // No traps: x / 0 and INT_MIN / -1 give an unspecified value (IR.h).
-    llvm::Type *ty = in[0]->getType();
-    llvm::Value *zero = llvm::Constant::getNullValue(ty), *one = llvm::ConstantInt::get(ty, 1);
-    llvm::Value *d = b.CreateSelect(b.CreateICmpEQ(in[1], zero), one, in[1]);
-    if (!isSigned(t)) return div ? b.CreateUDiv(in[0], d) : b.CreateURem(in[0], d);
-    llvm::Value *minusOne = b.CreateICmpEQ(d, llvm::Constant::getAllOnesValue(ty));
-    d = b.CreateSelect(minusOne, one, d);
-    llvm::Value *q = div ? b.CreateSDiv(in[0], d) : b.CreateSRem(in[0], d);
-    return b.CreateSelect(minusOne, div ? b.CreateNeg(in[0]) : zero, q);
-  }
-  case OpCode::Min:
-  case OpCode::Max: {
-    bool isMin = op.is(OpCode::Min);
-    if (fp) {
-      bool nan = op.attrs().getBool("propagate_nan", false);
-      return intr(isMin ? (nan ? llvm::Intrinsic::minimum : llvm::Intrinsic::minnum)
-                        : (nan ? llvm::Intrinsic::maximum : llvm::Intrinsic::maxnum));
-    }
-    llvm::Value *lt = isSigned(t) ? b.CreateICmpSLT(in[0], in[1]) : b.CreateICmpULT(in[0], in[1]);
-    return isMin ? b.CreateSelect(lt, in[0], in[1]) : b.CreateSelect(lt, in[1], in[0]);
-  }
-  case OpCode::And: return b.CreateAnd(in[0], in[1]);
-  case OpCode::Or: return b.CreateOr(in[0], in[1]);
-  case OpCode::Xor: return b.CreateXor(in[0], in[1]);
-  case OpCode::Not: return b.CreateNot(in[0]);
-  case OpCode::Shl:
-  case OpCode::Shr: {
-    // Shifts by the width or more are unspecified (IR.h): mask the amount.
-    llvm::Value *amt = b.CreateAnd(in[1], llvm::ConstantInt::get(in[1]->getType(), t.bitWidth() - 1));
-    if (op.is(OpCode::Shl)) return b.CreateShl(in[0], amt);
-    return isSigned(t) ? b.CreateAShr(in[0], amt) : b.CreateLShr(in[0], amt);
-  }
-  case OpCode::MulHi: {
-    unsigned w = unsigned(t.bitWidth());
-    llvm::Type *wide = in[0]->getType()->getWithNewBitWidth(2 * w);
-    auto ext = [&](llvm::Value *x) { return isSigned(t) ? b.CreateSExt(x, wide) : b.CreateZExt(x, wide); };
-    llvm::Value *p = b.CreateMul(ext(in[0]), ext(in[1]));
-    return b.CreateTrunc(b.CreateLShr(p, llvm::ConstantInt::get(wide, w)), in[0]->getType());
-  }
-  case OpCode::Fma: return b.CreateIntrinsic(llvm::Intrinsic::fma, {in[0]->getType()}, in);
-  case OpCode::Cmp: {
-    const std::string &p = op.attr("pred")->getString();
-    if (fp) {
-      auto pred = p == "eq" ? llvm::CmpInst::FCMP_OEQ : p == "ne" ? llvm::CmpInst::FCMP_UNE
-                : p == "lt" ? llvm::CmpInst::FCMP_OLT : p == "le" ? llvm::CmpInst::FCMP_OLE
-                : p == "gt" ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OGE;
-      return b.CreateFCmp(pred, in[0], in[1]);
-    }
-    bool s = isSigned(t);
-    auto pred = p == "eq" ? llvm::CmpInst::ICMP_EQ : p == "ne" ? llvm::CmpInst::ICMP_NE
-              : p == "lt" ? (s ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT)
-              : p == "le" ? (s ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE)
-              : p == "gt" ? (s ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT)
-                          : (s ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE);
-    return b.CreateICmp(pred, in[0], in[1]);
-  }
-  case OpCode::Select: return b.CreateSelect(in[0], in[1], in[2]);
-  case OpCode::Cast: return castValue(in[0], t, rt, op.attrs().getString("rounding", "rtne"), &op);
-  case OpCode::Bitcast: {
-    llvm::Type *to = computeType(rt);
-    if (width > 1) to = llvm::FixedVectorType::get(to, width);
-    if (t.isPointer() || rt.isPointer()) return in[0];
-    return b.CreateBitCast(in[0], to);
-  }
-  case OpCode::AddPtr: {
-    ir::Type pointee = op.operand(0)->type().pointee();
-    return b.CreateGEP(storageType(pointee), in[0], in[1]);
-  }
-  case OpCode::Exp: return vectorMath("exp", in[0], t);
-  case OpCode::Exp2: return vectorMath("exp2", in[0], t);
-  case OpCode::Log: return vectorMath("log", in[0], t);
-  case OpCode::Log2: return vectorMath("log2", in[0], t);
-  case OpCode::Sqrt: return intr(llvm::Intrinsic::sqrt);
-  case OpCode::Rsqrt: return b.CreateFDiv(llvm::ConstantFP::get(in[0]->getType(), 1.0), intr(llvm::Intrinsic::sqrt));
-  case OpCode::Sin: return vectorMath("sin", in[0], t);
-  case OpCode::Cos: return vectorMath("cos", in[0], t);
-  case OpCode::Floor: return intr(llvm::Intrinsic::floor);
-  case OpCode::Ceil: return intr(llvm::Intrinsic::ceil);
-  case OpCode::Abs:
-    if (fp) return intr(llvm::Intrinsic::fabs);
-    if (!isSigned(t)) return in[0];
-    return b.CreateIntrinsic(llvm::Intrinsic::abs, {in[0]->getType()}, {in[0], b.getFalse()});
-  case OpCode::Erf: return vectorMath("erf", in[0], t);
-  default: fail(op, "is not an elementwise op");
-  }
-}
 
 std::vector<llvm::Value *> Lowering::combine(const ir::Block &region, std::vector<llvm::Value *> args) {
   std::unordered_map<const ir::Value *, llvm::Value *> local;

@@ -11,6 +11,7 @@
 
 #include "ir/IR.h"
 #include "targets/Target.h"
+#include "targets/llvm/Elementwise.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -53,18 +54,14 @@ struct Lowered {
   bool isTile() const { return buf != nullptr || gen != nullptr; }
 };
 
-struct LoweringError {
-  std::string message;
-};
+using llvmgen::LoweringError;
 
-class Lowering {
+class Lowering : public llvmgen::ElementwiseEmitter {
 public:
   Lowering(llvm::Module &m, const HostFacts &facts);
   void lowerBody(const ir::Function &kernel, llvm::Function *fn, llvm::Value *pid[3], llvm::Value *grid[3]);
 
   // Types.
-  llvm::Type *computeType(ir::Type elem);
-  llvm::Type *storageType(ir::Type elem);
   llvm::Type *vecOf(ir::Type elem, unsigned width);
   unsigned vectorWidth(ir::Type tile, bool withinRow = false);
 
@@ -77,27 +74,16 @@ public:
   llvm::Value *loadChunk(const ir::Value *v, llvm::Value *index, unsigned width);
   llvm::Value *loadElement(const ir::Value *v, llvm::Value *index);
   void storeChunk(llvm::Value *buf, ir::Type elem, llvm::Value *index, llvm::Value *vec);
-  llvm::Value *toStorage(llvm::Value *v, ir::Type elem);
-  llvm::Value *fromStorage(llvm::Value *v, ir::Type elem);
-  llvm::Value *splatIfNeeded(llvm::Value *v, unsigned width);
 
   // Control.
   void loop(llvm::Value *begin, llvm::Value *end, int64_t step, const std::function<void(llvm::Value *)> &body);
   llvm::Value *i64(int64_t v) { return b.getInt64(v); }
-  [[noreturn]] void fail(const ir::Operation &op, const std::string &msg) const;
 
-  // Elementwise semantics on scalars or vectors (Lowering.cpp).
-  llvm::Value *elementwise(const ir::Operation &op, std::vector<llvm::Value *> in);
-  llvm::Value *elementwiseIn(const ir::Operation &op, std::vector<llvm::Value *> in, ir::Type t, ir::Type rt,
-                            unsigned width);
-  llvm::Value *castValue(llvm::Value *v, ir::Type from, ir::Type to, const std::string &rounding = "rtne",
-                         const ir::Operation *where = nullptr);
+  // Math (Math.cpp).
+  llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t) override;
   llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *fastExp(llvm::Value *x, bool base2);
-  llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
-  llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
-  llvm::Value *truncToOdd(llvm::Value *f, llvm::Type *narrow);
   std::vector<llvm::Value *> combine(const ir::Block &region, std::vector<llvm::Value *> args);
 
   // Ops (LowerOps.cpp).
@@ -139,9 +125,6 @@ public:
   llvm::Value *storeMayClobberReads(const ir::Value *ptrs, const std::vector<const ir::Value *> &reads);
   void finishPending(const ir::Operation &user);
 
-  llvm::Module &m;
-  llvm::LLVMContext &ctx;
-  llvm::IRBuilder<> b;
   llvm::Function *fn = nullptr;
   llvm::Value *pid[3] = {}, *grid[3] = {};
   HostFacts facts;

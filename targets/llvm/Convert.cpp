@@ -1,29 +1,16 @@
-// Casts, fp8 conversions and libm calls; all lane-wise, so the same code
-// serves scalars and vectors.
-#include "targets/cpu/Lowering.h"
+// Casts and fp8 conversions; all lane-wise, so the same code serves scalars
+// and vectors.
+#include "targets/llvm/Elementwise.h"
 
 #include "llvm/IR/Intrinsics.h"
 
-namespace tessera::targets::cpu {
+namespace tessera::targets::llvmgen {
 
 using ir::ScalarKind;
 
-namespace {
-
-bool isF8(ir::Type t) {
-  return t.isScalar() && (t.scalarKind() == ScalarKind::F8E4M3 || t.scalarKind() == ScalarKind::F8E5M2);
-}
-
-llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar) {
-  if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(like)) return llvm::FixedVectorType::get(scalar, vt->getNumElements());
-  return scalar;
-}
-
-} // namespace
-
 // fp8 -> f32, exactly. e5m2 is the top byte of an f16; e4m3 (bias 7, no
 // infinities, S.1111.111 is NaN) is rebuilt from its fields.
-llvm::Value *Lowering::f8ToF32(llvm::Value *bits, ScalarKind kind) {
+llvm::Value *ElementwiseEmitter::f8ToF32(llvm::Value *bits, ScalarKind kind) {
   llvm::Type *i32 = withScalar(bits->getType(), b.getInt32Ty());
   llvm::Type *f32 = withScalar(bits->getType(), b.getFloatTy());
   auto c = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
@@ -50,7 +37,7 @@ llvm::Value *Lowering::f8ToF32(llvm::Value *bits, ScalarKind kind) {
 // least two bits narrower, equals rounding the original once, so f64 -> bf16
 // and -> fp8 (through f32) and f32 -> e5m2 (through f16) avoid the double
 // rounding of two round-to-nearest steps.
-llvm::Value *Lowering::truncToOdd(llvm::Value *f, llvm::Type *narrow) {
+llvm::Value *ElementwiseEmitter::truncToOdd(llvm::Value *f, llvm::Type *narrow) {
   llvm::Type *ty = withScalar(f->getType(), narrow);
   llvm::Type *bitsTy = withScalar(f->getType(), b.getIntNTy(narrow->getPrimitiveSizeInBits()));
   llvm::Value *t = b.CreateFPTrunc(f, ty);
@@ -67,7 +54,7 @@ llvm::Value *Lowering::truncToOdd(llvm::Value *f, llvm::Type *narrow) {
 
 // f32 -> fp8, rounding to nearest even. e4m3 saturates to +-448 (NaN stays
 // NaN); e5m2 rounds through f16 and keeps infinities.
-llvm::Value *Lowering::f32ToF8(llvm::Value *f, ScalarKind kind) {
+llvm::Value *ElementwiseEmitter::f32ToF8(llvm::Value *f, ScalarKind kind) {
   llvm::Type *i8 = withScalar(f->getType(), b.getInt8Ty());
   if (kind == ScalarKind::F8E5M2) {
     llvm::Type *i16 = withScalar(f->getType(), b.getInt16Ty());
@@ -101,7 +88,7 @@ llvm::Value *Lowering::f32ToF8(llvm::Value *f, ScalarKind kind) {
   return b.CreateOr(sign, b.CreateTrunc(mag, i8));
 }
 
-llvm::Value *Lowering::castValue(llvm::Value *v, ir::Type from, ir::Type to, const std::string &rounding,
+llvm::Value *ElementwiseEmitter::castValue(llvm::Value *v, ir::Type from, ir::Type to, const std::string &rounding,
                                  const ir::Operation *where) {
   if (from == to) return v;
   llvm::Type *toTy = withScalar(v->getType(), computeType(to));
@@ -154,7 +141,7 @@ llvm::Value *Lowering::castValue(llvm::Value *v, ir::Type from, ir::Type to, con
       return b.CreateBitCast(hi, toTy);
     }
     throw LoweringError{(where ? where->loc().str() + ": " : std::string()) +
-                        "error: cpu target: rounding toward zero is supported only for f32 to bf16"};
+                        "error: " + targetName_ + " target: rounding toward zero is supported only for f32 to bf16"};
   }
   // LLVM lowers f64 -> bf16 to __truncdfbf2, which nothing links here.
   if (to.scalarKind() == ScalarKind::BF16 && from.scalarKind() == ScalarKind::F64)
@@ -162,91 +149,4 @@ llvm::Value *Lowering::castValue(llvm::Value *v, ir::Type from, ir::Type to, con
   return b.CreateFPTrunc(v, toTy);
 }
 
-// exp and exp2 in f32, inline: n = round(x log2 e), r = x - n ln 2 (in two
-// parts), e^r by its degree-6 Taylor polynomial (|r| <= ln2/2: under 2 ulp),
-// times 2^n built in the exponent bits (in two steps, so that subnormal
-// results and the overflow to inf come out right). No call, so it fuses into
-// the surrounding loop; ~15 instructions per vector.
-llvm::Value *Lowering::fastExp(llvm::Value *x, bool base2) {
-  llvm::Type *ft = x->getType();
-  llvm::Type *it = withScalar(ft, b.getInt32Ty());
-  auto f = [&](double v) { return llvm::ConstantFP::get(ft, v); };
-  auto i = [&](int32_t v) { return llvm::ConstantInt::get(it, uint64_t(uint32_t(v))); };
-  auto fma = [&](llvm::Value *a, llvm::Value *bb, llvm::Value *c) {
-    return b.CreateIntrinsic(llvm::Intrinsic::fma, {ft}, {a, bb, c});
-  };
-  // Clamp to where the result is between 0 and inf; NaN is restored at the end.
-  llvm::Value *xc = b.CreateIntrinsic(llvm::Intrinsic::maxnum, {ft}, {x, f(base2 ? -151.0 : -104.0)});
-  xc = b.CreateIntrinsic(llvm::Intrinsic::minnum, {ft}, {xc, f(base2 ? 129.0 : 89.0)});
-  llvm::Value *n = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, base2 ? xc : b.CreateFMul(xc, f(1.4426950408889634)));
-  llvm::Value *r;
-  if (base2) {
-    r = b.CreateFMul(b.CreateFSub(xc, n), f(0.6931471805599453));  // 2^(x-n) = e^((x-n) ln2)
-  } else {
-    r = fma(n, f(-0.693145751953125), xc);  // ln2 split: high part exact in f32
-    r = fma(n, f(-1.428606765330187e-06), r);
-  }
-  llvm::Value *p = f(1.0 / 720);
-  for (double c : {1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0}) p = fma(p, r, f(c));
-  llvm::Value *ni = b.CreateFPToSI(n, it);
-  llvm::Value *n1 = b.CreateAShr(ni, i(1)), *n2 = b.CreateSub(ni, n1);
-  auto pow2 = [&](llvm::Value *e) { return b.CreateBitCast(b.CreateShl(b.CreateAdd(e, i(127)), i(23)), ft); };
-  llvm::Value *res = b.CreateFMul(b.CreateFMul(p, pow2(n1)), pow2(n2));
-  return b.CreateSelect(b.CreateFCmpUNO(x, x), x, res);
-}
-
-// Vector math through glibc's libmvec (_ZGV<isa>N<lanes>v_<name>[f]) at the
-// widths the host has; other widths split or fall back to scalar libm.
-llvm::Value *Lowering::vectorMath(const char *name, llvm::Value *v, ir::Type t) {
-  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
-  ir::ScalarKind k = t.scalarKind();
-  bool f64 = k == ir::ScalarKind::F64;
-  if (!f64 && (std::string(name) == "exp" || std::string(name) == "exp2")) {
-    llvm::Type *f32 = withScalar(v->getType(), b.getFloatTy());
-    llvm::Value *x = v->getType() == f32 ? v : b.CreateFPExt(v, f32);
-    llvm::Value *r = fastExp(x, std::string(name) == "exp2");
-    return r->getType() == v->getType() ? r : b.CreateFPTrunc(r, v->getType());
-  }
-  if (!vt) return libmUnary(name, v, t);
-  unsigned n = vt->getNumElements();
-  llvm::Type *et = f64 ? b.getDoubleTy() : b.getFloatTy();
-  llvm::Value *x = vt->getElementType() == et ? v : b.CreateFPExt(v, llvm::FixedVectorType::get(et, n));
-  unsigned bits = n * (f64 ? 64 : 32);
-  char isa = bits == 512 && facts.vectorBits >= 512 ? 'e' : bits == 256 && facts.vectorBits >= 256 ? 'd' : bits == 128 ? 'b' : 0;
-  llvm::Value *r;
-  if (isa) {
-    std::string fname = std::string("_ZGV") + isa + "N" + std::to_string(n) + "v_" + name + (f64 ? "" : "f");
-    llvm::Type *xt = x->getType();
-    r = b.CreateCall(m.getOrInsertFunction(fname, xt, xt), {x});
-  } else if (n > 1 && bits > 128) {
-    std::vector<int> lo, hi, all;
-    for (unsigned j = 0; j < n / 2; ++j) lo.push_back(int(j)), hi.push_back(int(j + n / 2));
-    for (unsigned j = 0; j < n; ++j) all.push_back(int(j));
-    ir::Type wide = f64 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32();
-    llvm::Value *a = vectorMath(name, b.CreateShuffleVector(x, lo), wide);
-    llvm::Value *c = vectorMath(name, b.CreateShuffleVector(x, hi), wide);
-    r = b.CreateShuffleVector(a, c, all);
-  } else {
-    r = libmUnary(name, x, f64 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32());
-  }
-  return r->getType() == v->getType() ? r : b.CreateFPTrunc(r, v->getType());
-}
-
-llvm::Value *Lowering::libmUnary(const char *name, llvm::Value *v, ir::Type t) {
-  bool f64 = t.scalarKind() == ScalarKind::F64;
-  llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
-  llvm::FunctionCallee callee = m.getOrInsertFunction(f64 ? std::string(name) : std::string(name) + "f", ft, ft);
-  auto one = [&](llvm::Value *x) {
-    llvm::Value *wide = x->getType() == ft ? x : b.CreateFPExt(x, ft);
-    llvm::Value *r = b.CreateCall(callee, {wide});
-    return x->getType() == ft ? r : b.CreateFPTrunc(r, x->getType());
-  };
-  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
-  if (!vt) return one(v);
-  llvm::Value *out = llvm::PoisonValue::get(vt);
-  for (unsigned i = 0; i < vt->getNumElements(); ++i)
-    out = b.CreateInsertElement(out, one(b.CreateExtractElement(v, uint64_t(i))), uint64_t(i));
-  return out;
-}
-
-} // namespace tessera::targets::cpu
+} // namespace tessera::targets::llvmgen

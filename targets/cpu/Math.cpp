@@ -1,0 +1,100 @@
+// Math functions on the host: exp/exp2 inline, the rest through libmvec and libm.
+#include "targets/cpu/Lowering.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+namespace tessera::targets::cpu {
+
+using ir::ScalarKind;
+using llvmgen::withScalar;
+
+llvm::Value *Lowering::mathCall(const char *name, llvm::Value *v, ir::Type t) { return vectorMath(name, v, t); }
+
+// exp and exp2 in f32, inline: n = round(x log2 e), r = x - n ln 2 (in two
+// parts), e^r by its degree-6 Taylor polynomial (|r| <= ln2/2: under 2 ulp),
+// times 2^n built in the exponent bits (in two steps, so that subnormal
+// results and the overflow to inf come out right). No call, so it fuses into
+// the surrounding loop; ~15 instructions per vector.
+llvm::Value *Lowering::fastExp(llvm::Value *x, bool base2) {
+  llvm::Type *ft = x->getType();
+  llvm::Type *it = withScalar(ft, b.getInt32Ty());
+  auto f = [&](double v) { return llvm::ConstantFP::get(ft, v); };
+  auto i = [&](int32_t v) { return llvm::ConstantInt::get(it, uint64_t(uint32_t(v))); };
+  auto fma = [&](llvm::Value *a, llvm::Value *bb, llvm::Value *c) {
+    return b.CreateIntrinsic(llvm::Intrinsic::fma, {ft}, {a, bb, c});
+  };
+  // Clamp to where the result is between 0 and inf; NaN is restored at the end.
+  llvm::Value *xc = b.CreateIntrinsic(llvm::Intrinsic::maxnum, {ft}, {x, f(base2 ? -151.0 : -104.0)});
+  xc = b.CreateIntrinsic(llvm::Intrinsic::minnum, {ft}, {xc, f(base2 ? 129.0 : 89.0)});
+  llvm::Value *n = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, base2 ? xc : b.CreateFMul(xc, f(1.4426950408889634)));
+  llvm::Value *r;
+  if (base2) {
+    r = b.CreateFMul(b.CreateFSub(xc, n), f(0.6931471805599453));  // 2^(x-n) = e^((x-n) ln2)
+  } else {
+    r = fma(n, f(-0.693145751953125), xc);  // ln2 split: high part exact in f32
+    r = fma(n, f(-1.428606765330187e-06), r);
+  }
+  llvm::Value *p = f(1.0 / 720);
+  for (double c : {1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0}) p = fma(p, r, f(c));
+  llvm::Value *ni = b.CreateFPToSI(n, it);
+  llvm::Value *n1 = b.CreateAShr(ni, i(1)), *n2 = b.CreateSub(ni, n1);
+  auto pow2 = [&](llvm::Value *e) { return b.CreateBitCast(b.CreateShl(b.CreateAdd(e, i(127)), i(23)), ft); };
+  llvm::Value *res = b.CreateFMul(b.CreateFMul(p, pow2(n1)), pow2(n2));
+  return b.CreateSelect(b.CreateFCmpUNO(x, x), x, res);
+}
+
+// Vector math through glibc's libmvec (_ZGV<isa>N<lanes>v_<name>[f]) at the
+// widths the host has; other widths split or fall back to scalar libm.
+llvm::Value *Lowering::vectorMath(const char *name, llvm::Value *v, ir::Type t) {
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+  ir::ScalarKind k = t.scalarKind();
+  bool f64 = k == ir::ScalarKind::F64;
+  if (!f64 && (std::string(name) == "exp" || std::string(name) == "exp2")) {
+    llvm::Type *f32 = withScalar(v->getType(), b.getFloatTy());
+    llvm::Value *x = v->getType() == f32 ? v : b.CreateFPExt(v, f32);
+    llvm::Value *r = fastExp(x, std::string(name) == "exp2");
+    return r->getType() == v->getType() ? r : b.CreateFPTrunc(r, v->getType());
+  }
+  if (!vt) return libmUnary(name, v, t);
+  unsigned n = vt->getNumElements();
+  llvm::Type *et = f64 ? b.getDoubleTy() : b.getFloatTy();
+  llvm::Value *x = vt->getElementType() == et ? v : b.CreateFPExt(v, llvm::FixedVectorType::get(et, n));
+  unsigned bits = n * (f64 ? 64 : 32);
+  char isa = bits == 512 && facts.vectorBits >= 512 ? 'e' : bits == 256 && facts.vectorBits >= 256 ? 'd' : bits == 128 ? 'b' : 0;
+  llvm::Value *r;
+  if (isa) {
+    std::string fname = std::string("_ZGV") + isa + "N" + std::to_string(n) + "v_" + name + (f64 ? "" : "f");
+    llvm::Type *xt = x->getType();
+    r = b.CreateCall(m.getOrInsertFunction(fname, xt, xt), {x});
+  } else if (n > 1 && bits > 128) {
+    std::vector<int> lo, hi, all;
+    for (unsigned j = 0; j < n / 2; ++j) lo.push_back(int(j)), hi.push_back(int(j + n / 2));
+    for (unsigned j = 0; j < n; ++j) all.push_back(int(j));
+    ir::Type wide = f64 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32();
+    llvm::Value *a = vectorMath(name, b.CreateShuffleVector(x, lo), wide);
+    llvm::Value *c = vectorMath(name, b.CreateShuffleVector(x, hi), wide);
+    r = b.CreateShuffleVector(a, c, all);
+  } else {
+    r = libmUnary(name, x, f64 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32());
+  }
+  return r->getType() == v->getType() ? r : b.CreateFPTrunc(r, v->getType());
+}
+
+llvm::Value *Lowering::libmUnary(const char *name, llvm::Value *v, ir::Type t) {
+  bool f64 = t.scalarKind() == ScalarKind::F64;
+  llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
+  llvm::FunctionCallee callee = m.getOrInsertFunction(f64 ? std::string(name) : std::string(name) + "f", ft, ft);
+  auto one = [&](llvm::Value *x) {
+    llvm::Value *wide = x->getType() == ft ? x : b.CreateFPExt(x, ft);
+    llvm::Value *r = b.CreateCall(callee, {wide});
+    return x->getType() == ft ? r : b.CreateFPTrunc(r, x->getType());
+  };
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+  if (!vt) return one(v);
+  llvm::Value *out = llvm::PoisonValue::get(vt);
+  for (unsigned i = 0; i < vt->getNumElements(); ++i)
+    out = b.CreateInsertElement(out, one(b.CreateExtractElement(v, uint64_t(i))), uint64_t(i));
+  return out;
+}
+
+} // namespace tessera::targets::cpu

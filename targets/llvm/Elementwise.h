@@ -1,0 +1,68 @@
+// Elementwise semantics of the tile IR (ir/IR.h) as LLVM IR, shared by every
+// target that emits LLVM: arithmetic, comparisons, casts (fp8 included) and
+// the math ops. The same code serves scalars and fixed vectors (the CPU
+// lowers tiles in vector chunks, GPU targets per register). Targets supply
+// the math functions (libm/libmvec, libdevice, ...) and the error prefix.
+#pragma once
+
+#include "ir/IR.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::targets::llvmgen {
+
+// Thrown by a lowering for IR it cannot lower; the target's compile() turns
+// it into an error message.
+struct LoweringError {
+  std::string message;
+};
+
+class ElementwiseEmitter {
+public:
+  ElementwiseEmitter(llvm::Module &module, std::string targetName)
+      : m(module), ctx(module.getContext()), b(ctx), targetName_(std::move(targetName)) {}
+  virtual ~ElementwiseEmitter() = default;
+
+  // Types: registers hold the compute type; memory holds the storage type
+  // (a bool is a byte in memory, as torch.bool and numpy's bool_ are).
+  llvm::Type *computeType(ir::Type elem);
+  llvm::Type *storageType(ir::Type elem);
+  llvm::Value *toStorage(llvm::Value *v, ir::Type elem);
+  llvm::Value *fromStorage(llvm::Value *v, ir::Type elem);
+  llvm::Value *splatIfNeeded(llvm::Value *v, unsigned width);
+
+  // The value of elementwise op `op` on `in` (scalars or equal-width vectors;
+  // scalars are splatted to the widest operand).
+  llvm::Value *elementwise(const ir::Operation &op, std::vector<llvm::Value *> in);
+  llvm::Value *elementwiseIn(const ir::Operation &op, std::vector<llvm::Value *> in, ir::Type t, ir::Type rt,
+                             unsigned width);
+  llvm::Value *castValue(llvm::Value *v, ir::Type from, ir::Type to, const std::string &rounding = "rtne",
+                         const ir::Operation *where = nullptr);
+  llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
+  llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
+  llvm::Value *truncToOdd(llvm::Value *f, llvm::Type *narrow);
+
+  // Hook: exp, exp2, log, log2, sin, cos, erf of `v` (elements of type `t`).
+  virtual llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t) = 0;
+  // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
+  [[noreturn]] virtual void fail(const ir::Operation &op, const std::string &msg) const;
+  const std::string &targetName() const { return targetName_; }
+
+  llvm::Module &m;
+  llvm::LLVMContext &ctx;
+  llvm::IRBuilder<> b;
+
+private:
+  std::string targetName_;
+};
+
+bool isF8(ir::Type t);
+// `scalar`, or a vector of it as wide as `like`.
+llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar);
+
+} // namespace tessera::targets::llvmgen
