@@ -52,6 +52,8 @@ public:
   // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
   [[noreturn]] virtual void fail(const ir::Operation &op, const std::string &msg) const;
   const std::string &targetName() const { return targetName_; }
+  // The address space pointers of the tile IR live in (global memory).
+  void setGlobalAddressSpace(unsigned as) { globalAS_ = as; }
 
   llvm::Module &m;
   llvm::LLVMContext &ctx;
@@ -59,6 +61,7 @@ public:
 
 private:
   std::string targetName_;
+  unsigned globalAS_ = 0;
 };
 
 bool isF8(ir::Type t);

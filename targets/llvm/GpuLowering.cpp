@@ -1,0 +1,386 @@
+// The kernel entry, layouts resolved to registers, and the ops that keep
+// data in place (elementwise, arange, splat, broadcast, expand_dims, trans).
+#include "targets/llvm/GpuLowering.h"
+
+#include "ir/Layouts.h"
+
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tessera::targets::llvmgen {
+
+using ir::OpCode;
+
+const ir::LinearLayout::Bases &TileLayout::bases(const char *dim) const {
+  static const ir::LinearLayout::Bases none;
+  for (auto &in : ll.inDims())
+    if (in.name == dim) return in.bases;
+  return none;
+}
+
+GpuLowering::GpuLowering(llvm::Module &module, const TargetInfo &ti, int warps)
+    : ElementwiseEmitter(module, ti.name()), info(ti), numWarps(warps), prologue_(module.getContext()) {
+  setGlobalAddressSpace(ti.globalAddressSpace());
+}
+
+Regs &GpuLowering::get(const ir::Value *v) {
+  auto it = values_.find(v);
+  if (it == values_.end()) throw LoweringError{"internal error: " + info.name() + " lowering used a value before defining it"};
+  return it->second;
+}
+
+const TileLayout &GpuLowering::layoutOf(ir::Type tile, const ir::Operation &where) {
+  auto key = std::make_pair(tile.shape(), tile.layout());
+  auto it = layouts_.find(key);
+  if (it != layouts_.end()) return *it->second;
+  if (!tile.layout()) fail(where, "has a tile without a layout (run assign-layouts first): " + tile.str());
+  std::string err;
+  auto ll = ir::toLinearLayout(*tile.layout(), tile.shape(), &err);
+  if (!ll) fail(where, "has a malformed layout: " + err);
+  auto l = std::make_unique<TileLayout>();
+  l->shape = tile.shape();
+  l->ll = *ll;
+  if (ll->inDimSize("lane") != info.warpSize() || ll->inDimSize("warp") != numWarps)
+    fail(where, "has a layout for " + std::to_string(ll->inDimSize("lane")) + " lanes x " +
+                    std::to_string(ll->inDimSize("warp")) + " warps; this kernel runs " +
+                    std::to_string(info.warpSize()) + " x " + std::to_string(numWarps));
+  size_t rank = tile.shape().size();
+  l->numRegs = ll->inDimSize("register");
+  const auto &regBases = l->bases("register");
+  for (int r = 0; r < l->numRegs; ++r) {
+    std::vector<int32_t> c(rank, 0);
+    for (size_t bit = 0; bit < regBases.size(); ++bit)
+      if (r >> bit & 1)
+        for (size_t d = 0; d < rank; ++d) c[d] ^= regBases[bit][d];
+    l->regIsCopy.push_back(std::find(l->regCoord.begin(), l->regCoord.end(), c) != l->regCoord.end());
+    l->regCoord.push_back(c);
+  }
+  // The lane/warp part of the coordinates, and whether this thread is the
+  // first holder of its elements (bits with a zero basis are copies).
+  llvm::Value *owns = prologue_.getTrue();
+  l->laneWarpCoord.assign(rank, prologue_.getInt32(0));
+  for (auto [dim, id] : {std::pair<const char *, llvm::Value *>{"lane", lane}, {"warp", warp}}) {
+    const auto &bs = l->bases(dim);
+    for (size_t bit = 0; bit < bs.size(); ++bit) {
+      llvm::Value *set = prologue_.CreateAnd(prologue_.CreateLShr(id, uint64_t(bit)), 1);
+      bool zero = true;
+      for (size_t d = 0; d < rank; ++d) {
+        if (!bs[bit][d]) continue;
+        zero = false;
+        l->laneWarpCoord[d] = prologue_.CreateXor(l->laneWarpCoord[d], prologue_.CreateMul(set, prologue_.getInt32(uint32_t(bs[bit][d]))));
+      }
+      if (zero) owns = prologue_.CreateAnd(owns, prologue_.CreateICmpEQ(set, prologue_.getInt32(0)));
+    }
+  }
+  l->ownsElements = owns;
+  return *layouts_.emplace(key, std::move(l)).first->second;
+}
+
+llvm::Value *GpuLowering::coord(const TileLayout &l, int reg, size_t dim) {
+  llvm::Value *lw = l.laneWarpCoord[dim];
+  int32_t rc = l.regCoord[size_t(reg)][dim];
+  if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(lw); c && c->isZero()) return i32(rc);
+  return rc ? b.CreateXor(lw, i32(rc)) : lw;
+}
+
+llvm::Value *GpuLowering::flatIndex(const TileLayout &l, int reg) {
+  llvm::Value *idx = i32(0);
+  int64_t stride = 1;
+  for (size_t d = l.shape.size(); d-- > 0;) {
+    idx = b.CreateAdd(idx, b.CreateMul(coord(l, reg, d), i32(stride)));
+    stride *= l.shape[d];
+  }
+  return idx;
+}
+
+// ---- ops
+
+void GpuLowering::lowerBlock(const ir::Block &block) {
+  for (auto &op : block.ops()) lowerOp(*op);
+}
+
+namespace {
+
+bool isElementwise(const ir::Operation &op) {
+  switch (op.code()) {
+  case OpCode::Constant: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::Rem:
+  case OpCode::Neg: case OpCode::Min: case OpCode::Max: case OpCode::And: case OpCode::Or: case OpCode::Xor:
+  case OpCode::Not: case OpCode::Shl: case OpCode::Shr: case OpCode::MulHi: case OpCode::Fma: case OpCode::Cmp:
+  case OpCode::Select: case OpCode::Cast: case OpCode::Bitcast: case OpCode::Exp: case OpCode::Exp2:
+  case OpCode::Log: case OpCode::Log2: case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos:
+  case OpCode::Abs: case OpCode::Floor: case OpCode::Ceil: case OpCode::Erf: case OpCode::AddPtr:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+void GpuLowering::lowerOp(const ir::Operation &op) {
+  if (isElementwise(op)) return lowerElementwise(op);
+  switch (op.code()) {
+  case OpCode::ProgramId: return set(op.result(), {info.programId(b, int(op.attr("axis")->getInt()))});
+  case OpCode::NumPrograms: return set(op.result(), {info.numPrograms(b, int(op.attr("axis")->getInt()))});
+  case OpCode::Arange: return lowerArange(op);
+  case OpCode::Splat: {
+    const TileLayout &l = layoutOf(op.result()->type(), op);
+    return set(op.result(), Regs(size_t(l.numRegs), scalar(op.operand(0))));
+  }
+  case OpCode::Broadcast:
+  case OpCode::ExpandDims:
+  case OpCode::Trans:
+  case OpCode::Hint:
+    return lowerSameRegisters(op);
+  case OpCode::Reshape:
+  case OpCode::Join:
+  case OpCode::Split:
+  case OpCode::Cat:
+    return lowerThroughShared(op);
+  case OpCode::ConvertLayout: return lowerConvertLayout(op);
+  case OpCode::Load: return lowerLoad(op);
+  case OpCode::Store: return lowerStore(op);
+  case OpCode::AtomicRmw:
+  case OpCode::AtomicCas: return lowerAtomic(op);
+  case OpCode::Reduce: return lowerReduce(op);
+  case OpCode::Scan: return lowerScan(op);
+  case OpCode::Dot: return lowerDot(op);
+  case OpCode::For: return lowerFor(op);
+  case OpCode::If: return lowerIf(op);
+  case OpCode::While: return lowerWhile(op);
+  case OpCode::Barrier: return info.barrier(b);
+  case OpCode::Assume: return;
+  case OpCode::Yield:
+  case OpCode::Condition:
+  case OpCode::Return:
+    return;  // handled by the parent
+  default:
+    fail(op, "is not supported by the " + info.name() + " target yet");
+  }
+}
+
+void GpuLowering::lowerElementwise(const ir::Operation &op) {
+  if (!op.result()->type().isTile()) {
+    std::vector<llvm::Value *> in;
+    for (ir::Value *v : op.operands()) in.push_back(scalar(v));
+    return set(op.result(), {elementwise(op, in)});
+  }
+  const TileLayout &l = layoutOf(op.result()->type(), op);
+  for (ir::Value *v : op.operands())
+    if (v->type().isTile() && v->type().layout() != op.result()->type().layout())
+      fail(op, "has operands in different layouts (" + v->type().str() + " vs " + op.result()->type().str() + ")");
+  Regs out(size_t(l.numRegs));
+  for (int r = 0; r < l.numRegs; ++r) {
+    if (l.regIsCopy[size_t(r)]) {
+      // Registers holding the same element compute it once.
+      auto first = std::find(l.regCoord.begin(), l.regCoord.end(), l.regCoord[size_t(r)]);
+      out[size_t(r)] = out[size_t(first - l.regCoord.begin())];
+      continue;
+    }
+    std::vector<llvm::Value *> in;
+    for (ir::Value *v : op.operands()) in.push_back(v->type().isTile() ? get(v)[size_t(r)] : scalar(v));
+    out[size_t(r)] = elementwise(op, in);
+  }
+  set(op.result(), out);
+}
+
+void GpuLowering::lowerArange(const ir::Operation &op) {
+  const TileLayout &l = layoutOf(op.result()->type(), op);
+  int64_t start = op.attr("start")->getInt();
+  Regs out;
+  for (int r = 0; r < l.numRegs; ++r) out.push_back(b.CreateAdd(coord(l, r, 0), i32(start)));
+  set(op.result(), out);
+}
+
+// broadcast, expand_dims and trans: layout assignment derives the result's
+// layout from the operand's, so register r holds the same value in both.
+void GpuLowering::lowerSameRegisters(const ir::Operation &op) {
+  ir::Type in = op.operand(0)->type(), outT = op.result()->type();
+  if (!outT.isTile()) return set(op.result(), get(op.operand(0)));
+  const TileLayout &lo = layoutOf(outT, op);
+  if (!in.isTile()) return set(op.result(), Regs(size_t(lo.numRegs), scalar(op.operand(0))));
+  const TileLayout &li = layoutOf(in, op);
+  bool same = li.numRegs == lo.numRegs && li.bases("lane").size() == lo.bases("lane").size();
+  if (same && op.is(OpCode::Trans)) same = li.ll.permuted(op.attr("order")->getInts()) == lo.ll;
+  if (same && op.is(OpCode::Hint)) same = li.ll == lo.ll;
+  if (same && op.is(OpCode::ExpandDims)) same = li.ll.withInsertedDim(size_t(op.attr("axis")->getInt())) == lo.ll;
+  if (same && op.is(OpCode::Broadcast)) {
+    // Every result basis, with the broadcast dimensions dropped, is the operand's.
+    for (const char *dim : {"register", "lane", "warp"}) {
+      const auto &bi = li.bases(dim), &bo = lo.bases(dim);
+      for (size_t k = 0; k < bi.size() && same; ++k)
+        for (size_t d = 0; d < in.shape().size(); ++d)
+          if (in.shape()[d] != 1 && bi[k][d] != bo[k][d]) same = false;
+    }
+  }
+  if (!same) return lowerThroughShared(op);
+  set(op.result(), get(op.operand(0)));
+}
+
+// Reshape, join, split, cat, and the shape ops whose layouts do not line up:
+// the operands go to shared memory row-major, the results are read back.
+void GpuLowering::lowerThroughShared(const ir::Operation &op) {
+  int64_t offset = 0;
+  std::vector<int64_t> offsets;
+  beginShared();
+  for (ir::Value *v : op.operands()) {
+    ir::Type t = v->type();
+    offsets.push_back(offset);
+    if (t.isTile()) {
+      storeTileShared(get(v), layoutOf(t, op), t.element(), offset);
+      offset += t.numElements() * std::max(1, t.element().bitWidth() / 8);
+    } else {
+      storeShared(t, offset, i32(0), scalar(v));
+      offset += 8;
+    }
+    offset = (offset + 15) / 16 * 16;
+  }
+  reserveShared(offset);
+  info.barrier(b);
+  auto elemBytes = [](ir::Type t) { return int64_t(std::max(1, t.element().bitWidth() / 8)); };
+  for (unsigned k = 0; k < op.numResults(); ++k) {
+    ir::Type rt = op.result(k)->type();
+    const TileLayout &l = layoutOf(rt, op);
+    Regs out;
+    for (int r = 0; r < l.numRegs; ++r) {
+      // The source element (operand, row-major index) of result element r.
+      llvm::Value *idx = flatIndex(l, r);
+      size_t src = 0;
+      switch (op.code()) {
+      case OpCode::Join: {  // result [..., 2]: the last coordinate picks the operand
+        llvm::Value *which = coord(l, r, rt.shape().size() - 1);
+        llvm::Value *inner = b.CreateLShr(idx, 1);
+        ir::Type et = rt.element();
+        llvm::Value *a = loadShared(et, offsets[0], inner), *c = loadShared(et, offsets[1], inner);
+        out.push_back(b.CreateSelect(b.CreateICmpEQ(which, i32(0)), a, c));
+        continue;
+      }
+      case OpCode::Split:  // result k is element [..., k] of the operand
+        idx = b.CreateAdd(b.CreateShl(idx, 1), i32(k));
+        break;
+      case OpCode::Cat: {  // along dimension 0
+        int64_t firstElems = op.operand(0)->type().numElements();
+        llvm::Value *second = b.CreateICmpSGE(idx, i32(firstElems));
+        ir::Type et = rt.element();
+        llvm::Value *a = loadShared(et, offsets[0], idx);
+        llvm::Value *c = loadShared(et, offsets[1], b.CreateSelect(second, b.CreateSub(idx, i32(firstElems)), i32(0)));
+        out.push_back(b.CreateSelect(second, c, a));
+        continue;
+      }
+      case OpCode::Trans: {
+        // Result coordinate i along dimension d is operand coordinate along order[d].
+        const auto &order = op.attr("order")->getInts();
+        ir::Type it = op.operand(0)->type();
+        std::vector<llvm::Value *> c(it.shape().size());
+        for (size_t d = 0; d < order.size(); ++d) c[size_t(order[d])] = coord(l, r, d);
+        idx = i32(0);
+        int64_t stride = 1;
+        for (size_t d = it.shape().size(); d-- > 0;) {
+          idx = b.CreateAdd(idx, b.CreateMul(c[d], i32(stride)));
+          stride *= it.shape()[d];
+        }
+        break;
+      }
+      case OpCode::Broadcast: {
+        ir::Type it = op.operand(0)->type();
+        if (!it.isTile()) {
+          idx = i32(0);
+          break;
+        }
+        idx = i32(0);
+        int64_t stride = 1;
+        for (size_t d = it.shape().size(); d-- > 0;) {
+          if (it.shape()[d] != 1) idx = b.CreateAdd(idx, b.CreateMul(coord(l, r, d), i32(stride)));
+          stride *= it.shape()[d];
+        }
+        break;
+      }
+      default:  // reshape, expand_dims, hint: the same row-major order
+        break;
+      }
+      (void)elemBytes;
+      out.push_back(loadShared(rt.element(), offsets[src], idx));
+    }
+    set(op.result(k), out);
+  }
+}
+
+std::vector<llvm::Value *> GpuLowering::combine(const ir::Block &region, std::vector<llvm::Value *> args) {
+  std::unordered_map<const ir::Value *, llvm::Value *> local;
+  for (unsigned i = 0; i < region.numArguments(); ++i) local[region.argument(i)] = args[i];
+  auto lookup = [&](const ir::Value *v) -> llvm::Value * {
+    auto it = local.find(v);
+    if (it != local.end()) return it->second;
+    if (v->type().isTile()) throw LoweringError{"combine regions may use only scalars from outside"};
+    return scalar(v);
+  };
+  for (auto &opPtr : region.ops()) {
+    const ir::Operation &op = *opPtr;
+    if (op.is(OpCode::Yield)) {
+      std::vector<llvm::Value *> out;
+      for (ir::Value *v : op.operands()) out.push_back(lookup(v));
+      return out;
+    }
+    if (!isElementwise(op)) fail(op, "is not supported inside a reduce or scan combine region");
+    std::vector<llvm::Value *> in;
+    for (ir::Value *v : op.operands()) in.push_back(lookup(v));
+    local[op.result()] = elementwise(op, in);
+  }
+  throw LoweringError{"combine region without a yield"};
+}
+
+// ---- the kernel
+
+void GpuLowering::lowerKernel(const ir::Function &kernel, const std::string &symbol, GpuKernelInfo &out) {
+  std::vector<llvm::Type *> argTys;
+  for (unsigned i = 0; i < kernel.numArguments(); ++i) {
+    ir::Type t = kernel.argument(i)->type();
+    argTys.push_back(storageType(t));
+    KernelParam p;
+    p.name = kernel.argument(i)->nameHint();
+    p.type = t;
+    p.sizeBytes = t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8);
+    out.params.push_back(p);
+  }
+  auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), argTys, false);
+  fn = llvm::Function::Create(fnTy, llvm::GlobalValue::ExternalLinkage, symbol, m);
+  out.threads = numWarps * info.warpSize();
+  info.markKernel(fn, out.threads);
+  for (unsigned i = 0; i < kernel.numArguments(); ++i)
+    if (kernel.argument(i)->type().isPointer()) fn->addParamAttr(i, llvm::Attribute::NoUndef);
+  llvm::BasicBlock *pro = llvm::BasicBlock::Create(ctx, "prologue", fn);
+  llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "body", fn);
+  b.SetInsertPoint(pro);
+  tid = info.threadId(b);
+  lane = b.CreateURem(tid, i32(info.warpSize()));
+  warp = b.CreateUDiv(tid, i32(info.warpSize()));
+  llvm::BranchInst *br = b.CreateBr(body);
+  prologue_.SetInsertPoint(br);
+  b.SetInsertPoint(body);
+  for (unsigned i = 0; i < kernel.numArguments(); ++i)
+    set(kernel.argument(i), {fromStorage(fn->getArg(i), kernel.argument(i)->type())});
+  axis_ = std::make_unique<ir::AxisAnalysis>(kernel);
+  lowerBlock(kernel.entry());
+  b.CreateRetVoid();
+  out.sharedMemoryBytes = sharedBytes_;
+}
+
+bool lowerGpuKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int numWarps,
+                    llvm::Module &m, GpuKernelInfo &out, std::string &error) {
+  GpuLowering L(m, info, numWarps);
+  try {
+    L.lowerKernel(kernel, symbol, out);
+  } catch (const LoweringError &e) {
+    error = e.message;
+    return false;
+  }
+  std::string verifyMsg;
+  llvm::raw_string_ostream os(verifyMsg);
+  if (llvm::verifyModule(m, &os)) {
+    error = "internal error: the " + info.name() + " lowering produced invalid LLVM IR: " + os.str();
+    return false;
+  }
+  return true;
+}
+
+} // namespace tessera::targets::llvmgen

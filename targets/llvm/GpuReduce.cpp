@@ -1,0 +1,254 @@
+// Reductions and scans along one axis of distributed tiles.
+//
+// reduce: registers of a thread that differ only along the axis combine
+// first, then lanes by a butterfly of xor shuffles, then warps through
+// shared memory (every thread reads the warps' partials in the same order,
+// so all copies of a result agree). Layouts whose lanes or warps mix the
+// axis with other dimensions take the general path: the tile goes to shared
+// memory and each thread combines its results' lines there. scan always
+// takes that path: threads scan whole lines in shared memory in place.
+#include "targets/llvm/GpuLowering.h"
+
+namespace tessera::targets::llvmgen {
+
+namespace {
+
+int64_t bytesOf(ir::Type t) {
+  t = t.element();
+  return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8);
+}
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+// Axis bits of `bases` must not move along other dimensions.
+bool pureAlong(const ir::LinearLayout::Bases &bases, size_t axis) {
+  for (auto &basis : bases) {
+    if (!basis[axis]) continue;
+    for (size_t d = 0; d < basis.size(); ++d)
+      if (d != axis && basis[d]) return false;
+  }
+  return true;
+}
+
+} // namespace
+
+llvm::Value *GpuLowering::shuffleXor(llvm::Value *v, int laneMask) {
+  llvm::Type *t = v->getType();
+  if (t->isPointerTy()) {
+    llvm::Value *i = b.CreatePtrToInt(v, b.getInt64Ty());
+    return b.CreateIntToPtr(shuffleXor(i, laneMask), t);
+  }
+  unsigned bits = unsigned(t->getPrimitiveSizeInBits());
+  llvm::Value *asInt = t->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));
+  if (bits == 64) {
+    llvm::Value *lo = b.CreateTrunc(asInt, b.getInt32Ty());
+    llvm::Value *hi = b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty());
+    lo = info.shuffleXor(b, lo, laneMask), hi = info.shuffleXor(b, hi, laneMask);
+    llvm::Value *r = b.CreateOr(b.CreateZExt(lo, b.getInt64Ty()), b.CreateShl(b.CreateZExt(hi, b.getInt64Ty()), 32));
+    return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
+  }
+  llvm::Value *w = bits == 32 ? asInt : b.CreateZExt(asInt, b.getInt32Ty());
+  llvm::Value *r = info.shuffleXor(b, w, laneMask);
+  if (bits != 32) r = b.CreateTrunc(r, b.getIntNTy(bits));
+  return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
+}
+
+void GpuLowering::lowerReduce(const ir::Operation &op) {
+  size_t n = op.numOperands(), axis = size_t(op.attr("axis")->getInt());
+  ir::Type in = op.operand(0)->type();
+  const TileLayout &l = layoutOf(in, op);
+  const ir::Block &region = op.region(0).block();
+  auto combineAll = [&](const Regs &acc, const Regs &x) {
+    Regs args = acc;
+    args.insert(args.end(), x.begin(), x.end());
+    return combine(region, args);
+  };
+  std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
+  std::vector<int64_t> offsets;
+  int64_t offset = 0;
+
+  if (!pureAlong(l.bases("lane"), axis) || !pureAlong(l.bases("warp"), axis)) {
+    // General path: whole lines from shared memory.
+    beginShared();
+    for (size_t k = 0; k < n; ++k) {
+      offsets.push_back(offset);
+      storeTileShared(get(op.operand(unsigned(k))), l, op.operand(unsigned(k))->type().element(), offset);
+      offset += (in.numElements() * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
+    }
+    reserveShared(offset);
+    info.barrier(b);
+    auto line = [&](llvm::Value *base) {
+      auto at = [&](llvm::Value *k) {
+        Regs x;
+        llvm::Value *idx = b.CreateAdd(base, b.CreateMul(k, i32(strides[axis])));
+        for (size_t j = 0; j < n; ++j) x.push_back(loadShared(op.operand(unsigned(j))->type().element(), offsets[j], idx));
+        return x;
+      };
+      Regs first = at(i32(0));
+      return loop(i32(shape[axis] - 1), first,
+                  [&](llvm::Value *k, const Regs &acc) { return combineAll(acc, at(b.CreateAdd(k, i32(1)))); });
+    };
+    if (!op.result(0)->type().isTile()) {
+      Regs r = line(i32(0));
+      for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), {r[k]});
+      return;
+    }
+    const TileLayout &lo = layoutOf(op.result(0)->type(), op);
+    std::vector<Regs> outs(n);
+    for (int r = 0; r < lo.numRegs; ++r) {
+      llvm::Value *base = i32(0);
+      for (size_t d = 0, od = 0; d < shape.size(); ++d)
+        if (d != axis) base = b.CreateAdd(base, b.CreateMul(coord(lo, r, od++), i32(strides[d])));
+      Regs v = line(base);
+      for (size_t k = 0; k < n; ++k) outs[k].push_back(v[k]);
+    }
+    for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), outs[k]);
+    info.barrier(b);
+    return;
+  }
+
+  // 1. Within the thread: group registers by their coordinates off the axis.
+  std::vector<std::vector<int32_t>> keys;
+  std::vector<std::vector<int>> members;
+  for (int r = 0; r < l.numRegs; ++r) {
+    if (l.regIsCopy[size_t(r)]) continue;
+    std::vector<int32_t> key = l.regCoord[size_t(r)];
+    key[axis] = 0;
+    auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      members.emplace_back();
+      it = keys.end() - 1;
+    }
+    members[size_t(it - keys.begin())].push_back(r);
+  }
+  std::vector<Regs> acc(keys.size());
+  for (size_t g = 0; g < keys.size(); ++g) {
+    auto &rs = members[g];
+    std::stable_sort(rs.begin(), rs.end(), [&](int x, int y) { return l.regCoord[size_t(x)][axis] < l.regCoord[size_t(y)][axis]; });
+    for (int r : rs) {
+      Regs x;
+      for (size_t k = 0; k < n; ++k) x.push_back(get(op.operand(unsigned(k)))[size_t(r)]);
+      acc[g] = acc[g].empty() ? x : combineAll(acc[g], x);
+    }
+  }
+  // 2. Across lanes.
+  const auto &lb = l.bases("lane");
+  for (size_t bit = 0; bit < lb.size(); ++bit) {
+    if (!lb[bit][axis]) continue;
+    for (auto &a : acc) {
+      Regs other;
+      for (llvm::Value *v : a) other.push_back(shuffleXor(v, 1 << bit));
+      a = combineAll(a, other);
+    }
+  }
+  // 3. Across warps.
+  const auto &wb = l.bases("warp");
+  std::vector<size_t> axisWarpBits;
+  for (size_t bit = 0; bit < wb.size(); ++bit)
+    if (wb[bit][axis]) axisWarpBits.push_back(bit);
+  if (!axisWarpBits.empty()) {
+    int64_t numWarpsAlong = int64_t(1) << axisWarpBits.size();
+    int64_t numOut = in.numElements() / shape[axis];
+    std::vector<int64_t> outShape = shape;
+    outShape.erase(outShape.begin() + int64_t(axis));
+    std::vector<int64_t> outStrides = rowMajorStrides(outShape);
+    for (size_t k = 0; k < n; ++k) {
+      offsets.push_back(offset);
+      offset += (numOut * numWarpsAlong * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
+    }
+    reserveShared(offset);
+    llvm::Value *warpSlot = i32(0);
+    for (size_t j = 0; j < axisWarpBits.size(); ++j)
+      warpSlot = b.CreateOr(warpSlot, b.CreateShl(b.CreateAnd(b.CreateLShr(warp, uint64_t(axisWarpBits[j])), 1), uint64_t(j)));
+    std::vector<llvm::Value *> outIdx;
+    for (size_t g = 0; g < keys.size(); ++g) {
+      llvm::Value *idx = i32(0);
+      for (size_t d = 0, od = 0; d < shape.size(); ++d)
+        if (d != axis) idx = b.CreateAdd(idx, b.CreateMul(coord(l, members[g][0], d), i32(outStrides[od++])));
+      outIdx.push_back(b.CreateMul(idx, i32(numWarpsAlong)));
+    }
+    beginShared();
+    for (size_t g = 0; g < keys.size(); ++g)
+      for (size_t k = 0; k < n; ++k)
+        storeShared(op.operand(unsigned(k))->type().element(), offsets[k], b.CreateAdd(outIdx[g], warpSlot), acc[g][k]);
+    info.barrier(b);
+    for (size_t g = 0; g < keys.size(); ++g) {
+      Regs total;
+      for (int64_t w = 0; w < numWarpsAlong; ++w) {
+        Regs x;
+        for (size_t k = 0; k < n; ++k)
+          x.push_back(loadShared(op.operand(unsigned(k))->type().element(), offsets[k], b.CreateAdd(outIdx[g], i32(w))));
+        total = total.empty() ? x : combineAll(total, x);
+      }
+      acc[g] = total;
+    }
+  }
+  // 4. Results: a scalar, or the sliced layout (register r of the result
+  // holds what register r of the operand reduced into).
+  if (!op.result(0)->type().isTile()) {
+    for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), {acc[0][k]});
+    return;
+  }
+  const TileLayout &lo = layoutOf(op.result(0)->type(), op);
+  if (lo.numRegs != l.numRegs) fail(op, "has a result layout that is not its operand's, sliced");
+  std::vector<Regs> outs(n);
+  for (int r = 0; r < l.numRegs; ++r) {
+    std::vector<int32_t> key = l.regCoord[size_t(r)];
+    key[axis] = 0;
+    size_t g = size_t(std::find(keys.begin(), keys.end(), key) - keys.begin());
+    for (size_t k = 0; k < n; ++k) outs[k].push_back(acc[g][k]);
+  }
+  for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), outs[k]);
+}
+
+void GpuLowering::lowerScan(const ir::Operation &op) {
+  size_t n = op.numOperands(), axis = size_t(op.attr("axis")->getInt());
+  bool reverse = op.attr("reverse")->getBool();
+  ir::Type in = op.operand(0)->type();
+  const TileLayout &l = layoutOf(in, op);
+  const ir::Block &region = op.region(0).block();
+  std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
+  std::vector<int64_t> offsets;
+  int64_t offset = 0;
+  beginShared();
+  for (size_t k = 0; k < n; ++k) {
+    offsets.push_back(offset);
+    storeTileShared(get(op.operand(unsigned(k))), l, op.operand(unsigned(k))->type().element(), offset);
+    offset += (in.numElements() * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
+  }
+  reserveShared(offset);
+  info.barrier(b);
+  int64_t len = shape[axis], lines = in.numElements() / len, threads = numWarps * info.warpSize();
+  auto elemOf = [&](size_t k) { return op.operand(unsigned(k))->type().element(); };
+  // Lines tid, tid + threads, ...: index = (line / stride) * len * stride + line % stride.
+  llvm::Value *count = b.CreateSelect(b.CreateICmpSLT(tid, i32(lines)),
+                                      b.CreateUDiv(b.CreateAdd(b.CreateSub(i32(lines), tid), i32(threads - 1)), i32(threads)),
+                                      i32(0));
+  loop(count, {}, [&](llvm::Value *i, const Regs &) {
+    llvm::Value *lineIdx = b.CreateAdd(tid, b.CreateMul(i, i32(threads)));
+    llvm::Value *base = b.CreateAdd(b.CreateMul(b.CreateUDiv(lineIdx, i32(strides[axis])), i32(len * strides[axis])),
+                                    b.CreateURem(lineIdx, i32(strides[axis])));
+    auto at = [&](llvm::Value *pos) { return b.CreateAdd(base, b.CreateMul(pos, i32(strides[axis]))); };
+    auto position = [&](llvm::Value *k) { return reverse ? b.CreateSub(i32(len - 1), k) : k; };
+    Regs first;
+    for (size_t k = 0; k < n; ++k) first.push_back(loadShared(elemOf(k), offsets[k], at(position(i32(0)))));
+    loop(i32(len - 1), first, [&](llvm::Value *j, const Regs &acc) {
+      llvm::Value *idx = at(position(b.CreateAdd(j, i32(1))));
+      Regs args = acc;
+      for (size_t k = 0; k < n; ++k) args.push_back(loadShared(elemOf(k), offsets[k], idx));
+      Regs next = combine(region, args);
+      for (size_t k = 0; k < n; ++k) storeShared(elemOf(k), offsets[k], idx, next[k]);
+      return next;
+    });
+    return Regs{};
+  });
+  info.barrier(b);
+  for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), readTileShared(layoutOf(op.result(unsigned(k))->type(), op), elemOf(k), offsets[k]));
+}
+
+} // namespace tessera::targets::llvmgen

@@ -1,0 +1,38 @@
+// The hooks a GPU target gives the shared distributed lowering
+// (targets/llvm/GpuLowering.h): ids, barriers, shuffles, address spaces,
+// math and the kernel's calling convention. Everything else about turning
+// distributed tile IR into per-thread LLVM IR is written once.
+#pragma once
+
+#include "ir/IR.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+namespace tessera::targets::llvmgen {
+
+class TargetInfo {
+public:
+  virtual ~TargetInfo() = default;
+  virtual std::string name() const = 0;          // for error messages: "nvptx", "amdgpu"
+  virtual int warpSize() const = 0;              // lanes per warp (a fact, never assumed 32)
+  virtual unsigned globalAddressSpace() const = 0;
+  virtual unsigned sharedAddressSpace() const = 0;
+
+  // The thread's index within its program (0 .. threads-1), and grid queries.
+  virtual llvm::Value *threadId(llvm::IRBuilder<> &b) const = 0;
+  virtual llvm::Value *programId(llvm::IRBuilder<> &b, int axis) const = 0;
+  virtual llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) const = 0;
+  // Every thread of the program waits here; shared memory written before it
+  // is visible after it.
+  virtual void barrier(llvm::IRBuilder<> &b) const = 0;
+  // The i32 `v` of the lane whose id is this lane's id xor `laneMask`.
+  virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, int laneMask) const = 0;
+  // exp, exp2, log, log2, sin, cos, erf on a scalar of element type `t`.
+  virtual llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v,
+                            ir::Type t) const = 0;
+  // Makes `fn` a kernel entry point launched with `threads` threads per program.
+  virtual void markKernel(llvm::Function *fn, int threads) const = 0;
+};
+
+} // namespace tessera::targets::llvmgen

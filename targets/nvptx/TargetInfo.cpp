@@ -1,0 +1,66 @@
+// The NVPTX hooks of the shared GPU lowering: special registers, bar.sync,
+// shfl.sync, the shared address space (3) and libdevice math.
+#include "targets/nvptx/TargetInfo.h"
+
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Metadata.h"
+
+namespace tessera::targets::nvptx {
+
+namespace {
+
+class NvptxTargetInfo final : public llvmgen::TargetInfo {
+public:
+  std::string name() const override { return "nvptx"; }
+  int warpSize() const override { return 32; }
+  unsigned globalAddressSpace() const override { return 1; }
+  unsigned sharedAddressSpace() const override { return 3; }
+
+  llvm::Value *threadId(llvm::IRBuilder<> &b) const override {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
+  }
+  llvm::Value *programId(llvm::IRBuilder<> &b, int axis) const override {
+    static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                              llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                              llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+    return b.CreateIntrinsic(ids[axis], {}, {});
+  }
+  llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) const override {
+    static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                              llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                              llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+    return b.CreateIntrinsic(ids[axis], {}, {});
+  }
+  void barrier(llvm::IRBuilder<> &b) const override { b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, int laneMask) const override {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                             {b.getInt32(0xFFFFFFFFu), v, b.getInt32(uint32_t(laneMask)), b.getInt32(0x1F)});
+  }
+
+  // libdevice: __nv_<name>f on f32 (f16/bf16 widen to f32), __nv_<name> on f64.
+  llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v, ir::Type t) const override {
+    bool f64 = t.scalarKind() == ir::ScalarKind::F64;
+    llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
+    std::string fname = std::string("__nv_") + name + (f64 ? "" : "f");
+    llvm::FunctionCallee callee = m.getOrInsertFunction(fname, ft, ft);
+    llvm::Value *x = v->getType() == ft ? v : b.CreateFPExt(v, ft);
+    llvm::Value *r = b.CreateCall(callee, {x});
+    return v->getType() == ft ? r : b.CreateFPTrunc(r, v->getType());
+  }
+
+  void markKernel(llvm::Function *fn, int threads) const override {
+    fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    llvm::LLVMContext &ctx = fn->getContext();
+    llvm::NamedMDNode *md = fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations");
+    auto i32 = [&](int v) { return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), v)); };
+    auto *f = llvm::ConstantAsMetadata::get(fn);
+    md->addOperand(llvm::MDNode::get(ctx, {f, llvm::MDString::get(ctx, "kernel"), i32(1)}));
+    md->addOperand(llvm::MDNode::get(ctx, {f, llvm::MDString::get(ctx, "maxntidx"), i32(threads)}));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<llvmgen::TargetInfo> createNvptxTargetInfo() { return std::make_unique<NvptxTargetInfo>(); }
+
+} // namespace tessera::targets::nvptx
