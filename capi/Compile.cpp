@@ -214,14 +214,15 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     // A missing code generator is reported before a missing device (after
     // the frontend, below): it is the more fundamental of the two.
     runtime::Device *device = o.device ? o.device->device : nullptr;
+    std::string noDevice;
     if (!device && t)
       if (auto st = runtime::getDevice(capi::backendForTarget(target), 0, device); !st)
-        return fail(TESSERA_ERROR_UNAVAILABLE, "target '" + target + "': no device to run it: " + st.message());
+        noDevice = "target '" + target + "': no device to run it: " + st.message();
 
     runtime::CompileCache cache = runtime::CompileCache::fromEnvironment();
     std::string key;
     runtime::CacheEntry entry;
-    if (t) {
+    if (t && device) {
       key = capi::cacheKey(o, target, t->fingerprint(topts), *device);
       if (cache.lookup(key, entry)) return capi::load(*device, entry, true, kernel);
     }
@@ -233,6 +234,8 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     frontend::CompileResult fr = frontend::compileKernel(req);
     if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
     if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, capi::noTargetMessage(target, error));
+    // A missing device is reported after the source's own errors.
+    if (!device) return fail(TESSERA_ERROR_UNAVAILABLE, noDevice);
 
     targets::CompiledKernel ck;
     if (!t->compile(*fr.module, req.entry, topts, ck, error))
@@ -244,6 +247,47 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     return capi::load(*device, entry, false, kernel);
   });
 }
+
+struct tessera_binary_t {
+  targets::CompiledKernel kernel;
+};
+
+extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *options, tessera_binary *binary) {
+  return capi::guarded([&]() -> tessera_status {
+    if (!options || !binary) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile_binary: null argument");
+    const tessera_compile_options &o = *options;
+    if (!o.source || !o.entry) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile_binary: source and entry are required");
+    if ((o.num_signature && !o.signature) || (o.num_constexprs && !o.constexprs))
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile_binary: null signature or constexprs");
+    std::string target = o.target && *o.target ? o.target : "cpu";
+    targets::TargetOptions topts;
+    if (o.num_warps) topts.numWarps = o.num_warps;
+    if (o.num_stages) topts.numStages = o.num_stages;
+    topts.emitAssembly = true;
+    std::string error;
+    std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);
+    frontend::CompileRequest req;
+    if (tessera_status s = capi::buildRequest(o, req); s != TESSERA_SUCCESS) return s;
+    frontend::CompileResult fr = frontend::compileKernel(req);
+    if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
+    if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, capi::noTargetMessage(target, error));
+    auto out = std::make_unique<tessera_binary_t>();
+    if (!t->compile(*fr.module, req.entry, topts, out->kernel, error))
+      return fail(TESSERA_ERROR_COMPILATION, "target '" + target + "': " + error);
+    *binary = out.release();
+    return TESSERA_SUCCESS;
+  });
+}
+
+extern "C" const char *tessera_binary_format(tessera_binary b) { return b ? b->kernel.format.c_str() : ""; }
+extern "C" const void *tessera_binary_data(tessera_binary b, size_t *size) {
+  if (size) *size = b ? b->kernel.binary.size() : 0;
+  return b ? b->kernel.binary.data() : nullptr;
+}
+extern "C" const char *tessera_binary_assembly(tessera_binary b) { return b ? b->kernel.assembly.c_str() : ""; }
+extern "C" int tessera_binary_threads_per_program(tessera_binary b) { return b ? b->kernel.threadsPerProgram : 0; }
+extern "C" int64_t tessera_binary_shared_memory_bytes(tessera_binary b) { return b ? b->kernel.sharedMemoryBytes : 0; }
+extern "C" void tessera_binary_destroy(tessera_binary b) { delete b; }
 
 extern "C" int tessera_target_available(const char *target) {
   try {

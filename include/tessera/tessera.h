@@ -131,7 +131,7 @@ typedef struct tessera_compile_options {
   size_t num_signature;
   const tessera_constexpr *constexprs;
   size_t num_constexprs;
-  const char *target; /* "cpu" ("cuda"/"nvptx" has no code generator yet); NULL = "cpu" */
+  const char *target; /* "cpu", "nvptx" (or "cuda"); NULL = "cpu" */
   int num_warps;      /* 0 = the target's default */
   int num_stages;     /* 0 = the target's default */
   /* Where the kernel is loaded; NULL = device 0 of the target's backend. */
@@ -165,6 +165,21 @@ TESSERA_API tessera_status tessera_kernel_from_cache(tessera_kernel kernel, int 
  * address). NULL stream = the device's default stream. */
 TESSERA_API tessera_status tessera_kernel_launch(tessera_kernel kernel, const uint32_t grid[3], void **args,
                                                  tessera_stream stream);
+
+/* ---- compiling without a device (compile-only checks, ahead-of-time builds) */
+
+typedef struct tessera_binary_t *tessera_binary;
+/* Compiles for options->target without loading (options->device is ignored
+ * and no device is needed; the compile cache is not used). */
+TESSERA_API tessera_status tessera_compile_binary(const tessera_compile_options *options, tessera_binary *binary);
+/* "elf-shared-object", "cubin", "ptx"...; the bytes; the readable assembly
+ * (PTX or LLVM IR); the launch facts. Owned by the binary. */
+TESSERA_API const char *tessera_binary_format(tessera_binary binary);
+TESSERA_API const void *tessera_binary_data(tessera_binary binary, size_t *size);
+TESSERA_API const char *tessera_binary_assembly(tessera_binary binary);
+TESSERA_API int tessera_binary_threads_per_program(tessera_binary binary);
+TESSERA_API int64_t tessera_binary_shared_memory_bytes(tessera_binary binary);
+TESSERA_API void tessera_binary_destroy(tessera_binary binary);
 
 /* 1 when `target` ("cpu", ...) can compile in this build, else 0. */
 TESSERA_API int tessera_target_available(const char *target);

@@ -108,6 +108,13 @@ _SIGNATURES = [
     ("tessera_stream_synchronize", ctypes.c_int, [ctypes.c_void_p]),
     ("tessera_kernel_set_launch_params", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]),
     ("tessera_kernel_device", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
+    ("tessera_compile_binary", ctypes.c_int, [ctypes.POINTER(_CompileOptions), ctypes.POINTER(ctypes.c_void_p)]),
+    ("tessera_binary_format", ctypes.c_char_p, [ctypes.c_void_p]),
+    ("tessera_binary_data", ctypes.c_void_p, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]),
+    ("tessera_binary_assembly", ctypes.c_char_p, [ctypes.c_void_p]),
+    ("tessera_binary_threads_per_program", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_binary_shared_memory_bytes", ctypes.c_int64, [ctypes.c_void_p]),
+    ("tessera_binary_destroy", None, [ctypes.c_void_p]),
 ]
 
 _lib = None
@@ -329,6 +336,36 @@ def compile(source, entry, signature, constexprs, target="cpu", filename="<kerne
     k = ctypes.c_void_p()
     _check(library().tessera_compile(ctypes.byref(o), ctypes.byref(k)))
     return Kernel(k)
+
+
+class Binary:
+    """A kernel compiled without a device: format, bytes, assembly text."""
+
+    def __init__(self, format, data, assembly, threads, shared_memory):
+        self.format, self.data, self.assembly = format, data, assembly
+        self.threads, self.shared_memory = threads, shared_memory
+
+
+def compile_binary(source, entry, signature, constexprs, target, num_warps=0, num_stages=0):
+    """Compiles for `target` without a device (no cache): a Binary."""
+    o = _CompileOptions()
+    o.source, o.filename, o.entry = source.encode(), b"<kernel>", entry.encode()
+    sig = (ctypes.c_char_p * max(1, len(signature)))(*[s.encode() for s in signature])
+    o.signature, o.num_signature = sig, len(signature)
+    cx = (_Constexpr * max(1, len(constexprs)))(*[_Constexpr(n.encode(), v.encode()) for n, v in constexprs])
+    o.constexprs, o.num_constexprs = cx, len(constexprs)
+    o.target, o.num_warps, o.num_stages = target.encode(), num_warps, num_stages
+    h = ctypes.c_void_p()
+    lib = library()
+    _check(lib.tessera_compile_binary(ctypes.byref(o), ctypes.byref(h)))
+    try:
+        size = ctypes.c_size_t()
+        ptr = lib.tessera_binary_data(h, ctypes.byref(size))
+        return Binary(lib.tessera_binary_format(h).decode(), ctypes.string_at(ptr, size.value),
+                      (lib.tessera_binary_assembly(h) or b"").decode("utf-8", "replace"),
+                      lib.tessera_binary_threads_per_program(h), lib.tessera_binary_shared_memory_bytes(h))
+    finally:
+        lib.tessera_binary_destroy(h)
 
 
 _DEFAULT_DEVICE = {"ptx": "cuda", "cubin": "cuda"}

@@ -34,7 +34,7 @@ from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
-from . import _C
+from . import _C, _array
 from . import language as tl
 
 try:
@@ -191,11 +191,12 @@ class Case:
     registry = []
 
     def __init__(self, name, kernel, inputs, reference, dtypes=("fp32",), grid=(1,), tol=None, raises=None,
-                 match=None, stdout=False, upcast=True, xfail=None, skip=None):
+                 match=None, stdout=False, upcast=True, xfail=None, skip=None, skip_run_on=None):
         self.name, self.kernel, self.inputs, self.reference = name, kernel, inputs, reference
         self.dtypes, self.grid, self.tol = list(dtypes), grid, tol
         self.raises, self.match, self.stdout, self.upcast = raises, match, stdout, upcast
         self.xfail, self.skip = xfail, skip
+        self.skip_run_on = skip_run_on or {}  # target -> why it is compiled but not run there
         self.module = None
         Case.registry.append(self)
 
@@ -253,13 +254,40 @@ def find_targets(names=None):
             _C.get_device(backend)
             out.append(Target(name, "run"))
         except _C.TesseraError as e:
-            # Compile-only needs tessera_compile to emit without a device to
-            # load on (today it asks for the device first).
-            out.append(Target(name, "skip", "no %s device here and no compile-only path in the C API yet (%s)"
+            # No device: compile (and assemble) every case, run nothing.
+            out.append(Target(name, "compile", "no %s device here: compile-only (%s)"
                               % (backend, str(e).splitlines()[0])))
     return out
 
 # ---- running one case
+
+
+# Runtime device of each target that runs on one.
+_DEVICE_OF = {"nvptx": "cuda", "amdgpu": "hip", "spirv": "level_zero"}
+
+
+def _memory_span(a):
+    """A 1-D view of the memory from a's first element to its last (a's
+    strides must be non-negative): what a kernel given a's address and
+    strides may read."""
+    if a.flags.c_contiguous:
+        return a.reshape(-1)
+    if any(st < 0 for st in a.strides):
+        raise ValueError("conformance inputs with negative strides are not supported on devices")
+    span = sum((n - 1) * st for n, st in zip(a.shape, a.strides)) + a.itemsize if a.size else 0
+    return np.lib.stride_tricks.as_strided(a, shape=(span // a.itemsize,), strides=(a.itemsize,))
+
+
+class _DeviceView:
+    """Elements [offset, offset + prod(shape)) of a device Array: an output
+    between its guard zones, passed to kernels like a tensor."""
+
+    def __init__(self, array, offset, shape):
+        self._array, self._offset, self.shape = array, offset, tuple(shape)
+        self.dtype, self.device = array.dtype, array.device
+
+    def data_ptr(self):
+        return self._array.data_ptr() + self._offset * self.dtype.itemsize
 
 
 class Result:
@@ -352,6 +380,10 @@ def run_case(case, dtype, target, seed):
     skip = case.reason("skip", dtype)
     if skip:
         return Result(case.name, dtype, target.name, "skip", skip)
+    if target.mode == "compile":
+        return _compile_only(case, dtype, target, seed, start)
+    if target.name in case.skip_run_on:
+        return Result(case.name, dtype, target.name, "skip", case.skip_run_on[target.name])
     try:
         message = _run(case, dtype, target, seed)
         if message:
@@ -363,6 +395,27 @@ def run_case(case, dtype, target, seed):
     xfail = case.reason("xfail", dtype)
     if xfail:
         status, message = ("xfail", xfail + " | " + message) if status == "fail" else ("xpass", xfail)
+    return Result(case.name, dtype, target.name, status, message, time.perf_counter() - start)
+
+
+def _compile_only(case, dtype, target, seed, start):
+    """Compiles a case for a target with no device here: "compiled" when the
+    code generator and its assembler (ptxas for nvptx) accept it."""
+    args = case.inputs(case_rng(seed, case, dtype), dtype)
+    call = {k: (v.allocate()[1] if isinstance(v, Out) else v) for k, v in args.items()}
+    kernel = case.kernel
+    jit = getattr(kernel, "fn", kernel) if not hasattr(kernel, "compile_only") else kernel
+    status, message = "compiled", ""
+    try:
+        binary = jit.compile_only(target.name, **call)
+        message = "%s, %d bytes" % (binary.format, len(binary.data))
+        if target.name == "nvptx" and binary.format != "cubin":
+            message += " (no ptxas here: the PTX was not assembled)"
+    except Exception as e:  # noqa: BLE001
+        if case.raises is not None and isinstance(e, case.raises):
+            status, message = "compiled", "raised %s at compile time, as expected" % type(e).__name__
+        else:
+            status, message = "fail", "%s: %s" % (type(e).__name__, e)
     return Result(case.name, dtype, target.name, status, message, time.perf_counter() - start)
 
 
@@ -378,6 +431,16 @@ def _run(case, dtype, target, seed):
             call[k] = view
         else:
             call[k] = v
+    device = {}  # name -> (device array, host array it mirrors)
+    if target.name != "cpu":
+        for k, v in list(call.items()):
+            if isinstance(v, np.ndarray):
+                # The memory the array spans, as it is laid out: a strided
+                # view keeps its strides on the device.
+                host = outs[k][1] if k in outs else _memory_span(v)
+                dev = _array.from_numpy(host, device=_DEVICE_OF[target.name])
+                device[k] = (dev, host)
+                call[k] = _DeviceView(dev, outs[k][2] if k in outs else 0, v.shape)
     ref_in = {k: _as_reference_input(v) if case.upcast else v for k, v in args.items() if not isinstance(v, Out)}
     # In/out arrays (atomics) are compared after the run: keep their inputs.
     ref_in = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in ref_in.items()}
@@ -393,6 +456,11 @@ def _run(case, dtype, target, seed):
                 return None
             return "expected %s, the launch returned normally" % case.raises.__name__
         kernel[grid](**call)
+        # Copying back waits for the kernel (and flushes its printf output).
+        for k, (dev, host) in device.items():
+            host[...] = dev.numpy()
+            call[k] = outs[k][1][outs[k][2]:outs[k][2] + host.size - 2 * outs[k][2]].reshape(args[k].shape) \
+                if k in outs else args[k]
     if case.stdout:
         ref_in["stdout"] = text()
     expected = case.reference(ref_in)
@@ -452,7 +520,7 @@ def write_junit(path, seed, targets, results):
         for r in rs:
             head = "    <testcase classname=%s name=%s time=\"%.3f\"" % (
                 quoteattr("conformance.%s.%s" % (t.name, r.case)), quoteattr(r.dtype), r.seconds)
-            if r.status == "pass":
+            if r.status in ("pass", "compiled"):
                 lines.append(head + "/>")
             elif r.status in ("fail", "xpass"):
                 lines.append(head + "><failure message=%s/></testcase>" % quoteattr(r.message[:2000]))

@@ -153,6 +153,26 @@ class JITFunction:
         except _C.CompilationError as e:
             raise _C.CompilationError(e.status, module.map_message(str(e), filename)) from None
 
+    def compile_only(self, target, *args, num_warps=None, num_stages=None, **kwargs):
+        """Compiles for `target` ("nvptx", "cpu"...) with the specialization
+        these arguments would get, without a device or a launch: a _C.Binary
+        (format, data, assembly). Pointer arguments may live anywhere."""
+        bound = self.bind(args, kwargs)
+        signature, constexprs = [], []
+        for name in self.arg_names:
+            value = bound[name]
+            if name in self.constexpr_names or value is None:
+                constexprs.append((name, constexpr_text(value)))
+                continue
+            signature.append(specialize_arg(value, name not in self.do_not_specialize)[0])
+        module = self.module_text()
+        globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
+        try:
+            return _C.compile_binary(module.text, self.__name__, signature, constexprs + globals_, target,
+                                     num_warps=num_warps or 0, num_stages=num_stages or 0)
+        except _C.CompilationError as e:
+            raise _C.CompilationError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+
     def run(self, *args, grid, num_warps=None, num_stages=None, **kwargs):
         for option in _IGNORED_OPTIONS:
             kwargs.pop(option, None)

@@ -18,6 +18,7 @@ std::string CudaDriver::describe(CUresult result) const {
 Status CudaDriver::check(CUresult result, const char *call, StatusCode code) const {
   if (result == CUDA_SUCCESS) return Status::ok();
   if (result == CUDA_ERROR_OUT_OF_MEMORY) code = StatusCode::OutOfMemory;
+  if (result == CUDA_ERROR_ASSERT) code = StatusCode::AssertFailed;  // a kernel's __assertfail
   if (result == CUDA_ERROR_NO_DEVICE || result == CUDA_ERROR_STUB_LIBRARY)
     code = StatusCode::Unavailable;
   return {code, std::string(call) + " failed: " + describe(result)};

@@ -9,28 +9,32 @@ namespace tessera::targets::llvmgen {
 
 void GpuLowering::lowerDot(const ir::Operation &op) {
   ir::Type at = op.operand(0)->type(), bt = op.operand(1)->type(), rt = op.result()->type();
-  if (at.rank() != 2) fail(op, "on tiles of rank " + std::to_string(at.rank()) + " is not supported yet");
-  int64_t M = at.shape()[0], K = at.shape()[1], N = bt.shape()[1];
+  // [M, K] x [K, N], or batched: [B, M, K] x [B, K, N].
+  size_t rank = size_t(at.rank()), batched = rank == 3 ? 1 : 0;
+  if (rank != 2 && rank != 3) fail(op, "on tiles of rank " + std::to_string(rank) + " is not supported");
+  int64_t M = at.shape()[batched], K = at.shape()[batched + 1], N = bt.shape()[batched + 1];
   ir::Type re = rt.element();
   ir::Type accT = re.isFloat() ? (re.bitWidth() > 32 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32())
                                : ir::Type::scalar(re.bitWidth() > 32 ? ir::ScalarKind::I64 : ir::ScalarKind::I32);
   if (!re.isFloat() && !re.isSigned()) accT = ir::Type::scalar(re.bitWidth() > 32 ? ir::ScalarKind::U64 : ir::ScalarKind::U32);
   auto bytes = [](ir::Type t) { return int64_t(std::max(1, t.element().bitWidth() / 8)); };
-  int64_t offB = (M * K * bytes(at) + 15) / 16 * 16;
+  int64_t offB = (at.numElements() * bytes(at) + 15) / 16 * 16;
   beginShared();
   storeTileShared(get(op.operand(0)), layoutOf(at, op), at.element(), 0);
   storeTileShared(get(op.operand(1)), layoutOf(bt, op), bt.element(), offB);
-  reserveShared(offB + K * N * bytes(bt));
+  reserveShared(offB + bt.numElements() * bytes(bt));
   info.barrier(b);
 
   const TileLayout &l = layoutOf(rt, op);
   if (op.operand(2)->type().layout() != rt.layout()) fail(op, "has an accumulator in another layout than its result");
   const Regs &c = get(op.operand(2));
-  // Distinct rows and columns among this thread's registers.
-  std::vector<int32_t> rowKeys, colKeys;
+  // Distinct rows (batch, m) and columns (batch, n) among this thread's registers.
+  using Key = std::pair<int32_t, int32_t>;
+  std::vector<Key> rowKeys, colKeys;
   std::vector<int> rowRep, colRep, regRow, regCol;
   for (int r = 0; r < l.numRegs; ++r) {
-    int32_t rk = l.regCoord[size_t(r)][0], ck = l.regCoord[size_t(r)][1];
+    const auto &rc = l.regCoord[size_t(r)];
+    Key rk{batched ? rc[0] : 0, rc[batched]}, ck{batched ? rc[0] : 0, rc[batched + 1]};
     auto ri = std::find(rowKeys.begin(), rowKeys.end(), rk);
     if (ri == rowKeys.end()) rowKeys.push_back(rk), rowRep.push_back(r), ri = rowKeys.end() - 1;
     auto ci = std::find(colKeys.begin(), colKeys.end(), ck);
@@ -38,9 +42,18 @@ void GpuLowering::lowerDot(const ir::Operation &op) {
     regRow.push_back(int(ri - rowKeys.begin()));
     regCol.push_back(int(ci - colKeys.begin()));
   }
-  std::vector<llvm::Value *> rowBase, col;
-  for (int r : rowRep) rowBase.push_back(b.CreateMul(coord(l, r, 0), i32(K)));
-  for (int r : colRep) col.push_back(coord(l, r, 1));
+  // a[batch][m][k] at (batch * M + m) * K + k; b[batch][k][n] at batch * K * N + k * N + n.
+  std::vector<llvm::Value *> rowBase, colBase;
+  for (int r : rowRep) {
+    llvm::Value *row = coord(l, r, batched);
+    if (batched) row = b.CreateAdd(row, b.CreateMul(coord(l, r, 0), i32(M)));
+    rowBase.push_back(b.CreateMul(row, i32(K)));
+  }
+  for (int r : colRep) {
+    llvm::Value *col = coord(l, r, batched + 1);
+    if (batched) col = b.CreateAdd(col, b.CreateMul(coord(l, r, 0), i32(K * N)));
+    colBase.push_back(col);
+  }
   Regs init;
   for (int r = 0; r < l.numRegs; ++r) init.push_back(castValue(c[size_t(r)], re, accT));
   bool fp = accT.isFloat();
@@ -48,7 +61,7 @@ void GpuLowering::lowerDot(const ir::Operation &op) {
     std::vector<llvm::Value *> av, bv;
     for (llvm::Value *base : rowBase) av.push_back(castValue(loadShared(at.element(), 0, b.CreateAdd(base, k)), at.element(), accT));
     llvm::Value *kRow = b.CreateMul(k, i32(N));
-    for (llvm::Value *cc : col) bv.push_back(castValue(loadShared(bt.element(), offB, b.CreateAdd(kRow, cc)), bt.element(), accT));
+    for (llvm::Value *cc : colBase) bv.push_back(castValue(loadShared(bt.element(), offB, b.CreateAdd(kRow, cc)), bt.element(), accT));
     Regs next;
     for (int r = 0; r < l.numRegs; ++r) {
       llvm::Value *x = av[size_t(regRow[size_t(r)])], *y = bv[size_t(regCol[size_t(r)])];

@@ -149,6 +149,8 @@ void GpuLowering::lowerOp(const ir::Operation &op) {
   case OpCode::If: return lowerIf(op);
   case OpCode::While: return lowerWhile(op);
   case OpCode::Barrier: return info.barrier(b);
+  case OpCode::Print: return lowerPrint(op);
+  case OpCode::Assert: return lowerAssert(op);
   case OpCode::Assume: return;
   case OpCode::Yield:
   case OpCode::Condition:
@@ -303,6 +305,59 @@ void GpuLowering::lowerThroughShared(const ir::Operation &op) {
     }
     set(op.result(k), out);
   }
+}
+
+// Each element is printed once, by the thread that owns it, as
+// "pid (x, y, z) idx (i) <prefix><value>" (the CPU target's format).
+void GpuLowering::lowerPrint(const ir::Operation &op) {
+  std::string prefix = op.attr("prefix")->getString();
+  bool hex = op.attrs().getBool("hex", false);
+  std::vector<llvm::Value *> pid = {info.programId(b, 0), info.programId(b, 1), info.programId(b, 2)};
+  llvm::Value *prefixStr = b.CreateAddrSpaceCast(b.CreateGlobalString(prefix, "prefix", info.globalAddressSpace()),
+                                                 b.getPtrTy());
+  if (op.numOperands() == 0)
+    return when(b.CreateICmpEQ(tid, i32(0)), [&] { info.print(b, m, "pid (%d, %d, %d) %s\n", {pid[0], pid[1], pid[2], prefixStr}); });
+  for (const ir::Value *v : op.operands()) {
+    ir::Type e = v->type().element();
+    std::string conv = e.isPointer() ? "%p" : e.isFloat() ? (hex ? "%a" : "%f")
+                     : e.bitWidth() == 64 ? (hex ? "0x%llx" : e.isSigned() ? "%lld" : "%llu")
+                                          : (hex ? "0x%x" : e.isSigned() ? "%d" : "%u");
+    auto widen = [&](llvm::Value *x) -> llvm::Value * {
+      if (e.isFloat()) return castValue(x, e, ir::Type::scalar(ir::ScalarKind::F64), "rtne", &op);
+      if (e.isPointer()) return b.CreateAddrSpaceCast(x, b.getPtrTy());
+      if (e.bitWidth() < 32) return e.isSigned() ? b.CreateSExt(x, b.getInt32Ty()) : b.CreateZExt(x, b.getInt32Ty());
+      return x;
+    };
+    if (!v->type().isTile()) {
+      llvm::Value *x = scalar(v);
+      when(b.CreateICmpEQ(tid, i32(0)), [&] {
+        info.print(b, m, "pid (%d, %d, %d) %s" + conv + "\n", {pid[0], pid[1], pid[2], prefixStr, widen(x)});
+      });
+      continue;
+    }
+    const TileLayout &l = layoutOf(v->type(), op);
+    for (int r = 0; r < l.numRegs; ++r) {
+      if (l.regIsCopy[size_t(r)]) continue;
+      llvm::Value *x = get(v)[size_t(r)];
+      when(l.ownsElements, [&] {
+        llvm::Value *idx = b.CreateZExt(flatIndex(l, r), b.getInt64Ty());
+        info.print(b, m, "pid (%d, %d, %d) idx (%lld) %s" + conv + "\n",
+                   {pid[0], pid[1], pid[2], idx, prefixStr, widen(x)});
+      });
+    }
+  }
+}
+
+void GpuLowering::lowerAssert(const ir::Operation &op) {
+  const ir::Value *c = op.operand(0);
+  llvm::Value *failed = b.getFalse();
+  if (!c->type().isTile()) {
+    failed = b.CreateNot(scalar(c));
+  } else {
+    const TileLayout &l = layoutOf(c->type(), op);
+    for (int r = 0; r < l.numRegs; ++r) failed = b.CreateOr(failed, b.CreateNot(get(c)[size_t(r)]));
+  }
+  when(failed, [&] { info.assertFail(b, m, op.attr("message")->getString(), op.loc().file, int(op.loc().line)); });
 }
 
 std::vector<llvm::Value *> GpuLowering::combine(const ir::Block &region, std::vector<llvm::Value *> args) {

@@ -82,6 +82,8 @@ public:
   void lowerArange(const ir::Operation &op);
   void lowerSameRegisters(const ir::Operation &op);
   void lowerThroughShared(const ir::Operation &op);
+  void lowerPrint(const ir::Operation &op);
+  void lowerAssert(const ir::Operation &op);
   std::vector<llvm::Value *> combine(const ir::Block &region, std::vector<llvm::Value *> args);
 
   // Control flow (GpuControl.cpp).

@@ -31,6 +31,13 @@ public:
   // exp, exp2, log, log2, sin, cos, erf on a scalar of element type `t`.
   virtual llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v,
                             ir::Type t) const = 0;
+  // printf-style output from the device: `format` with `args` (ints widened
+  // to 32 or 64 bits, floats to double, strings as pointers).
+  virtual void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,
+                     const std::vector<llvm::Value *> &args) const = 0;
+  // Reports a failed device assertion and stops the program.
+  virtual void assertFail(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &message, const std::string &file,
+                          int line) const = 0;
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
 };

@@ -48,6 +48,34 @@ public:
     return v->getType() == ft ? r : b.CreateFPTrunc(r, v->getType());
   }
 
+  // vprintf(format, args): the arguments packed as a struct, each at its
+  // natural alignment, in local memory.
+  void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,
+             const std::vector<llvm::Value *> &args) const override {
+    llvm::FunctionCallee vprintf =
+        m.getOrInsertFunction("vprintf", b.getInt32Ty(), b.getPtrTy(), b.getPtrTy());
+    llvm::Value *buffer = llvm::ConstantPointerNull::get(b.getPtrTy());
+    if (!args.empty()) {
+      std::vector<llvm::Type *> tys;
+      for (llvm::Value *a : args) tys.push_back(a->getType());
+      auto *st = llvm::StructType::get(b.getContext(), tys);
+      llvm::Function *fn = b.GetInsertBlock()->getParent();
+      llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+      llvm::Value *slot = entry.CreateAlloca(st);
+      for (unsigned i = 0; i < args.size(); ++i) b.CreateStore(args[i], b.CreateStructGEP(st, slot, i));
+      buffer = b.CreateAddrSpaceCast(slot, b.getPtrTy());
+    }
+    b.CreateCall(vprintf, {string(b, format), buffer});
+  }
+
+  void assertFail(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &message, const std::string &file,
+                  int line) const override {
+    llvm::FunctionCallee fail = m.getOrInsertFunction("__assertfail", b.getVoidTy(), b.getPtrTy(), b.getPtrTy(),
+                                                      b.getInt32Ty(), b.getPtrTy(), b.getInt64Ty());
+    b.CreateCall(fail, {string(b, message), string(b, file), b.getInt32(uint32_t(line)), string(b, "kernel"),
+                        b.getInt64(1)});
+  }
+
   void markKernel(llvm::Function *fn, int threads) const override {
     fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
     llvm::LLVMContext &ctx = fn->getContext();
@@ -56,6 +84,13 @@ public:
     auto *f = llvm::ConstantAsMetadata::get(fn);
     md->addOperand(llvm::MDNode::get(ctx, {f, llvm::MDString::get(ctx, "kernel"), i32(1)}));
     md->addOperand(llvm::MDNode::get(ctx, {f, llvm::MDString::get(ctx, "maxntidx"), i32(threads)}));
+  }
+
+private:
+  // A generic pointer to a constant string in global memory.
+  static llvm::Value *string(llvm::IRBuilder<> &b, const std::string &text) {
+    llvm::GlobalVariable *g = b.CreateGlobalString(text, "str", 1);
+    return b.CreateAddrSpaceCast(g, b.getPtrTy());
   }
 };
 

@@ -194,7 +194,7 @@ def test_a_faulting_kernel_raises_at_synchronize(cuda_device, ptx, tmp_path):
     assert "ERROR: cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS" in r.stdout, r.stdout + r.stderr
 
 
-def test_jit_for_cuda_has_no_code_generator_yet(torch):
+def test_jit_on_torch_tensors_follows_their_device_and_stream(torch):
     import tessera.language as tl
 
     @tessera.jit
@@ -202,8 +202,14 @@ def test_jit_for_cuda_has_no_code_generator_yet(torch):
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         tl.store(out_ptr + offs, tl.load(x_ptr + offs) + tl.load(y_ptr + offs), mask=offs < n)
 
-    x = torch.randn(64, device="cuda")
-    with pytest.raises(tessera.TesseraError, match="no code generator for cuda in this build"):
-        add[(1,)](x, x, x, 64, BLOCK=64)
+    n = 100003  # ragged: the last program is partly masked
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    out = torch.full((n,), float("nan"), device="cuda")
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):  # the launch must go to the current stream
+        torch.cuda._sleep(10_000_000)
+        add[(tessera.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    stream.synchronize()
+    torch.testing.assert_close(out, x + y, rtol=0, atol=0)
     with pytest.raises(tessera.TesseraError, match="different devices"):
         add[(1,)](x, x.cpu(), x, 64, BLOCK=64)

@@ -25,6 +25,22 @@ def cpu_target():
         pytest.skip("createTarget('cpu') returns null: no CPU code generator in this build")
 
 
+@pytest.fixture
+def test_target():
+    """The target of TESSERA_TEST_TARGET (default cpu): skips when this build
+    cannot compile for it or this machine has no device to run it."""
+    from tessera import _C
+    name = os.environ.get("TESSERA_TEST_TARGET", "cpu")
+    backend = {"cpu": "host", "nvptx": "cuda", "cuda": "cuda"}.get(name, name)
+    if not _C.target_available(name):
+        pytest.skip("createTarget(%r) returns null: no code generator for it in this build" % name)
+    try:
+        _C.get_device(backend)
+    except _C.TesseraError as e:
+        pytest.skip("no %s device here: %s" % (backend, str(e).splitlines()[0]))
+    return name
+
+
 @pytest.fixture(scope="session")
 def abi_kernels(tmp_path_factory):
     """The hand-written ABI kernels (tests/unit/runtime/abi_kernels.c) as bytes."""

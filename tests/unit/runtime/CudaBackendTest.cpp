@@ -2,6 +2,7 @@
 // driver library, a driver without devices, the CUDA stub library and a
 // driver lacking functions must all be clean "unavailable" errors naming the
 // cause. The GPU itself is tested by tests/gpu on a machine that has one.
+#include <cstring>
 #include "runtime/Runtime.h"
 #include "runtime/cuda/CudaBackend.h"
 #include "TestSupport.h"
@@ -87,23 +88,51 @@ TEST(CudaBackend, RegistryOmitsCudaWithoutADriver) {
   EXPECT_EQ(tessera_device_count("cuda", &count), TESSERA_ERROR_UNAVAILABLE);
 }
 
-TEST(CudaBackend, CompilingForCudaSaysThereIsNoCodeGenerator) {
+static tessera_compile_options vectorAddOptions(const char *target) {
+  static const char *sig[] = {"*fp32:16", "*fp32:16", "*fp32:16", "i32:16"};
+  static tessera_constexpr cx[] = {{"BLOCK_SIZE", "1024"}};
   tessera_compile_options o{};
   o.source = tessera::test::vectorAddSource();
   o.entry = "add_kernel";
-  o.target = "cuda";
-  const char *sig[] = {"*fp32:16", "*fp32:16", "*fp32:16", "i32"};
+  o.target = target;
   o.signature = sig;
   o.num_signature = 4;
-  tessera_constexpr cx[] = {{"BLOCK_SIZE", "64"}};
   o.constexprs = cx;
   o.num_constexprs = 1;
+  return o;
+}
+
+TEST(CudaBackend, CompilingForCudaWithoutADeviceSaysSo) {
+  int count = 0;
+  if (tessera_device_count("cuda", &count) == TESSERA_SUCCESS && count > 0) GTEST_SKIP() << "this machine has a CUDA device";
+  tessera_compile_options o = vectorAddOptions("cuda");
   tessera_kernel k = nullptr;
   EXPECT_EQ(tessera_compile(&o, &k), TESSERA_ERROR_UNAVAILABLE);
-  EXPECT_TRUE(contains(tessera_last_error(), "no code generator for cuda in this build")) << tessera_last_error();
+  EXPECT_TRUE(contains(tessera_last_error(), "target 'cuda': no device to run it")) << tessera_last_error();
   // Source errors still come first.
   o.source = "def add_kernel(:\n";
   EXPECT_EQ(tessera_compile(&o, &k), TESSERA_ERROR_COMPILATION);
+}
+
+TEST(CudaBackend, CompileBinaryForNvptxNeedsNoDevice) {
+  tessera_compile_options o = vectorAddOptions("nvptx");
+  tessera_binary bin = nullptr;
+  ASSERT_EQ(tessera_compile_binary(&o, &bin), TESSERA_SUCCESS) << tessera_last_error();
+  std::string format = tessera_binary_format(bin), ptx = tessera_binary_assembly(bin);
+  size_t size = 0;
+  const void *data = tessera_binary_data(bin, &size);
+  EXPECT_TRUE(format == "cubin" || format == "ptx") << format;
+  if (format == "cubin") EXPECT_EQ(std::memcmp(data, "\x7f" "ELF", 4), 0);
+  EXPECT_GT(size, 100u);
+  EXPECT_TRUE(contains(ptx.c_str(), ".entry add_kernel")) << ptx;
+  // 1024 elements over 128 threads, 16-byte aligned and n % 16 == 0: 128-bit accesses.
+  EXPECT_TRUE(contains(ptx.c_str(), "ld.global.v4.f32")) << ptx;
+  EXPECT_TRUE(contains(ptx.c_str(), "st.global.v4.f32")) << ptx;
+  EXPECT_EQ(tessera_binary_threads_per_program(bin), 128);
+  tessera_binary_destroy(bin);
+  o.num_warps = 3;
+  EXPECT_EQ(tessera_compile_binary(&o, &bin), TESSERA_ERROR_COMPILATION);
+  EXPECT_TRUE(contains(tessera_last_error(), "num_warps must be a power of two")) << tessera_last_error();
 }
 
 TEST(CudaBackend, HostHasNoNativeStreamsAndCopiesWithinADevice) {
