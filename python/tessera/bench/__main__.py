@@ -49,17 +49,27 @@ def main(argv=None):
     copy = CopyCeiling(timer)
     rows = []
     for target in targets:
-        if target != "cpu":
-            rows.append({"target": target, "workload": "*", "skip": "only the cpu target has a runner in this build"})
+        if target not in ("cpu", "nvptx", "cuda"):
+            rows.append({"target": target, "workload": "*", "skip": "no benchmark runner for this target yet"})
             continue
+        gpu = None
+        if target != "cpu":
+            gpu = _cuda_context(args.reps)
+            if isinstance(gpu, str):
+                rows.append({"target": target, "workload": "*", "skip": gpu})
+                continue
         for name in names:
             w = WORKLOADS[name]
-            shapes = [tuple(int(d) for d in args.shape.split("x"))] if args.shape else w.shapes
-            dtypes = args.dtype.split(",") if args.dtype else w.dtypes
+            shapes = [tuple(int(d) for d in args.shape.split("x"))] if args.shape else \
+                (w.gpu_shapes if gpu else w.shapes)
+            dtypes = args.dtype.split(",") if args.dtype else (w.gpu_dtypes if gpu else w.dtypes)
             for shape in shapes:
                 for dtype in dtypes:
                     progress(f"{target} {name} {'x'.join(map(str, shape))} {dtype} ...")
-                    rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
+                    if gpu:
+                        rows.append(run_one(target, w, shape, dtype, rng, gpu["timer"], gpu["copy"], gpu["torch"]))
+                    else:
+                        rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
     compile_times = None
     if not args.no_compile_time and "cpu" in targets:
         progress("compile time (fresh processes) ...")
@@ -83,8 +93,26 @@ def main(argv=None):
     return 1 if any(r.get("wrong") for r in rows) else 0
 
 
-def run_one(target, w, shape, dtype, rng, timer, copy):
-    case = w.make(shape, dtype, rng)
+def _cuda_context(reps):
+    """Timer, copy ceiling and torch for a CUDA run, or why there is none."""
+    try:
+        import torch
+    except ImportError:
+        return "the CUDA benchmark needs torch (tensors, events, peers)"
+    if not torch.cuda.is_available():
+        return "torch sees no CUDA device"
+    from .cuda import CopyCeiling as CudaCopy, CudaTimer
+    timer = CudaTimer(torch, reps=max(reps, 50))
+    return {"torch": torch, "timer": timer, "copy": CudaCopy(torch, timer)}
+
+
+def run_one(target, w, shape, dtype, rng, timer, copy, torch=None):
+    if torch is not None:
+        from .cuda import make_case
+        torch.manual_seed(int(rng.integers(1 << 31)))
+        case = make_case(w, shape, dtype, torch)
+    else:
+        case = w.make(shape, dtype, rng)
     row = {"target": target, "workload": w.name, "shape": "x".join(map(str, shape)), "dtype": dtype, "unit": w.unit}
     try:
         ms = timer.median_ms(case.run, case.data_bytes)
@@ -105,8 +133,8 @@ def run_one(target, w, shape, dtype, rng, timer, copy):
         row["ceiling_name"] = "memory copy"
         row["ceiling"] = copy.gbps(case.work)
     else:
-        row["ceiling_name"] = "vendor BLAS (numpy)"
-        row["ceiling"] = peers.get("numpy")
+        row["ceiling_name"] = "cuBLAS (torch)" if "cublas" in peers else "vendor BLAS (numpy)"
+        row["ceiling"] = peers.get("cublas", peers.get("numpy"))
     row["of_ceiling"] = row["value"] / row["ceiling"] if row.get("ceiling") else None
     return row
 

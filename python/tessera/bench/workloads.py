@@ -76,7 +76,8 @@ def _np_dtype(name):
 
 
 class Workload:
-    """name, default shapes, dtypes; make(shape, dtype, rng) returns a Case."""
+    """name, default shapes and dtypes (gpu_shapes, gpu_dtypes on GPUs);
+    make(shape, dtype, rng) returns a Case (bench/cuda.py makes GPU ones)."""
     unit = "GB/s"
     ceiling = "copy"
 
@@ -92,6 +93,7 @@ class Case:
 
 class VectorAdd(Workload):
     name, shapes, dtypes = "vector_add", [(1 << 24,)], ["fp32"]
+    gpu_shapes, gpu_dtypes = [(1 << 28,)], ["fp32"]
 
     def make(self, shape, dtype, rng):
         (n,) = shape
@@ -105,6 +107,7 @@ class VectorAdd(Workload):
 
 class Softmax(Workload):
     name, shapes, dtypes = "softmax", [(4096, 4096)], ["fp32"]
+    gpu_shapes, gpu_dtypes = [(32768, 4096)], ["fp32", "bf16"]
 
     def make(self, shape, dtype, rng):
         m, n = shape
@@ -128,6 +131,7 @@ class Softmax(Workload):
 
 class LayerNorm(Workload):
     name, shapes, dtypes = "layernorm", [(4096, 4096)], ["fp32", "bf16"]
+    gpu_shapes, gpu_dtypes = [(8192, 8192)], ["bf16", "fp32"]
 
     def make(self, shape, dtype, rng):
         m, n = shape
@@ -149,6 +153,7 @@ class LayerNorm(Workload):
 
 class Matmul(Workload):
     name, shapes, dtypes, unit, ceiling = "matmul", [(1024, 1024, 1024)], ["fp32"], "TFLOP/s", "blas"
+    gpu_shapes, gpu_dtypes = [(2048, 2048, 2048)], ["fp32", "bf16"]
 
     def make(self, shape, dtype, rng):
         m, n, k = shape

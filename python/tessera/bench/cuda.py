@@ -1,0 +1,145 @@
+"""The benchmark on a CUDA device: the same Tessera kernels on torch tensors,
+timed with CUDA events, beside Triton (the very same kernel source, compiled
+by triton.jit with triton.language in place of tessera.language) and torch
+(cuBLAS for matmul), and against a device-to-device copy of the same bytes.
+Needs torch; Triton rows are left out where triton is not installed."""
+import types
+
+import tessera
+from . import workloads as W
+
+
+def triton_port(jit_fn):
+    """The kernel of a @tessera.jit function compiled by Triton: the same
+    source with `tl` bound to triton.language (porting is an import change)."""
+    import triton
+    import triton.language
+    fn = jit_fn.fn
+    g = dict(fn.__globals__)
+    g["tl"] = triton.language
+    f = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
+    f.__module__, f.__qualname__, f.__doc__ = fn.__module__, fn.__qualname__, fn.__doc__
+    return triton.jit(f)
+
+
+class CudaTimer:
+    """Median GPU time of a launch with CUDA events on the current stream;
+    L2 is flushed (a 256 MiB write) before each rep when the data could stay
+    in it; warm-up excluded."""
+
+    def __init__(self, torch, reps=50):
+        self.torch, self.reps = torch, reps
+        self.l2 = torch.cuda.get_device_properties(0).L2_cache_size
+        self._flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+
+    def median_ms(self, fn, data_bytes):
+        torch = self.torch
+        flush = data_bytes < 4 * self.l2
+        fn()
+        fn()
+        torch.cuda.synchronize()
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
+        for s, e in zip(starts, ends):
+            if flush:
+                self._flush.zero_()
+            s.record()
+            fn()
+            e.record()
+        torch.cuda.synchronize()
+        times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
+        return times[len(times) // 2]
+
+
+class CopyCeiling:
+    """Device-to-device copy bandwidth (bytes read + written per second) for
+    the same number of bytes, measured in the run."""
+
+    def __init__(self, torch, timer):
+        self.torch, self.timer, self._cache = torch, timer, {}
+
+    def gbps(self, nbytes):
+        n = max(1, nbytes // 2)
+        if n not in self._cache:
+            src = self.torch.ones(n, dtype=self.torch.uint8, device="cuda")
+            dst = self.torch.empty_like(src)
+            ms = self.timer.median_ms(lambda: dst.copy_(src), 2 * n)
+            self._cache[n] = 2 * n / ms * 1e-6
+        return self._cache[n]
+
+
+_TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64"}
+
+
+def make_case(w, shape, dtype, torch):
+    """A workloads.Case on the GPU: run, peers (triton, torch), check."""
+    t = getattr(torch, _TORCH_DTYPES[dtype])
+    try:
+        import triton  # noqa: F401
+        port = triton_port
+    except ImportError:
+        port = None
+    peers = {}
+    if w.name == "vector_add":
+        (n,) = shape
+        x, y = torch.rand(n, device="cuda", dtype=t), torch.rand(n, device="cuda", dtype=t)
+        out = torch.full_like(x, float("nan"))
+        grid = (tessera.cdiv(n, 1024),)
+        run = lambda: W._add_kernel[grid](x, y, out, n, BLOCK=1024)
+        if port:
+            k = port(W._add_kernel)
+            peers["triton"] = lambda: k[grid](x, y, out, n, BLOCK=1024)
+        peers["torch"] = lambda: torch.add(x, y, out=out)
+        check = lambda: _rel_err(torch, out, x.double() + y.double())
+        return W.Case(run, peers, check, 3 * x.nbytes, 3 * x.nbytes)
+    if w.name == "softmax":
+        m, n = shape
+        x = torch.randn(m, n, device="cuda", dtype=t)
+        out = torch.full_like(x, float("nan"))
+        block = tessera.next_power_of_2(n)
+        warps = 8 if block >= 2048 else 4
+        grid = (min(m, 132 * 8),)
+        run = lambda: W._softmax_kernel[grid](out, x, n, n, m, n, BLOCK=block, num_warps=warps)
+        if port:
+            k = port(W._softmax_kernel)
+            peers["triton"] = lambda: k[grid](out, x, n, n, m, n, BLOCK=block, num_warps=warps)
+        peers["torch"] = lambda: torch.softmax(x, dim=1)
+        check = lambda: _rel_err(torch, out, torch.softmax(x.double(), dim=1))
+        return W.Case(run, peers, check, 2 * x.nbytes, 2 * x.nbytes)
+    if w.name == "layernorm":
+        m, n = shape
+        x = torch.randn(m, n, device="cuda", dtype=t)
+        wt, b = torch.rand(n, device="cuda", dtype=t), torch.rand(n, device="cuda", dtype=t)
+        out = torch.full_like(x, float("nan"))
+        block = tessera.next_power_of_2(n)
+        warps = min(max(block // 256, 1), 8)
+        run = lambda: W._layernorm_kernel[(m,)](x, out, wt, b, n, n, 1e-5, BLOCK=block, num_warps=warps)
+        if port:
+            k = port(W._layernorm_kernel)
+            peers["triton"] = lambda: k[(m,)](x, out, wt, b, n, n, 1e-5, BLOCK=block, num_warps=warps)
+        ln = torch.nn.functional.layer_norm
+        peers["torch"] = lambda: ln(x, (n,), wt, b, 1e-5)
+        check = lambda: _rel_err(torch, out, ln(x.double(), (n,), wt.double(), b.double(), 1e-5))
+        return W.Case(run, peers, check, 2 * x.nbytes + 2 * wt.nbytes, 2 * x.nbytes)
+    if w.name == "matmul":
+        m, n, k_ = shape
+        a, bm = torch.randn(m, k_, device="cuda", dtype=t), torch.randn(k_, n, device="cuda", dtype=t)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=t)
+        cfg = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=16, GROUP_M=8)
+        grid = (tessera.cdiv(m, 64) * tessera.cdiv(n, 64),)
+        args = (a, bm, c, m, n, k_, k_, 1, n, 1, n, 1)
+        run = lambda: W._matmul_kernel[grid](*args, **cfg, num_warps=4)
+        if port:
+            kk = port(W._matmul_kernel)
+            peers["triton"] = lambda: kk[grid](*args, **cfg, num_warps=4)
+        peers["cublas"] = lambda: torch.matmul(a, bm)
+        check = lambda: _rel_err(torch, c, a.double() @ bm.double(), scale=k_ ** 0.5)
+        return W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes)
+    raise ValueError("no CUDA version of workload " + w.name)
+
+
+def _rel_err(torch, got, want, scale=1.0):
+    got = got.double()
+    if torch.isnan(got).any():
+        return float("inf")
+    return float(((got - want).abs() / (want.abs() + scale)).max())

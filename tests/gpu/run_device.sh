@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The full GPU-machine run from the relocatable bundle (ci/bundle.sh), in
+# one device call: the CUDA runtime suite, the Python suite with the
+# conformance corpus on nvptx, the conformance matrix, the benchmark beside
+# Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
+#   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]   steps: tests conformance bench ptx (default: all)
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+bundle="${1:-$root/build/bundle/tessera-bundle.tar.xz}"
+shift || true
+steps="${*:-tests conformance bench ptx}"
+out="${OUT:-$(mktemp -d)}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+tar -xJf "$bundle" -C "$work" || { echo "cannot unpack $bundle" >&2; exit 2; }
+cat "$work/tessera/BUNDLE.txt"
+nvidia-smi -L || true
+export PYTHONPATH="$work/tessera/python${PYTHONPATH:+:$PYTHONPATH}"
+export PATH="$PATH:/usr/local/cuda/bin"
+export TESSERA_CACHE_DIR="$work/cache"
+py="${PYTHON:-python3}"
+rc=0
+for step in $steps; do
+  echo "=== $step"
+  case "$step" in
+    tests)
+      TESSERA_TEST_TARGET=nvptx "$py" -m pytest -q -rs -p no:cacheprovider -n 8 "$work/tessera/tests/gpu" \
+        "$work/tessera/tests/python" --junitxml "$out/tests.xml" > "$out/tests.log" 2>&1 || rc=1
+      tail -5 "$out/tests.log"; grep -E "^(FAILED|ERROR)" "$out/tests.log" | head -30 ;;
+    conformance)
+      TESSERA_CONFORMANCE_DIR="$work/tessera/conformance/cases" "$py" -m tessera.conformance \
+        --json "$out/conformance.json" --junit "$out/conformance.xml" > "$out/conformance.log" 2>&1 || rc=1
+      grep -A40 -E "^(failures|expected failures)" "$out/conformance.log" | head -40; tail -2 "$out/conformance.log" ;;
+    bench)
+      "$py" -m tessera.bench --target nvptx --no-compile-time --json "$out/bench.json" --plot-dir "$out/plots" \
+        > "$out/bench.log" 2>&1 || rc=1
+      cat "$out/bench.log" ;;
+    ptx)
+      "$py" - "$out" <<'PY' || rc=1
+import sys, torch
+from tessera.bench import workloads as W
+out = sys.argv[1]
+x = torch.empty(1 << 20, device="cuda"); s = torch.empty(4096, 4096, device="cuda")
+b = torch.empty(8192, 8192, device="cuda", dtype=torch.bfloat16); w = torch.empty(8192, device="cuda", dtype=torch.bfloat16)
+for name, fn, args, kw in [
+        ("vector_add", W._add_kernel, (x, x, x, 1 << 20), dict(BLOCK=1024)),
+        ("softmax_fp32", W._softmax_kernel, (s, s, 4096, 4096, 4096, 4096), dict(BLOCK=4096, num_warps=8)),
+        ("layernorm_bf16", W._layernorm_kernel, (b, b, w, w, 8192, 8192, 1e-5), dict(BLOCK=8192, num_warps=8))]:
+    ptx = fn.compile_only("nvptx", *args, **kw).assembly
+    open("%s/%s.ptx" % (out, name), "w").write(ptx)
+    print("%-15s ld.global.v4: %d  st.global.v4: %d  ld.global (all): %d" % (
+        name, ptx.count("ld.global.v4"), ptx.count("st.global.v4"), ptx.count("ld.global")))
+PY
+      ;;
+  esac
+done
+exit $rc
