@@ -29,7 +29,23 @@ _CTYPES = {
 }
 
 
+_NAME_OF = {}  # dtype object -> signature name (launches repeat a few dtypes)
+
+
 def _dtype_name(dtype):
+    try:
+        return _NAME_OF[dtype]
+    except (KeyError, TypeError):
+        pass
+    name = _signature_name(dtype)
+    try:
+        _NAME_OF[dtype] = name
+    except TypeError:
+        pass
+    return name
+
+
+def _signature_name(dtype):
     name = str(dtype)
     if name.startswith("torch."):
         name = name[len("torch."):]

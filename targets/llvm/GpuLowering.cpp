@@ -21,6 +21,10 @@ const ir::LinearLayout::Bases &TileLayout::bases(const char *dim) const {
 GpuLowering::GpuLowering(llvm::Module &module, const TargetInfo &ti, int warps)
     : ElementwiseEmitter(module, ti.name()), info(ti), numWarps(warps), prologue_(module.getContext()) {
   setGlobalAddressSpace(ti.globalAddressSpace());
+  // A mul feeding an add may become an fma (ir/IR.h; Triton's default).
+  llvm::FastMathFlags contract;
+  contract.setAllowContract();
+  b.setFastMathFlags(contract);
 }
 
 Regs &GpuLowering::get(const ir::Value *v) {
@@ -171,8 +175,28 @@ void GpuLowering::lowerElementwise(const ir::Operation &op) {
   for (ir::Value *v : op.operands())
     if (v->type().isTile() && v->type().layout() != op.result()->type().layout())
       fail(op, "has operands in different layouts (" + v->type().str() + " vs " + op.result()->type().str() + ")");
+  // Register bits that only move within runs of equal values (axis
+  // analysis: constancy) need not be computed again, e.g. a mask compared
+  // once per 16-byte group.
+  int sameBits = 0;
+  if (ir::hasAxisInfo(op.result()->type())) {
+    const ir::AxisInfo &ai = axis_->get(op.result());
+    const auto &rb = l.bases("register");
+    for (size_t bit = 0; bit < rb.size(); ++bit) {
+      int dim = -1;
+      for (size_t d = 0; d < rb[bit].size(); ++d)
+        if (rb[bit][d]) dim = dim == -1 ? int(d) : -2;
+      if (dim >= 0 && (rb[bit][size_t(dim)] & (rb[bit][size_t(dim)] - 1)) == 0 &&
+          rb[bit][size_t(dim)] < ai.constancy[size_t(dim)])
+        sameBits |= 1 << bit;
+    }
+  }
   Regs out(size_t(l.numRegs));
   for (int r = 0; r < l.numRegs; ++r) {
+    if (r & sameBits) {
+      out[size_t(r)] = out[size_t(r & ~sameBits)];
+      continue;
+    }
     if (l.regIsCopy[size_t(r)]) {
       // Registers holding the same element compute it once.
       auto first = std::find(l.regCoord.begin(), l.regCoord.end(), l.regCoord[size_t(r)]);

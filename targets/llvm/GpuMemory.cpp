@@ -157,17 +157,20 @@ void GpuLowering::lowerLoad(const ir::Operation &op) {
         llvm::Value *o = other ? toStorage((*other)[size_t(g + i)], elem) : llvm::Constant::getNullValue(st);
         fallback = w == 1 ? o : b.CreateInsertElement(fallback, o, uint64_t(i));
       }
-      llvm::BasicBlock *pre = b.GetInsertBlock();
-      llvm::Value *loaded = nullptr;
-      llvm::BasicBlock *loadEnd = nullptr;
-      when((*mask)[size_t(g)], [&] {
-        loaded = load();
-        loadEnd = b.GetInsertBlock();
-      });
-      llvm::PHINode *phi = b.CreatePHI(vt, 2);
-      phi->addIncoming(loaded, loadEnd);
-      phi->addIncoming(fallback, pre);
-      v = phi;
+      v = isVolatile ? nullptr : info.predicatedLoad(b, ptrs[size_t(g)], vt, (*mask)[size_t(g)], fallback);
+      if (!v) {
+        llvm::BasicBlock *pre = b.GetInsertBlock();
+        llvm::Value *loaded = nullptr;
+        llvm::BasicBlock *loadEnd = nullptr;
+        when((*mask)[size_t(g)], [&] {
+          loaded = load();
+          loadEnd = b.GetInsertBlock();
+        });
+        llvm::PHINode *phi = b.CreatePHI(vt, 2);
+        phi->addIncoming(loaded, loadEnd);
+        phi->addIncoming(fallback, pre);
+        v = phi;
+      }
     }
     for (int i = 0; i < w; ++i)
       out[size_t(g + i)] = fromStorage(w == 1 ? v : b.CreateExtractElement(v, uint64_t(i)), elem);
@@ -205,8 +208,8 @@ void GpuLowering::lowerStore(const ir::Operation &op) {
     auto store = [&] { b.CreateAlignedStore(v, ptrs[size_t(g)], llvm::Align(uint64_t(w * eb))); };
     llvm::Value *pred = everyThread ? nullptr : l.ownsElements;
     if (mask) pred = pred ? b.CreateAnd(pred, (*mask)[size_t(g)]) : (*mask)[size_t(g)];
-    if (pred) when(pred, store);
-    else store();
+    if (!pred) store();
+    else if (!info.predicatedStore(b, ptrs[size_t(g)], v, pred)) when(pred, store);
   }
 }
 

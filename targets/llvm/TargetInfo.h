@@ -38,6 +38,18 @@ public:
   // Reports a failed device assertion and stops the program.
   virtual void assertFail(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &message, const std::string &file,
                           int line) const = 0;
+  // A predicated global load of `vecTy` (at most 16 bytes) whose lanes take
+  // `fallback` where `pred` is false, or null to let the lowering branch
+  // around a plain load. Same for stores (false: the lowering branches).
+  virtual llvm::Value *predicatedLoad(llvm::IRBuilder<> &, llvm::Value *ptr, llvm::Type *vecTy, llvm::Value *pred,
+                                      llvm::Value *fallback) const {
+    (void)ptr, (void)vecTy, (void)pred, (void)fallback;
+    return nullptr;
+  }
+  virtual bool predicatedStore(llvm::IRBuilder<> &, llvm::Value *ptr, llvm::Value *value, llvm::Value *pred) const {
+    (void)ptr, (void)value, (void)pred;
+    return false;
+  }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
 };

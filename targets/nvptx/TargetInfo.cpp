@@ -2,6 +2,7 @@
 // shfl.sync, the shared address space (3) and libdevice math.
 #include "targets/nvptx/TargetInfo.h"
 
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Metadata.h"
 
@@ -76,6 +77,56 @@ public:
                         b.getInt64(1)});
   }
 
+  // As Triton does: registers preset to the fallback, then `@p ld.global`;
+  // stores `@p st.global`. No branches, so ptxas schedules the accesses freely.
+  llvm::Value *predicatedLoad(llvm::IRBuilder<> &b, llvm::Value *ptr, llvm::Type *vecTy, llvm::Value *pred,
+                              llvm::Value *fallback) const override {
+    Access a = access(b, vecTy);
+    if (!a.words) return nullptr;
+    std::string text, constraints;
+    std::vector<llvm::Value *> args = {b.CreatePtrToInt(ptr, b.getInt64Ty()), pred};
+    llvm::Value *fb = b.CreateBitCast(fallback, a.packed);
+    for (unsigned i = 0; i < a.words; ++i) {
+      text += "mov.b" + std::to_string(a.bits) + " $" + std::to_string(i) + ", $" + std::to_string(a.words + 2 + i) + ";\n\t";
+      constraints += std::string(i ? "," : "") + "=" + a.reg;
+      args.push_back(a.words == 1 ? fb : b.CreateExtractElement(fb, uint64_t(i)));
+    }
+    text += "@$" + std::to_string(a.words + 1) + " ld.global" + a.vec + ".b" + std::to_string(a.bits) + " " + list(0, a.words) +
+            ", [$" + std::to_string(a.words) + "];";
+    constraints += ",l,b";
+    for (unsigned i = 0; i < a.words; ++i) constraints += std::string(",") + a.reg;
+    std::vector<llvm::Type *> outs(a.words, a.word);
+    llvm::Type *ret = a.words == 1 ? a.word : llvm::StructType::get(b.getContext(), outs);
+    std::vector<llvm::Type *> argTys;
+    for (llvm::Value *v : args) argTys.push_back(v->getType());
+    auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(ret, argTys, false), text, constraints, true);
+    llvm::Value *r = b.CreateCall(asmFn, args);
+    llvm::Value *packed = r;
+    if (a.words > 1) {
+      packed = llvm::PoisonValue::get(a.packed);
+      for (unsigned i = 0; i < a.words; ++i) packed = b.CreateInsertElement(packed, b.CreateExtractValue(r, i), uint64_t(i));
+    }
+    return b.CreateBitCast(packed, vecTy);
+  }
+
+  bool predicatedStore(llvm::IRBuilder<> &b, llvm::Value *ptr, llvm::Value *value, llvm::Value *pred) const override {
+    Access a = access(b, value->getType());
+    if (!a.words) return false;
+    llvm::Value *packed = b.CreateBitCast(value, a.packed);
+    std::vector<llvm::Value *> args = {pred, b.CreatePtrToInt(ptr, b.getInt64Ty())};
+    std::string constraints = "b,l";
+    for (unsigned i = 0; i < a.words; ++i) {
+      args.push_back(a.words == 1 ? packed : b.CreateExtractElement(packed, uint64_t(i)));
+      constraints += std::string(",") + a.reg;
+    }
+    std::string text = "@$0 st.global" + a.vec + ".b" + std::to_string(a.bits) + " [$1], " + list(2, a.words) + ";";
+    std::vector<llvm::Type *> argTys;
+    for (llvm::Value *v : args) argTys.push_back(v->getType());
+    auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), argTys, false), text, constraints, true);
+    b.CreateCall(asmFn, args);
+    return true;
+  }
+
   void markKernel(llvm::Function *fn, int threads) const override {
     fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
     llvm::LLVMContext &ctx = fn->getContext();
@@ -87,6 +138,34 @@ public:
   }
 
 private:
+  // How an access of `t` splits into 1, 2 or 4 words of 16, 32 or 64 bits.
+  struct Access {
+    unsigned words = 0, bits = 0;
+    llvm::Type *word = nullptr, *packed = nullptr;
+    const char *reg = "r";
+    std::string vec;
+  };
+  static Access access(llvm::IRBuilder<> &b, llvm::Type *t) {
+    Access a;
+    unsigned total = unsigned(t->getPrimitiveSizeInBits());
+    if (t->isPtrOrPtrVectorTy() || total < 16 || total > 128 || total % 16) return a;
+    a.bits = total >= 32 ? 32 : 16;
+    if (total == 64 && !t->isVectorTy()) a.bits = 64;
+    a.words = total / a.bits;
+    a.word = b.getIntNTy(a.bits);
+    a.reg = a.bits == 16 ? "h" : a.bits == 64 ? "l" : "r";
+    a.packed = a.words == 1 ? a.word : llvm::FixedVectorType::get(a.word, a.words);
+    a.vec = a.words == 1 ? "" : ".v" + std::to_string(a.words);
+    return a;
+  }
+  // "{$first, ..., $(first+n-1)}" or "$first".
+  static std::string list(unsigned first, unsigned n) {
+    if (n == 1) return "$" + std::to_string(first);
+    std::string s = "{";
+    for (unsigned i = 0; i < n; ++i) s += (i ? ", $" : "$") + std::to_string(first + i);
+    return s + "}";
+  }
+
   // A generic pointer to a constant string in global memory.
   static llvm::Value *string(llvm::IRBuilder<> &b, const std::string &text) {
     llvm::GlobalVariable *g = b.CreateGlobalString(text, "str", 1);

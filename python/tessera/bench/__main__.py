@@ -84,6 +84,11 @@ def main(argv=None):
         print(f"compile (cpu, vector add, fresh processes, medians of 5): cold {compile_times['cold_compile_ms']:.1f} ms, "
               f"cache hit {compile_times['cache_hit_new_process_ms']:.2f} ms "
               f"(loading libtessera.so once per process: {compile_times['library_load_ms']:.1f} ms)")
+    launches = [r for r in rows if r.get("launch_us")]
+    if launches:
+        print("host time per launch from Python (µs, GPU kept busy): " + "; ".join(
+            f"{r['workload']} {r['dtype']}: " + ", ".join(f"{k} {v:.1f}" for k, v in r["launch_us"].items())
+            for r in launches))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"seed": seed, "rows": rows, "compile": compile_times}, f, indent=2)
@@ -129,6 +134,10 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None):
     for peer, fn in case.peers.items():
         peers[peer] = case.work / timer.median_ms(fn, case.data_bytes) * scale
     row["peers"] = peers
+    if hasattr(timer, "launch_us"):
+        row["launch_us"] = {"tessera": timer.launch_us(case.run)}
+        if "triton" in case.peers:
+            row["launch_us"]["triton"] = timer.launch_us(case.peers["triton"])
     if w.ceiling == "copy":
         row["ceiling_name"] = "memory copy"
         row["ceiling"] = copy.gbps(case.work)
