@@ -208,6 +208,7 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     targets::TargetOptions topts;
     if (o.num_warps) topts.numWarps = o.num_warps;
     if (o.num_stages) topts.numStages = o.num_stages;
+    if (o.arch) topts.arch = o.arch;
     std::string error;
     std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);
 
@@ -263,6 +264,7 @@ extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *
     targets::TargetOptions topts;
     if (o.num_warps) topts.numWarps = o.num_warps;
     if (o.num_stages) topts.numStages = o.num_stages;
+    if (o.arch) topts.arch = o.arch;
     topts.emitAssembly = true;
     std::string error;
     std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);

@@ -136,6 +136,9 @@ typedef struct tessera_compile_options {
   int num_stages;     /* 0 = the target's default */
   /* Where the kernel is loaded; NULL = device 0 of the target's backend. */
   tessera_device device;
+  /* The architecture to compile for ("sm_80", "sm_90a"...); NULL or "" = the
+   * target's default (nvptx: $TESSERA_NVPTX_ARCH, else sm_90a). */
+  const char *arch;
 } tessera_compile_options;
 
 /* Compiles (or takes from the compile cache) and loads a kernel. */

@@ -71,7 +71,7 @@ class _CompileOptions(ctypes.Structure):
         ("signature", ctypes.POINTER(ctypes.c_char_p)), ("num_signature", ctypes.c_size_t),
         ("constexprs", ctypes.POINTER(_Constexpr)), ("num_constexprs", ctypes.c_size_t),
         ("target", ctypes.c_char_p), ("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
-        ("device", ctypes.c_void_p),
+        ("device", ctypes.c_void_p), ("arch", ctypes.c_char_p),
     ]
 
 
@@ -346,8 +346,9 @@ class Binary:
         self.threads, self.shared_memory = threads, shared_memory
 
 
-def compile_binary(source, entry, signature, constexprs, target, num_warps=0, num_stages=0):
-    """Compiles for `target` without a device (no cache): a Binary."""
+def compile_binary(source, entry, signature, constexprs, target, num_warps=0, num_stages=0, arch=None):
+    """Compiles for `target` (and `arch`, e.g. "sm_80") without a device (no
+    cache): a Binary."""
     o = _CompileOptions()
     o.source, o.filename, o.entry = source.encode(), b"<kernel>", entry.encode()
     sig = (ctypes.c_char_p * max(1, len(signature)))(*[s.encode() for s in signature])
@@ -355,6 +356,7 @@ def compile_binary(source, entry, signature, constexprs, target, num_warps=0, nu
     cx = (_Constexpr * max(1, len(constexprs)))(*[_Constexpr(n.encode(), v.encode()) for n, v in constexprs])
     o.constexprs, o.num_constexprs = cx, len(constexprs)
     o.target, o.num_warps, o.num_stages = target.encode(), num_warps, num_stages
+    o.arch = arch.encode() if arch else None
     h = ctypes.c_void_p()
     lib = library()
     _check(lib.tessera_compile_binary(ctypes.byref(o), ctypes.byref(h)))

@@ -398,16 +398,19 @@ def run_case(case, dtype, target, seed):
     return Result(case.name, dtype, target.name, status, message, time.perf_counter() - start)
 
 
+def compile_case(case, dtype, target_name, seed, arch=None):
+    """Compiles one case for a target without running it: a _C.Binary."""
+    args = case.inputs(case_rng(seed, case, dtype), dtype)
+    call = {k: (v.allocate()[1] if isinstance(v, Out) else v) for k, v in args.items()}
+    return case.kernel.compile_only(target_name, arch=arch, **call)
+
+
 def _compile_only(case, dtype, target, seed, start):
     """Compiles a case for a target with no device here: "compiled" when the
     code generator and its assembler (ptxas for nvptx) accept it."""
-    args = case.inputs(case_rng(seed, case, dtype), dtype)
-    call = {k: (v.allocate()[1] if isinstance(v, Out) else v) for k, v in args.items()}
-    kernel = case.kernel
-    jit = getattr(kernel, "fn", kernel) if not hasattr(kernel, "compile_only") else kernel
     status, message = "compiled", ""
     try:
-        binary = jit.compile_only(target.name, **call)
+        binary = compile_case(case, dtype, target.name, seed)
         message = "%s, %d bytes" % (binary.format, len(binary.data))
         if target.name == "nvptx" and binary.format != "cubin":
             message += " (no ptxas here: the PTX was not assembled)"

@@ -153,8 +153,8 @@ class JITFunction:
         except _C.CompilationError as e:
             raise _C.CompilationError(e.status, module.map_message(str(e), filename)) from None
 
-    def compile_only(self, target, *args, num_warps=None, num_stages=None, **kwargs):
-        """Compiles for `target` ("nvptx", "cpu"...) with the specialization
+    def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, **kwargs):
+        """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
         bound = self.bind(args, kwargs)
@@ -169,7 +169,7 @@ class JITFunction:
         globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
         try:
             return _C.compile_binary(module.text, self.__name__, signature, constexprs + globals_, target,
-                                     num_warps=num_warps or 0, num_stages=num_stages or 0)
+                                     num_warps=num_warps or 0, num_stages=num_stages or 0, arch=arch)
         except _C.CompilationError as e:
             raise _C.CompilationError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
 
