@@ -126,8 +126,8 @@ TEST(CudaBackend, CompileBinaryForNvptxNeedsNoDevice) {
   EXPECT_GT(size, 100u);
   EXPECT_TRUE(contains(ptx.c_str(), ".entry add_kernel")) << ptx;
   // 1024 elements over 128 threads, 16-byte aligned and n % 16 == 0: 128-bit accesses.
-  EXPECT_TRUE(contains(ptx.c_str(), "ld.global.v4.f32")) << ptx;
-  EXPECT_TRUE(contains(ptx.c_str(), "st.global.v4.f32")) << ptx;
+  EXPECT_TRUE(contains(ptx.c_str(), "ld.global.v4.b32")) << ptx;
+  EXPECT_TRUE(contains(ptx.c_str(), "st.global.v4.b32")) << ptx;
   EXPECT_EQ(tessera_binary_threads_per_program(bin), 128);
   tessera_binary_destroy(bin);
   o.num_warps = 3;
