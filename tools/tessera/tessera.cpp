@@ -29,7 +29,7 @@ static int usage(const std::string &msg = "") {
                "usage: tessera targets\n"
                "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
                "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
-               "                       [--target cpu [-o kernel.so] [--emit llvm]]\n"
+               "                       [--target cpu|nvptx [--arch sm_80] [--num-warps N] [-o FILE] [--emit llvm|asm]]\n"
                "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
                "       tessera conformance [--target ...] [--json F] [--junit F]\n"
                "       tessera version\n");
@@ -53,7 +53,8 @@ static std::vector<std::string> splitTopLevel(const std::string &s) {
 
 static int compile(int argc, char **argv) {
   frontend::CompileRequest req;
-  std::string signature, pipeline, target, output, emit;
+  std::string signature, pipeline, target, output, emit, arch;
+  int numWarps = 0;
   std::vector<std::pair<std::string, std::string>> defines;
   ir::PassOptions popts = ir::PassOptions::fromEnvironment();
   ir::PrintOptions print;
@@ -75,6 +76,8 @@ static int compile(int argc, char **argv) {
     else if (a == "--target") target = next();
     else if (a == "-o") output = next();
     else if (a == "--emit") emit = next();
+    else if (a == "--arch") arch = next();
+    else if (a == "--num-warps") numWarps = std::atoi(next().c_str());
     else if (a == "--dump-ir-after-each") popts.dumpAfterEach = true;
     else if (a == "--print-loc") print.locations = true;
     else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
@@ -155,6 +158,8 @@ static int compile(int argc, char **argv) {
     targets::TargetOptions topts;
     topts.dumpIR = popts.dumpAfterEach;
     topts.emitAssembly = emit == "asm" || emit == "llvm";
+    topts.arch = arch;
+    if (numWarps) topts.numWarps = numWarps;
     targets::CompiledKernel k;
     if (!t->compile(*r.module, req.entry, topts, k, error)) {
       std::fprintf(stderr, "%s\n", error.c_str());
