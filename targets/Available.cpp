@@ -33,12 +33,14 @@ std::vector<BackendStatus> availableBackends() {
       if (t == n) return true;
     return false;
   };
-  // nvptx and amdgpu: LLVM's target descriptions are linked (so the names
-  // resolve), their code generators are not yet.
+  // amdgpu: LLVM's target description is linked (so the name resolves), its
+  // code generator is not yet.
   return {
       {"cpu", "LLVM x86-64 -> shared object (lld)", llvmHas("x86-64") && registered("cpu"),
        registered("cpu") ? "compiles kernels (tessera compile --target cpu)" : pending},
-      {"nvptx", "LLVM NVPTX -> ptxas", false, pending},
+      {"nvptx", "LLVM NVPTX -> PTX -> ptxas or driver JIT", llvmHas("nvptx64") && registered("nvptx"),
+       registered("nvptx") ? "compiles kernels for sm_80, sm_86, sm_89, sm_90, sm_90a (tessera compile --target nvptx)"
+                           : pending},
       {"amdgpu", "LLVM AMDGPU -> lld", false, pending},
       {"spirv", "Tessera's SPIR-V emitter (LLVM 19 has none)", false, pending},
   };
