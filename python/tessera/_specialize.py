@@ -59,8 +59,24 @@ _TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64", "u1"
              "u8": "u64", "f2": "fp16", "f4": "fp32", "f8": "fp64"}
 
 
+_DEVICE_OF = {}  # torch.device (or string) -> "cpu" / "cuda:N"
+
+
 def _torch_device(device):
     """"cpu" or "cuda:N" for a torch.device (or a device string)."""
+    try:
+        return _DEVICE_OF[device]
+    except (KeyError, TypeError):
+        pass
+    name = _device_name(device)
+    try:
+        _DEVICE_OF[device] = name
+    except TypeError:
+        pass
+    return name
+
+
+def _device_name(device):
     kind = getattr(device, "type", None)
     if kind is None:
         text = str(device)

@@ -69,7 +69,35 @@ def _current_stream(device):
     torch = sys.modules.get("torch")
     if torch is None or not device or not device.startswith("cuda"):
         return None
-    return torch.cuda.current_stream(int(device.split(":")[1])).cuda_stream
+    index = int(device[5:])
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what Triton uses: no Stream object
+    return raw(index) if raw is not None else torch.cuda.current_stream(index).cuda_stream
+
+
+def _make_binder(signature):
+    """A function with the kernel's parameters (and defaults) that returns
+    their values in order: binding at the speed of a call, not of inspect."""
+    params = list(signature.parameters.values())
+    if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
+        return None  # *args/**kwargs kernels: bound by inspect
+    names = ["_p%d" % i for i in range(len(params))]
+    decl = []
+    for i, p in enumerate(params):
+        if p.kind == p.KEYWORD_ONLY and "*" not in decl:
+            decl.append("*")
+        decl.append(names[i] + ("" if p.default is p.empty else "=_d[%d]" % i))
+    # Parameter names are renamed positionally; keywords are mapped back by name.
+    src = "def _bind(%s):\n    return (%s,)\n" % (", ".join(decl), ", ".join(names))
+    env = {"_d": [p.default for p in params]}
+    exec(src, env)  # noqa: S102  (generated from the kernel's own signature)
+    fast = env["_bind"]
+    index = {p.name: names[i] for i, p in enumerate(params)}
+
+    def binder(*args, **kwargs):
+        if kwargs:
+            kwargs = {index[k] if k in index else k: v for k, v in kwargs.items()}
+        return fast(*args, **kwargs)
+    return binder
 
 
 def unwrap(value):
@@ -94,6 +122,7 @@ class JITFunction:
                                 if _is_constexpr_annotation(p.annotation)}
         self.do_not_specialize = {self.arg_names[d] if isinstance(d, int) else d for d in do_not_specialize}
         self.cache = {}          # specialization key -> _C.Kernel
+        self._binder = None      # a generated function: (*args, **kwargs) -> values in parameter order
         self._module = None      # ModuleText, built on first compile
 
     def __call__(self, *args, **kwargs):
@@ -112,6 +141,14 @@ class JITFunction:
 
     def bind(self, args, kwargs):
         """All parameters by name (defaults applied), as Triton's meta dict."""
+        if self._binder is None:
+            self._binder = _make_binder(self.signature) or False
+        if self._binder:
+            try:
+                return dict(zip(self.arg_names, self._binder(*args, **kwargs)))
+            except TypeError:
+                pass
+        # Let inspect word the error (missing or unexpected arguments).
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
         return dict(bound.arguments)

@@ -142,8 +142,12 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None):
         row["ceiling_name"] = "memory copy"
         row["ceiling"] = copy.gbps(case.work)
     else:
-        row["ceiling_name"] = "cuBLAS (torch)" if "cublas" in peers else "vendor BLAS (numpy)"
-        row["ceiling"] = peers.get("cublas", peers.get("numpy"))
+        if "cublas" in peers:
+            row["ceiling_name"], row["ceiling"] = "cuBLAS", peers["cublas"]
+        elif "torch" in peers:
+            row["ceiling_name"], row["ceiling"] = "torch.matmul", peers["torch"]
+        else:
+            row["ceiling_name"], row["ceiling"] = "vendor BLAS (numpy)", peers.get("numpy")
     row["of_ceiling"] = row["value"] / row["ceiling"] if row.get("ceiling") else None
     return row
 
