@@ -113,3 +113,15 @@ def test_a_kernel_inside_a_torch_program_shares_its_stream(torch):
         z = out + 1  # queued after it
     s.synchronize()
     torch.testing.assert_close(z, x * 4 + 1)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
+def test_attention_ragged_sequence(torch, dtype):
+    t = getattr(torch, dtype)
+    bh, s, d = 6, 1000, 64
+    q, k, v = (torch.randn(bh, s, d, device="cuda", dtype=t) for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    W._attention_kernel[(tessera.cdiv(s, 64), bh)](q, k, v, out, d ** -0.5, s, s * d, d, D=d, BLOCK_M=64, BLOCK_N=32)
+    ref = torch.nn.functional.scaled_dot_product_attention(q.double()[None], k.double()[None], v.double()[None])[0]
+    tol = 2e-5 if dtype == "float32" else 2e-2
+    torch.testing.assert_close(out.double(), ref, rtol=tol, atol=tol)

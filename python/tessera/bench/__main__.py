@@ -142,12 +142,10 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None):
         row["ceiling_name"] = "memory copy"
         row["ceiling"] = copy.gbps(case.work)
     else:
-        if "cublas" in peers:
-            row["ceiling_name"], row["ceiling"] = "cuBLAS", peers["cublas"]
-        elif "torch" in peers:
-            row["ceiling_name"], row["ceiling"] = "torch.matmul", peers["torch"]
-        else:
-            row["ceiling_name"], row["ceiling"] = "vendor BLAS (numpy)", peers.get("numpy")
+        # The vendor's library: cuBLAS, torch's SDPA, else torch or numpy.
+        names = {"cublas": "cuBLAS", "sdpa": "torch SDPA", "torch": "torch", "numpy": "numpy (vendor BLAS)"}
+        vendor = next((k for k in names if k in peers), None)
+        row["ceiling_name"], row["ceiling"] = (names[vendor], peers[vendor]) if vendor else ("-", None)
     row["of_ceiling"] = row["value"] / row["ceiling"] if row.get("ceiling") else None
     return row
 

@@ -220,6 +220,22 @@ def make_case(w, shape, dtype, torch):
         peers["torch"] = lambda: torch.matmul(a, bm)
         check = lambda: _rel_err(torch, c, a.double() @ bm.double(), scale=k_ ** 0.5)
         return W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes)
+    if w.name == "attention":
+        bh, s_, d = shape
+        q, k_, v = (torch.randn(bh, s_, d, device="cuda", dtype=t) for _ in range(3))
+        out = torch.full_like(q, float("nan"))
+        scale = 1.0 / d ** 0.5
+        grid = (tessera.cdiv(s_, w.BLOCK_M), bh)
+        args = (q, k_, v, out, scale, s_, s_ * d, d)
+        meta = dict(D=d, BLOCK_M=w.BLOCK_M, BLOCK_N=w.BLOCK_N)
+        run = lambda: W._attention_kernel[grid](*args, **meta, num_warps=4)
+        if port:
+            ka = port(W._attention_kernel)
+            peers["triton"] = lambda: ka[grid](*args, **meta, num_warps=4)
+        sdpa = torch.nn.functional.scaled_dot_product_attention
+        peers["sdpa"] = lambda: sdpa(q[None], k_[None], v[None])
+        check = lambda: _rel_err(torch, out, sdpa(q.double()[None], k_.double()[None], v.double()[None])[0])
+        return W.Case(run, peers, check, 4 * bh * s_ * s_ * d, 4 * q.nbytes)
     raise ValueError("no CUDA version of workload " + w.name)
 
 

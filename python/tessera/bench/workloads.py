@@ -68,6 +68,37 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
     tl.store(c_ptr + cm[:, None] * stride_cm + cn[None, :] * stride_cn, acc.to(c_ptr.dtype.element_ty), mask=mask)
 
 
+@tessera.jit
+def _attention_kernel(Q, K, V, Out, sm_scale, seq, stride_bh, stride_s, D: tl.constexpr, BLOCK_M: tl.constexpr,
+                      BLOCK_N: tl.constexpr):
+    # Forward attention for one block of queries of one (batch, head), with
+    # the running max / running sum rescaling of online softmax.
+    start_m = tl.program_id(0)
+    base = tl.program_id(1) * stride_bh
+    rows = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    keys = tl.arange(0, BLOCK_N)
+    dims = tl.arange(0, D)
+    q = tl.load(Q + base + rows[:, None] * stride_s + dims[None, :], mask=rows[:, None] < seq, other=0.0)
+    scale = sm_scale * 1.4426950408889634  # exp(x) = exp2(x * log2(e))
+    row_max = tl.full((BLOCK_M,), -float("inf"), tl.float32)
+    row_sum = tl.zeros((BLOCK_M,), tl.float32)
+    acc = tl.zeros((BLOCK_M, D), tl.float32)
+    for start_n in range(0, seq, BLOCK_N):
+        cols = start_n + keys
+        kt = tl.load(K + base + cols[None, :] * stride_s + dims[:, None], mask=cols[None, :] < seq, other=0.0)
+        s = tl.where(cols[None, :] < seq, tl.dot(q, kt) * scale, -float("inf"))
+        new_max = tl.maximum(row_max, tl.max(s, axis=1))
+        p = tl.exp2(s - new_max[:, None])
+        rescale = tl.exp2(row_max - new_max)
+        row_sum = row_sum * rescale + tl.sum(p, axis=1)
+        v = tl.load(V + base + cols[:, None] * stride_s + dims[None, :], mask=cols[:, None] < seq, other=0.0)
+        acc = acc * rescale[:, None] + tl.dot(p.to(v.dtype), v)
+        row_max = new_max
+    out = acc / row_sum[:, None]
+    tl.store(Out + base + rows[:, None] * stride_s + dims[None, :], out.to(Out.dtype.element_ty),
+             mask=rows[:, None] < seq)
+
+
 def _np_dtype(name):
     if name == "bf16":
         import ml_dtypes
@@ -167,6 +198,32 @@ class Matmul(Workload):
         return Case(run, {"numpy": lambda: a @ b}, check, 2 * m * n * k, a.nbytes + b.nbytes + c.nbytes)
 
 
+class Attention(Workload):
+    """Forward attention, non-causal; shape (batch x heads, sequence, head dim)."""
+    name, shapes, dtypes, unit, ceiling = "attention", [(4, 256, 64)], ["fp32"], "TFLOP/s", "peer"
+    gpu_shapes, gpu_dtypes = [(32, 2048, 64)], ["bf16", "fp32"]
+    BLOCK_M, BLOCK_N = 64, 32
+
+    def make(self, shape, dtype, rng):
+        bh, s, d = shape
+        t = _np_dtype(dtype)
+        q, k, v = (rng.standard_normal((bh, s, d)).astype(t) for _ in range(3))
+        out = np.full_like(q, np.nan)
+        scale = 1.0 / np.sqrt(d)
+        grid = (tessera.cdiv(s, self.BLOCK_M), bh)
+        run = lambda: _attention_kernel[grid](q, k, v, out, scale, s, s * d, d, D=d, BLOCK_M=self.BLOCK_M,
+                                              BLOCK_N=self.BLOCK_N)
+
+        def reference(qq, kk, vv):
+            w = qq @ kk.transpose(0, 2, 1) * scale
+            w = np.exp(w - w.max(axis=2, keepdims=True))
+            return (w / w.sum(axis=2, keepdims=True)) @ vv
+
+        peer = lambda: reference(q.astype(np.float32), k.astype(np.float32), v.astype(np.float32))
+        check = lambda: _rel_err(out, reference(*(x.astype(np.float64) for x in (q, k, v))), scale=1.0)
+        return Case(run, {"numpy": peer}, check, 4 * bh * s * s * d, 4 * q.nbytes)
+
+
 def _rel_err(got, want, scale=1.0):
     got = np.asarray(got, dtype=np.float64)
     if np.isnan(got).any():
@@ -174,4 +231,4 @@ def _rel_err(got, want, scale=1.0):
     return float(np.max(np.abs(got - want) / (np.abs(want) + scale)))
 
 
-WORKLOADS = {w.name: w for w in (VectorAdd(), Softmax(), LayerNorm(), Matmul())}
+WORKLOADS = {w.name: w for w in (VectorAdd(), Softmax(), LayerNorm(), Matmul(), Attention())}
