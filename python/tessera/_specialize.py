@@ -29,23 +29,27 @@ _CTYPES = {
 }
 
 
-_NAME_OF = {}  # dtype object -> signature name (launches repeat a few dtypes)
+def _memoized(fn):
+    """fn with its results kept per (hashable) argument: launches repeat a
+    few dtypes and devices, and naming them is costly."""
+    seen = {}
+
+    def lookup(key):
+        try:
+            return seen[key]
+        except (KeyError, TypeError):
+            pass
+        value = fn(key)
+        try:
+            seen[key] = value
+        except TypeError:
+            pass
+        return value
+    return lookup
 
 
+@_memoized
 def _dtype_name(dtype):
-    try:
-        return _NAME_OF[dtype]
-    except (KeyError, TypeError):
-        pass
-    name = _signature_name(dtype)
-    try:
-        _NAME_OF[dtype] = name
-    except TypeError:
-        pass
-    return name
-
-
-def _signature_name(dtype):
     name = str(dtype)
     if name.startswith("torch."):
         name = name[len("torch."):]
@@ -59,24 +63,9 @@ _TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64", "u1"
              "u8": "u64", "f2": "fp16", "f4": "fp32", "f8": "fp64"}
 
 
-_DEVICE_OF = {}  # torch.device (or string) -> "cpu" / "cuda:N"
-
-
+@_memoized
 def _torch_device(device):
     """"cpu" or "cuda:N" for a torch.device (or a device string)."""
-    try:
-        return _DEVICE_OF[device]
-    except (KeyError, TypeError):
-        pass
-    name = _device_name(device)
-    try:
-        _DEVICE_OF[device] = name
-    except TypeError:
-        pass
-    return name
-
-
-def _device_name(device):
     kind = getattr(device, "type", None)
     if kind is None:
         text = str(device)

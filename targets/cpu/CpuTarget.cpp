@@ -7,7 +7,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -58,25 +57,6 @@ std::unique_ptr<llvm::TargetMachine> makeMachine(int optLevel) {
                : optLevel == 1 ? llvm::CodeGenOptLevel::Less : llvm::CodeGenOptLevel::None;
   return std::unique_ptr<llvm::TargetMachine>(
       h.target->createTargetMachine(h.triple, h.cpu, h.features, opts, llvm::Reloc::PIC_, std::nullopt, level));
-}
-
-void optimize(llvm::Module &m, llvm::TargetMachine &tm, int optLevel) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cam, mam);
-  llvm::OptimizationLevel level = optLevel >= 3 ? llvm::OptimizationLevel::O3
-                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
-                                  : optLevel == 1 ? llvm::OptimizationLevel::O1 : llvm::OptimizationLevel::O0;
-  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
-                                                                      : pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(m, mam);
 }
 
 // lld is not reentrant: one link at a time per process.
@@ -142,7 +122,7 @@ public:
     facts.vectorBits = h.vectorBits;
     std::string symbol = "tessera_kernel_" + entry;
     if (!lowerKernel(*kernel, symbol, facts, m, out.params, error)) return false;
-    optimize(m, *tm, options.optLevel);
+    llvmgen::optimizeModule(m, *tm, options.optLevel);
     if (options.emitAssembly) {
       llvm::raw_string_ostream os(out.assembly);
       m.print(os, nullptr);

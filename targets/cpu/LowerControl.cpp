@@ -322,13 +322,7 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
     error = e.message;
     return false;
   }
-  std::string verifyMsg;
-  llvm::raw_string_ostream os(verifyMsg);
-  if (llvm::verifyModule(m, &os)) {
-    error = "internal error: the CPU lowering produced invalid LLVM IR: " + os.str();
-    return false;
-  }
-  return true;
+  return llvmgen::verifyLowered(m, "CPU", error);
 }
 
 } // namespace tessera::targets::cpu

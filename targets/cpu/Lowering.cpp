@@ -100,31 +100,12 @@ void Lowering::loop(llvm::Value *begin, llvm::Value *end, int64_t step, const st
   b.SetInsertPoint(exit);
 }
 
-
 std::vector<llvm::Value *> Lowering::combine(const ir::Block &region, std::vector<llvm::Value *> args) {
-  std::unordered_map<const ir::Value *, llvm::Value *> local;
-  for (unsigned i = 0; i < region.numArguments(); ++i) local[region.argument(i)] = args[i];
-  auto lookup = [&](const ir::Value *v) -> llvm::Value * {
-    auto it = local.find(v);
-    if (it != local.end()) return it->second;
-    Lowered &l = get(v);  // a scalar defined outside the region
+  return combineRegion(region, std::move(args), [&](const ir::Value *v) -> llvm::Value * {
+    Lowered &l = get(v);
     if (l.isTile()) throw LoweringError{"combine regions may use only scalars from outside"};
     return l.scalar;
-  };
-  for (auto &opPtr : region.ops()) {
-    const ir::Operation &op = *opPtr;
-    if (op.is(OpCode::Yield)) {
-      std::vector<llvm::Value *> out;
-      for (ir::Value *v : op.operands()) out.push_back(lookup(v));
-      return out;
-    }
-    if (op.numRegions() || op.numResults() != 1 || !(op.hasTrait(ir::kPure)))
-      fail(op, "is not supported inside a reduce or scan combine region on the CPU target");
-    std::vector<llvm::Value *> in;
-    for (ir::Value *v : op.operands()) in.push_back(lookup(v));
-    local[op.result()] = elementwise(op, in);
-  }
-  throw LoweringError{"combine region without a yield"};
+  });
 }
 
 } // namespace tessera::targets::cpu

@@ -2,6 +2,12 @@
 #include "targets/llvm/Elementwise.h"
 
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <unordered_map>
 
 namespace tessera::targets::llvmgen {
 
@@ -199,6 +205,59 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
   case OpCode::Erf: return mathCall("erf", in[0], t);
   default: fail(op, "is not an elementwise op");
   }
+}
+
+std::vector<llvm::Value *> ElementwiseEmitter::combineRegion(
+    const ir::Block &region, std::vector<llvm::Value *> args, const std::function<llvm::Value *(const ir::Value *)> &outside) {
+  std::unordered_map<const ir::Value *, llvm::Value *> local;
+  for (unsigned i = 0; i < region.numArguments(); ++i) local[region.argument(i)] = args[i];
+  auto lookup = [&](const ir::Value *v) -> llvm::Value * {
+    auto it = local.find(v);
+    if (it != local.end()) return it->second;
+    if (v->type().isTile()) throw LoweringError{"combine regions may use only scalars from outside"};
+    return outside(v);
+  };
+  for (auto &opPtr : region.ops()) {
+    const ir::Operation &op = *opPtr;
+    if (op.is(OpCode::Yield)) {
+      std::vector<llvm::Value *> out;
+      for (ir::Value *v : op.operands()) out.push_back(lookup(v));
+      return out;
+    }
+    if (op.numRegions() || op.numResults() != 1 || !op.hasTrait(ir::kPure) || op.is(OpCode::Load))
+      fail(op, "is not supported inside a reduce or scan combine region");
+    std::vector<llvm::Value *> in;
+    for (ir::Value *v : op.operands()) in.push_back(lookup(v));
+    local[op.result()] = elementwise(op, in);
+  }
+  throw LoweringError{"combine region without a yield"};
+}
+
+bool verifyLowered(llvm::Module &m, const std::string &target, std::string &error) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (!llvm::verifyModule(m, &os)) return true;
+  error = "internal error: the " + target + " lowering produced invalid LLVM IR: " + os.str();
+  return false;
+}
+
+void optimizeModule(llvm::Module &m, llvm::TargetMachine &tm, int optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cam, mam);
+  llvm::OptimizationLevel level = optLevel >= 3 ? llvm::OptimizationLevel::O3
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1 : llvm::OptimizationLevel::O0;
+  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
+                                                                      : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
 }
 
 } // namespace tessera::targets::llvmgen

@@ -11,6 +11,11 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
+namespace llvm {
+class TargetMachine;
+}
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +52,12 @@ public:
   llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
   llvm::Value *truncToOdd(llvm::Value *f, llvm::Type *narrow);
 
+  // The values a reduce/scan combine region yields for block arguments
+  // `args` (scalars or vectors); `outside` gives values defined outside the
+  // region (scalars only). Its ops must be elementwise.
+  std::vector<llvm::Value *> combineRegion(const ir::Block &region, std::vector<llvm::Value *> args,
+                                           const std::function<llvm::Value *(const ir::Value *)> &outside);
+
   // Hook: exp, exp2, log, log2, sin, cos, erf of `v` (elements of type `t`).
   virtual llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t) = 0;
   // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
@@ -65,6 +76,10 @@ private:
 };
 
 bool isF8(ir::Type t);
+// False with `error` set when `m` is not valid LLVM IR (a lowering bug).
+bool verifyLowered(llvm::Module &m, const std::string &target, std::string &error);
+// LLVM's default O0-O3 pipeline for `tm`.
+void optimizeModule(llvm::Module &m, llvm::TargetMachine &tm, int optLevel);
 // `scalar`, or a vector of it as wide as `like`.
 llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar);
 

@@ -4,8 +4,6 @@
 
 #include "ir/Layouts.h"
 
-#include "llvm/IR/Verifier.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace tessera::targets::llvmgen {
 
@@ -385,27 +383,7 @@ void GpuLowering::lowerAssert(const ir::Operation &op) {
 }
 
 std::vector<llvm::Value *> GpuLowering::combine(const ir::Block &region, std::vector<llvm::Value *> args) {
-  std::unordered_map<const ir::Value *, llvm::Value *> local;
-  for (unsigned i = 0; i < region.numArguments(); ++i) local[region.argument(i)] = args[i];
-  auto lookup = [&](const ir::Value *v) -> llvm::Value * {
-    auto it = local.find(v);
-    if (it != local.end()) return it->second;
-    if (v->type().isTile()) throw LoweringError{"combine regions may use only scalars from outside"};
-    return scalar(v);
-  };
-  for (auto &opPtr : region.ops()) {
-    const ir::Operation &op = *opPtr;
-    if (op.is(OpCode::Yield)) {
-      std::vector<llvm::Value *> out;
-      for (ir::Value *v : op.operands()) out.push_back(lookup(v));
-      return out;
-    }
-    if (!isElementwise(op)) fail(op, "is not supported inside a reduce or scan combine region");
-    std::vector<llvm::Value *> in;
-    for (ir::Value *v : op.operands()) in.push_back(lookup(v));
-    local[op.result()] = elementwise(op, in);
-  }
-  throw LoweringError{"combine region without a yield"};
+  return combineRegion(region, std::move(args), [&](const ir::Value *v) { return scalar(v); });
 }
 
 // ---- the kernel
@@ -453,13 +431,7 @@ bool lowerGpuKernel(const ir::Function &kernel, const std::string &symbol, const
     error = e.message;
     return false;
   }
-  std::string verifyMsg;
-  llvm::raw_string_ostream os(verifyMsg);
-  if (llvm::verifyModule(m, &os)) {
-    error = "internal error: the " + info.name() + " lowering produced invalid LLVM IR: " + os.str();
-    return false;
-  }
-  return true;
+  return verifyLowered(m, info.name(), error);
 }
 
 } // namespace tessera::targets::llvmgen

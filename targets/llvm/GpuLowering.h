@@ -116,6 +116,7 @@ public:
   void lowerReduce(const ir::Operation &op);
   void lowerScan(const ir::Operation &op);
   llvm::Value *shuffleXor(llvm::Value *v, int laneMask);
+  std::vector<int64_t> operandsToShared(const ir::Operation &op, const TileLayout &l);
 
   // dot on CUDA cores / SIMT lanes (GpuDot.cpp).
   void lowerDot(const ir::Operation &op);

@@ -36,6 +36,22 @@ bool pureAlong(const ir::LinearLayout::Bases &bases, size_t axis) {
 
 } // namespace
 
+// Every operand tile of `op` row-major in shared memory (one region each,
+// 16-byte aligned), written and then visible to all threads: the offsets.
+std::vector<int64_t> GpuLowering::operandsToShared(const ir::Operation &op, const TileLayout &l) {
+  std::vector<int64_t> offsets;
+  int64_t offset = 0;
+  beginShared();
+  for (ir::Value *v : op.operands()) {
+    offsets.push_back(offset);
+    storeTileShared(get(v), l, v->type().element(), offset);
+    offset += (v->type().numElements() * bytesOf(v->type()) + 15) / 16 * 16;
+  }
+  reserveShared(offset);
+  info.barrier(b);
+  return offsets;
+}
+
 llvm::Value *GpuLowering::shuffleXor(llvm::Value *v, int laneMask) {
   llvm::Type *t = v->getType();
   if (t->isPointerTy()) {
@@ -73,14 +89,7 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
 
   if (!pureAlong(l.bases("lane"), axis) || !pureAlong(l.bases("warp"), axis)) {
     // General path: whole lines from shared memory.
-    beginShared();
-    for (size_t k = 0; k < n; ++k) {
-      offsets.push_back(offset);
-      storeTileShared(get(op.operand(unsigned(k))), l, op.operand(unsigned(k))->type().element(), offset);
-      offset += (in.numElements() * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
-    }
-    reserveShared(offset);
-    info.barrier(b);
+    offsets = operandsToShared(op, l);
     auto line = [&](llvm::Value *base) {
       auto at = [&](llvm::Value *k) {
         Regs x;
@@ -129,7 +138,9 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
   std::vector<Regs> acc(keys.size());
   for (size_t g = 0; g < keys.size(); ++g) {
     auto &rs = members[g];
-    std::stable_sort(rs.begin(), rs.end(), [&](int x, int y) { return l.regCoord[size_t(x)][axis] < l.regCoord[size_t(y)][axis]; });
+    std::sort(rs.begin(), rs.end(), [&](int x, int y) {
+      return std::make_pair(l.regCoord[size_t(x)][axis], x) < std::make_pair(l.regCoord[size_t(y)][axis], y);
+    });
     for (int r : rs) {
       Regs x;
       for (size_t k = 0; k < n; ++k) x.push_back(get(op.operand(unsigned(k)))[size_t(r)]);
@@ -213,16 +224,7 @@ void GpuLowering::lowerScan(const ir::Operation &op) {
   const TileLayout &l = layoutOf(in, op);
   const ir::Block &region = op.region(0).block();
   std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
-  std::vector<int64_t> offsets;
-  int64_t offset = 0;
-  beginShared();
-  for (size_t k = 0; k < n; ++k) {
-    offsets.push_back(offset);
-    storeTileShared(get(op.operand(unsigned(k))), l, op.operand(unsigned(k))->type().element(), offset);
-    offset += (in.numElements() * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
-  }
-  reserveShared(offset);
-  info.barrier(b);
+  std::vector<int64_t> offsets = operandsToShared(op, l);
   int64_t len = shape[axis], lines = in.numElements() / len, threads = numWarps * info.warpSize();
   auto elemOf = [&](size_t k) { return op.operand(unsigned(k))->type().element(); };
   // Lines tid, tid + threads, ...: index = (line / stride) * len * stride + line % stride.

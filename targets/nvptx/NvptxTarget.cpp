@@ -7,7 +7,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -56,20 +55,6 @@ const ArchInfo *archInfo(const std::string &arch) {
   for (const ArchInfo &a : kArchs)
     if (arch == a.name) return &a;
   return nullptr;
-}
-
-void optimize(llvm::Module &m, llvm::TargetMachine &tm) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cam, mam);
-  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }
 
 class NvptxTarget final : public Target {
@@ -141,7 +126,7 @@ public:
     }
     if (!linkLibdevice(m, error)) return false;
     m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
-    optimize(m, *tm);
+    llvmgen::optimizeModule(m, *tm, options.optLevel);
     std::string ptx;
     {
       llvm::SmallString<0> buf;
