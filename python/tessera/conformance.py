@@ -552,10 +552,10 @@ def run_matrix(targets, selected, seed, progress=None):
 def print_matrix(targets, selected, results, out=sys.stdout):
     by = {(r.case, r.dtype, r.target): r for r in results}
     width = max([len("%s[%s]" % (c.name, d)) for c, d in selected] + [4]) + 2
-    out.write("case".ljust(width) + "".join(t.name.ljust(8) for t in targets) + "\n")
+    out.write("case".ljust(width) + "".join(t.name.ljust(10) for t in targets) + "\n")
     for c, d in selected:
         row = "%s[%s]" % (c.name, d)
-        out.write(row.ljust(width) + "".join(by[(c.name, d, t.name)].status.ljust(8) for t in targets) + "\n")
+        out.write(row.ljust(width) + "".join(by[(c.name, d, t.name)].status.ljust(10) for t in targets) + "\n")
     problems = [r for r in results if r.status in ("fail", "xpass")]
     if problems:
         out.write("\nfailures:\n")
