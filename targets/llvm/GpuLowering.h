@@ -80,6 +80,7 @@ public:
   void lowerOp(const ir::Operation &op);
   void lowerElementwise(const ir::Operation &op);
   void lowerArange(const ir::Operation &op);
+  bool castsPairwise(const ir::Operation &op, const TileLayout &l, Regs &out);
   void lowerSameRegisters(const ir::Operation &op);
   void lowerThroughShared(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);

@@ -50,6 +50,12 @@ public:
     (void)ptr, (void)value, (void)pred;
     return false;
   }
+  // <2 x elem> holding `first` and `second` (f32) rounded to f16/bf16 by one
+  // packed conversion, or null if the target has none.
+  virtual llvm::Value *narrowPair(llvm::IRBuilder<> &, llvm::Value *first, llvm::Value *second, llvm::Type *elem) const {
+    (void)first, (void)second, (void)elem;
+    return nullptr;
+  }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
 };

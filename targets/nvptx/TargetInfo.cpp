@@ -127,6 +127,14 @@ public:
     return true;
   }
 
+  // cvt.rn.{bf16x2,f16x2}.f32 d, a, b puts a in the upper half: element 1.
+  llvm::Value *narrowPair(llvm::IRBuilder<> &b, llvm::Value *first, llvm::Value *second,
+                          llvm::Type *elem) const override {
+    if (elem->isBFloatTy()) return b.CreateIntrinsic(llvm::Intrinsic::nvvm_ff2bf16x2_rn, {}, {second, first});
+    if (elem->isHalfTy()) return b.CreateIntrinsic(llvm::Intrinsic::nvvm_ff2f16x2_rn, {}, {second, first});
+    return nullptr;
+  }
+
   void markKernel(llvm::Function *fn, int threads) const override {
     fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
     llvm::LLVMContext &ctx = fn->getContext();
