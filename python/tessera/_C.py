@@ -293,7 +293,7 @@ class Kernel:
         if len(args) != self.num_params:
             raise TypeError("kernel takes %d runtime arguments, got %d" % (self.num_params, len(args)))
         args = [a if isinstance(a, ctypes._SimpleCData) else _as_ctypes(a) for a in args]
-        ptrs = (ctypes.c_void_p * max(1, len(args)))(*[ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in args])
+        ptrs = (ctypes.c_void_p * max(1, len(args)))(*map(ctypes.addressof, args))
         grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
         g = (ctypes.c_uint32 * 3)(*grid)
         _check(library().tessera_kernel_launch(self.handle, g, ptrs, self._stream(stream)))

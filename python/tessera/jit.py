@@ -7,6 +7,7 @@ globals, num_warps/num_stages and the target. Compiled kernels are also kept
 in memory per specialization key, so a warm launch does no compiling.
 """
 
+import ctypes
 import functools
 import inspect
 import sys
@@ -123,6 +124,7 @@ class JITFunction:
         self.do_not_specialize = {self.arg_names[d] if isinstance(d, int) else d for d in do_not_specialize}
         self.cache = {}          # specialization key -> _C.Kernel
         self._binder = None      # a generated function: (*args, **kwargs) -> values in parameter order
+        self._params = None      # (name, is constexpr, specialized) per parameter
         self._module = None      # ModuleText, built on first compile
 
     def __call__(self, *args, **kwargs):
@@ -157,12 +159,18 @@ class JITFunction:
         """(key, signature, constexprs, launch values, target, device) for
         bound arguments; device is "cpu", "cuda:N" or None (no pointers)."""
         signature, values, constexprs, devices = [], [], [], []
-        for name in self.arg_names:
+        if self._params is None:
+            self._params = [(n, n in self.constexpr_names, n not in self.do_not_specialize) for n in self.arg_names]
+        for name, is_constexpr, spec in self._params:
             value = bound[name]
-            if name in self.constexpr_names or value is None:
+            if is_constexpr or value is None:
                 constexprs.append((name, constexpr_text(value)))
                 continue
-            ty, cvalue, device = specialize_arg(value, name not in self.do_not_specialize)
+            if type(value) is int and -0x80000000 <= value <= 0x7FFFFFFF:  # the common case, inline
+                signature.append("i32:1" if spec and value == 1 else "i32:16" if spec and value % 16 == 0 else "i32")
+                values.append(ctypes.c_int32(value))
+                continue
+            ty, cvalue, device = specialize_arg(value, spec)
             signature.append(ty)
             values.append(cvalue)
             if device is not None:
