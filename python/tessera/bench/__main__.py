@@ -107,7 +107,7 @@ def _cuda_context(reps):
     if not torch.cuda.is_available():
         return "torch sees no CUDA device"
     from .cuda import CopyCeiling as CudaCopy, CudaTimer
-    timer = CudaTimer(torch, reps=max(reps, 50))
+    timer = CudaTimer(torch, reps=max(reps, 100))
     return {"torch": torch, "timer": timer, "copy": CudaCopy(torch, timer)}
 
 
