@@ -2,6 +2,7 @@
 #include "targets/cpu/Lowering.h"
 
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsX86.h"
 
 namespace tessera::targets::cpu {
 
@@ -23,6 +24,23 @@ llvm::Value *Lowering::fastExp(llvm::Value *x, bool base2) {
   auto fma = [&](llvm::Value *a, llvm::Value *bb, llvm::Value *c) {
     return b.CreateIntrinsic(llvm::Intrinsic::fma, {ft}, {a, bb, c});
   };
+  // With AVX-512, vscalefps computes p * 2^n with correct overflow, subnormal
+  // results and NaN propagation in one instruction: clamp far enough that it
+  // saturates, with compare-selects that keep NaN (false compares pass x on).
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(ft);
+  bool scalef = facts.vectorBits >= 512 && vt && vt->getNumElements() == 16 && vt->getElementType()->isFloatTy();
+  if (scalef) {
+    double lim = base2 ? 300.0 : 200.0;
+    llvm::Value *xc = b.CreateSelect(b.CreateFCmpOGT(x, f(lim)), f(lim), x);
+    xc = b.CreateSelect(b.CreateFCmpOLT(xc, f(-lim)), f(-lim), xc);
+    llvm::Value *n = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, base2 ? xc : b.CreateFMul(xc, f(1.4426950408889634)));
+    llvm::Value *r = base2 ? b.CreateFMul(b.CreateFSub(xc, n), f(0.6931471805599453))
+                           : fma(n, f(-1.428606765330187e-06), fma(n, f(-0.693145751953125), xc));
+    llvm::Value *p = f(1.0 / 720);
+    for (double c : {1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0}) p = fma(p, r, f(c));
+    return b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
+                             {p, n, llvm::PoisonValue::get(ft), b.getInt16(0xFFFF), b.getInt32(4)});
+  }
   // Clamp to where the result is between 0 and inf; NaN is restored at the end.
   llvm::Value *xc = b.CreateIntrinsic(llvm::Intrinsic::maxnum, {ft}, {x, f(base2 ? -151.0 : -104.0)});
   xc = b.CreateIntrinsic(llvm::Intrinsic::minnum, {ft}, {xc, f(base2 ? 129.0 : 89.0)});
