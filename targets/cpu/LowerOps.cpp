@@ -385,6 +385,15 @@ llvm::Value *Lowering::safeAddress(llvm::Type *t) {
   return scratch_;
 }
 
+// The first pointer of a contiguous chunk, as a scalar computation when the
+// pointer tile is computed lazily (so address arithmetic stays scalar and a
+// vector of pointers is never built just to take its first lane).
+llvm::Value *Lowering::chunkBase(const ir::Value *ptrs, llvm::Value *i, llvm::Value *vectorOfPtrs) {
+  Lowered &l = get(ptrs);
+  if (l.pending || !l.isTile()) return b.CreateExtractElement(vectorOfPtrs, uint64_t(0));
+  return loadChunk(ptrs, i, 1);
+}
+
 void Lowering::lowerLoad(const ir::Operation &op) {
   const ir::Value *ptrs = op.operand(0);
   ir::Type rt = op.result()->type(), elem = rt.element();
@@ -423,7 +432,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
       return fromStorage(b.CreateSelect(m, b.CreateAlignedLoad(st, b.CreateSelect(m, p, safeAddress(st)), align), pass), elem);
     }
     if (contiguous && int64_t(w) <= row) {
-      llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
+      llvm::Value *base = chunkBase(ptrs, i, p);
       if (!m) return fromStorage(b.CreateAlignedLoad(vt, base, align), elem);
       return fromStorage(whenAllTrue(m, [&] { return (llvm::Value *)b.CreateAlignedLoad(vt, base, align); },
                                      [&] { return (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass); }),
@@ -470,7 +479,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
         }, [&] { return pass; });
       }
     } else if (contiguous) {
-      llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
+      llvm::Value *base = chunkBase(ptrs, i, p);
       v = m ? (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass) : b.CreateAlignedLoad(vt, base, align);
     } else {
       v = b.CreateMaskedGather(vt, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)), pass);
@@ -544,7 +553,7 @@ void Lowering::storeLoop(const ir::Operation &op) {
         return nullptr;
       }, [] { return nullptr; });
     } else if (contiguous) {
-      llvm::Value *base = b.CreateExtractElement(p, uint64_t(0));
+      llvm::Value *base = chunkBase(ptrs, i, p);
       if (!m) {
         streamingStore(v, base, align);
         return;

@@ -92,6 +92,7 @@ public:
   void lowerElementwiseTile(const ir::Operation &op);
   void defineTile(const ir::Operation &op, ChunkGen gen);
   void lowerLoad(const ir::Operation &op);
+  llvm::Value *chunkBase(const ir::Value *ptrs, llvm::Value *i, llvm::Value *vectorOfPtrs);
   void lowerStore(const ir::Operation &op);
   void storeLoop(const ir::Operation &op);
   void lowerAtomic(const ir::Operation &op);
