@@ -116,6 +116,7 @@ public:
   // Reductions and scans (GpuReduce.cpp).
   void lowerReduce(const ir::Operation &op);
   void lowerScan(const ir::Operation &op);
+  bool scanByBits(const ir::Operation &op, const TileLayout &l);
   llvm::Value *shuffleXor(llvm::Value *v, int laneMask);
   std::vector<int64_t> operandsToShared(const ir::Operation &op, const TileLayout &l);
 

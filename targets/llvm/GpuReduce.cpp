@@ -5,9 +5,15 @@
 // shared memory (every thread reads the warps' partials in the same order,
 // so all copies of a result agree). Layouts whose lanes or warps mix the
 // axis with other dimensions take the general path: the tile goes to shared
-// memory and each thread combines its results' lines there. scan always
-// takes that path: threads scan whole lines in shared memory in place.
+// memory and each thread combines its results' lines there.
+// scan: doubling over the bits of the axis coordinate (partners across a
+// register bit are free, across a lane bit a shuffle, across a warp bit
+// shared memory) when the layout moves along the axis by distinct powers of
+// two; otherwise threads scan whole lines in shared memory in place.
 #include "targets/llvm/GpuLowering.h"
+
+#include <map>
+#include <unordered_map>
 
 namespace tessera::targets::llvmgen {
 
@@ -217,11 +223,149 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
   for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), outs[k]);
 }
 
+namespace {
+
+// Who holds bit k of the scanned axis' coordinate: a register, lane or warp
+// bit whose basis is exactly 2^k along the axis.
+struct AxisBit {
+  enum Kind { Register, Lane, Warp } kind;
+  int bit;
+};
+
+// The owners of the axis bits, lowest first, when every basis that moves
+// along the axis moves only along it by a distinct power of two covering
+// the axis exactly; empty otherwise.
+std::vector<AxisBit> axisBits(const TileLayout &l, size_t axis) {
+  int64_t len = l.shape[axis];
+  int levels = 0;
+  while ((int64_t(1) << levels) < len) ++levels;
+  std::vector<AxisBit> owner(size_t(levels), AxisBit{AxisBit::Register, -1});
+  std::pair<const char *, AxisBit::Kind> kinds[] = {{"register", AxisBit::Register}, {"lane", AxisBit::Lane},
+                                                    {"warp", AxisBit::Warp}};
+  for (auto [name, kind] : kinds) {
+    const auto &bases = l.bases(name);
+    for (size_t bit = 0; bit < bases.size(); ++bit) {
+      int32_t v = bases[bit][axis];
+      if (!v) continue;
+      for (size_t d = 0; d < bases[bit].size(); ++d)
+        if (d != axis && bases[bit][d]) return {};
+      if (v & (v - 1)) return {};
+      int k = 0;
+      while ((1 << k) < v) ++k;
+      if (k >= levels || owner[size_t(k)].bit != -1) return {};
+      owner[size_t(k)] = AxisBit{kind, int(bit)};
+    }
+  }
+  for (const AxisBit &o : owner)
+    if (o.bit == -1) return {};
+  return owner;
+}
+
+} // namespace
+
+// Scan by doubling over the bits of the axis coordinate: after level k each
+// element holds the scan of its aligned block of 2^(k+1) and that block's
+// total. The partner across bit k is another register (free), another lane
+// (a shuffle) or another warp (shared memory), so every thread works on its
+// own registers: no line is walked serially.
+bool GpuLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
+  size_t n = op.numOperands(), axis = size_t(op.attr("axis")->getInt());
+  bool reverse = op.attr("reverse")->getBool();
+  std::vector<AxisBit> bits = axisBits(l, axis);
+  if (bits.empty() && l.shape[axis] > 1) return false;
+  const ir::Block &region = op.region(0).block();
+  int threads = numWarps * info.warpSize();
+  int laneBits = 0;
+  while ((1 << laneBits) < info.warpSize()) ++laneBits;
+  // scan[r], total[r]: per register, the values of all n operands.
+  std::vector<Regs> scan(size_t(l.numRegs)), total;
+  for (int r = 0; r < l.numRegs; ++r)
+    for (size_t k = 0; k < n; ++k) scan[size_t(r)].push_back(get(op.operand(unsigned(k)))[size_t(r)]);
+  total = scan;
+  auto combineAll = [&](const Regs &left, const Regs &right) {
+    Regs args = left;
+    args.insert(args.end(), right.begin(), right.end());
+    return combine(region, args);
+  };
+  for (const AxisBit &ab : bits) {
+    if (ab.kind == AxisBit::Register) {
+      // Both registers of a pair end with one block total.
+      for (int r = 0; r < l.numRegs; ++r) {
+        int hi = r | (1 << ab.bit);
+        if (r == hi) continue;
+        int first = reverse ? hi : r, second = reverse ? r : hi;
+        Regs t = combineAll(total[size_t(first)], total[size_t(second)]);
+        scan[size_t(second)] = combineAll(total[size_t(first)], scan[size_t(second)]);
+        total[size_t(r)] = total[size_t(hi)] = t;
+      }
+      continue;
+    }
+    // The partner's block total, per register (registers holding the same
+    // total exchange it once).
+    std::vector<Regs> partner(size_t(l.numRegs));
+    llvm::Value *myBit;
+    if (ab.kind == AxisBit::Lane) {
+      std::unordered_map<llvm::Value *, llvm::Value *> shuffled;
+      for (int r = 0; r < l.numRegs; ++r)
+        for (llvm::Value *v : total[size_t(r)]) {
+          llvm::Value *&s = shuffled[v];
+          if (!s) s = shuffleXor(v, 1 << ab.bit);
+          partner[size_t(r)].push_back(s);
+        }
+      myBit = b.CreateICmpNE(b.CreateAnd(lane, i32(1 << ab.bit)), i32(0));
+    } else {
+      // Totals to shared memory at [operand][register][thread]; read the
+      // same slot of the thread in the partner warp.
+      std::vector<int64_t> offsets;
+      int64_t offset = 0;
+      for (size_t k = 0; k < n; ++k) {
+        offsets.push_back(offset);
+        offset += (int64_t(l.numRegs) * threads * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
+      }
+      reserveShared(offset);
+      beginShared();
+      for (int r = 0; r < l.numRegs; ++r)
+        for (size_t k = 0; k < n; ++k)
+          storeShared(op.operand(unsigned(k))->type().element(), offsets[k], b.CreateAdd(i32(int64_t(r) * threads), tid),
+                      total[size_t(r)][k]);
+      info.barrier(b);
+      llvm::Value *other = b.CreateXor(tid, i32(int64_t(1) << (laneBits + ab.bit)));
+      for (int r = 0; r < l.numRegs; ++r)
+        for (size_t k = 0; k < n; ++k)
+          partner[size_t(r)].push_back(loadShared(op.operand(unsigned(k))->type().element(), offsets[k],
+                                                  b.CreateAdd(i32(int64_t(r) * threads), other)));
+      myBit = b.CreateICmpNE(b.CreateAnd(warp, i32(1 << ab.bit)), i32(0));
+    }
+    // Later in scan order (bit set going forward, clear in reverse): the
+    // partner's block comes first, on the left of every combine.
+    llvm::Value *later = reverse ? b.CreateNot(myBit) : myBit;
+    std::map<Regs, Regs> newTotals;  // registers with one total keep sharing one
+    for (int r = 0; r < l.numRegs; ++r) {
+      Regs leftScan = combineAll(partner[size_t(r)], scan[size_t(r)]);
+      for (size_t k = 0; k < n; ++k) scan[size_t(r)][k] = b.CreateSelect(later, leftScan[k], scan[size_t(r)][k]);
+      Regs &t = newTotals[total[size_t(r)]];
+      if (t.empty()) {
+        Regs leftTotal = combineAll(partner[size_t(r)], total[size_t(r)]);
+        Regs rightTotal = combineAll(total[size_t(r)], partner[size_t(r)]);
+        for (size_t k = 0; k < n; ++k) t.push_back(b.CreateSelect(later, leftTotal[k], rightTotal[k]));
+      }
+      total[size_t(r)] = t;
+    }
+  }
+  for (size_t k = 0; k < n; ++k) {
+    Regs out;
+    for (int r = 0; r < l.numRegs; ++r) out.push_back(scan[size_t(r)][k]);
+    set(op.result(unsigned(k)), out);
+  }
+  return true;
+}
+
 void GpuLowering::lowerScan(const ir::Operation &op) {
   size_t n = op.numOperands(), axis = size_t(op.attr("axis")->getInt());
   bool reverse = op.attr("reverse")->getBool();
   ir::Type in = op.operand(0)->type();
   const TileLayout &l = layoutOf(in, op);
+  if (op.result(0)->type().layout() == in.layout() && scanByBits(op, l)) return;
   const ir::Block &region = op.region(0).block();
   std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
   std::vector<int64_t> offsets = operandsToShared(op, l);
