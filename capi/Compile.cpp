@@ -9,6 +9,7 @@
 #include "runtime/Sha256.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 
 using namespace tessera;
@@ -219,6 +220,9 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     if (!device && t)
       if (auto st = runtime::getDevice(capi::backendForTarget(target), 0, device); !st)
         noDevice = "target '" + target + "': no device to run it: " + st.message();
+
+    // Compile for the device's own architecture unless told otherwise.
+    if (device && topts.arch.empty() && !std::getenv("TESSERA_NVPTX_ARCH")) topts.arch = device->architecture();
 
     runtime::CompileCache cache = runtime::CompileCache::fromEnvironment();
     std::string key;

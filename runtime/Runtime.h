@@ -94,6 +94,9 @@ public:
   virtual std::string name() const = 0;     // "host: 16 x AMD EPYC ..." / "NVIDIA H200"
   virtual std::string backend() const = 0;  // "host", "cuda", ...
   virtual int index() const = 0;
+  // The code generators' name for this device's instruction set ("sm_90"
+  // on CUDA); "" when it does not matter (the host) or is unknown.
+  virtual std::string architecture() const { return ""; }
 
   virtual Status allocate(size_t bytes, std::unique_ptr<Buffer> &out) = 0;
   // Copies run in `stream` order (null = the default stream) and are complete

@@ -172,7 +172,10 @@ CudaDevice::CudaDevice(const CudaDriver &driver, int index, CUdevice device, CUc
   int major = 0, minor = 0;
   if (driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) == CUDA_SUCCESS &&
       driver.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) == CUDA_SUCCESS)
-    name_ += " (sm_" + std::to_string(major) + std::to_string(minor) + ")";
+  {
+    architecture_ = "sm_" + std::to_string(major) + std::to_string(minor);
+    name_ += " (" + architecture_ + ")";
+  }
 }
 
 Status CudaDevice::streamHandle(Stream *stream, CUstream &out) const {

@@ -64,6 +64,7 @@ public:
   std::string name() const override { return name_; }
   std::string backend() const override { return "cuda"; }
   int index() const override { return index_; }
+  std::string architecture() const override { return architecture_; }
 
   Status allocate(size_t bytes, std::unique_ptr<Buffer> &out) override;
   Status copyToDevice(Buffer &dst, size_t offset, const void *src, size_t bytes, Stream *stream) override;
@@ -88,6 +89,7 @@ private:
   Status checkCopy(const Buffer &buf, size_t offset, size_t bytes) const;
 
   const CudaDriver &driver_;
+  std::string architecture_;  // "sm_<major><minor>"
   int index_;
   CUdevice device_;
   CUcontext context_;

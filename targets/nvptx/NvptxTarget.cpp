@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <mutex>
 
@@ -45,16 +46,47 @@ const llvm::Target *nvptx(std::string &error) {
   return llvm::TargetRegistry::lookupTarget(kTriple, error);
 }
 
-std::string resolveArch(const TargetOptions &o) {
+// What to compile for, given the requested architecture: the table's
+// entry, with Hopper's arch-specific features on sm_90 itself; for GPUs
+// newer than the table, PTX of the newest entry without arch-specific
+// features, which their driver JIT-compiles (a cubin would not run there).
+struct ArchChoice {
+  const ArchInfo *info = nullptr;
+  bool ptxOnly = false;
+  std::string error;
+};
+
+std::string requestedArch(const TargetOptions &o) {
   if (!o.arch.empty()) return o.arch;
   if (const char *env = std::getenv("TESSERA_NVPTX_ARCH")) return env;
   return "sm_90a";
 }
 
-const ArchInfo *archInfo(const std::string &arch) {
+ArchChoice chooseArch(const std::string &requested) {
+  ArchChoice c;
+  std::string arch = requested == "sm_90" ? "sm_90a" : requested;
   for (const ArchInfo &a : kArchs)
-    if (arch == a.name) return &a;
-  return nullptr;
+    if (arch == a.name) c.info = &a;
+  if (c.info) return c;
+  int number = 0;
+  if (arch.rfind("sm_", 0) == 0) {
+    size_t digits = 3;
+    while (digits < arch.size() && std::isdigit(static_cast<unsigned char>(arch[digits]))) ++digits;
+    if (digits > 3) number = std::atoi(arch.substr(3, digits - 3).c_str());
+  }
+  if (number > 90) {
+    c.info = &kArchs[3];  // sm_90
+    c.ptxOnly = true;
+    return c;
+  }
+  c.error = "unsupported NVIDIA architecture '" + requested +
+            "' (supported: sm_80, sm_86, sm_89, sm_90, sm_90a; newer GPUs get sm_90 PTX for the driver to compile)";
+  return c;
+}
+
+std::string resolveArch(const TargetOptions &o) {
+  ArchChoice c = chooseArch(requestedArch(o));
+  return c.info ? std::string(c.info->name) + (c.ptxOnly ? "+ptx" : "") : requestedArch(o);
 }
 
 class NvptxTarget final : public Target {
@@ -80,12 +112,13 @@ public:
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,
                std::string &error) override {
-    std::string arch = resolveArch(options);
-    const ArchInfo *ai = archInfo(arch);
-    if (!ai) {
-      error = "unsupported NVIDIA architecture '" + arch + "' (supported: sm_80, sm_86, sm_89, sm_90, sm_90a)";
+    ArchChoice choice = chooseArch(requestedArch(options));
+    if (!choice.info) {
+      error = choice.error;
       return false;
     }
+    const ArchInfo *ai = choice.info;
+    std::string arch = ai->name;
     int numWarps = options.numWarps;
     if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
       error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(numWarps);
@@ -142,7 +175,7 @@ public:
     if (options.emitAssembly) out.assembly = ptx;
     std::vector<uint8_t> cubin;
     std::string asmError;
-    if (assemble(ptx, arch, cubin, asmError)) {
+    if (!choice.ptxOnly && assemble(ptx, arch, cubin, asmError)) {
       out.format = "cubin";
       out.binary = std::move(cubin);
     } else if (!asmError.empty()) {

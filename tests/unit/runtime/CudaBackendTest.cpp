@@ -135,6 +135,25 @@ TEST(CudaBackend, CompileBinaryForNvptxNeedsNoDevice) {
   EXPECT_TRUE(contains(tessera_last_error(), "num_warps must be a power of two")) << tessera_last_error();
 }
 
+TEST(CudaBackend, ArchitecturesOutsideTheTable) {
+  tessera_compile_options o = vectorAddOptions("nvptx");
+  tessera_binary bin = nullptr;
+  // Newer than the table: sm_90 PTX (no arch-specific features) for the driver to compile.
+  o.arch = "sm_120";
+  ASSERT_EQ(tessera_compile_binary(&o, &bin), TESSERA_SUCCESS) << tessera_last_error();
+  EXPECT_STREQ(tessera_binary_format(bin), "ptx");
+  EXPECT_TRUE(contains(tessera_binary_assembly(bin), ".target sm_90\n")) << tessera_binary_assembly(bin);
+  tessera_binary_destroy(bin);
+  // A device that reports sm_90 gets Hopper's arch-specific target.
+  o.arch = "sm_90";
+  ASSERT_EQ(tessera_compile_binary(&o, &bin), TESSERA_SUCCESS) << tessera_last_error();
+  EXPECT_TRUE(contains(tessera_binary_assembly(bin), ".target sm_90a")) << tessera_binary_assembly(bin);
+  tessera_binary_destroy(bin);
+  o.arch = "sm_75";
+  EXPECT_EQ(tessera_compile_binary(&o, &bin), TESSERA_ERROR_COMPILATION);
+  EXPECT_TRUE(contains(tessera_last_error(), "unsupported NVIDIA architecture 'sm_75'")) << tessera_last_error();
+}
+
 TEST(CudaBackend, HostHasNoNativeStreamsAndCopiesWithinADevice) {
   Device *host = nullptr;
   ASSERT_TRUE(getDevice("host", 0, host).isOk());
