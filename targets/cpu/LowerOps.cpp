@@ -303,10 +303,10 @@ void Lowering::finishPending(const ir::Operation &user) {
 // stores): no read-for-ownership, and the output does not evict the inputs.
 // Only for 64-byte chunks at 64-byte aligned addresses (checked at run time;
 // misaligned chunks store normally).
-llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align) {
+llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align, llvm::Value *aligned) {
   unsigned bytes = unsigned(m.getDataLayout().getTypeStoreSize(v->getType()));
   if (bytes != 64 || !streamingStores_) return b.CreateAlignedStore(v, base, align);
-  llvm::Value *aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(base, b.getInt64Ty()), i64(63)), i64(0));
+  if (!aligned) aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(base, b.getInt64Ty()), i64(63)), i64(0));
   branch(aligned, [&]() -> llvm::Value * {
     llvm::StoreInst *st = b.CreateAlignedStore(v, base, llvm::Align(64));
     st->setMetadata(llvm::LLVMContext::MD_nontemporal, llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt32(1))}));
@@ -319,11 +319,31 @@ llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::A
 }
 
 // Masked vector memory ops are slower than plain ones on some CPUs (AMD's
-// among them), and most chunks of a masked tile are fully inside: branch to
-// the plain op when every lane of the mask is on.
-llvm::Value *Lowering::whenAllTrue(llvm::Value *mask, const std::function<llvm::Value *()> &allOn,
-                                   const std::function<llvm::Value *()> &general) {
-  return branch(b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {mask->getType()}, {mask}), allOn, general);
+// among them), and most chunks of a masked tile are fully inside: loads and
+// stores branch to the plain op when every lane of the mask is on.
+//
+// Whether every lane of chunk [i, i + w) of `mask` is on, as the vector
+// reduction of `m` or, for the bounds masks kernels use (`offs < n` with
+// offs stepping by 1 along the row), from the chunk's first and last
+// offsets alone: first < n, last < n, and first <= last (no wrap between).
+llvm::Value *Lowering::chunkAllTrue(const ir::Value *mask, llvm::Value *i, unsigned w, llvm::Value *m) {
+  auto vectorTest = [&] { return b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {m->getType()}, {m}); };
+  const ir::Operation *cmp = mask->definingOp();
+  if (!cmp || !cmp->is(ir::OpCode::Cmp)) return vectorTest();
+  const std::string &pred = cmp->attr("pred")->getString();
+  const ir::Value *offs = cmp->operand(0), *bound = cmp->operand(1);
+  if ((pred != "lt" && pred != "le") || !offs->type().element().isInteger() || lastDimStride(offs) != 1)
+    return vectorTest();
+  Lowered &lo = get(offs), &lb = get(bound);
+  if (lo.pending || !lo.isTile() || lb.isTile()) return vectorTest();
+  bool sgn = offs->type().element().isSigned();
+  llvm::Value *first = loadElement(offs, i), *last = loadElement(offs, b.CreateAdd(i, i64(w - 1)));
+  auto inside = [&](llvm::Value *x) {
+    return pred == "lt" ? (sgn ? b.CreateICmpSLT(x, lb.scalar) : b.CreateICmpULT(x, lb.scalar))
+                        : (sgn ? b.CreateICmpSLE(x, lb.scalar) : b.CreateICmpULE(x, lb.scalar));
+  };
+  llvm::Value *ordered = sgn ? b.CreateICmpSLE(first, last) : b.CreateICmpULE(first, last);
+  return b.CreateAnd(b.CreateAnd(inside(first), inside(last)), ordered);
 }
 
 // `cond ? then() : otherwise()` as control flow; the result is a phi of the
@@ -434,8 +454,8 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     if (contiguous && int64_t(w) <= row) {
       llvm::Value *base = chunkBase(ptrs, i, p);
       if (!m) return fromStorage(b.CreateAlignedLoad(vt, base, align), elem);
-      return fromStorage(whenAllTrue(m, [&] { return (llvm::Value *)b.CreateAlignedLoad(vt, base, align); },
-                                     [&] { return (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass); }),
+      return fromStorage(branch(chunkAllTrue(mask, i, w, m), [&] { return (llvm::Value *)b.CreateAlignedLoad(vt, base, align); },
+                                [&] { return (llvm::Value *)b.CreateMaskedLoad(vt, base, align, m, pass); }),
                          elem);
     }
     llvm::Value *all = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w));
@@ -539,6 +559,12 @@ void Lowering::storeLoop(const ir::Operation &op) {
   llvm::Align align(std::max<unsigned>(1, st->getScalarSizeInBits() / 8));
   bool contiguous = contiguousLastDim(ptrs);
   unsigned w = vectorWidth(val->type(), contiguous);
+  // A 1-D contiguous tile stored in whole cache lines: every chunk is as
+  // aligned as the first, so test that once, not per chunk.
+  llvm::Value *aligned = nullptr;
+  if (contiguous && val->type().rank() == 1 && w * st->getScalarSizeInBits() / 8 == 64 && !get(ptrs).pending &&
+      get(ptrs).isTile())
+    aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(loadElement(ptrs, i64(0)), b.getInt64Ty()), i64(63)), i64(0));
   loop(i64(0), i64(val->type().numElements()), w, [&](llvm::Value *i) {
     llvm::Value *p = loadChunk(ptrs, i, w);
     llvm::Value *v = toStorage(loadChunk(val, i, w), elem);
@@ -555,11 +581,11 @@ void Lowering::storeLoop(const ir::Operation &op) {
     } else if (contiguous) {
       llvm::Value *base = chunkBase(ptrs, i, p);
       if (!m) {
-        streamingStore(v, base, align);
+        streamingStore(v, base, align, aligned);
         return;
       }
-      whenAllTrue(m, [&] { return streamingStore(v, base, align); },
-                  [&] { return (llvm::Value *)b.CreateMaskedStore(v, base, align, m); });
+      branch(chunkAllTrue(mask, i, w, m), [&] { return streamingStore(v, base, align, aligned); },
+             [&] { return (llvm::Value *)b.CreateMaskedStore(v, base, align, m); });
     } else {
       b.CreateMaskedScatter(v, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)));
     }

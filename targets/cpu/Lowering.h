@@ -112,12 +112,12 @@ public:
   bool noWritesBeforeUse(const ir::Operation &load);
   bool isReadOnly(const ir::Operation &op);
   llvm::Value *safeAddress(llvm::Type *t);
-  llvm::Value *streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align);
+  // `aligned` (i1, optional): base is known 64-byte aligned or not.
+  llvm::Value *streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align, llvm::Value *aligned = nullptr);
+  llvm::Value *chunkAllTrue(const ir::Value *mask, llvm::Value *i, unsigned w, llvm::Value *m);
   bool streamingStores_ = true;
   llvm::Value *branch(llvm::Value *cond, const std::function<llvm::Value *()> &then,
                       const std::function<llvm::Value *()> &otherwise);
-  llvm::Value *whenAllTrue(llvm::Value *mask, const std::function<llvm::Value *()> &allOn,
-                           const std::function<llvm::Value *()> &general);
   int recomputeCost(const ir::Operation &op);
   // Defers filling a multi-use tile's buffer to its first user's loop when
   // that user comes directly later in the same block; false if it cannot.

@@ -81,3 +81,20 @@ def test_a_store_between_a_load_and_its_use():
     load_then_overwrite[(1,)](p, q, BLOCK=64)
     np.testing.assert_array_equal(q, want)
     np.testing.assert_array_equal(p, np.zeros(64))
+
+
+@tessera.jit
+def _wrapping_bound_kernel(out_ptr, big, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs, mask=big + offs < n)  # big + offs wraps past INT_MAX
+
+
+def test_bounds_mask_whose_offsets_wrap_inside_a_chunk(cpu_target):
+    # A chunk's mask is judged from its first and last offsets only when the
+    # offsets cannot wrap between them; here they do, at element 6.
+    out = np.full(64, -1, np.int32)
+    big, n = 2**31 - 5, 2**31 - 1
+    _wrapping_bound_kernel[(1,)](out, big, n, BLOCK=64)
+    v = (np.arange(64, dtype=np.int64) + big + 2**31) % 2**32 - 2**31  # i32 wrap-around
+    expected = np.where(v < n, np.arange(64), -1)
+    np.testing.assert_array_equal(out, expected)
