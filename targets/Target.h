@@ -64,7 +64,12 @@ public:
                        CompiledKernel &out, std::string &error) = 0;
 };
 
-// The registry: "cpu" today; "nvptx", "amdgpu", "spirv" as they land.
+// Runs `target`'s pipeline on `module` (per-pass dumps with options.dumpIR or
+// TESSERA_DUMP_IR) and returns kernel `entry`, or null with `error` set.
+const ir::Function *runPipeline(const Target &target, ir::Module &module, const std::string &entry,
+                                const TargetOptions &options, std::string &error);
+
+// The registry: "cpu" and "nvptx" today; "amdgpu", "spirv" as they land.
 std::unique_ptr<Target> createTarget(std::string_view name, std::string *error = nullptr);
 std::vector<std::string> targetNames();
 

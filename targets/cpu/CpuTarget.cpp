@@ -1,6 +1,5 @@
 #include "targets/cpu/CpuTarget.h"
 
-#include "ir/PassManager.h"
 #include "targets/cpu/Lowering.h"
 
 #include "lld/Common/Driver.h"
@@ -98,16 +97,8 @@ public:
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,
                std::string &error) override {
-    ir::PassOptions popts = ir::PassOptions::fromEnvironment();
-    popts.dumpAfterEach |= options.dumpIR;
-    ir::PassManager pm(popts);
-    for (const std::string &p : pipeline()) pm.add(p);
-    if (!pm.run(module, &error)) return false;
-    const ir::Function *kernel = module.lookup(entry);
-    if (!kernel || !kernel->isKernel()) {
-      error = "no kernel named '" + entry + "' in the module";
-      return false;
-    }
+    const ir::Function *kernel = runPipeline(*this, module, entry, options, error);
+    if (!kernel) return false;
     const HostMachine &h = host();
     if (!h.target) {
       error = "LLVM has no code generator for this host (" + h.triple + ")";

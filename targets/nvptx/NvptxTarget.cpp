@@ -1,6 +1,5 @@
 #include "targets/nvptx/NvptxTarget.h"
 
-#include "ir/PassManager.h"
 #include "targets/llvm/GpuLowering.h"
 #include "targets/nvptx/TargetInfo.h"
 
@@ -126,16 +125,8 @@ public:
     }
     module.attrs().set("num_warps", int64_t(numWarps));
     module.attrs().set("warp_size", int64_t(32));
-    ir::PassOptions popts = ir::PassOptions::fromEnvironment();
-    popts.dumpAfterEach |= options.dumpIR;
-    ir::PassManager pm(popts);
-    for (const std::string &p : pipeline()) pm.add(p);
-    if (!pm.run(module, &error)) return false;
-    const ir::Function *kernel = module.lookup(entry);
-    if (!kernel || !kernel->isKernel()) {
-      error = "no kernel named '" + entry + "' in the module";
-      return false;
-    }
+    const ir::Function *kernel = runPipeline(*this, module, entry, options, error);
+    if (!kernel) return false;
     const llvm::Target *target = nvptx(error);
     if (!target) return false;
     llvm::TargetOptions topts;
