@@ -281,7 +281,6 @@ void GpuLowering::lowerThroughShared(const ir::Operation &op) {
   }
   reserveShared(offset);
   info.barrier(b);
-  auto elemBytes = [](ir::Type t) { return int64_t(std::max(1, t.element().bitWidth() / 8)); };
   for (unsigned k = 0; k < op.numResults(); ++k) {
     ir::Type rt = op.result(k)->type();
     const TileLayout &l = layoutOf(rt, op);
@@ -289,7 +288,6 @@ void GpuLowering::lowerThroughShared(const ir::Operation &op) {
     for (int r = 0; r < l.numRegs; ++r) {
       // The source element (operand, row-major index) of result element r.
       llvm::Value *idx = flatIndex(l, r);
-      size_t src = 0;
       switch (op.code()) {
       case OpCode::Join: {  // result [..., 2]: the last coordinate picks the operand
         llvm::Value *which = coord(l, r, rt.shape().size() - 1);
@@ -342,8 +340,7 @@ void GpuLowering::lowerThroughShared(const ir::Operation &op) {
       default:  // reshape, expand_dims, hint: the same row-major order
         break;
       }
-      (void)elemBytes;
-      out.push_back(loadShared(rt.element(), offsets[src], idx));
+      out.push_back(loadShared(rt.element(), offsets[0], idx));
     }
     set(op.result(k), out);
   }
