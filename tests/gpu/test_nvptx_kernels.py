@@ -125,3 +125,24 @@ def test_attention_ragged_sequence(torch, dtype):
     ref = torch.nn.functional.scaled_dot_product_attention(q.double()[None], k.double()[None], v.double()[None])[0]
     tol = 2e-5 if dtype == "float32" else 2e-2
     torch.testing.assert_close(out.double(), ref, rtol=tol, atol=tol)
+
+
+@tessera.jit
+def _scan2d_kernel(x_ptr, out_ptr, rev_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], tl.cumsum(x, axis=AXIS))
+    tl.store(rev_ptr + rm[:, None] * N + rn[None, :], tl.cumsum(x, axis=AXIS, reverse=True))
+
+
+@pytest.mark.parametrize("num_warps", [1, 2, 8, 16])
+@pytest.mark.parametrize("shape,axis", [((64, 256), 1), ((256, 64), 0), ((1, 4096), 1), ((4096, 1), 0)])
+def test_scans_over_registers_lanes_and_warps(torch, num_warps, shape, axis):
+    m, n = shape
+    x = torch.randint(-1000, 1000, (m, n), device="cuda", dtype=torch.int32)
+    out = torch.full_like(x, -7)
+    rev = torch.full_like(x, -7)
+    _scan2d_kernel[(1,)](x, out, rev, M=m, N=n, AXIS=axis, num_warps=num_warps)
+    assert torch.equal(out, torch.cumsum(x, dim=axis).to(torch.int32))
+    assert torch.equal(rev, torch.flip(torch.cumsum(torch.flip(x, [axis]), dim=axis), [axis]).to(torch.int32))
