@@ -127,6 +127,20 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
   return TESSERA_SUCCESS;
 }
 
+// The checks every compile entry point makes (`api` names it in messages),
+// and the target options the C options ask for.
+tessera_status targetOptions(const tessera_compile_options &o, const char *api, targets::TargetOptions &out) {
+  std::string a = api;
+  if (!o.source || !o.entry) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": source and entry are required");
+  if (o.num_signature && !o.signature) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": null signature");
+  if (o.num_constexprs && !o.constexprs) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": null constexprs");
+  if (o.num_warps < 0 || o.num_stages < 0) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": negative num_warps or num_stages");
+  if (o.num_warps) out.numWarps = o.num_warps;
+  if (o.num_stages) out.numStages = o.num_stages;
+  if (o.arch) out.arch = o.arch;
+  return TESSERA_SUCCESS;
+}
+
 runtime::CacheEntry toEntry(const targets::CompiledKernel &ck) {
   runtime::CacheEntry e;
   e.metadata["target"] = ck.target;
@@ -200,16 +214,9 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
   return capi::guarded([&]() -> tessera_status {
     if (!options || !kernel) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: null argument");
     const tessera_compile_options &o = *options;
-    if (!o.source || !o.entry) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: source and entry are required");
-    if (o.num_signature && !o.signature) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: null signature");
-    if (o.num_constexprs && !o.constexprs) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: null constexprs");
-    if (o.num_warps < 0 || o.num_stages < 0) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: negative num_warps or num_stages");
-    std::string target = o.target && *o.target ? o.target : "cpu";
-
     targets::TargetOptions topts;
-    if (o.num_warps) topts.numWarps = o.num_warps;
-    if (o.num_stages) topts.numStages = o.num_stages;
-    if (o.arch) topts.arch = o.arch;
+    if (tessera_status s = capi::targetOptions(o, "tessera_compile", topts); s != TESSERA_SUCCESS) return s;
+    std::string target = o.target && *o.target ? o.target : "cpu";
     std::string error;
     std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);
 
@@ -261,15 +268,10 @@ extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *
   return capi::guarded([&]() -> tessera_status {
     if (!options || !binary) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile_binary: null argument");
     const tessera_compile_options &o = *options;
-    if (!o.source || !o.entry) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile_binary: source and entry are required");
-    if ((o.num_signature && !o.signature) || (o.num_constexprs && !o.constexprs))
-      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile_binary: null signature or constexprs");
-    std::string target = o.target && *o.target ? o.target : "cpu";
     targets::TargetOptions topts;
-    if (o.num_warps) topts.numWarps = o.num_warps;
-    if (o.num_stages) topts.numStages = o.num_stages;
-    if (o.arch) topts.arch = o.arch;
+    if (tessera_status s = capi::targetOptions(o, "tessera_compile_binary", topts); s != TESSERA_SUCCESS) return s;
     topts.emitAssembly = true;
+    std::string target = o.target && *o.target ? o.target : "cpu";
     std::string error;
     std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);
     frontend::CompileRequest req;

@@ -320,11 +320,8 @@ def _as_ctypes(value):
     return specialize(value, False)[1]
 
 
-def compile(source, entry, signature, constexprs, target="cpu", filename="<kernel>", num_warps=0, num_stages=0,
-            device=None):
-    """Compiles through the C API (and its on-disk cache). `constexprs` is a
-    list of (name, value-text) pairs; `device` a handle (None: device 0 of the
-    target's backend)."""
+def _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=None, arch=None):
+    """tessera_compile_options for the C API (the arrays stay alive with it)."""
     o = _CompileOptions()
     o.source, o.filename, o.entry = source.encode(), filename.encode(), entry.encode()
     sig = (ctypes.c_char_p * max(1, len(signature)))(*[s.encode() for s in signature])
@@ -333,6 +330,16 @@ def compile(source, entry, signature, constexprs, target="cpu", filename="<kerne
     o.constexprs, o.num_constexprs = cx, len(constexprs)
     o.target, o.num_warps, o.num_stages = target.encode(), num_warps, num_stages
     o.device = device.value if device is not None else None
+    o.arch = arch.encode() if arch else None
+    return o
+
+
+def compile(source, entry, signature, constexprs, target="cpu", filename="<kernel>", num_warps=0, num_stages=0,
+            device=None):
+    """Compiles through the C API (and its on-disk cache). `constexprs` is a
+    list of (name, value-text) pairs; `device` a handle (None: device 0 of the
+    target's backend)."""
+    o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=device)
     k = ctypes.c_void_p()
     _check(library().tessera_compile(ctypes.byref(o), ctypes.byref(k)))
     return Kernel(k)
@@ -346,17 +353,11 @@ class Binary:
         self.threads, self.shared_memory = threads, shared_memory
 
 
-def compile_binary(source, entry, signature, constexprs, target, num_warps=0, num_stages=0, arch=None):
+def compile_binary(source, entry, signature, constexprs, target, filename="<kernel>", num_warps=0, num_stages=0,
+                   arch=None):
     """Compiles for `target` (and `arch`, e.g. "sm_80") without a device (no
     cache): a Binary."""
-    o = _CompileOptions()
-    o.source, o.filename, o.entry = source.encode(), b"<kernel>", entry.encode()
-    sig = (ctypes.c_char_p * max(1, len(signature)))(*[s.encode() for s in signature])
-    o.signature, o.num_signature = sig, len(signature)
-    cx = (_Constexpr * max(1, len(constexprs)))(*[_Constexpr(n.encode(), v.encode()) for n, v in constexprs])
-    o.constexprs, o.num_constexprs = cx, len(constexprs)
-    o.target, o.num_warps, o.num_stages = target.encode(), num_warps, num_stages
-    o.arch = arch.encode() if arch else None
+    o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, arch=arch)
     h = ctypes.c_void_p()
     lib = library()
     _check(lib.tessera_compile_binary(ctypes.byref(o), ctypes.byref(h)))

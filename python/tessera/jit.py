@@ -158,6 +158,14 @@ class JITFunction:
     def specialization(self, bound, num_warps, num_stages):
         """(key, signature, constexprs, launch values, target, device) for
         bound arguments; device is "cpu", "cuda:N" or None (no pointers)."""
+        signature, values, constexprs, devices = self._signature(bound)
+        target, device = resolve_target(self.target, devices)
+        key = (tuple(signature), tuple(constexprs), num_warps, num_stages, target, device)
+        return key, signature, constexprs, values, target, device
+
+    def _signature(self, bound):
+        """(signature, launch values, constexprs, (parameter, device) of each
+        pointer) for bound arguments."""
         signature, values, constexprs, devices = [], [], [], []
         if self._params is None:
             self._params = [(n, n in self.constexpr_names, n not in self.do_not_specialize) for n in self.arg_names]
@@ -175,14 +183,22 @@ class JITFunction:
             values.append(cvalue)
             if device is not None:
                 devices.append((name, device))
-        target, device = resolve_target(self.target, devices)
-        key = (tuple(signature), tuple(constexprs), num_warps, num_stages, target, device)
-        return key, signature, constexprs, values, target, device
+        return signature, values, constexprs, devices
 
-    def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None):
+    def _compile_module(self, compile_fn, signature, constexprs, num_warps, num_stages, **options):
+        """compile_fn (_C.compile or _C.compile_binary) on the module text,
+        with the module's globals as constexprs and errors located in the
+        user's files."""
         module = self.module_text()
         globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
-        filename = module.chunks[0].filename
+        try:
+            return compile_fn(module.text, self.__name__, signature, constexprs + globals_,
+                              filename=_source.MODULE_NAME, num_warps=num_warps or 0, num_stages=num_stages or 0,
+                              **options)
+        except _C.CompilationError as e:
+            raise _C.CompilationError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+
+    def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None):
         handle = None
         if device and device != "cpu":
             # The arguments' GPU; when it is not usable the C API reports why
@@ -191,32 +207,16 @@ class JITFunction:
                 handle = _C.get_device(device)
             except _C.TesseraError:
                 handle = None
-        try:
-            return _C.compile(module.text, self.__name__, signature, constexprs + globals_, target=target,
-                              filename=_source.MODULE_NAME, num_warps=num_warps or 0, num_stages=num_stages or 0,
-                              device=handle)
-        except _C.CompilationError as e:
-            raise _C.CompilationError(e.status, module.map_message(str(e), filename)) from None
+        return self._compile_module(_C.compile, signature, constexprs, num_warps, num_stages, target=target,
+                                    device=handle)
 
     def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, **kwargs):
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
-        bound = self.bind(args, kwargs)
-        signature, constexprs = [], []
-        for name in self.arg_names:
-            value = bound[name]
-            if name in self.constexpr_names or value is None:
-                constexprs.append((name, constexpr_text(value)))
-                continue
-            signature.append(specialize_arg(value, name not in self.do_not_specialize)[0])
-        module = self.module_text()
-        globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
-        try:
-            return _C.compile_binary(module.text, self.__name__, signature, constexprs + globals_, target,
-                                     num_warps=num_warps or 0, num_stages=num_stages or 0, arch=arch)
-        except _C.CompilationError as e:
-            raise _C.CompilationError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        signature, _, constexprs, _ = self._signature(self.bind(args, kwargs))
+        return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
+                                    arch=arch)
 
     def run(self, *args, grid, num_warps=None, num_stages=None, **kwargs):
         for option in _IGNORED_OPTIONS:

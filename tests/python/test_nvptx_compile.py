@@ -4,6 +4,8 @@ GPU; the run on a GPU is tests/gpu/run_device.sh)."""
 
 import pytest
 
+import tessera
+import tessera.language as tl
 from tessera import _C
 from tessera import conformance as conf
 from tessera.bench import workloads
@@ -56,3 +58,15 @@ def test_unknown_arch_is_a_clear_error(nvptx):
     case = next(c for c in CASES if c.name.startswith("elementwise"))
     with pytest.raises(_C.CompilationError, match="unsupported NVIDIA architecture 'sm_12'"):
         conf.compile_case(case, case.dtypes[0], "nvptx", 7, arch="sm_12")
+
+
+@tessera.jit
+def _undefined_name_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, undefined_name)  # noqa: F821
+
+
+def test_compile_only_errors_point_into_the_users_file(nvptx):
+    import numpy as np
+    with pytest.raises(_C.CompilationError, match=r"test_nvptx_compile\.py:\d+:\d+: error: name 'undefined_name'"):
+        _undefined_name_kernel.compile_only("nvptx", np.zeros(4, np.float32), BLOCK=4)
