@@ -48,6 +48,21 @@ void GpuLowering::when(llvm::Value *cond, const std::function<void()> &then) {
   b.SetInsertPoint(done);
 }
 
+llvm::Value *GpuLowering::whenElse(llvm::Value *cond, const std::function<llvm::Value *()> &then,
+                                   llvm::Value *otherwise) {
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  llvm::Value *v = nullptr;
+  llvm::BasicBlock *end = nullptr;
+  when(cond, [&] {
+    v = then();
+    end = b.GetInsertBlock();
+  });
+  llvm::PHINode *phi = b.CreatePHI(v->getType(), 2);
+  phi->addIncoming(v, end);
+  phi->addIncoming(otherwise, pre);
+  return phi;
+}
+
 Regs GpuLowering::loop(llvm::Value *count, const Regs &inits,
                        const std::function<Regs(llvm::Value *, const Regs &)> &body) {
   llvm::BasicBlock *pre = b.GetInsertBlock();

@@ -54,7 +54,8 @@ const TileLayout &GpuLowering::layoutOf(ir::Type tile, const ir::Operation &wher
     for (size_t bit = 0; bit < regBases.size(); ++bit)
       if (r >> bit & 1)
         for (size_t d = 0; d < rank; ++d) c[d] ^= regBases[bit][d];
-    l->regIsCopy.push_back(std::find(l->regCoord.begin(), l->regCoord.end(), c) != l->regCoord.end());
+    auto same = std::find(l->regCoord.begin(), l->regCoord.end(), c);
+    l->holder.push_back(same == l->regCoord.end() ? r : int(same - l->regCoord.begin()));
     l->regCoord.push_back(c);
   }
   // The lane/warp part of the coordinates, and whether this thread is the
@@ -196,10 +197,8 @@ void GpuLowering::lowerElementwise(const ir::Operation &op) {
       out[size_t(r)] = out[size_t(r & ~sameBits)];
       continue;
     }
-    if (l.regIsCopy[size_t(r)]) {
-      // Registers holding the same element compute it once.
-      auto first = std::find(l.regCoord.begin(), l.regCoord.end(), l.regCoord[size_t(r)]);
-      out[size_t(r)] = out[size_t(first - l.regCoord.begin())];
+    if (l.isCopy(r)) {  // registers holding the same element compute it once
+      out[size_t(r)] = out[size_t(l.holder[size_t(r)])];
       continue;
     }
     std::vector<llvm::Value *> in;
@@ -376,7 +375,7 @@ void GpuLowering::lowerPrint(const ir::Operation &op) {
     }
     const TileLayout &l = layoutOf(v->type(), op);
     for (int r = 0; r < l.numRegs; ++r) {
-      if (l.regIsCopy[size_t(r)]) continue;
+      if (l.isCopy(r)) continue;
       llvm::Value *x = get(v)[size_t(r)];
       when(l.ownsElements, [&] {
         llvm::Value *idx = b.CreateZExt(flatIndex(l, r), b.getInt64Ty());

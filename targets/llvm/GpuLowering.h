@@ -51,7 +51,8 @@ struct TileLayout {
   int numRegs = 1;
   std::vector<std::vector<int32_t>> regCoord;  // [register][dim]
   std::vector<llvm::Value *> laneWarpCoord;    // [dim], in the prologue
-  std::vector<bool> regIsCopy;                 // an earlier register holds the same element
+  std::vector<int> holder;                     // the first register holding the same element
+  bool isCopy(int r) const { return holder[size_t(r)] != r; }
   llvm::Value *ownsElements = nullptr;         // i1: not a lane/warp broadcast copy
   const ir::LinearLayout::Bases &bases(const char *dim) const;
 };
@@ -93,6 +94,8 @@ public:
   void lowerWhile(const ir::Operation &op);
   // if (cond) { then() } ; returns after the merge point.
   void when(llvm::Value *cond, const std::function<void()> &then);
+  // cond ? then() : otherwise, with then() run only when cond holds.
+  llvm::Value *whenElse(llvm::Value *cond, const std::function<llvm::Value *()> &then, llvm::Value *otherwise);
   // for (i = 0; i < count; ++i) with loop-carried values; returns their finals.
   Regs loop(llvm::Value *count, const Regs &inits, const std::function<Regs(llvm::Value *i, const Regs &carried)> &body);
 
@@ -119,6 +122,8 @@ public:
   bool scanByBits(const ir::Operation &op, const TileLayout &l);
   llvm::Value *shuffleXor(llvm::Value *v, int laneMask);
   std::vector<int64_t> operandsToShared(const ir::Operation &op, const TileLayout &l);
+  std::vector<int64_t> sharedRegions(const ir::Operation &op, int64_t elements);
+  Regs combine(const ir::Block &region, const Regs &left, const Regs &right);
 
   // dot on CUDA cores / SIMT lanes (GpuDot.cpp).
   void lowerDot(const ir::Operation &op);
@@ -134,8 +139,6 @@ private:
   std::map<std::pair<std::vector<int64_t>, const ir::Layout *>, std::unique_ptr<TileLayout>> layouts_;
   int64_t sharedBytes_ = 0;
   std::unique_ptr<ir::AxisAnalysis> axis_;
-  friend bool lowerGpuKernel(const ir::Function &, const std::string &, const TargetInfo &, int, llvm::Module &,
-                             GpuKernelInfo &, std::string &);
 };
 
 } // namespace tessera::targets::llvmgen

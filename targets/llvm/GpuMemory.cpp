@@ -48,7 +48,7 @@ void GpuLowering::storeShared(ir::Type elem, int64_t offsetBytes, llvm::Value *i
 
 void GpuLowering::storeTileShared(const Regs &regs, const TileLayout &l, ir::Type elem, int64_t offsetBytes) {
   for (int r = 0; r < l.numRegs; ++r)
-    if (!l.regIsCopy[size_t(r)]) storeShared(elem, offsetBytes, flatIndex(l, r), regs[size_t(r)]);
+    if (!l.isCopy(r)) storeShared(elem, offsetBytes, flatIndex(l, r), regs[size_t(r)]);
 }
 
 Regs GpuLowering::readTileShared(const TileLayout &l, ir::Type elem, int64_t offsetBytes) {
@@ -121,17 +121,7 @@ void GpuLowering::lowerLoad(const ir::Operation &op) {
     };
     if (op.numOperands() < 2) return set(op.result(), {load()});
     llvm::Value *other = op.numOperands() > 2 ? scalar(op.operand(2)) : llvm::Constant::getNullValue(computeType(elem));
-    llvm::BasicBlock *pre = b.GetInsertBlock();
-    llvm::Value *v = nullptr;
-    llvm::BasicBlock *loadEnd = nullptr;
-    when(scalar(op.operand(1)), [&] {
-      v = load();
-      loadEnd = b.GetInsertBlock();
-    });
-    llvm::PHINode *phi = b.CreatePHI(v->getType(), 2);
-    phi->addIncoming(v, loadEnd);
-    phi->addIncoming(other, pre);
-    return set(op.result(), {phi});
+    return set(op.result(), {whenElse(scalar(op.operand(1)), load, other)});
   }
   const TileLayout &l = layoutOf(rt, op);
   int eb = int(storageBytes(elem));
@@ -158,19 +148,7 @@ void GpuLowering::lowerLoad(const ir::Operation &op) {
         fallback = w == 1 ? o : b.CreateInsertElement(fallback, o, uint64_t(i));
       }
       v = isVolatile ? nullptr : info.predicatedLoad(b, ptrs[size_t(g)], vt, (*mask)[size_t(g)], fallback);
-      if (!v) {
-        llvm::BasicBlock *pre = b.GetInsertBlock();
-        llvm::Value *loaded = nullptr;
-        llvm::BasicBlock *loadEnd = nullptr;
-        when((*mask)[size_t(g)], [&] {
-          loaded = load();
-          loadEnd = b.GetInsertBlock();
-        });
-        llvm::PHINode *phi = b.CreatePHI(vt, 2);
-        phi->addIncoming(loaded, loadEnd);
-        phi->addIncoming(fallback, pre);
-        v = phi;
-      }
+      if (!v) v = whenElse((*mask)[size_t(g)], load, fallback);
     }
     for (int i = 0; i < w; ++i)
       out[size_t(g + i)] = fromStorage(w == 1 ? v : b.CreateExtractElement(v, uint64_t(i)), elem);
@@ -199,7 +177,7 @@ void GpuLowering::lowerStore(const ir::Operation &op) {
   llvm::Type *vecTy = w == 1 ? st : llvm::FixedVectorType::get(st, unsigned(w));
   bool everyThread = llvm::isa<llvm::ConstantInt>(l.ownsElements);
   for (int g = 0; g < l.numRegs; g += w) {
-    if (l.regIsCopy[size_t(g)]) continue;  // another register stores these elements
+    if (l.isCopy(g)) continue;  // another register stores these elements
     llvm::Value *v = llvm::PoisonValue::get(vecTy);
     for (int i = 0; i < w; ++i) {
       llvm::Value *e = toStorage(vals[size_t(g + i)], elem);
@@ -245,17 +223,7 @@ void GpuLowering::lowerAtomic(const ir::Operation &op) {
   // Operands: ptr, val[, mask] or ptr, cmp, val.
   auto atomicWhen = [&](llvm::Value *pred, llvm::Value *ptr, llvm::Value *a, llvm::Value *c) -> llvm::Value * {
     if (!pred) return one(ptr, a, c);
-    llvm::BasicBlock *pre = b.GetInsertBlock();
-    llvm::Value *r = nullptr;
-    llvm::BasicBlock *end = nullptr;
-    when(pred, [&] {
-      r = one(ptr, a, c);
-      end = b.GetInsertBlock();
-    });
-    llvm::PHINode *phi = b.CreatePHI(ct, 2);
-    phi->addIncoming(r, end);
-    phi->addIncoming(llvm::Constant::getNullValue(ct), pre);
-    return phi;
+    return whenElse(pred, [&] { return one(ptr, a, c); }, llvm::Constant::getNullValue(ct));
   };
   if (!rt.isTile()) {
     // One thread performs a scalar atomic; the others read its result.
@@ -274,9 +242,8 @@ void GpuLowering::lowerAtomic(const ir::Operation &op) {
   bool everyThread = llvm::isa<llvm::ConstantInt>(l.ownsElements);
   Regs out(size_t(l.numRegs));
   for (int r = 0; r < l.numRegs; ++r) {
-    if (l.regIsCopy[size_t(r)]) {
-      auto first = std::find(l.regCoord.begin(), l.regCoord.end(), l.regCoord[size_t(r)]);
-      out[size_t(r)] = out[size_t(first - l.regCoord.begin())];
+    if (l.isCopy(r)) {
+      out[size_t(r)] = out[size_t(l.holder[size_t(r)])];
       continue;
     }
     llvm::Value *pred = everyThread ? nullptr : l.ownsElements;
@@ -289,7 +256,7 @@ void GpuLowering::lowerAtomic(const ir::Operation &op) {
     // Lanes or warps that hold copies read the owner's result.
     beginShared();
     for (int r = 0; r < l.numRegs; ++r)
-      if (!l.regIsCopy[size_t(r)])
+      if (!l.isCopy(r))
         when(l.ownsElements, [&] { storeShared(elem, 0, flatIndex(l, r), out[size_t(r)]); });
     reserveShared(rt.numElements() * storageBytes(elem));
     info.barrier(b);

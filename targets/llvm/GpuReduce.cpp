@@ -45,17 +45,31 @@ bool pureAlong(const ir::LinearLayout::Bases &bases, size_t axis) {
 // Every operand tile of `op` row-major in shared memory (one region each,
 // 16-byte aligned), written and then visible to all threads: the offsets.
 std::vector<int64_t> GpuLowering::operandsToShared(const ir::Operation &op, const TileLayout &l) {
-  std::vector<int64_t> offsets;
-  int64_t offset = 0;
+  std::vector<int64_t> offsets = sharedRegions(op, op.operand(0)->type().numElements());
   beginShared();
-  for (ir::Value *v : op.operands()) {
-    offsets.push_back(offset);
-    storeTileShared(get(v), l, v->type().element(), offset);
-    offset += (v->type().numElements() * bytesOf(v->type()) + 15) / 16 * 16;
-  }
-  reserveShared(offset);
+  for (unsigned k = 0; k < op.numOperands(); ++k)
+    storeTileShared(get(op.operand(k)), l, op.operand(k)->type().element(), offsets[k]);
   info.barrier(b);
   return offsets;
+}
+
+// One region of `elements` values per operand of `op`, each 16-byte aligned:
+// their offsets (the shared memory is reserved).
+std::vector<int64_t> GpuLowering::sharedRegions(const ir::Operation &op, int64_t elements) {
+  std::vector<int64_t> offsets;
+  int64_t offset = 0;
+  for (ir::Value *v : op.operands()) {
+    offsets.push_back(offset);
+    offset += (elements * bytesOf(v->type()) + 15) / 16 * 16;
+  }
+  reserveShared(offset);
+  return offsets;
+}
+
+Regs GpuLowering::combine(const ir::Block &region, const Regs &left, const Regs &right) {
+  Regs args = left;
+  args.insert(args.end(), right.begin(), right.end());
+  return combine(region, args);
 }
 
 llvm::Value *GpuLowering::shuffleXor(llvm::Value *v, int laneMask) {
@@ -84,14 +98,9 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
   ir::Type in = op.operand(0)->type();
   const TileLayout &l = layoutOf(in, op);
   const ir::Block &region = op.region(0).block();
-  auto combineAll = [&](const Regs &acc, const Regs &x) {
-    Regs args = acc;
-    args.insert(args.end(), x.begin(), x.end());
-    return combine(region, args);
-  };
+  auto combineAll = [&](const Regs &left, const Regs &right) { return combine(region, left, right); };
   std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
   std::vector<int64_t> offsets;
-  int64_t offset = 0;
 
   if (!pureAlong(l.bases("lane"), axis) || !pureAlong(l.bases("warp"), axis)) {
     // General path: whole lines from shared memory.
@@ -130,7 +139,7 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
   std::vector<std::vector<int32_t>> keys;
   std::vector<std::vector<int>> members;
   for (int r = 0; r < l.numRegs; ++r) {
-    if (l.regIsCopy[size_t(r)]) continue;
+    if (l.isCopy(r)) continue;
     std::vector<int32_t> key = l.regCoord[size_t(r)];
     key[axis] = 0;
     auto it = std::find(keys.begin(), keys.end(), key);
@@ -174,11 +183,7 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
     std::vector<int64_t> outShape = shape;
     outShape.erase(outShape.begin() + int64_t(axis));
     std::vector<int64_t> outStrides = rowMajorStrides(outShape);
-    for (size_t k = 0; k < n; ++k) {
-      offsets.push_back(offset);
-      offset += (numOut * numWarpsAlong * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
-    }
-    reserveShared(offset);
+    offsets = sharedRegions(op, numOut * numWarpsAlong);
     llvm::Value *warpSlot = i32(0);
     for (size_t j = 0; j < axisWarpBits.size(); ++j)
       warpSlot = b.CreateOr(warpSlot, b.CreateShl(b.CreateAnd(b.CreateLShr(warp, uint64_t(axisWarpBits[j])), 1), uint64_t(j)));
@@ -282,11 +287,7 @@ bool GpuLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
   for (int r = 0; r < l.numRegs; ++r)
     for (size_t k = 0; k < n; ++k) scan[size_t(r)].push_back(get(op.operand(unsigned(k)))[size_t(r)]);
   total = scan;
-  auto combineAll = [&](const Regs &left, const Regs &right) {
-    Regs args = left;
-    args.insert(args.end(), right.begin(), right.end());
-    return combine(region, args);
-  };
+  auto combineAll = [&](const Regs &left, const Regs &right) { return combine(region, left, right); };
   for (const AxisBit &ab : bits) {
     if (ab.kind == AxisBit::Register) {
       // Both registers of a pair end with one block total.
@@ -316,13 +317,7 @@ bool GpuLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
     } else {
       // Totals to shared memory at [operand][register][thread]; read the
       // same slot of the thread in the partner warp.
-      std::vector<int64_t> offsets;
-      int64_t offset = 0;
-      for (size_t k = 0; k < n; ++k) {
-        offsets.push_back(offset);
-        offset += (int64_t(l.numRegs) * threads * bytesOf(op.operand(unsigned(k))->type()) + 15) / 16 * 16;
-      }
-      reserveShared(offset);
+      std::vector<int64_t> offsets = sharedRegions(op, int64_t(l.numRegs) * threads);
       beginShared();
       for (int r = 0; r < l.numRegs; ++r)
         for (size_t k = 0; k < n; ++k)

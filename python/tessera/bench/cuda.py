@@ -97,6 +97,14 @@ class Cublas:
 
     _TYPES = {"fp32": 0, "fp16": 2, "bf16": 14}  # cudaDataType
     COMPUTE_32F = 68
+    _instance = None
+
+    @classmethod
+    def shared(cls, torch):
+        """One library handle per process (a handle owns workspace memory)."""
+        if cls._instance is None:
+            cls._instance = cls(torch)
+        return cls._instance
 
     def __init__(self, torch):
         import ctypes
@@ -213,7 +221,7 @@ def make_case(w, shape, dtype, torch):
             kk = port(W._matmul_kernel)
             peers["triton"] = lambda: kk[grid](*args, **cfg, num_warps=4)
         try:
-            cublas = Cublas(torch)
+            cublas = Cublas.shared(torch)
             peers["cublas"] = cublas.matmul_fn(a, bm, torch.empty_like(c), dtype)
         except (OSError, RuntimeError, AttributeError):
             pass
