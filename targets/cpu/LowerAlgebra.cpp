@@ -23,6 +23,19 @@ AxisSplit splitAt(ir::Type t, int64_t axis) {
   return s;
 }
 
+// The single min or max of floats that makes up `region`, if it is one.
+const ir::Operation *floatMinMax(const ir::Block &region) {
+  if (region.numArguments() != 2 || !region.argument(0)->type().isFloat()) return nullptr;
+  auto &ops = region.ops();
+  if (ops.size() != 2) return nullptr;
+  const ir::Operation *op = ops.front().get(), *yield = ops.back().get();
+  if (!(op->is(OpCode::Max) || op->is(OpCode::Min)) || op->attrs().getBool("propagate_nan", false)) return nullptr;
+  if (!yield->is(OpCode::Yield) || yield->numOperands() != 1 || yield->operand(0) != op->result()) return nullptr;
+  bool args = (op->operand(0) == region.argument(0) && op->operand(1) == region.argument(1)) ||
+              (op->operand(0) == region.argument(1) && op->operand(1) == region.argument(0));
+  return args ? op : nullptr;
+}
+
 } // namespace
 
 // Reduce: along the last axis, vector partials per row then a shuffle tree;
@@ -47,11 +60,24 @@ void Lowering::lowerReduce(const ir::Operation &op) {
     unsigned w = unsigned(std::min<int64_t>(s.len, vectorWidth(in)));
     // P independent partial accumulators hide the combine's latency.
     unsigned P = unsigned(std::min<int64_t>(4, s.len / w));
-    auto rowBody = [&](llvm::Value *row) {
-      llvm::Value *base = b.CreateMul(row, i64(s.len));
+    const ir::Operation *minmax = floatMinMax(region);
+    // `fast`: min/max of floats keep their partials free of NaN, so that a
+    // chunk combines with one compare and select (the accumulator never
+    // being NaN, `x > acc ? x : acc` is maxnum), instead of maxnum's NaN
+    // handling.
+    auto reduceRow = [&](llvm::Value *base, bool fast) {
       std::vector<std::vector<llvm::Value *>> part(P);  // part[p][k]
+      llvm::Value *identity = nullptr;
+      if (fast) identity = llvm::ConstantFP::getInfinity(computeType(in.element()), minmax->is(OpCode::Max));
+      auto clean = [&](llvm::Value *x) {
+        llvm::Intrinsic::ID id = minmax->is(OpCode::Max) ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum;
+        return b.CreateBinaryIntrinsic(id, x, splatIfNeeded(identity, w));
+      };
       for (unsigned p = 0; p < P; ++p)
-        for (unsigned k = 0; k < n; ++k) part[p].push_back(loadChunk(op.operand(k), b.CreateAdd(base, i64(p * w)), w));
+        for (unsigned k = 0; k < n; ++k) {
+          llvm::Value *x = loadChunk(op.operand(k), b.CreateAdd(base, i64(p * w)), w);
+          part[p].push_back(fast ? clean(x) : x);
+        }
       if (s.len > int64_t(P * w)) {
         llvm::BasicBlock *pre = b.GetInsertBlock();
         llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "reduce", fn), *exit = llvm::BasicBlock::Create(ctx, "reduce.end", fn);
@@ -65,12 +91,20 @@ void Lowering::lowerReduce(const ir::Operation &op) {
             phis[p].push_back(b.CreatePHI(part[p][k]->getType(), 2));
             phis[p].back()->addIncoming(part[p][k], pre);
           }
-        for (unsigned p = 0; p < P; ++p) {
-          std::vector<llvm::Value *> args(phis[p].begin(), phis[p].end());
-          for (unsigned k = 0; k < n; ++k)
-            args.push_back(loadChunk(op.operand(k), b.CreateAdd(base, b.CreateAdd(c, i64(p * w))), w));
-          part[p] = combine(region, args);
-        }
+        countLoop([&] {
+          for (unsigned p = 0; p < P; ++p) {
+            std::vector<llvm::Value *> args(phis[p].begin(), phis[p].end());
+            for (unsigned k = 0; k < n; ++k)
+              args.push_back(loadChunk(op.operand(k), b.CreateAdd(base, b.CreateAdd(c, i64(p * w))), w));
+            if (!fast) {
+              part[p] = combine(region, args);
+              continue;
+            }
+            llvm::Value *acc = args[0], *x = args[1];
+            llvm::Value *better = minmax->is(OpCode::Max) ? b.CreateFCmpOGT(x, acc) : b.CreateFCmpOLT(x, acc);
+            part[p] = {b.CreateSelect(better, x, acc)};
+          }
+        }, (s.len - 1) / int64_t(P * w), P);
         llvm::Value *c2 = b.CreateAdd(c, i64(P * w));
         c->addIncoming(c2, b.GetInsertBlock());
         for (unsigned p = 0; p < P; ++p)
@@ -99,6 +133,26 @@ void Lowering::lowerReduce(const ir::Operation &op) {
         for (unsigned k = 0; k < n; ++k) args.push_back(acc[k]);
         acc = combine(region, args);
       }
+      return acc;
+    };
+    auto rowBody = [&](llvm::Value *row) {
+      llvm::Value *base = b.CreateMul(row, i64(s.len));
+      if (!minmax) {
+        storeResult(row, reduceRow(base, false));
+        return;
+      }
+      // The fast partials start at -inf (+inf for min) in place of NaN: a
+      // result equal to that is either right or a row of NaNs, which only
+      // the exact combine tells apart (rarely run; not counted for prefetching).
+      std::vector<llvm::Value *> acc = reduceRow(base, true);
+      llvm::Value *identity = llvm::ConstantFP::getInfinity(acc[0]->getType(), minmax->is(OpCode::Max));
+      acc[0] = branch(b.CreateFCmpOEQ(acc[0], identity), [&] {
+        int64_t saved = enclosingTrips_;
+        enclosingTrips_ = 0;
+        llvm::Value *exact = reduceRow(base, false)[0];
+        enclosingTrips_ = saved;
+        return exact;
+      }, [&] { return acc[0]; });
       storeResult(row, acc);
     };
     if (s.pre == 1) rowBody(i64(0));

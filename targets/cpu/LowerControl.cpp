@@ -273,11 +273,13 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
       params.push_back(p);
     }
     for (int i = 0; i < 6; ++i) argTys.push_back(llvm::Type::getInt32Ty(ctx));
+    argTys.push_back(llvm::PointerType::get(ctx, 0));  // the prefetch predictors' state
     auto *bodyTy = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), argTys, false);
     llvm::Function *body = llvm::Function::Create(bodyTy, llvm::GlobalValue::InternalLinkage, symbol + ".program", m);
     unsigned np = kernel.numArguments();
     llvm::Value *pid[3] = {body->getArg(np), body->getArg(np + 1), body->getArg(np + 2)};
     llvm::Value *grid[3] = {body->getArg(np + 3), body->getArg(np + 4), body->getArg(np + 5)};
+    L.prefetchState = body->getArg(np + 6);
     L.lowerBody(kernel, body, pid, grid);
 
     // The entry of docs/cpu-abi.md: unpack the arguments, run programs [first, last).
@@ -296,6 +298,8 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
       if (t.isBool()) v = b.CreateICmpNE(v, b.getInt8(0));
       args.push_back(v);
     }
+    llvm::Value *state = b.CreateAlloca(i64, b.getInt64(std::max(1u, 2 * L.prefetchSlots)));
+    for (unsigned i = 0; i < 2 * L.prefetchSlots; ++i) b.CreateStore(b.getInt64(0), b.CreateGEP(i64, state, b.getInt64(i)));
     llvm::Value *gx = entry->getArg(1), *gy = entry->getArg(2), *gz = entry->getArg(3);
     llvm::Value *first = entry->getArg(4), *last = entry->getArg(5);
     llvm::BasicBlock *loopBB = llvm::BasicBlock::Create(ctx, "program", entry), *done = llvm::BasicBlock::Create(ctx, "done", entry);
@@ -308,7 +312,7 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
     llvm::Value *py = b.CreateTrunc(b.CreateSDiv(b.CreateSRem(lin, gxy), gx64), i32);
     llvm::Value *pz = b.CreateTrunc(b.CreateSDiv(lin, gxy), i32);
     std::vector<llvm::Value *> callArgs = args;
-    for (llvm::Value *v : {px, py, pz, gx, gy, gz}) callArgs.push_back(v);
+    for (llvm::Value *v : {px, py, pz, gx, gy, gz, state}) callArgs.push_back(v);
     b.CreateCall(body, callArgs);
     llvm::Value *next = b.CreateAdd(lin, b.getInt64(1));
     lin->addIncoming(next, loopBB);

@@ -24,8 +24,11 @@ llvm::AtomicOrdering ordering(const std::string &sem) {
 } // namespace
 
 void Lowering::lowerBlock(const ir::Block &block) {
+  blocks_.push_back(&block);
   for (auto &op : block.ops())
     if (!op->hasTrait(ir::kTerminator)) lowerOp(*op);
+  finishPrefetches(block);
+  blocks_.pop_back();
 }
 
 void Lowering::lowerOp(const ir::Operation &op) {
@@ -106,8 +109,12 @@ void Lowering::lowerElementwiseTile(const ir::Operation &op) {
 int Lowering::recomputeCost(const ir::Operation &op) {
   switch (op.code()) {
   case OpCode::Div: case OpCode::Rem: case OpCode::Exp: case OpCode::Exp2: case OpCode::Log: case OpCode::Log2:
-  case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos: case OpCode::Erf: case OpCode::Load:
+  case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos: case OpCode::Erf:
     return 100;
+  case OpCode::Load:
+    // Loading consecutive elements again costs what reading a buffer does,
+    // and saves writing one.
+    return contiguousLastDim(op.operand(0)) && !op.attrs().getBool("volatile", false) ? 2 : 100;
   default: break;
   }
   int cost = 1;
@@ -132,8 +139,8 @@ void Lowering::defineTile(const ir::Operation &op, ChunkGen gen) {
   std::vector<const ir::Value *> reads = readsOf(op);
   // A lazy tile that loads runs its loads where it is used: only if nothing
   // can write memory in between.
-  bool lazyOk = reads.empty() ? (op.result()->users().size() == 1 || recomputeCost(op) <= 4)
-                              : (op.result()->users().size() == 1 && noWritesBeforeUse(op));
+  bool cheap = op.result()->users().size() == 1 || recomputeCost(op) <= 4;
+  bool lazyOk = cheap && (reads.empty() || noWritesBeforeUse(op));
   if (lazyOk) {
     Lowered l{nullptr, nullptr, std::move(gen)};
     l.reads = std::move(reads);
@@ -219,17 +226,21 @@ std::optional<int64_t> Lowering::lastDimStride(const ir::Value *v, int depth) {
 
 bool Lowering::contiguousLastDim(const ir::Value *ptrs) { return lastDimStride(ptrs) == 1; }
 
-// A load (or a lazy tile that loads) may run where its single user is if
-// nothing between them, in the same block, can write memory.
+// A load (or a lazy tile that loads) may run where its users are, once per
+// user, if they are all in its block (a user in a nested region would repeat
+// it) and nothing from it up to its last user can write memory, except that
+// last user itself.
 bool Lowering::noWritesBeforeUse(const ir::Operation &load) {
-  // A user in a nested region would repeat the load (and may follow writes).
-  const ir::Operation *user = load.result()->users().front();
-  if (user->parentBlock() != load.parentBlock()) return false;
+  std::unordered_set<const ir::Operation *> users;
+  for (const ir::Operation *u : load.result()->users()) {
+    if (u->parentBlock() != load.parentBlock()) return false;
+    users.insert(u);
+  }
   bool after = false;
   for (auto &opPtr : load.parentBlock()->ops()) {
     const ir::Operation *op = opPtr.get();
-    if (op == user) return true;
-    if (after && (op != user) && !isReadOnly(*op)) return false;
+    if (users.erase(op) && users.empty()) return true;
+    if (after && !isReadOnly(*op)) return false;
     after |= op == &load;
   }
   return false;
@@ -438,6 +449,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     return;
   }
   bool contiguous = contiguousLastDim(ptrs) && !isVolatile;
+  predictNextLoad(op);
   int64_t row = rt.shape().back();
   const ir::Operation *opp = &op;
   // The loaded chunk at i: a masked vector load where the pointers are
@@ -464,7 +476,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
   };
   std::vector<const ir::Value *> reads = readsOf(op);
   reads.push_back(ptrs);
-  if (!isVolatile && op.result()->users().size() == 1 && noWritesBeforeUse(op)) {
+  if (!isVolatile && (op.result()->users().size() == 1 || recomputeCost(op) <= 4) && noWritesBeforeUse(op)) {
     Lowered l{nullptr, nullptr, gen};
     l.reads = reads;
     set(op.result(), l);

@@ -93,7 +93,9 @@ void Lowering::loop(llvm::Value *begin, llvm::Value *end, int64_t step, const st
   b.SetInsertPoint(head);
   llvm::PHINode *i = b.CreatePHI(b.getInt64Ty(), 2);
   i->addIncoming(begin, pre);
-  body(i);
+  auto *cb = llvm::dyn_cast<llvm::ConstantInt>(begin), *ce = llvm::dyn_cast<llvm::ConstantInt>(end);
+  int64_t trip = cb && ce ? std::max<int64_t>(0, (ce->getSExtValue() - cb->getSExtValue() + step - 1) / step) : 0;
+  countLoop([&] { body(i); }, trip, 1);
   llvm::Value *next = b.CreateAdd(i, i64(step));
   i->addIncoming(next, b.GetInsertBlock());
   b.CreateCondBr(b.CreateICmpSLT(next, end), head, exit);

@@ -126,8 +126,18 @@ public:
   llvm::Value *storeMayClobberReads(const ir::Value *ptrs, const std::vector<const ir::Value *> &reads);
   void finishPending(const ir::Operation &user);
 
+  // Prefetching (Prefetch.cpp).
+  void predictNextLoad(const ir::Operation &load);
+  void prefetchTick(unsigned chunks, int64_t runs);
+  void finishPrefetches(const ir::Block &block);
+  void countLoop(const std::function<void()> &emit, int64_t trip, unsigned chunksPerTrip);
+
   llvm::Function *fn = nullptr;
   llvm::Value *pid[3] = {}, *grid[3] = {};
+  // Per-program state of the load-address predictors (two i64 per load), kept
+  // by the kernel's entry across the programs it runs.
+  llvm::Value *prefetchState = nullptr;
+  unsigned prefetchSlots = 0;
   HostFacts facts;
 
 private:
@@ -138,6 +148,18 @@ private:
   llvm::Value *scratch_ = nullptr;
   std::unordered_map<const ir::Operation *, std::vector<const ir::Value *>> pendingByUser_;
   std::unordered_set<const ir::Value *> filled_;  // pending tiles a loop has written
+
+  struct PrefetchStream {
+    const ir::Block *block;       // its chunk loops are those emitted directly for this block
+    llvm::Value *next, *limit;    // predicted first byte; 16 x bytes to fetch (0: no prediction)
+    llvm::Value *cursor;          // i64 slot: 16 x bytes fetched so far
+    llvm::Instruction *step;      // placeholder for 16 x bytes per chunk, known once the block ends
+    int64_t bytes, chunks = 0;    // chunk steps that run after the load, per pass of the block
+  };
+  std::vector<PrefetchStream> streams_;
+  std::vector<const ir::Block *> blocks_;  // blocks being lowered, innermost last
+  int64_t enclosingTrips_ = 1;             // runs of the code being emitted per pass of its block
+  int loopsEmitted_ = 0;
 };
 
 } // namespace tessera::targets::cpu
