@@ -23,6 +23,7 @@ namespace {
 struct HostMachine {
   std::string triple, cpu, features;
   int vectorBits = 128;
+  bool avx512bw = false;
   const llvm::Target *target = nullptr;
 };
 
@@ -39,6 +40,7 @@ const HostMachine &host() {
       m.features += (f.second ? "+" : "-") + f.first().str();
       avx512 |= f.first() == "avx512f" && f.second;
       avx2 |= f.first() == "avx2" && f.second;
+      m.avx512bw |= f.first() == "avx512bw" && f.second;
     }
     m.vectorBits = avx512 ? 512 : avx2 ? 256 : 128;
     std::string err;
@@ -111,6 +113,7 @@ public:
     m.setDataLayout(tm->createDataLayout());
     HostFacts facts;
     facts.vectorBits = h.vectorBits;
+    facts.avx512bw = h.avx512bw;
     std::string symbol = "tessera_kernel_" + entry;
     if (!lowerKernel(*kernel, symbol, facts, m, out.params, error)) return false;
     llvmgen::optimizeModule(m, *tm, options.optLevel);

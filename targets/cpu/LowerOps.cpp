@@ -310,25 +310,6 @@ void Lowering::finishPending(const ir::Operation &user) {
   pendingByUser_.erase(it);
 }
 
-// Whole cache lines of a large output bypass the caches (non-temporal
-// stores): no read-for-ownership, and the output does not evict the inputs.
-// Only for 64-byte chunks at 64-byte aligned addresses (checked at run time;
-// misaligned chunks store normally).
-llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align, llvm::Value *aligned) {
-  unsigned bytes = unsigned(m.getDataLayout().getTypeStoreSize(v->getType()));
-  if (bytes != 64 || !streamingStores_) return b.CreateAlignedStore(v, base, align);
-  if (!aligned) aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(base, b.getInt64Ty()), i64(63)), i64(0));
-  branch(aligned, [&]() -> llvm::Value * {
-    llvm::StoreInst *st = b.CreateAlignedStore(v, base, llvm::Align(64));
-    st->setMetadata(llvm::LLVMContext::MD_nontemporal, llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt32(1))}));
-    return nullptr;
-  }, [&]() -> llvm::Value * {
-    b.CreateAlignedStore(v, base, align);
-    return nullptr;
-  });
-  return nullptr;
-}
-
 // Masked vector memory ops are slower than plain ones on some CPUs (AMD's
 // among them), and most chunks of a masked tile are fully inside: loads and
 // stores branch to the plain op when every lane of the mask is on.
@@ -338,15 +319,19 @@ llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::A
 // offs stepping by 1 along the row), from the chunk's first and last
 // offsets alone: first < n, last < n, and first <= last (no wrap between).
 llvm::Value *Lowering::chunkAllTrue(const ir::Value *mask, llvm::Value *i, unsigned w, llvm::Value *m) {
-  auto vectorTest = [&] { return b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {m->getType()}, {m}); };
+  if (llvm::Value *inside = boundsAllTrue(mask, i, w)) return inside;
+  return b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {m->getType()}, {m});
+}
+
+// The bounds-mask half of chunkAllTrue: null when `mask` is not of that form.
+llvm::Value *Lowering::boundsAllTrue(const ir::Value *mask, llvm::Value *i, unsigned w) {
   const ir::Operation *cmp = mask->definingOp();
-  if (!cmp || !cmp->is(ir::OpCode::Cmp)) return vectorTest();
+  if (!cmp || !cmp->is(ir::OpCode::Cmp)) return nullptr;
   const std::string &pred = cmp->attr("pred")->getString();
   const ir::Value *offs = cmp->operand(0), *bound = cmp->operand(1);
-  if ((pred != "lt" && pred != "le") || !offs->type().element().isInteger() || lastDimStride(offs) != 1)
-    return vectorTest();
+  if ((pred != "lt" && pred != "le") || !offs->type().element().isInteger() || lastDimStride(offs) != 1) return nullptr;
   Lowered &lo = get(offs), &lb = get(bound);
-  if (lo.pending || !lo.isTile() || lb.isTile()) return vectorTest();
+  if (lo.pending || !lo.isTile() || lb.isTile()) return nullptr;
   bool sgn = offs->type().element().isSigned();
   llvm::Value *first = loadElement(offs, i), *last = loadElement(offs, b.CreateAdd(i, i64(w - 1)));
   auto inside = [&](llvm::Value *x) {
@@ -571,12 +556,11 @@ void Lowering::storeLoop(const ir::Operation &op) {
   llvm::Align align(std::max<unsigned>(1, st->getScalarSizeInBits() / 8));
   bool contiguous = contiguousLastDim(ptrs);
   unsigned w = vectorWidth(val->type(), contiguous);
-  // A 1-D contiguous tile stored in whole cache lines: every chunk is as
-  // aligned as the first, so test that once, not per chunk.
-  llvm::Value *aligned = nullptr;
+  // A 1-D contiguous tile stored in whole cache lines streams past the caches.
+  StreamPlan plan;
   if (contiguous && val->type().rank() == 1 && w * st->getScalarSizeInBits() / 8 == 64 && !get(ptrs).pending &&
       get(ptrs).isTile())
-    aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(loadElement(ptrs, i64(0)), b.getInt64Ty()), i64(63)), i64(0));
+    plan = planStreaming(ptrs, mask, st, w, val->type().numElements());
   loop(i64(0), i64(val->type().numElements()), w, [&](llvm::Value *i) {
     llvm::Value *p = loadChunk(ptrs, i, w);
     llvm::Value *v = toStorage(loadChunk(val, i, w), elem);
@@ -592,16 +576,24 @@ void Lowering::storeLoop(const ir::Operation &op) {
       }, [] { return nullptr; });
     } else if (contiguous) {
       llvm::Value *base = chunkBase(ptrs, i, p);
-      if (!m) {
-        streamingStore(v, base, align, aligned);
+      auto chunk = [&]() -> llvm::Value * {
+        if (!m) return streamingStore(v, base, align, plan.aligned);
+        return branch(chunkAllTrue(mask, i, w, m), [&] { return streamingStore(v, base, align, plan.aligned); },
+                      [&] { return (llvm::Value *)b.CreateMaskedStore(v, base, align, m); });
+      };
+      if (!plan.realign) {
+        chunk();
         return;
       }
-      branch(chunkAllTrue(mask, i, w, m), [&] { return streamingStore(v, base, align, aligned); },
-             [&] { return (llvm::Value *)b.CreateMaskedStore(v, base, align, m); });
+      branch(plan.realign, [&] {
+        realignedStore(plan, v, base, i);
+        return (llvm::Value *)nullptr;
+      }, chunk);
     } else {
       b.CreateMaskedScatter(v, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)));
     }
   });
+  if (plan.realign) finishRealigned(plan);
 }
 
 // One element at a time: atomics are rare and must not be merged.

@@ -27,6 +27,7 @@ namespace tessera::targets::cpu {
 
 struct HostFacts {
   int vectorBits = 256;
+  bool avx512bw = false;  // 16-bit lane permutes
 };
 
 // Lowers kernel `entry` (calls already inlined) into `module`, exporting the
@@ -115,6 +116,23 @@ public:
   // `aligned` (i1, optional): base is known 64-byte aligned or not.
   llvm::Value *streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align, llvm::Value *aligned = nullptr);
   llvm::Value *chunkAllTrue(const ir::Value *mask, llvm::Value *i, unsigned w, llvm::Value *m);
+  llvm::Value *boundsAllTrue(const ir::Value *mask, llvm::Value *i, unsigned w);
+  // Streaming stores of a 1-D tile (StreamingStore.cpp).
+  struct StreamPlan {
+    llvm::Value *aligned = nullptr;  // i1: the tile starts on a cache line
+    // i1: it starts inside one, at a whole element, and every lane is stored:
+    // each line is then rebuilt from two consecutive chunks.
+    llvm::Value *realign = nullptr;
+    llvm::Value *first = nullptr, *misalign = nullptr, *index = nullptr, *prev = nullptr;
+    llvm::Value *headLanes = nullptr;  // i64: lanes of the first chunk that end the first line
+    llvm::Type *lanes = nullptr;  // the chunk as integers
+    int64_t elements = 0;
+    unsigned width = 0;
+  };
+  StreamPlan planStreaming(const ir::Value *ptrs, const ir::Value *mask, llvm::Type *storage, unsigned w, int64_t n);
+  void realignedStore(const StreamPlan &plan, llvm::Value *v, llvm::Value *base, llvm::Value *i);
+  void finishRealigned(const StreamPlan &plan);
+  void storeLanes(const StreamPlan &plan, llvm::Value *base, llvm::Value *from, llvm::Value *to);
   bool streamingStores_ = true;
   llvm::Value *branch(llvm::Value *cond, const std::function<llvm::Value *()> &then,
                       const std::function<llvm::Value *()> &otherwise);

@@ -22,6 +22,19 @@ namespace {
 constexpr int64_t kMinPrefetchBytes = 2048;
 constexpr int64_t kLine = 64;
 
+// Whether `v` can differ between programs or loop iterations: it depends on a
+// program id, a loop's block argument or loaded data. Addresses that cannot
+// have no next row to predict.
+bool varies(const ir::Value *v, std::unordered_set<const ir::Value *> &seen) {
+  if (!seen.insert(v).second) return false;
+  const ir::Operation *d = v->definingOp();
+  if (!d) return v->ownerBlock()->parentOp() != nullptr;  // kernel arguments are fixed
+  if (d->is(ir::OpCode::ProgramId) || d->is(ir::OpCode::Load) || d->numRegions() > 0) return true;
+  for (const ir::Value *o : d->operands())
+    if (varies(o, seen)) return true;
+  return false;
+}
+
 } // namespace
 
 void Lowering::predictNextLoad(const ir::Operation &load) {
@@ -31,7 +44,8 @@ void Lowering::predictNextLoad(const ir::Operation &load) {
       load.attrs().getBool("volatile", false))
     return;
   Lowered &p = get(ptrs);
-  if (p.pending || !p.isTile()) return;
+  std::unordered_set<const ir::Value *> seen;
+  if (p.pending || !p.isTile() || !varies(ptrs, seen)) return;
   int64_t bytes = rt.numElements() * int64_t(m.getDataLayout().getTypeStoreSize(storageType(rt.element())));
   if (bytes < kMinPrefetchBytes) return;
   llvm::Type *i64t = b.getInt64Ty();
