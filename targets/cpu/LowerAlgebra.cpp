@@ -146,13 +146,8 @@ void Lowering::lowerReduce(const ir::Operation &op) {
       // the exact combine tells apart (rarely run; not counted for prefetching).
       std::vector<llvm::Value *> acc = reduceRow(base, true);
       llvm::Value *identity = llvm::ConstantFP::getInfinity(acc[0]->getType(), minmax->is(OpCode::Max));
-      acc[0] = branch(b.CreateFCmpOEQ(acc[0], identity), [&] {
-        int64_t saved = enclosingTrips_;
-        enclosingTrips_ = 0;
-        llvm::Value *exact = reduceRow(base, false)[0];
-        enclosingTrips_ = saved;
-        return exact;
-      }, [&] { return acc[0]; });
+      acc[0] = branch(b.CreateFCmpOEQ(acc[0], identity), [&] { return rarely([&] { return reduceRow(base, false)[0]; }); },
+                      [&] { return acc[0]; });
       storeResult(row, acc);
     };
     if (s.pre == 1) rowBody(i64(0));

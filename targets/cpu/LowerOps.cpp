@@ -527,7 +527,7 @@ void Lowering::lowerStore(const ir::Operation &op) {
     if (v && get(v).gen) reads.insert(reads.end(), get(v).reads.begin(), get(v).reads.end());
   if (llvm::Value *clobber = storeMayClobberReads(ptrs, reads)) {
     // Compute the operands into buffers first when the ranges overlap.
-    branch(clobber, [&]() -> llvm::Value * {
+    branch(clobber, [&] { return rarely([&]() -> llvm::Value * {
       std::vector<std::pair<const ir::Value *, Lowered>> saved;
       for (const ir::Value *v : {ptrs, val, mask})
         if (v && get(v).gen) {
@@ -539,7 +539,7 @@ void Lowering::lowerStore(const ir::Operation &op) {
       storeLoop(op);
       for (auto &[v, l] : saved) set(v, l);
       return nullptr;
-    }, [&]() -> llvm::Value * {
+    }); }, [&]() -> llvm::Value * {
       storeLoop(op);
       return nullptr;
     });

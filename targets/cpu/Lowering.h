@@ -149,6 +149,7 @@ public:
   void prefetchTick(unsigned chunks, int64_t runs);
   void finishPrefetches(const ir::Block &block);
   void countLoop(const std::function<void()> &emit, int64_t trip, unsigned chunksPerTrip);
+  llvm::Value *rarely(const std::function<llvm::Value *()> &emit);
 
   llvm::Function *fn = nullptr;
   llvm::Value *pid[3] = {}, *grid[3] = {};
@@ -173,6 +174,8 @@ private:
     llvm::Value *cursor;          // i64 slot: 16 x bytes fetched so far
     llvm::Instruction *step;      // placeholder for 16 x bytes per chunk, known once the block ends
     int64_t bytes, chunks = 0;    // chunk steps that run after the load, per pass of the block
+    int loops = 0;                // chunk loops that ran them
+    std::vector<llvm::Instruction *> prefetches;
   };
   std::vector<PrefetchStream> streams_;
   std::vector<const ir::Block *> blocks_;  // blocks being lowered, innermost last

@@ -77,18 +77,21 @@ void Lowering::prefetchTick(unsigned chunks, int64_t runs) {
   for (PrefetchStream &s : streams_) {
     if (s.block != blocks_.back()) continue;
     s.chunks += int64_t(chunks) * runs;
+    s.loops += runs > 0;
     for (unsigned c = 0; c < chunks; ++c) {
       llvm::Value *done = b.CreateLoad(i64t, s.cursor);
       llvm::Value *offset = b.CreateSelect(b.CreateICmpULT(done, s.limit), b.CreateLShr(done, 4), i64(0));
-      b.CreateIntrinsic(llvm::Intrinsic::prefetch, {b.getPtrTy()},
-                        {b.CreateGEP(b.getInt8Ty(), s.next, offset), b.getInt32(0), b.getInt32(3), b.getInt32(1)});
+      s.prefetches.push_back(b.CreateIntrinsic(llvm::Intrinsic::prefetch, {b.getPtrTy()},
+                                               {b.CreateGEP(b.getInt8Ty(), s.next, offset), b.getInt32(0), b.getInt32(3), b.getInt32(1)}));
       b.CreateStore(b.CreateAdd(done, s.step), s.cursor);
     }
   }
 }
 
 // The block is lowered: its streams' steps spread their bytes over the chunk
-// steps that followed the load (at most a line per step).
+// steps that followed the load (at most a line per step). A load read by a
+// single pass streams, and the hardware's prefetchers follow streams: its
+// prefetches are dropped.
 void Lowering::finishPrefetches(const ir::Block &block) {
   std::vector<PrefetchStream> open;
   for (PrefetchStream &s : streams_) {
@@ -96,6 +99,8 @@ void Lowering::finishPrefetches(const ir::Block &block) {
       open.push_back(s);
       continue;
     }
+    if (s.loops < 2)
+      for (llvm::Instruction *p : s.prefetches) p->eraseFromParent();
     int64_t step = s.chunks > 0 ? std::min<int64_t>(16 * kLine, (16 * s.bytes + s.chunks - 1) / s.chunks) : 16 * kLine;
     s.step->replaceAllUsesWith(i64(step));
     s.step->eraseFromParent();
@@ -112,6 +117,16 @@ void Lowering::countLoop(const std::function<void()> &emit, int64_t trip, unsign
   emit();
   if (loopsEmitted_ == before + 1) prefetchTick(chunksPerTrip, enclosingTrips_);
   enclosingTrips_ = saved;
+}
+
+// Emits a path that seldom runs (a fallback): its loops do not count when
+// prefetches are spread over a block's chunk steps.
+llvm::Value *Lowering::rarely(const std::function<llvm::Value *()> &emit) {
+  int64_t saved = enclosingTrips_;
+  enclosingTrips_ = 0;
+  llvm::Value *v = emit();
+  enclosingTrips_ = saved;
+  return v;
 }
 
 } // namespace tessera::targets::cpu
