@@ -17,3 +17,12 @@ tools = {
 }
 for name, path in tools.items():
     config.substitutions.append((r"(?<![\w/.-])" + name + r"(?![\w-])", path))
+
+# Host features some CPU-target tests need (the CPU target compiles for the host).
+try:
+    with open("/proc/cpuinfo") as f:
+        flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+except OSError:
+    flags = []
+if "avx512f" in flags:
+    config.available_features.add("avx512")
