@@ -85,6 +85,7 @@ public:
   llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *fastExp(llvm::Value *x, bool base2);
+  llvm::Value *expPolynomial(llvm::Value *r);
   std::vector<llvm::Value *> combine(const ir::Block &region, std::vector<llvm::Value *> args);
 
   // Ops (LowerOps.cpp).
