@@ -528,6 +528,9 @@ void Lowering::lowerStore(const ir::Operation &op) {
   if (llvm::Value *clobber = storeMayClobberReads(ptrs, reads)) {
     // Compute the operands into buffers first when the ranges overlap.
     branch(clobber, [&] { return rarely([&]() -> llvm::Value * {
+      // A rare path: plain stores keep its code small.
+      bool streaming = streamingStores_;
+      streamingStores_ = false;
       std::vector<std::pair<const ir::Value *, Lowered>> saved;
       for (const ir::Value *v : {ptrs, val, mask})
         if (v && get(v).gen) {
@@ -538,6 +541,7 @@ void Lowering::lowerStore(const ir::Operation &op) {
         }
       storeLoop(op);
       for (auto &[v, l] : saved) set(v, l);
+      streamingStores_ = streaming;
       return nullptr;
     }); }, [&]() -> llvm::Value * {
       storeLoop(op);
