@@ -38,9 +38,9 @@ def _layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl
         tl.store(Y + cols, y, mask=mask)
 
 
-def layer_norm(x, weight, bias, eps=1e-5):
+def layer_norm(x, weight, bias, eps=1e-5, y=None):
     M, N = x.shape
-    y = np.empty_like(x)
+    y = np.empty_like(x) if y is None else y
     mean = np.empty(M, np.float32)
     rstd = np.empty(M, np.float32)
     BLOCK_SIZE = min(4096, tessera.next_power_of_2(N))
@@ -49,7 +49,7 @@ def layer_norm(x, weight, bias, eps=1e-5):
     return y
 
 
-def run(rng, bench):
+def run(rng, bench, speed):
     M, N = 1151, 8192 + 37
     x = rng.standard_normal((M, N), dtype=np.float32)
     w = rng.random(N, dtype=np.float32)
@@ -59,5 +59,6 @@ def run(rng, bench):
     ok = np.allclose(layer_norm(x, w, b), ref, atol=1e-4, rtol=1e-4)
     x = rng.standard_normal((4096, 4096), dtype=np.float32)
     w, b = rng.random(4096, dtype=np.float32), rng.random(4096, dtype=np.float32)
-    ms = bench(lambda: layer_norm(x, w, b))
-    return ok, f"{2 * x.nbytes / ms * 1e-6:.1f} GB/s at 4096x4096"
+    y = np.empty_like(x)
+    ms, ms_new = bench(lambda: layer_norm(x, w, b, y=y)), bench(lambda: layer_norm(x, w, b))
+    return ok, speed(2 * x.nbytes, ms, ms_new, "4096x4096")

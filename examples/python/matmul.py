@@ -50,7 +50,7 @@ def matmul(a, b):
     return c
 
 
-def run(rng, bench):
+def run(rng, bench, speed):
     a = rng.standard_normal((333, 257), dtype=np.float32)
     b = rng.standard_normal((257, 411), dtype=np.float32)
     ok = np.allclose(matmul(a, b), a.astype(np.float64) @ b, atol=1e-3, rtol=1e-4)

@@ -25,21 +25,22 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n
         tl.store(output_ptrs, softmax_output, mask=mask)
 
 
-def softmax(x):
+def softmax(x, y=None):
     n_rows, n_cols = x.shape
     BLOCK_SIZE = tessera.next_power_of_2(n_cols)
-    y = np.empty_like(x)
+    y = np.empty_like(x) if y is None else y
     num_programs = min(n_rows, 256)
     softmax_kernel[(num_programs, 1, 1)](y, x, x.strides[0] // x.itemsize, y.strides[0] // y.itemsize, n_rows, n_cols,
                                          BLOCK_SIZE=BLOCK_SIZE, num_stages=2)
     return y
 
 
-def run(rng, bench):
+def run(rng, bench, speed):
     x = rng.standard_normal((1823, 781), dtype=np.float32)
     ref = np.exp(x.astype(np.float64) - x.max(1, keepdims=True))
     ref /= ref.sum(1, keepdims=True)
     ok = np.allclose(softmax(x), ref, atol=1e-6, rtol=1e-5)
     x = rng.standard_normal((4096, 4096), dtype=np.float32)
-    ms = bench(lambda: softmax(x))
-    return ok, f"{2 * x.nbytes / ms * 1e-6:.1f} GB/s at 4096x4096"
+    y = np.empty_like(x)
+    ms, ms_new = bench(lambda: softmax(x, y)), bench(lambda: softmax(x))
+    return ok, speed(2 * x.nbytes, ms, ms_new, "4096x4096")
