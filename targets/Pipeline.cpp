@@ -2,6 +2,9 @@
 
 #include "ir/PassManager.h"
 
+#include <chrono>
+#include <cstdio>
+
 namespace tessera::targets {
 
 const ir::Function *runPipeline(const Target &target, ir::Module &module, const std::string &entry,
@@ -17,6 +20,22 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
     return nullptr;
   }
   return kernel;
+}
+
+namespace {
+
+double nowMs() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+PhaseTimer::PhaseTimer() : on_(ir::PassOptions::fromEnvironment().timing), start_(nowMs()) {}
+
+void PhaseTimer::mark(const char *phase) {
+  double now = nowMs();
+  if (on_) std::fprintf(stderr, "// phase %-15s %9.3f ms\n", phase, now - start_);
+  start_ = now;
 }
 
 } // namespace tessera::targets

@@ -69,6 +69,20 @@ public:
 const ir::Function *runPipeline(const Target &target, ir::Module &module, const std::string &entry,
                                 const TargetOptions &options, std::string &error);
 
+// Wall time of a target's phases after the pipeline (lowering, LLVM's
+// optimizer, code generation, assembling or linking), printed to stderr like
+// the passes' with TESSERA_PASS_TIMING=1.
+class PhaseTimer {
+public:
+  PhaseTimer();
+  // Ends the phase begun at the previous mark (or at construction).
+  void mark(const char *phase);
+
+private:
+  bool on_;
+  double start_;
+};
+
 // The registry: "cpu" and "nvptx" today; "amdgpu", "spirv" as they land.
 std::unique_ptr<Target> createTarget(std::string_view name, std::string *error = nullptr);
 std::vector<std::string> targetNames();

@@ -115,8 +115,11 @@ public:
     facts.vectorBits = h.vectorBits;
     facts.avx512bw = h.avx512bw;
     std::string symbol = "tessera_kernel_" + entry;
+    PhaseTimer timer;
     if (!lowerKernel(*kernel, symbol, facts, m, out.params, error)) return false;
+    timer.mark("lower");
     llvmgen::optimizeModule(m, *tm, options.optLevel);
+    timer.mark("optimize");
     if (options.emitAssembly) {
       llvm::raw_string_ostream os(out.assembly);
       m.print(os, nullptr);
@@ -131,6 +134,7 @@ public:
       }
       cg.run(m);
     }
+    timer.mark("codegen");
     llvm::SmallString<128> dir;
     if (auto ec = llvm::sys::fs::createUniqueDirectory("tessera-cpu", dir)) {
       error = "cannot create a temporary directory: " + ec.message();
@@ -158,6 +162,7 @@ public:
         out.binary.assign((*so)->getBufferStart(), (*so)->getBufferEnd());
       }
     }
+    timer.mark("link");
     llvm::sys::fs::remove(objPath);
     llvm::sys::fs::remove(soPath);
     llvm::sys::fs::remove(dir);

@@ -142,7 +142,9 @@ public:
     m.setDataLayout(tm->createDataLayout());
     std::unique_ptr<llvmgen::TargetInfo> info = createNvptxTargetInfo();
     llvmgen::GpuKernelInfo ki;
+    PhaseTimer timer;
     if (!llvmgen::lowerGpuKernel(*kernel, entry, *info, numWarps, m, ki, error)) return false;
+    timer.mark("lower");
     if (ki.sharedMemoryBytes > ai->sharedMemoryBytes) {
       error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " + arch +
               " has " + std::to_string(ai->sharedMemoryBytes) + " (use smaller blocks)";
@@ -150,7 +152,9 @@ public:
     }
     if (!linkLibdevice(m, error)) return false;
     m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+    timer.mark("libdevice");
     llvmgen::optimizeModule(m, *tm, options.optLevel);
+    timer.mark("optimize");
     std::string ptx;
     {
       llvm::SmallString<0> buf;
@@ -163,10 +167,13 @@ public:
       cg.run(m);
       ptx = buf.str().str();
     }
+    timer.mark("codegen");
     if (options.emitAssembly) out.assembly = ptx;
     std::vector<uint8_t> cubin;
     std::string asmError;
-    if (!choice.ptxOnly && assemble(ptx, arch, cubin, asmError)) {
+    bool assembled = !choice.ptxOnly && assemble(ptx, arch, cubin, asmError);
+    if (!choice.ptxOnly) timer.mark("ptxas");
+    if (assembled) {
       out.format = "cubin";
       out.binary = std::move(cubin);
     } else if (!asmError.empty()) {
