@@ -249,6 +249,7 @@ void Lowering::lowerAssert(const ir::Operation &op) {
 
 void Lowering::lowerBody(const ir::Function &kernel, llvm::Function *f, llvm::Value *p[3], llvm::Value *g[3]) {
   fn = f;
+  axis_ = std::make_unique<ir::AxisAnalysis>(kernel);
   for (int i = 0; i < 3; ++i) pid[i] = p[i], grid[i] = g[i];
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
   for (unsigned i = 0; i < kernel.numArguments(); ++i) set(kernel.argument(i), {fn->getArg(i)});

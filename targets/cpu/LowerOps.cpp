@@ -226,6 +226,24 @@ std::optional<int64_t> Lowering::lastDimStride(const ir::Value *v, int depth) {
 
 bool Lowering::contiguousLastDim(const ir::Value *ptrs) { return lastDimStride(ptrs) == 1; }
 
+// Pointers are consecutive in aligned runs of this many along the last
+// dimension: the whole row when the stride is 1, else the axis analysis'
+// contiguity (Triton's `offs % N` with N a multiple of 16 gives runs of 16).
+int64_t Lowering::contiguousRun(const ir::Value *ptrs) {
+  if (!ptrs->type().isTile()) return 1;
+  int64_t row = rowLength(ptrs->type());
+  if (contiguousLastDim(ptrs)) return row;
+  int64_t c = axis_ ? std::min(axis_->get(ptrs).contiguity.back(), row) : 1;
+  return c > 1 && row % c == 0 ? c : 1;
+}
+
+// The chunk width of a loop over `t` whose pointers run `run` long.
+unsigned Lowering::chunkWidth(ir::Type t, int64_t run) {
+  unsigned w = vectorWidth(t, run > 1);
+  while (w > 1 && (w > run || run % w != 0)) w /= 2;
+  return w;
+}
+
 // A load (or a lazy tile that loads) may run where its users are, once per
 // user, if they are all in its block (a user in a nested region would repeat
 // it) and nothing from it up to its last user can write memory, except that
@@ -433,13 +451,13 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     set(op.result(), {branch(get(mask).scalar, load, [&] { return dflt; })});
     return;
   }
-  bool contiguous = contiguousLastDim(ptrs) && !isVolatile;
+  int64_t run = isVolatile ? 1 : contiguousRun(ptrs);
+  bool contiguous = run > 1;
   predictNextLoad(op);
-  int64_t row = rt.shape().back();
   const ir::Operation *opp = &op;
   // The loaded chunk at i: a masked vector load where the pointers are
-  // consecutive (a chunk never crosses a row), a gather otherwise.
-  auto gen = [this, opp, ptrs, mask, other, elem, st, align, contiguous, row](llvm::Value *i, unsigned w) -> llvm::Value * {
+  // consecutive (a chunk lies within a run), a gather otherwise.
+  auto gen = [this, opp, ptrs, mask, other, elem, st, align, contiguous, run](llvm::Value *i, unsigned w) -> llvm::Value * {
     llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
     llvm::Value *p = loadChunk(ptrs, i, w);
     llvm::Value *m = mask ? loadChunk(mask, i, w) : nullptr;
@@ -448,7 +466,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
       if (!m) return fromStorage(b.CreateAlignedLoad(st, p, align), elem);
       return fromStorage(b.CreateSelect(m, b.CreateAlignedLoad(st, b.CreateSelect(m, p, safeAddress(st)), align), pass), elem);
     }
-    if (contiguous && int64_t(w) <= row) {
+    if (contiguous && int64_t(w) <= run && run % w == 0) {
       llvm::Value *base = chunkBase(ptrs, i, p);
       if (!m) return fromStorage(b.CreateAlignedLoad(vt, base, align), elem);
       return fromStorage(branch(chunkAllTrue(mask, i, w, m), [&] { return (llvm::Value *)b.CreateAlignedLoad(vt, base, align); },
@@ -457,7 +475,11 @@ void Lowering::lowerLoad(const ir::Operation &op) {
     }
     llvm::Value *all = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w));
     (void)opp;
-    return fromStorage(b.CreateMaskedGather(vt, p, align, m ? m : all, pass), elem);
+    llvm::Value *first = b.CreateExtractElement(p, uint64_t(0));
+    return fromStorage(branch(consecutiveLanes(p, m, st), [&]() -> llvm::Value * {
+      if (m) return b.CreateMaskedLoad(vt, first, align, m, pass);
+      return b.CreateAlignedLoad(vt, first, align);
+    }, [&]() -> llvm::Value * { return b.CreateMaskedGather(vt, p, align, m ? m : all, pass); }), elem);
   };
   std::vector<const ir::Value *> reads = readsOf(op);
   reads.push_back(ptrs);
@@ -469,7 +491,7 @@ void Lowering::lowerLoad(const ir::Operation &op) {
   }
   if (!isVolatile && deferToFirstUser(op, gen, reads)) return;
   llvm::Value *buf = newBuffer(rt);
-  unsigned w = vectorWidth(rt, contiguous);
+  unsigned w = chunkWidth(rt, run);
   if (isVolatile) w = 1;
   llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
   if (!isVolatile) {
@@ -558,11 +580,12 @@ void Lowering::storeLoop(const ir::Operation &op) {
   ir::Type elem = val->type().element();
   llvm::Type *st = storageType(elem);
   llvm::Align align(std::max<unsigned>(1, st->getScalarSizeInBits() / 8));
-  bool contiguous = contiguousLastDim(ptrs);
-  unsigned w = vectorWidth(val->type(), contiguous);
+  int64_t run = contiguousRun(ptrs);
+  bool contiguous = run > 1;
+  unsigned w = chunkWidth(val->type(), run);
   // A 1-D contiguous tile stored in whole cache lines streams past the caches.
   StreamPlan plan;
-  if (contiguous && val->type().rank() == 1 && w * st->getScalarSizeInBits() / 8 == 64 && !get(ptrs).pending &&
+  if (contiguousLastDim(ptrs) && val->type().rank() == 1 && w * st->getScalarSizeInBits() / 8 == 64 && !get(ptrs).pending &&
       get(ptrs).isTile())
     plan = planStreaming(ptrs, mask, st, w, val->type().numElements());
   loop(i64(0), i64(val->type().numElements()), w, [&](llvm::Value *i) {
@@ -594,10 +617,33 @@ void Lowering::storeLoop(const ir::Operation &op) {
         return (llvm::Value *)nullptr;
       }, chunk);
     } else {
-      b.CreateMaskedScatter(v, p, align, m ? m : llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w)));
+      llvm::Value *all = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w));
+      llvm::Value *first = b.CreateExtractElement(p, uint64_t(0));
+      branch(consecutiveLanes(p, m, st), [&]() -> llvm::Value * {
+        b.CreateMaskedStore(v, first, align, m ? m : all);
+        return nullptr;
+      }, [&]() -> llvm::Value * {
+        b.CreateMaskedScatter(v, p, align, m ? m : all);
+        return nullptr;
+      });
     }
   });
   if (plan.realign) finishRealigned(plan);
+}
+
+// Whether the active lanes of a vector of pointers address consecutive
+// elements from lane 0's, tested at run time: pointers the analyses cannot
+// prove consecutive often are (Triton's `(pid * B + arange(B)) % N` columns),
+// and one vector access beats a gather or scatter by far. Inactive lanes are
+// not compared (a masked access ignores them).
+llvm::Value *Lowering::consecutiveLanes(llvm::Value *p, llvm::Value *m, llvm::Type *elem) {
+  unsigned w = unsigned(llvm::cast<llvm::FixedVectorType>(p->getType())->getNumElements());
+  std::vector<llvm::Constant *> iota;
+  for (unsigned j = 0; j < w; ++j) iota.push_back(b.getInt64(j));
+  llvm::Value *expected = b.CreateGEP(elem, b.CreateExtractElement(p, uint64_t(0)), llvm::ConstantVector::get(iota));
+  llvm::Value *same = b.CreateICmpEQ(p, expected);
+  if (m) same = b.CreateOr(same, b.CreateNot(m));
+  return b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_and, {same->getType()}, {same});
 }
 
 // One element at a time: atomics are rare and must not be merged.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "ir/analysis/AxisInfo.h"
 #include "targets/Target.h"
 #include "targets/llvm/Elementwise.h"
 
@@ -111,6 +112,9 @@ public:
   void copyTile(llvm::Value *dst, const ir::Value *src);
   // Elements of a pointer tile are consecutive along the last dimension.
   bool contiguousLastDim(const ir::Value *ptrs);
+  int64_t contiguousRun(const ir::Value *ptrs);
+  llvm::Value *consecutiveLanes(llvm::Value *p, llvm::Value *m, llvm::Type *elem);
+  unsigned chunkWidth(ir::Type t, int64_t run);
   bool noWritesBeforeUse(const ir::Operation &load);
   bool isReadOnly(const ir::Operation &op);
   llvm::Value *safeAddress(llvm::Type *t);
@@ -164,6 +168,7 @@ private:
   std::optional<int64_t> lastDimStride(const ir::Value *v, int depth = 0);
   std::unordered_map<const ir::Value *, Lowered> values_;
   std::unordered_map<const ir::Value *, std::optional<int64_t>> strides_;
+  std::unique_ptr<ir::AxisAnalysis> axis_;
   llvm::IRBuilder<> allocas_;
   llvm::Value *scratch_ = nullptr;
   std::unordered_map<const ir::Operation *, std::vector<const ir::Value *>> pendingByUser_;
