@@ -245,7 +245,10 @@ void Lowering::lowerDot(const ir::Operation &op) {
     });
     return buf;
   };
-  llvm::Value *A = converted(a), *B = converted(bm), *C = converted(c);
+  llvm::Value *A = converted(a), *B = converted(bm);
+  // The accumulator is updated in place when nothing else reads its buffer
+  // (a loop's carried accumulator then needs no copy either way).
+  llvm::Value *C = accT == comp && ownsBuffer(c) ? get(c).buf : converted(c);
   unsigned W = unsigned(std::min<int64_t>(N, std::max(1, facts.vectorBits / comp.bitWidth())));
   unsigned NV = unsigned(std::min<int64_t>(2, N / W));  // vectors per row of the block
   unsigned MR = unsigned(std::min<int64_t>(M, facts.vectorBits >= 512 ? 8 : 4));

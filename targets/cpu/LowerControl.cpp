@@ -21,6 +21,62 @@ struct Carried {
 
 } // namespace
 
+// The next iteration's carried tiles. Yields that are other carried buffers
+// (swaps) go through a temporary first. Lazy yields are elementwise chains:
+// chunk i reads carried buffers at chunk i only, so those of one length are
+// computed together chunk by chunk and written straight into their carried
+// buffers, each chunk after all of them are computed (no temporary; matmul's
+// advancing pointer tiles, layer norm's accumulators).
+void Lowering::storeYields(const ir::Operation &y, const std::vector<llvm::Value *> &bufs) {
+  unsigned n = unsigned(bufs.size());
+  std::vector<llvm::Value *> staged(n, nullptr);
+  for (unsigned k = 0; k < n; ++k) {
+    if (!bufs[k]) continue;
+    Lowered &l = get(y.operand(k));
+    if (l.gen) continue;
+    bool aliasesCarried = false;
+    for (unsigned j = 0; j < n; ++j) aliasesCarried |= j != k && bufs[j] && l.buf == bufs[j];
+    if (aliasesCarried) {
+      staged[k] = newBuffer(y.operand(k)->type());
+      copyTile(staged[k], y.operand(k));
+    }
+  }
+  std::vector<bool> done(n, false);
+  for (unsigned k = 0; k < n; ++k) {
+    if (!bufs[k] || !get(y.operand(k)).gen || done[k]) continue;
+    std::vector<unsigned> group;
+    ir::Type widest = y.operand(k)->type();
+    for (unsigned j = k; j < n; ++j)
+      if (bufs[j] && get(y.operand(j)).gen && !done[j] &&
+          y.operand(j)->type().numElements() == y.operand(k)->type().numElements()) {
+        group.push_back(j);
+        done[j] = true;
+        if (y.operand(j)->type().bitWidth() > widest.bitWidth()) widest = y.operand(j)->type();
+      }
+    unsigned w = vectorWidth(widest);
+    loop(i64(0), i64(widest.numElements()), w, [&](llvm::Value *i) {
+      std::vector<llvm::Value *> chunks;
+      for (unsigned j : group) chunks.push_back(loadChunk(y.operand(j), i, w));
+      for (size_t g = 0; g < group.size(); ++g)
+        storeChunk(bufs[group[g]], y.operand(group[g])->type().element(), i, chunks[g]);
+    });
+  }
+  for (unsigned k = 0; k < n; ++k) {
+    if (!bufs[k] || done[k]) continue;
+    if (staged[k]) {
+      ir::Type t = y.operand(k)->type();
+      unsigned w = vectorWidth(t);
+      llvm::Type *st = storageType(t.element());
+      llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
+      loop(i64(0), i64(t.numElements()), w, [&](llvm::Value *i) {
+        b.CreateStore(b.CreateLoad(vt, b.CreateGEP(st, staged[k], i)), b.CreateGEP(st, bufs[k], i));
+      });
+    } else if (get(y.operand(k)).buf != bufs[k]) {
+      copyTile(bufs[k], y.operand(k));
+    }
+  }
+}
+
 void Lowering::lowerIf(const ir::Operation &op) {
   llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(ctx, "then", fn), *elseBB = llvm::BasicBlock::Create(ctx, "else", fn);
   llvm::BasicBlock *merge = llvm::BasicBlock::Create(ctx, "endif", fn);
@@ -92,35 +148,9 @@ void Lowering::lowerFor(const ir::Operation &op) {
     set(body.argument(k + 1), carried[k].tile ? Lowered{nullptr, carried[k].buf} : Lowered{carried[k].phi});
   lowerBlock(body);
   const ir::Operation *y = body.terminator();
-  // Yielded tiles that are themselves carried buffers go through a temporary
-  // first, so that swapping iter values stays correct.
-  std::vector<llvm::Value *> staged(n, nullptr);
-  for (unsigned k = 0; k < n; ++k) {
-    if (!carried[k].tile) continue;
-    Lowered &l = get(y->operand(k));
-    // Lazy tiles may read carried buffers that the copies below overwrite.
-    bool aliasesCarried = l.gen != nullptr;
-    for (unsigned j = 0; j < n; ++j) aliasesCarried |= j != k && carried[j].tile && l.buf == carried[j].buf;
-    if (aliasesCarried) {
-      staged[k] = newBuffer(op.result(k)->type());
-      copyTile(staged[k], y->operand(k));
-    }
-  }
-  for (unsigned k = 0; k < n; ++k) {
-    if (!carried[k].tile) continue;
-    if (staged[k]) {
-      unsigned w = vectorWidth(op.result(k)->type());
-      ir::Type e = op.result(k)->type().element();
-      llvm::Value *src = staged[k];
-      loop(i64(0), i64(op.result(k)->type().numElements()), w, [&](llvm::Value *i) {
-        llvm::Type *st = storageType(e);
-        llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
-        b.CreateStore(b.CreateLoad(vt, b.CreateGEP(st, src, i)), b.CreateGEP(st, carried[k].buf, i));
-      });
-    } else if (get(y->operand(k)).buf != carried[k].buf) {
-      copyTile(carried[k].buf, y->operand(k));
-    }
-  }
+  std::vector<llvm::Value *> bufs;
+  for (const Carried &c : carried) bufs.push_back(c.buf);
+  storeYields(*y, bufs);
   llvm::Value *next = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();
   iv->addIncoming(next, latch);
@@ -173,8 +203,9 @@ void Lowering::lowerWhile(const ir::Operation &op) {
   b.SetInsertPoint(bodyBB);
   lowerBlock(after);
   const ir::Operation *y = after.terminator();
-  for (unsigned k = 0; k < n; ++k)
-    if (carried[k].tile) copyTile(carried[k].buf, y->operand(k));
+  std::vector<llvm::Value *> bufs;
+  for (const Carried &c : carried) bufs.push_back(c.buf);
+  storeYields(*y, bufs);
   llvm::BasicBlock *latch = b.GetInsertBlock();
   for (unsigned k = 0; k < n; ++k)
     if (!carried[k].tile) carried[k].phi->addIncoming(get(y->operand(k)).scalar, latch);

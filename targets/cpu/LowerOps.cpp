@@ -226,6 +226,23 @@ std::optional<int64_t> Lowering::lastDimStride(const ir::Value *v, int depth) {
 
 bool Lowering::contiguousLastDim(const ir::Value *ptrs) { return lastDimStride(ptrs) == 1; }
 
+// Whether `v`'s buffer may be overwritten by its only user: nothing else
+// reads it, through `v` or through the values that share its storage
+// (reshapes, expand_dims, hints, layout conversions) up to its owner, and the
+// user runs once per definition (same block).
+bool Lowering::ownsBuffer(const ir::Value *v) {
+  const Lowered &l = get(v);
+  if (!l.buf || l.gen || l.pending) return false;
+  for (;;) {
+    // A user in a nested region runs again and again over the same buffer.
+    if (v->users().size() != 1 || v->users().front()->parentBlock() != v->ownerBlock()) return false;
+    const ir::Operation *d = v->definingOp();
+    if (!d || !(d->is(OpCode::Reshape) || d->is(OpCode::ExpandDims) || d->is(OpCode::Hint) || d->is(OpCode::ConvertLayout)))
+      return true;
+    v = d->operand(0);
+  }
+}
+
 // Pointers are consecutive in aligned runs of this many along the last
 // dimension: the whole row when the stride is 1, else the axis analysis'
 // contiguity (Triton's `offs % N` with N a multiple of 16 gives runs of 16).

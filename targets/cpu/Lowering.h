@@ -106,6 +106,7 @@ public:
   void lowerPrint(const ir::Operation &op);
   void lowerAssert(const ir::Operation &op);
   void lowerFor(const ir::Operation &op);
+  void storeYields(const ir::Operation &y, const std::vector<llvm::Value *> &bufs);
   void lowerIf(const ir::Operation &op);
   void lowerWhile(const ir::Operation &op);
   void lowerBlock(const ir::Block &block);
@@ -113,6 +114,7 @@ public:
   // Elements of a pointer tile are consecutive along the last dimension.
   bool contiguousLastDim(const ir::Value *ptrs);
   int64_t contiguousRun(const ir::Value *ptrs);
+  bool ownsBuffer(const ir::Value *v);
   llvm::Value *consecutiveLanes(llvm::Value *p, llvm::Value *m, llvm::Type *elem);
   unsigned chunkWidth(ir::Type t, int64_t run);
   bool noWritesBeforeUse(const ir::Operation &load);
