@@ -101,31 +101,29 @@ def test_while_loop_swap():
     np.testing.assert_array_equal(out[B:], b)
 
 
+def _operands(M, N, K, seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.standard_normal((M, K)).astype(np.float32), rng.standard_normal((K, N)).astype(np.float32)
+    return a, b, rng.standard_normal((M, N)).astype(np.float32), np.full((M, N), np.nan, np.float32)
+
+
 def test_dot_accumulates_over_a_k_loop():
     M, N, K, BK = 32, 64, 128, 16
-    rng = np.random.default_rng(0)
-    a, b = rng.standard_normal((M, K)).astype(np.float32), rng.standard_normal((K, N)).astype(np.float32)
-    c = np.full((M, N), np.nan, np.float32)
+    a, b, _, c = _operands(M, N, K, 0)
     matmul_k_loop[(1,)](a, b, c, K, M=M, N=N, BK=BK)
     np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
 
 
 def test_accumulator_read_after_the_dot_is_not_overwritten():
     M, N, K = 16, 32, 16
-    rng = np.random.default_rng(1)
-    a, b = rng.standard_normal((M, K)).astype(np.float32), rng.standard_normal((K, N)).astype(np.float32)
-    c = rng.standard_normal((M, N)).astype(np.float32)
-    d = np.full((M, N), np.nan, np.float32)
+    a, b, c, d = _operands(M, N, K, 1)
     accumulator_read_again[(1,)](a, b, c, d, M=M, N=N, K=K)
     np.testing.assert_allclose(d, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
 
 
 def test_outer_accumulator_used_by_an_inner_loop_dot():
     M, N, K = 16, 16, 16
-    rng = np.random.default_rng(2)
-    a, b = rng.standard_normal((M, K)).astype(np.float32), rng.standard_normal((K, N)).astype(np.float32)
-    c = rng.standard_normal((M, N)).astype(np.float32)
-    out = np.full((M, N), np.nan, np.float32)
+    a, b, c, out = _operands(M, N, K, 2)
     outer_accumulator[(1,)](a, b, c, out, M=M, N=N, K=K)
     want = 12 * (a.astype(np.float64) @ b) + 6 * (c + 1.0)
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
