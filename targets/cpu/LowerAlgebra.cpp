@@ -23,6 +23,8 @@ AxisSplit splitAt(ir::Type t, int64_t axis) {
   return s;
 }
 
+} // namespace
+
 // The single min or max of floats that makes up `region`, if it is one.
 const ir::Operation *floatMinMax(const ir::Block &region) {
   if (region.numArguments() != 2 || !region.argument(0)->type().isFloat()) return nullptr;
@@ -35,8 +37,6 @@ const ir::Operation *floatMinMax(const ir::Block &region) {
               (op->operand(0) == region.argument(1) && op->operand(1) == region.argument(0));
   return args ? op : nullptr;
 }
-
-} // namespace
 
 // Reduce: along the last axis, vector partials per row then a shuffle tree;
 // along another axis, whole rows combined with vectors across `post`.

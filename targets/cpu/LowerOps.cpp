@@ -97,10 +97,14 @@ void Lowering::lowerElementwiseTile(const ir::Operation &op) {
     return;
   }
   const ir::Operation *opp = &op;
-  defineTile(op, [this, opp](llvm::Value *i, unsigned w) {
+  bool nonPositive = (op.is(OpCode::Exp) || op.is(OpCode::Exp2)) && belowItsMax(op.operand(0));
+  defineTile(op, [this, opp, nonPositive](llvm::Value *i, unsigned w) {
     std::vector<llvm::Value *> in;
     for (ir::Value *v : opp->operands()) in.push_back(loadChunk(v, i, w));
-    return elementwise(*opp, in);
+    expArgNonPositive_ = nonPositive;
+    llvm::Value *r = elementwise(*opp, in);
+    expArgNonPositive_ = false;
+    return r;
   });
 }
 

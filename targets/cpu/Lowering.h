@@ -39,6 +39,9 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
 
 // ---- shared between the lowering files
 
+// The single min or max of floats that makes up a reduce's `region`, if it is one.
+const ir::Operation *floatMinMax(const ir::Block &region);
+
 // A tile that is computed where it is used, one chunk at a time: a pure
 // elementwise op with a single use fuses into its consumer's loop.
 using ChunkGen = std::function<llvm::Value *(llvm::Value *index, unsigned width)>;
@@ -87,6 +90,8 @@ public:
   llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *fastExp(llvm::Value *x, bool base2);
   llvm::Value *expPolynomial(llvm::Value *r);
+  bool belowItsMax(const ir::Value *v);
+  bool expArgNonPositive_ = false;  // set around an exp whose argument is x - max(x)
   std::vector<llvm::Value *> combine(const ir::Block &region, std::vector<llvm::Value *> args);
 
   // Ops (LowerOps.cpp).

@@ -4,6 +4,8 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsX86.h"
 
+#include <functional>
+
 namespace tessera::targets::cpu {
 
 using ir::ScalarKind;
@@ -20,6 +22,38 @@ llvm::Value *Lowering::expPolynomial(llvm::Value *r) {
   for (double c : {0.041890330612659454, 0.16667115688323975, 0.499992311000824, 1.0, 1.0})
     p = b.CreateIntrinsic(llvm::Intrinsic::fma, {ft}, {p, r, llvm::ConstantFP::get(ft, c)});
   return p;
+}
+
+// Whether v = x - m where m is at least every element of x it is taken
+// from: m is the max of x along an axis, broadcast back over that axis, or a
+// maximum of such a max with anything. Then v <= 0 or NaN (a NaN in x is
+// ignored by the max and stays NaN in v; inf - inf is NaN).
+bool Lowering::belowItsMax(const ir::Value *v) {
+  const ir::Operation *sub = v->definingOp();
+  if (!sub || !sub->is(ir::OpCode::Sub) || !v->type().element().isFloat()) return false;
+  const ir::Value *x = sub->operand(0);
+  auto strip = [](const ir::Value *u) {
+    while (const ir::Operation *d = u->definingOp()) {
+      if (!d->is(ir::OpCode::ConvertLayout) && !d->is(ir::OpCode::Hint)) break;
+      u = d->operand(0);
+    }
+    return u;
+  };
+  // The max's value reaches x's shape through a splat (a 1-D row reduced to a
+  // scalar) or expand_dims + broadcast over the reduced axis.
+  std::function<bool(const ir::Value *, int64_t)> bounds = [&](const ir::Value *m, int64_t axis) -> bool {
+    m = strip(m);
+    const ir::Operation *d = m->definingOp();
+    if (!d) return false;
+    if (d->is(ir::OpCode::Broadcast)) return bounds(d->operand(0), axis);
+    if (d->is(ir::OpCode::Splat)) return x->type().rank() == 1 && bounds(d->operand(0), 0);
+    if (d->is(ir::OpCode::ExpandDims)) return axis < 0 && bounds(d->operand(0), d->attr("axis")->getInt());
+    if (d->is(ir::OpCode::Max)) return bounds(d->operand(0), axis) || bounds(d->operand(1), axis);
+    if (!d->is(ir::OpCode::Reduce) || d->numOperands() != 1 || strip(d->operand(0)) != strip(x)) return false;
+    const ir::Operation *mm = floatMinMax(d->region(0).block());
+    return mm && mm->is(ir::OpCode::Max) && d->attr("axis")->getInt() == (x->type().rank() == 1 ? 0 : axis);
+  };
+  return bounds(sub->operand(1), -1);
 }
 
 // exp and exp2 in f32, inline: n = round(x log2 e), r = x - n ln 2 (in two
@@ -42,8 +76,9 @@ llvm::Value *Lowering::fastExp(llvm::Value *x, bool base2) {
   bool scalef = facts.vectorBits >= 512 && vt && vt->getNumElements() == 16 && vt->getElementType()->isFloatTy();
   if (scalef) {
     double lim = base2 ? 300.0 : 200.0;
-    // (vrangeps would clamp in one instruction, but turns a quiet NaN into the bound.)
-    llvm::Value *xc = b.CreateSelect(b.CreateFCmpOGT(x, f(lim)), f(lim), x);
+    // (vrangeps would clamp in one instruction, but turns a quiet NaN into the
+    // bound.) x - max(x) is <= 0 or NaN: no clamp from above.
+    llvm::Value *xc = expArgNonPositive_ ? x : b.CreateSelect(b.CreateFCmpOGT(x, f(lim)), f(lim), x);
     xc = b.CreateSelect(b.CreateFCmpOLT(xc, f(-lim)), f(-lim), xc);
     llvm::Value *n = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, base2 ? xc : b.CreateFMul(xc, f(1.4426950408889634)));
     llvm::Value *r = base2 ? b.CreateFMul(b.CreateFSub(xc, n), f(0.6931471805599453))

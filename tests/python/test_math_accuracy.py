@@ -62,3 +62,66 @@ def test_fp32_exp_special_values(base2):
         err = np.abs(y.astype(np.float64) - want)
     close = np.isfinite(want) & np.isfinite(y) & (err <= MAX_ULP * np.spacing(np.abs(want)).astype(np.float64) + 1e-45 * MAX_ULP)
     assert (same | close).all(), list(zip(x[~(same | close)], y[~(same | close)], want[~(same | close)]))
+
+
+# exp(x - max(x)) skips the clamp from above (its argument is <= 0 or NaN);
+# look-alikes whose argument can be positive must keep it: exp of +inf and of
+# huge positive values is inf, not NaN.
+@tessera.jit
+def exp_minus_max_rows(x, y, N: tl.constexpr):
+    rows = tl.arange(0, 4)
+    cols = tl.arange(0, N)
+    v = tl.load(x + rows[:, None] * N + cols[None, :])
+    m = tl.max(v, axis=1)
+    tl.store(y + rows[:, None] * N + cols[None, :], tl.exp(v - m[:, None]))
+
+
+@tessera.jit
+def exp_minus_other_max(x, z, y, N: tl.constexpr):
+    cols = tl.arange(0, N)
+    v = tl.load(x + cols)
+    w = tl.load(z + cols)
+    tl.store(y + cols, tl.exp(v - tl.max(w, axis=0)))
+
+
+@tessera.jit
+def exp_minus_transposed_max(x, y, N: tl.constexpr):
+    rows = tl.arange(0, N)
+    cols = tl.arange(0, N)
+    v = tl.load(x + rows[:, None] * N + cols[None, :])
+    m = tl.max(v, axis=1)
+    tl.store(y + rows[:, None] * N + cols[None, :], tl.exp(v - m[None, :]))  # max of row j, not of row i
+
+
+def test_exp_of_x_minus_its_max():
+    N = 64
+    x = np.random.default_rng(5).standard_normal((4, N)).astype(np.float32)
+    x[1, 3] = np.nan
+    x[2, :] = -np.inf
+    x[3, 7] = np.inf
+    y = np.full_like(x, 7.0)
+    exp_minus_max_rows[(1,)](x, y, N=N)
+    with np.errstate(invalid="ignore"):
+        want = np.exp(x.astype(np.float64) - np.nanmax(x.astype(np.float64), axis=1, keepdims=True))
+    np.testing.assert_allclose(y, want.astype(np.float32), rtol=4e-7, atol=0)
+    assert np.isnan(y[1, 3]) and np.isnan(y[2]).all() and np.isnan(y[3, 7])
+
+
+def test_exp_look_alikes_keep_the_upper_clamp():
+    N = 16
+    # Unclamped, the range reduction of these loses the result's sign or class.
+    big = [1e10, 3e38, 1e20, np.inf, 1e30, 300.0, 89.0]
+    v = np.array(big + [50.0, -3.0] + [0.0] * 7, np.float32)
+    w = np.full(N, -1.0, np.float32)
+    y = np.zeros(N, np.float32)
+    exp_minus_other_max[(1,)](v, w, y, N=N)
+    with np.errstate(over="ignore"):
+        want = np.exp(v.astype(np.float64) + 1.0).astype(np.float32)
+    np.testing.assert_array_equal(y[:len(big)], np.full(len(big), np.inf, np.float32))
+    np.testing.assert_allclose(y[len(big):], want[len(big):], rtol=4e-7)
+    x = np.full((N, N), -5e9, np.float32)
+    x[0, :] = 5e9  # row 0's max is 5e9, every other row's -5e9
+    y2 = np.zeros((N, N), np.float32)
+    exp_minus_transposed_max[(1,)](x, y2, N=N)
+    # element (i, j) gets exp(x[i, j] - max of row j): row 0 minus -5e9 overflows to +inf
+    assert (y2[0, 1:] == np.inf).all()
