@@ -135,7 +135,8 @@ public:
     // i1: it starts inside one, at a whole element, and every lane is stored:
     // each line is then rebuilt from two consecutive chunks.
     llvm::Value *realign = nullptr;
-    llvm::Value *first = nullptr, *misalign = nullptr, *index = nullptr, *prev = nullptr;
+    llvm::Value *first = nullptr, *misalign = nullptr, *index = nullptr;
+    llvm::Value *prev = nullptr, *lanesTemp = nullptr;  // the previous chunk; a stack copy for lane stores
     llvm::Value *headLanes = nullptr;  // i64: lanes of the first chunk that end the first line
     llvm::Type *lanes = nullptr;  // the chunk as integers
     int64_t elements = 0;
@@ -144,7 +145,7 @@ public:
   StreamPlan planStreaming(const ir::Value *ptrs, const ir::Value *mask, llvm::Type *storage, unsigned w, int64_t n);
   void realignedStore(const StreamPlan &plan, llvm::Value *v, llvm::Value *base, llvm::Value *i);
   void finishRealigned(const StreamPlan &plan);
-  void storeLanes(const StreamPlan &plan, llvm::Value *base, llvm::Value *from, llvm::Value *to);
+  void storeLanes(const StreamPlan &plan, llvm::Value *v, llvm::Value *base, llvm::Value *from, llvm::Value *to);
   bool streamingStores_ = true;
   llvm::Value *branch(llvm::Value *cond, const std::function<llvm::Value *()> &then,
                       const std::function<llvm::Value *()> &otherwise);

@@ -68,15 +68,17 @@ Lowering::StreamPlan Lowering::planStreaming(const ir::Value *ptrs, const ir::Va
   plan.index = b.CreateAdd(lanesIota, shift);
   plan.headLanes = b.CreateSub(i64(w), b.CreateUDiv(plan.misalign, i64(bytes)));
   plan.prev = entryAlloca(plan.lanes, 1);
+  plan.lanesTemp = entryAlloca(plan.lanes, 1);
   plan.elements = n;
   plan.width = w;
   return plan;
 }
 
-// Lanes [from, to) of the chunk kept in plan.prev, stored one by one at
-// `base` (the chunk's address). AVX-512 masked stores cost far more than
+// Lanes [from, to) of chunk `v`, stored one by one at `base` (the chunk's
+// address), through a stack copy (plan.prev itself stays a register). AVX-512 masked stores cost far more than
 // this next to streaming stores on some CPUs (measured on AMD Zen).
-void Lowering::storeLanes(const StreamPlan &plan, llvm::Value *base, llvm::Value *from, llvm::Value *to) {
+void Lowering::storeLanes(const StreamPlan &plan, llvm::Value *v, llvm::Value *base, llvm::Value *from, llvm::Value *to) {
+  b.CreateAlignedStore(v, plan.lanesTemp, llvm::Align(kLine));
   llvm::Type *lane = plan.lanes->getScalarType();
   llvm::Align align(lane->getScalarSizeInBits() / 8);
   llvm::BasicBlock *pre = b.GetInsertBlock();
@@ -85,8 +87,8 @@ void Lowering::storeLanes(const StreamPlan &plan, llvm::Value *base, llvm::Value
   b.SetInsertPoint(body);
   llvm::PHINode *j = b.CreatePHI(b.getInt64Ty(), 2);
   j->addIncoming(from, pre);
-  llvm::Value *v = b.CreateAlignedLoad(lane, b.CreateGEP(lane, plan.prev, j), align);
-  b.CreateAlignedStore(v, b.CreateGEP(lane, base, j), align);
+  llvm::Value *x = b.CreateAlignedLoad(lane, b.CreateGEP(lane, plan.lanesTemp, j), align);
+  b.CreateAlignedStore(x, b.CreateGEP(lane, base, j), align);
   llvm::Value *next = b.CreateAdd(j, i64(1));
   j->addIncoming(next, body);
   b.CreateCondBr(b.CreateICmpULT(next, to), body, exit);
@@ -96,8 +98,7 @@ void Lowering::storeLanes(const StreamPlan &plan, llvm::Value *base, llvm::Value
 void Lowering::realignedStore(const StreamPlan &plan, llvm::Value *v, llvm::Value *base, llvm::Value *i) {
   llvm::Value *cur = b.CreateBitCast(v, plan.lanes);
   branch(b.CreateICmpEQ(i, i64(0)), [&]() -> llvm::Value * {
-    b.CreateAlignedStore(cur, plan.prev, llvm::Align(kLine));
-    storeLanes(plan, base, i64(0), plan.headLanes);  // the end of the first line
+    storeLanes(plan, cur, base, i64(0), plan.headLanes);  // the end of the first line
     return nullptr;
   }, [&]() -> llvm::Value * {
     unsigned bits = plan.lanes->getScalarSizeInBits();
@@ -119,7 +120,7 @@ void Lowering::finishRealigned(const StreamPlan &plan) {
   branch(plan.realign, [&]() -> llvm::Value * {
     unsigned bytes = plan.lanes->getScalarSizeInBits() / 8;
     llvm::Value *at = b.CreateGEP(b.getInt8Ty(), plan.first, i64((plan.elements - plan.width) * bytes));
-    storeLanes(plan, at, plan.headLanes, i64(plan.width));
+    storeLanes(plan, b.CreateAlignedLoad(plan.lanes, plan.prev, llvm::Align(kLine)), at, plan.headLanes, i64(plan.width));
     return nullptr;
   }, [] { return nullptr; });
 }
