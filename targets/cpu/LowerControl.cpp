@@ -19,36 +19,31 @@ struct Carried {
   llvm::Value *buf = nullptr;
 };
 
+std::vector<llvm::Value *> buffersOf(const std::vector<Carried> &carried) {
+  std::vector<llvm::Value *> bufs;
+  for (const Carried &c : carried) bufs.push_back(c.buf);
+  return bufs;
+}
+
 } // namespace
 
-// The next iteration's carried tiles. Yields that are other carried buffers
-// (swaps) go through a temporary first. Lazy yields are elementwise chains:
-// chunk i reads carried buffers at chunk i only, so those of one length are
-// computed together chunk by chunk and written straight into their carried
-// buffers, each chunk after all of them are computed (no temporary; matmul's
-// advancing pointer tiles, layer norm's accumulators).
+// The next iteration's carried tiles, written straight into their buffers.
+// A yield reads carried buffers (if at all) at the chunk it writes: lazy
+// yields are elementwise chains, and a yield that is another carried buffer
+// (a swap) is read at the same index. So the yields of one length are stored
+// by one loop that computes a chunk of each before storing any: no
+// temporaries, and nothing is read after it is overwritten (matmul's
+// advancing pointer tiles, layer norm's accumulators, swaps).
 void Lowering::storeYields(const ir::Operation &y, const std::vector<llvm::Value *> &bufs) {
   unsigned n = unsigned(bufs.size());
-  std::vector<llvm::Value *> staged(n, nullptr);
+  std::vector<bool> done(n);
+  for (unsigned k = 0; k < n; ++k) done[k] = !bufs[k] || get(y.operand(k)).buf == bufs[k];  // scalars; in place
   for (unsigned k = 0; k < n; ++k) {
-    if (!bufs[k]) continue;
-    Lowered &l = get(y.operand(k));
-    if (l.gen) continue;
-    bool aliasesCarried = false;
-    for (unsigned j = 0; j < n; ++j) aliasesCarried |= j != k && bufs[j] && l.buf == bufs[j];
-    if (aliasesCarried) {
-      staged[k] = newBuffer(y.operand(k)->type());
-      copyTile(staged[k], y.operand(k));
-    }
-  }
-  std::vector<bool> done(n, false);
-  for (unsigned k = 0; k < n; ++k) {
-    if (!bufs[k] || !get(y.operand(k)).gen || done[k]) continue;
+    if (done[k]) continue;
     std::vector<unsigned> group;
     ir::Type widest = y.operand(k)->type();
     for (unsigned j = k; j < n; ++j)
-      if (bufs[j] && get(y.operand(j)).gen && !done[j] &&
-          y.operand(j)->type().numElements() == y.operand(k)->type().numElements()) {
+      if (!done[j] && y.operand(j)->type().numElements() == widest.numElements()) {
         group.push_back(j);
         done[j] = true;
         if (y.operand(j)->type().bitWidth() > widest.bitWidth()) widest = y.operand(j)->type();
@@ -60,20 +55,6 @@ void Lowering::storeYields(const ir::Operation &y, const std::vector<llvm::Value
       for (size_t g = 0; g < group.size(); ++g)
         storeChunk(bufs[group[g]], y.operand(group[g])->type().element(), i, chunks[g]);
     });
-  }
-  for (unsigned k = 0; k < n; ++k) {
-    if (!bufs[k] || done[k]) continue;
-    if (staged[k]) {
-      ir::Type t = y.operand(k)->type();
-      unsigned w = vectorWidth(t);
-      llvm::Type *st = storageType(t.element());
-      llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
-      loop(i64(0), i64(t.numElements()), w, [&](llvm::Value *i) {
-        b.CreateStore(b.CreateLoad(vt, b.CreateGEP(st, staged[k], i)), b.CreateGEP(st, bufs[k], i));
-      });
-    } else if (get(y.operand(k)).buf != bufs[k]) {
-      copyTile(bufs[k], y.operand(k));
-    }
   }
 }
 
@@ -148,9 +129,7 @@ void Lowering::lowerFor(const ir::Operation &op) {
     set(body.argument(k + 1), carried[k].tile ? Lowered{nullptr, carried[k].buf} : Lowered{carried[k].phi});
   lowerBlock(body);
   const ir::Operation *y = body.terminator();
-  std::vector<llvm::Value *> bufs;
-  for (const Carried &c : carried) bufs.push_back(c.buf);
-  storeYields(*y, bufs);
+  storeYields(*y, buffersOf(carried));
   llvm::Value *next = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();
   iv->addIncoming(next, latch);
@@ -203,9 +182,7 @@ void Lowering::lowerWhile(const ir::Operation &op) {
   b.SetInsertPoint(bodyBB);
   lowerBlock(after);
   const ir::Operation *y = after.terminator();
-  std::vector<llvm::Value *> bufs;
-  for (const Carried &c : carried) bufs.push_back(c.buf);
-  storeYields(*y, bufs);
+  storeYields(*y, buffersOf(carried));
   llvm::BasicBlock *latch = b.GetInsertBlock();
   for (unsigned k = 0; k < n; ++k)
     if (!carried[k].tile) carried[k].phi->addIncoming(get(y->operand(k)).scalar, latch);

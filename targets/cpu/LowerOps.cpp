@@ -475,10 +475,9 @@ void Lowering::lowerLoad(const ir::Operation &op) {
   int64_t run = isVolatile ? 1 : contiguousRun(ptrs);
   bool contiguous = run > 1;
   predictNextLoad(op);
-  const ir::Operation *opp = &op;
   // The loaded chunk at i: a masked vector load where the pointers are
   // consecutive (a chunk lies within a run), a gather otherwise.
-  auto gen = [this, opp, ptrs, mask, other, elem, st, align, contiguous, run](llvm::Value *i, unsigned w) -> llvm::Value * {
+  auto gen = [this, ptrs, mask, other, elem, st, align, contiguous, run](llvm::Value *i, unsigned w) -> llvm::Value * {
     llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
     llvm::Value *p = loadChunk(ptrs, i, w);
     llvm::Value *m = mask ? loadChunk(mask, i, w) : nullptr;
@@ -495,7 +494,6 @@ void Lowering::lowerLoad(const ir::Operation &op) {
                          elem);
     }
     llvm::Value *all = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(b.getInt1Ty(), w));
-    (void)opp;
     llvm::Value *first = b.CreateExtractElement(p, uint64_t(0));
     return fromStorage(branch(consecutiveLanes(p, m, st), [&]() -> llvm::Value * {
       if (m) return b.CreateMaskedLoad(vt, first, align, m, pass);

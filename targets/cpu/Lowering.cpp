@@ -86,6 +86,12 @@ void Lowering::copyTile(llvm::Value *dst, const ir::Value *src) {
 }
 
 void Lowering::loop(llvm::Value *begin, llvm::Value *end, int64_t step, const std::function<void(llvm::Value *)> &body) {
+  auto *cb = llvm::dyn_cast<llvm::ConstantInt>(begin), *ce = llvm::dyn_cast<llvm::ConstantInt>(end);
+  int64_t trip = cb && ce ? std::max<int64_t>(0, (ce->getSExtValue() - cb->getSExtValue() + step - 1) / step) : 0;
+  plainLoop(begin, end, step, [&](llvm::Value *i) { countLoop([&] { body(i); }, trip, 1); });
+}
+
+void Lowering::plainLoop(llvm::Value *begin, llvm::Value *end, int64_t step, const std::function<void(llvm::Value *)> &body) {
   llvm::BasicBlock *pre = b.GetInsertBlock();
   llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "loop", fn);
   llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "loop.end", fn);
@@ -93,9 +99,7 @@ void Lowering::loop(llvm::Value *begin, llvm::Value *end, int64_t step, const st
   b.SetInsertPoint(head);
   llvm::PHINode *i = b.CreatePHI(b.getInt64Ty(), 2);
   i->addIncoming(begin, pre);
-  auto *cb = llvm::dyn_cast<llvm::ConstantInt>(begin), *ce = llvm::dyn_cast<llvm::ConstantInt>(end);
-  int64_t trip = cb && ce ? std::max<int64_t>(0, (ce->getSExtValue() - cb->getSExtValue() + step - 1) / step) : 0;
-  countLoop([&] { body(i); }, trip, 1);
+  body(i);
   llvm::Value *next = b.CreateAdd(i, i64(step));
   i->addIncoming(next, b.GetInsertBlock());
   // A chunk is already a vector wide: unrolling these loops measured no

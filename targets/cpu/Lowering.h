@@ -39,6 +39,8 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
 
 // ---- shared between the lowering files
 
+constexpr int64_t kCacheLine = 64;  // bytes
+
 // The single min or max of floats that makes up a reduce's `region`, if it is one.
 const ir::Operation *floatMinMax(const ir::Block &region);
 
@@ -81,7 +83,10 @@ public:
   void storeChunk(llvm::Value *buf, ir::Type elem, llvm::Value *index, llvm::Value *vec);
 
   // Control.
+  // A loop over chunks; its iterations count for prefetching (Prefetch.cpp).
   void loop(llvm::Value *begin, llvm::Value *end, int64_t step, const std::function<void(llvm::Value *)> &body);
+  // The same loop, not counted.
+  void plainLoop(llvm::Value *begin, llvm::Value *end, int64_t step, const std::function<void(llvm::Value *)> &body);
   llvm::Value *i64(int64_t v) { return b.getInt64(v); }
 
   // Math (Math.cpp).

@@ -20,7 +20,6 @@ namespace {
 
 // Small tiles are not worth the bookkeeping: the hardware keeps up with them.
 constexpr int64_t kMinPrefetchBytes = 2048;
-constexpr int64_t kLine = 64;
 
 // Whether `v` can differ between programs or loop iterations: it depends on a
 // program id, a loop's block argument or loaded data. Addresses that cannot
@@ -101,7 +100,7 @@ void Lowering::finishPrefetches(const ir::Block &block) {
     }
     if (s.loops < 2)
       for (llvm::Instruction *p : s.prefetches) p->eraseFromParent();
-    int64_t step = s.chunks > 0 ? std::min<int64_t>(16 * kLine, (16 * s.bytes + s.chunks - 1) / s.chunks) : 16 * kLine;
+    int64_t step = s.chunks > 0 ? std::min<int64_t>(16 * kCacheLine, (16 * s.bytes + s.chunks - 1) / s.chunks) : 16 * kCacheLine;
     s.step->replaceAllUsesWith(i64(step));
     s.step->eraseFromParent();
   }

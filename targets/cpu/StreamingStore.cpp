@@ -16,7 +16,6 @@ namespace tessera::targets::cpu {
 
 namespace {
 
-constexpr int64_t kLine = 64;
 
 void markNontemporal(llvm::StoreInst *st, llvm::LLVMContext &ctx) {
   st->setMetadata(llvm::LLVMContext::MD_nontemporal,
@@ -29,10 +28,10 @@ void markNontemporal(llvm::StoreInst *st, llvm::LLVMContext &ctx) {
 // when known for the whole tile), a plain store otherwise.
 llvm::Value *Lowering::streamingStore(llvm::Value *v, llvm::Value *base, llvm::Align align, llvm::Value *aligned) {
   unsigned bytes = unsigned(m.getDataLayout().getTypeStoreSize(v->getType()));
-  if (bytes != kLine || !streamingStores_) return b.CreateAlignedStore(v, base, align);
-  if (!aligned) aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(base, b.getInt64Ty()), i64(kLine - 1)), i64(0));
+  if (bytes != kCacheLine || !streamingStores_) return b.CreateAlignedStore(v, base, align);
+  if (!aligned) aligned = b.CreateICmpEQ(b.CreateAnd(b.CreatePtrToInt(base, b.getInt64Ty()), i64(kCacheLine - 1)), i64(0));
   branch(aligned, [&]() -> llvm::Value * {
-    markNontemporal(b.CreateAlignedStore(v, base, llvm::Align(kLine)), ctx);
+    markNontemporal(b.CreateAlignedStore(v, base, llvm::Align(kCacheLine)), ctx);
     return nullptr;
   }, [&]() -> llvm::Value * {
     b.CreateAlignedStore(v, base, align);
@@ -47,7 +46,7 @@ Lowering::StreamPlan Lowering::planStreaming(const ir::Value *ptrs, const ir::Va
                                              unsigned w, int64_t n) {
   StreamPlan plan;
   plan.first = loadElement(ptrs, i64(0));
-  plan.misalign = b.CreateAnd(b.CreatePtrToInt(plan.first, b.getInt64Ty()), i64(kLine - 1));
+  plan.misalign = b.CreateAnd(b.CreatePtrToInt(plan.first, b.getInt64Ty()), i64(kCacheLine - 1));
   plan.aligned = b.CreateICmpEQ(plan.misalign, i64(0));
   unsigned bytes = unsigned(m.getDataLayout().getTypeStoreSize(storage->getScalarType()));
   bool permutable = facts.vectorBits >= 512 && (bytes == 4 || bytes == 8 || (bytes == 2 && facts.avx512bw));
@@ -60,13 +59,10 @@ Lowering::StreamPlan Lowering::planStreaming(const ir::Value *ptrs, const ir::Va
   plan.lanes = llvm::FixedVectorType::get(lane, w);
   // Line c holds the last k lanes of chunk c-1, then the first w-k of chunk c:
   // lane j comes from index j + w - k of the pair (previous, current).
-  llvm::Value *k = b.CreateTrunc(b.CreateUDiv(plan.misalign, i64(bytes)), lane);
+  plan.headLanes = b.CreateSub(i64(w), b.CreateUDiv(plan.misalign, i64(bytes)));  // w - k
   std::vector<llvm::Constant *> iota;
   for (unsigned j = 0; j < w; ++j) iota.push_back(llvm::ConstantInt::get(lane, j));
-  llvm::Value *lanesIota = llvm::ConstantVector::get(iota);
-  llvm::Value *shift = b.CreateVectorSplat(w, b.CreateSub(llvm::ConstantInt::get(lane, w), k));
-  plan.index = b.CreateAdd(lanesIota, shift);
-  plan.headLanes = b.CreateSub(i64(w), b.CreateUDiv(plan.misalign, i64(bytes)));
+  plan.index = b.CreateAdd(llvm::ConstantVector::get(iota), b.CreateVectorSplat(w, b.CreateTrunc(plan.headLanes, lane)));
   plan.prev = entryAlloca(plan.lanes, 1);
   plan.lanesTemp = entryAlloca(plan.lanes, 1);
   plan.elements = n;
@@ -75,24 +71,16 @@ Lowering::StreamPlan Lowering::planStreaming(const ir::Value *ptrs, const ir::Va
 }
 
 // Lanes [from, to) of chunk `v`, stored one by one at `base` (the chunk's
-// address), through a stack copy (plan.prev itself stays a register). AVX-512 masked stores cost far more than
-// this next to streaming stores on some CPUs (measured on AMD Zen).
+// address), through a stack copy (plan.prev itself stays a register).
+// AVX-512 masked stores cost far more than this next to streaming stores on
+// some CPUs (measured on AMD Zen).
 void Lowering::storeLanes(const StreamPlan &plan, llvm::Value *v, llvm::Value *base, llvm::Value *from, llvm::Value *to) {
-  b.CreateAlignedStore(v, plan.lanesTemp, llvm::Align(kLine));
+  b.CreateAlignedStore(v, plan.lanesTemp, llvm::Align(kCacheLine));
   llvm::Type *lane = plan.lanes->getScalarType();
   llvm::Align align(lane->getScalarSizeInBits() / 8);
-  llvm::BasicBlock *pre = b.GetInsertBlock();
-  llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "lanes", fn), *exit = llvm::BasicBlock::Create(ctx, "lanes.end", fn);
-  b.CreateCondBr(b.CreateICmpULT(from, to), body, exit);
-  b.SetInsertPoint(body);
-  llvm::PHINode *j = b.CreatePHI(b.getInt64Ty(), 2);
-  j->addIncoming(from, pre);
-  llvm::Value *x = b.CreateAlignedLoad(lane, b.CreateGEP(lane, plan.lanesTemp, j), align);
-  b.CreateAlignedStore(x, b.CreateGEP(lane, base, j), align);
-  llvm::Value *next = b.CreateAdd(j, i64(1));
-  j->addIncoming(next, body);
-  b.CreateCondBr(b.CreateICmpULT(next, to), body, exit);
-  b.SetInsertPoint(exit);
+  plainLoop(from, to, 1, [&](llvm::Value *j) {
+    b.CreateAlignedStore(b.CreateAlignedLoad(lane, b.CreateGEP(lane, plan.lanesTemp, j), align), b.CreateGEP(lane, base, j), align);
+  });
 }
 
 void Lowering::realignedStore(const StreamPlan &plan, llvm::Value *v, llvm::Value *base, llvm::Value *i) {
@@ -105,14 +93,14 @@ void Lowering::realignedStore(const StreamPlan &plan, llvm::Value *v, llvm::Valu
     llvm::Intrinsic::ID permute = bits == 32   ? llvm::Intrinsic::x86_avx512_vpermi2var_d_512
                                   : bits == 64 ? llvm::Intrinsic::x86_avx512_vpermi2var_q_512
                                                : llvm::Intrinsic::x86_avx512_vpermi2var_hi_512;
-    llvm::Value *prev = b.CreateAlignedLoad(plan.lanes, plan.prev, llvm::Align(kLine));
+    llvm::Value *prev = b.CreateAlignedLoad(plan.lanes, plan.prev, llvm::Align(kCacheLine));
     llvm::Value *line = b.CreateIntrinsic(permute, {}, {prev, plan.index, cur});
     // The line starts where chunk i starts, less the misalignment.
     llvm::Value *at = b.CreateGEP(b.getInt8Ty(), base, b.CreateNeg(plan.misalign));
-    markNontemporal(b.CreateAlignedStore(line, at, llvm::Align(kLine)), ctx);
+    markNontemporal(b.CreateAlignedStore(line, at, llvm::Align(kCacheLine)), ctx);
     return nullptr;
   });
-  b.CreateAlignedStore(cur, plan.prev, llvm::Align(kLine));
+  b.CreateAlignedStore(cur, plan.prev, llvm::Align(kCacheLine));
 }
 
 // The start of the line after the last chunk: its remaining lanes.
@@ -120,7 +108,7 @@ void Lowering::finishRealigned(const StreamPlan &plan) {
   branch(plan.realign, [&]() -> llvm::Value * {
     unsigned bytes = plan.lanes->getScalarSizeInBits() / 8;
     llvm::Value *at = b.CreateGEP(b.getInt8Ty(), plan.first, i64((plan.elements - plan.width) * bytes));
-    storeLanes(plan, b.CreateAlignedLoad(plan.lanes, plan.prev, llvm::Align(kLine)), at, plan.headLanes, i64(plan.width));
+    storeLanes(plan, b.CreateAlignedLoad(plan.lanes, plan.prev, llvm::Align(kCacheLine)), at, plan.headLanes, i64(plan.width));
     return nullptr;
   }, [] { return nullptr; });
 }
