@@ -42,6 +42,25 @@
 // - for runs its body with the induction variable from lb while iv < ub (signed
 //   or unsigned as its type), adding step (> 0) each time; iter values flow
 //   from the inits through yield to the results.
+//
+// Levels
+// - Tile level (after the frontend): tiles without layouts; every op is the
+//   whole program's.
+// - Distributed level (after assign-layouts): the same ops, every tile has a
+//   layout. Nothing changes meaning.
+// - Thread level (after lower-to-threads, GPU targets; the function has
+//   attribute level = "thread"): the program of ONE thread, of which the
+//   target runs num_warps x warp_size (module attributes) per program. No
+//   tiles: values are scalars and pointers. Every op is executed by each
+//   thread on its own values (a store stores this thread's value; an atomic
+//   is this thread's). Memory: global pointers as before; shared pointers
+//   (shared_ptr) address the program's shared memory, whose size is the
+//   function attribute shared_memory_bytes. Ordering across threads of a
+//   program needs barrier (which every thread must reach: never inside
+//   control flow that differs between threads); shuffle_xor exchanges
+//   values within a warp, executed by all its lanes together. Ops marked
+//   kTileLevel (load, store, reduce, dot, ...) do not exist here; vload and
+//   vstore access up to 16 bytes of consecutive elements at once.
 #pragma once
 
 #include "ir/Attributes.h"
@@ -76,6 +95,8 @@ enum OpTrait : uint32_t {
   kNumeric = 1u << 5,       // integer or float elements
   kIntOnly = 1u << 6,
   kFloatOnly = 1u << 7,
+  kTileLevel = 1u << 8,     // only before lower-to-threads (tile and distributed levels)
+  kThreadLevel = 1u << 9,   // only after it (the thread level)
 };
 
 struct OpInfo {
@@ -253,6 +274,8 @@ public:
   void setName(std::string n) { name_ = std::move(n); }
   FunctionKind kind() const { return kind_; }
   bool isKernel() const { return kind_ == FunctionKind::Kernel; }
+  // After lower-to-threads: one thread's program (see "Levels" above).
+  bool isThreadLevel() const { return attrs_.getString("level", "") == "thread"; }
 
   Region &body() { return body_; }
   const Region &body() const { return body_; }

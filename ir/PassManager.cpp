@@ -5,14 +5,20 @@
 #include "ir/transforms/Passes.h"
 
 #include <chrono>
+#include <deque>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 namespace tessera::ir {
 
-const std::vector<PassInfo> &registeredPasses() {
-  static const std::vector<PassInfo> passes = {
+namespace {
+
+std::mutex registryMutex;
+
+std::deque<PassInfo> &registry() {
+  static std::deque<PassInfo> passes = {
 #define PASS(Name, Fn, Description) {Name, &Fn, Description},
 #include "ir/transforms/Passes.def"
 #undef PASS
@@ -20,10 +26,25 @@ const std::vector<PassInfo> &registeredPasses() {
   return passes;
 }
 
+} // namespace
+
+std::vector<PassInfo> registeredPasses() {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  return {registry().begin(), registry().end()};
+}
+
 const PassInfo *findPass(std::string_view name) {
-  for (const PassInfo &p : registeredPasses())
+  std::lock_guard<std::mutex> lock(registryMutex);
+  for (const PassInfo &p : registry())
     if (name == p.name) return &p;
   return nullptr;
+}
+
+void registerPass(const PassInfo &pass) {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  for (const PassInfo &p : registry())
+    if (std::string_view(p.name) == pass.name) return;
+  registry().push_back(pass);  // a deque: pointers to earlier entries stay valid
 }
 
 static bool envFlag(const char *name) {
@@ -54,7 +75,12 @@ bool PassManager::run(Module &m, std::string *error) {
   double total = 0;
   for (const PassInfo *pass : pipeline_) {
     auto start = std::chrono::steady_clock::now();
-    pass->run(m);
+    try {
+      pass->run(m);
+    } catch (const PassError &e) {
+      if (error) *error = e.message;
+      return false;
+    }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     total += ms;
     if (opts_.timing) {

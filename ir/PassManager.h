@@ -13,14 +13,23 @@ namespace tessera::ir {
 
 using PassFn = void (*)(Module &);
 
+// Thrown by a pass for input it cannot handle (e.g. an op a lowering does
+// not support); PassManager::run reports it as its error.
+struct PassError {
+  std::string message;
+};
+
 struct PassInfo {
   const char *name;
   PassFn run;
   const char *description;
 };
 
-const std::vector<PassInfo> &registeredPasses();
+std::vector<PassInfo> registeredPasses();  // a snapshot
 const PassInfo *findPass(std::string_view name);
+// Adds a pass defined above ir/ (e.g. the GPU targets' lower-to-threads) to
+// the registry; a second registration of a name is ignored.
+void registerPass(const PassInfo &pass);
 
 struct PassOptions {
   bool dumpAfterEach = false;  // print the IR after each pass (TESSERA_DUMP_IR=1)

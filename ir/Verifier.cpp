@@ -383,6 +383,85 @@ bool verifyWhile(const Operation &op, Checker &c) {
          expectYield(c, op, 1, inits);
 }
 
+// ---- thread level
+
+bool verifyThreadIndex(const Operation &op, Checker &c) {
+  return expectType(c, "result", op.result()->type(), Type::i32());
+}
+
+bool verifySharedPtr(const Operation &op, Checker &c) {
+  Type r = op.result()->type();
+  if (!r.isPointer() || r.addressSpace() != AddressSpace::Shared)
+    return c.fail("result: expected a shared-memory pointer, got " + r.str());
+  if (op.attr("offset")->getInt() < 0) return c.fail("attribute 'offset': expected >= 0");
+  return true;
+}
+
+int64_t storageBytes(Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
+
+// The N values of a vector access: one type (the pointee), N a power of two
+// and at most 16 bytes.
+bool checkVectorAccess(Checker &c, Type ptr, const std::vector<Type> &values) {
+  if (!ptr.isPointer()) return c.fail("operand #0 (pointer): expected a pointer, got " + ptr.str());
+  size_t n = values.size();
+  if (n == 0 || (n & (n - 1)) || int64_t(n) * storageBytes(ptr.pointee()) > 16)
+    return c.fail("accesses " + std::to_string(n) + " x " + ptr.pointee().str() +
+                  ": expected a power of two of elements in at most 16 bytes");
+  for (size_t i = 0; i < n; ++i)
+    if (!expectType(c, ("value #" + std::to_string(i)).c_str(), values[i], ptr.pointee())) return false;
+  return true;
+}
+
+bool verifyVLoad(const Operation &op, Checker &c) {
+  std::vector<Type> results;
+  for (unsigned i = 0; i < op.numResults(); ++i) results.push_back(op.result(i)->type());
+  if (!checkVectorAccess(c, op.operand(0)->type(), results)) return false;
+  if (op.numOperands() == 1) return true;
+  if (op.numOperands() != 2 + op.numResults())
+    return c.fail("expected a pointer, or a pointer, a predicate and one fallback per result; got " +
+                  std::to_string(op.numOperands()) + " operands");
+  if (!expectType(c, "operand #1 (predicate)", op.operand(1)->type(), Type::i1())) return false;
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!expectType(c, ("fallback #" + std::to_string(i)).c_str(), op.operand(2 + i)->type(), results[i])) return false;
+  return true;
+}
+
+bool verifyVStore(const Operation &op, Checker &c) {
+  bool masked = op.attrs().getBool("masked", false);
+  unsigned n = op.numOperands() - 1 - (masked ? 1 : 0);
+  std::vector<Type> values;
+  for (unsigned i = 0; i < n; ++i) values.push_back(op.operand(1 + i)->type());
+  if (!checkVectorAccess(c, op.operand(0)->type(), values)) return false;
+  return !masked || expectType(c, "last operand (predicate)", op.operands().back()->type(), Type::i1());
+}
+
+bool verifyShuffleXor(const Operation &op, Checker &c) {
+  Type t = op.operand(0)->type();
+  if (t.isTile()) return c.fail("operand #0: expected a scalar or pointer, got " + t.str());
+  int64_t mask = op.attr("mask")->getInt();
+  if (mask <= 0 || mask >= 1024) return c.fail("attribute 'mask': expected 1 to 1023, got " + std::to_string(mask));
+  return expectType(c, "result", op.result()->type(), t);
+}
+
+bool verifyCastPair(const Operation &op, Checker &c) {
+  for (unsigned i = 0; i < 2; ++i)
+    if (!expectType(c, ("operand #" + std::to_string(i)).c_str(), op.operand(i)->type(), Type::f32())) return false;
+  Type r = op.result(0)->type();
+  if (!r.isScalar() || (r.scalarKind() != ScalarKind::F16 && r.scalarKind() != ScalarKind::BF16))
+    return c.fail("result #0: expected f16 or bf16, got " + r.str());
+  return expectType(c, "result #1", op.result(1)->type(), r);
+}
+
+bool verifyPrintf(const Operation &op, Checker &c) {
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    Type t = op.operand(i)->type();
+    bool ok = t.isPointer() || (t.isScalar() && ((t.isInteger() && (t.bitWidth() == 32 || t.bitWidth() == 64)) ||
+                                                  (t.isFloat() && t.bitWidth() == 64)));
+    if (!ok) return c.fail("operand #" + std::to_string(i) + ": expected a 32/64-bit integer, f64 or pointer, got " + t.str());
+  }
+  return true;
+}
+
 struct OpRule {
   Hook hook;
 };
@@ -494,6 +573,15 @@ bool checkTableRules(const Operation &op, Checker &c) {
     std::string why;
     if (t.layout() && !toLinearLayout(*t.layout(), t.shape(), &why))
       return c.fail("result #" + std::to_string(i) + " has an invalid layout: " + why);
+  }
+  bool threadLevel = op.parentFunction() && op.parentFunction()->isThreadLevel();
+  if (threadLevel && (info.traits & kTileLevel))
+    return c.fail("is a tile-level op; it cannot appear at the thread level (after lower-to-threads)");
+  if (!threadLevel && (info.traits & kThreadLevel))
+    return c.fail("is a thread-level op; it needs a function with attribute level = \"thread\"");
+  if (threadLevel) {
+    for (unsigned i = 0; i < op.numResults(); ++i)
+      if (op.result(i)->type().isTile()) return c.fail("result #" + std::to_string(i) + " is a tile; the thread level has none");
   }
   if (info.traits & kSameType) {
     Type t = op.numOperands() ? op.operand(0)->type() : op.result()->type();

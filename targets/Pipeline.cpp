@@ -1,6 +1,7 @@
 #include "targets/Target.h"
 
 #include "ir/PassManager.h"
+#include "targets/gpu/ThreadLowering.h"
 
 #include <chrono>
 #include <cstdio>
@@ -12,7 +13,12 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
   ir::PassOptions popts = ir::PassOptions::fromEnvironment();
   popts.dumpAfterEach |= options.dumpIR;
   ir::PassManager pm(popts);
-  for (const std::string &p : target.pipeline()) pm.add(p);
+  gpu::registerPasses();
+  for (const std::string &p : target.pipeline())
+    if (!pm.add(p)) {
+      error = "internal error: target " + target.name() + " names an unknown pass '" + p + "'";
+      return nullptr;
+    }
   if (!pm.run(module, &error)) return nullptr;
   const ir::Function *kernel = module.lookup(entry);
   if (!kernel || !kernel->isKernel()) {

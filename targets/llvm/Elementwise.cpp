@@ -31,7 +31,7 @@ llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar) {
 
 llvm::Type *ElementwiseEmitter::computeType(ir::Type e) {
   e = e.element();
-  if (e.isPointer()) return b.getPtrTy(globalAS_);
+  if (e.isPointer()) return b.getPtrTy(e.addressSpace() == ir::AddressSpace::Shared ? sharedAS_ : globalAS_);
   switch (e.scalarKind()) {
   case ScalarKind::I1: return b.getInt1Ty();
   case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3: case ScalarKind::F8E5M2: return b.getInt8Ty();

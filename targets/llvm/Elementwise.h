@@ -65,6 +65,8 @@ public:
   const std::string &targetName() const { return targetName_; }
   // The address space pointers of the tile IR live in (global memory).
   void setGlobalAddressSpace(unsigned as) { globalAS_ = as; }
+  // The address space of shared-memory pointers (thread IR on GPUs).
+  void setSharedAddressSpace(unsigned as) { sharedAS_ = as; }
 
   llvm::Module &m;
   llvm::LLVMContext &ctx;
@@ -73,6 +75,7 @@ public:
 private:
   std::string targetName_;
   unsigned globalAS_ = 0;
+  unsigned sharedAS_ = 0;
 };
 
 bool isF8(ir::Type t);

@@ -1,6 +1,6 @@
 #include "targets/nvptx/NvptxTarget.h"
 
-#include "targets/llvm/GpuLowering.h"
+#include "targets/llvm/ThreadEmitter.h"
 #include "targets/nvptx/TargetInfo.h"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -106,7 +106,7 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "assign-layouts"};
+    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "assign-layouts", "lower-to-threads"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,
@@ -125,6 +125,7 @@ public:
     }
     module.attrs().set("num_warps", int64_t(numWarps));
     module.attrs().set("warp_size", int64_t(32));
+    module.attrs().set("target", ir::Attribute(std::string("nvptx")));
     const ir::Function *kernel = runPipeline(*this, module, entry, options, error);
     if (!kernel) return false;
     const llvm::Target *target = nvptx(error);
@@ -143,7 +144,7 @@ public:
     std::unique_ptr<llvmgen::TargetInfo> info = createNvptxTargetInfo();
     llvmgen::GpuKernelInfo ki;
     PhaseTimer timer;
-    if (!llvmgen::lowerGpuKernel(*kernel, entry, *info, numWarps, m, ki, error)) return false;
+    if (!llvmgen::emitThreadKernel(*kernel, entry, *info, numWarps * info->warpSize(), m, ki, error)) return false;
     timer.mark("lower");
     if (ki.sharedMemoryBytes > ai->sharedMemoryBytes) {
       error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " + arch +

@@ -8,6 +8,7 @@
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "targets/gpu/ThreadLowering.h"
 
 #include <fstream>
 #include <iostream>
@@ -24,6 +25,7 @@ static int usage(const std::string &msg) {
 }
 
 int main(int argc, char **argv) {
+  tessera::targets::gpu::registerPasses();
   std::string input = "-", output;
   std::vector<std::string> passes;
   PassOptions popts = PassOptions::fromEnvironment();

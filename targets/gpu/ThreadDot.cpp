@@ -2,12 +2,14 @@
 // each thread accumulates its result registers over k, loading each row of
 // a and column of b it needs once per step. Floats accumulate in f32 (f64
 // for f64), integers in i32 (i64 for 64-bit), whatever the result type;
-// tensor-core paths replace this per target.
-#include "targets/llvm/GpuLowering.h"
+// targets with tensor cores lower dot themselves (registerOpLowering).
+#include "targets/gpu/ThreadLowering.h"
 
-namespace tessera::targets::llvmgen {
+#include <algorithm>
 
-void GpuLowering::lowerDot(const ir::Operation &op) {
+namespace tessera::targets::gpu {
+
+void ThreadLowering::lowerDot(const ir::Operation &op) {
   ir::Type at = op.operand(0)->type(), bt = op.operand(1)->type(), rt = op.result()->type();
   // [M, K] x [K, N], or batched: [B, M, K] x [B, K, N].
   size_t rank = size_t(at.rank()), batched = rank == 3 ? 1 : 0;
@@ -23,7 +25,7 @@ void GpuLowering::lowerDot(const ir::Operation &op) {
   storeTileShared(get(op.operand(0)), layoutOf(at, op), at.element(), 0);
   storeTileShared(get(op.operand(1)), layoutOf(bt, op), bt.element(), offB);
   reserveShared(offB + bt.numElements() * bytes(bt));
-  info.barrier(b);
+  barrier();
 
   const TileLayout &l = layoutOf(rt, op);
   if (op.operand(2)->type().layout() != rt.layout()) fail(op, "has an accumulator in another layout than its result");
@@ -43,36 +45,36 @@ void GpuLowering::lowerDot(const ir::Operation &op) {
     regCol.push_back(int(ci - colKeys.begin()));
   }
   // a[batch][m][k] at (batch * M + m) * K + k; b[batch][k][n] at batch * K * N + k * N + n.
-  std::vector<llvm::Value *> rowBase, colBase;
+  std::vector<ir::Value *> rowBase, colBase;
   for (int r : rowRep) {
-    llvm::Value *row = coord(l, r, batched);
-    if (batched) row = b.CreateAdd(row, b.CreateMul(coord(l, r, 0), i32(M)));
-    rowBase.push_back(b.CreateMul(row, i32(K)));
+    ir::Value *row = coord(l, r, batched);
+    if (batched) row = add(row, mul(coord(l, r, 0), i32(M)));
+    rowBase.push_back(mul(row, i32(K)));
   }
   for (int r : colRep) {
-    llvm::Value *col = coord(l, r, batched + 1);
-    if (batched) col = b.CreateAdd(col, b.CreateMul(coord(l, r, 0), i32(K * N)));
+    ir::Value *col = coord(l, r, batched + 1);
+    if (batched) col = add(col, mul(coord(l, r, 0), i32(K * N)));
     colBase.push_back(col);
   }
   Regs init;
-  for (int r = 0; r < l.numRegs; ++r) init.push_back(castValue(c[size_t(r)], re, accT));
+  for (int r = 0; r < l.numRegs; ++r) init.push_back(cast(c[size_t(r)], accT));
   bool fp = accT.isFloat();
-  Regs acc = loop(i32(K), init, [&](llvm::Value *k, const Regs &sum) {
-    std::vector<llvm::Value *> av, bv;
-    for (llvm::Value *base : rowBase) av.push_back(castValue(loadShared(at.element(), 0, b.CreateAdd(base, k)), at.element(), accT));
-    llvm::Value *kRow = b.CreateMul(k, i32(N));
-    for (llvm::Value *cc : colBase) bv.push_back(castValue(loadShared(bt.element(), offB, b.CreateAdd(kRow, cc)), bt.element(), accT));
+  Regs acc = loop(i32(K), init, [&](ir::Value *k, const Regs &sum) {
+    std::vector<ir::Value *> av, bv;
+    for (ir::Value *base : rowBase) av.push_back(cast(loadShared(at.element(), 0, add(base, k)), accT));
+    ir::Value *kRow = mul(k, i32(N));
+    for (ir::Value *cc : colBase) bv.push_back(cast(loadShared(bt.element(), offB, add(kRow, cc)), accT));
     Regs next;
     for (int r = 0; r < l.numRegs; ++r) {
-      llvm::Value *x = av[size_t(regRow[size_t(r)])], *y = bv[size_t(regCol[size_t(r)])];
-      next.push_back(fp ? b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, sum[size_t(r)]})
-                        : b.CreateAdd(b.CreateMul(x, y), sum[size_t(r)]));
+      ir::Value *x = av[size_t(regRow[size_t(r)])], *y = bv[size_t(regCol[size_t(r)])];
+      next.push_back(fp ? b.sameType(ir::OpCode::Fma, {x, y, sum[size_t(r)]})
+                        : b.sameType(ir::OpCode::Add, {b.sameType(ir::OpCode::Mul, {x, y}), sum[size_t(r)]}));
     }
     return next;
   });
   Regs out;
-  for (int r = 0; r < l.numRegs; ++r) out.push_back(castValue(acc[size_t(r)], accT, re));
+  for (int r = 0; r < l.numRegs; ++r) out.push_back(cast(acc[size_t(r)], re));
   set(op.result(), out);
 }
 
-} // namespace tessera::targets::llvmgen
+} // namespace tessera::targets::gpu

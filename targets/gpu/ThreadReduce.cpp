@@ -10,12 +10,14 @@
 // register bit are free, across a lane bit a shuffle, across a warp bit
 // shared memory) when the layout moves along the axis by distinct powers of
 // two; otherwise threads scan whole lines in shared memory in place.
-#include "targets/llvm/GpuLowering.h"
+#include "targets/gpu/ThreadLowering.h"
+
+#include <algorithm>
 
 #include <map>
 #include <unordered_map>
 
-namespace tessera::targets::llvmgen {
+namespace tessera::targets::gpu {
 
 namespace {
 
@@ -42,20 +44,30 @@ bool pureAlong(const ir::LinearLayout::Bases &bases, size_t axis) {
 
 } // namespace
 
+namespace {
+
+ir::Value *shuffleXor(ThreadLowering &L, ir::Value *v, int laneMask) {
+  ir::AttrDict a;
+  a.set("mask", ir::Attribute(int64_t(laneMask)));
+  return L.emit(ir::OpCode::ShuffleXor, {v}, v->type(), a);
+}
+
+} // namespace
+
 // Every operand tile of `op` row-major in shared memory (one region each,
 // 16-byte aligned), written and then visible to all threads: the offsets.
-std::vector<int64_t> GpuLowering::operandsToShared(const ir::Operation &op, const TileLayout &l) {
+std::vector<int64_t> ThreadLowering::operandsToShared(const ir::Operation &op, const TileLayout &l) {
   std::vector<int64_t> offsets = sharedRegions(op, op.operand(0)->type().numElements());
   beginShared();
   for (unsigned k = 0; k < op.numOperands(); ++k)
     storeTileShared(get(op.operand(k)), l, op.operand(k)->type().element(), offsets[k]);
-  info.barrier(b);
+  barrier();
   return offsets;
 }
 
 // One region of `elements` values per operand of `op`, each 16-byte aligned:
 // their offsets (the shared memory is reserved).
-std::vector<int64_t> GpuLowering::sharedRegions(const ir::Operation &op, int64_t elements) {
+std::vector<int64_t> ThreadLowering::sharedRegions(const ir::Operation &op, int64_t elements) {
   std::vector<int64_t> offsets;
   int64_t offset = 0;
   for (ir::Value *v : op.operands()) {
@@ -66,34 +78,7 @@ std::vector<int64_t> GpuLowering::sharedRegions(const ir::Operation &op, int64_t
   return offsets;
 }
 
-Regs GpuLowering::combine(const ir::Block &region, const Regs &left, const Regs &right) {
-  Regs args = left;
-  args.insert(args.end(), right.begin(), right.end());
-  return combine(region, args);
-}
-
-llvm::Value *GpuLowering::shuffleXor(llvm::Value *v, int laneMask) {
-  llvm::Type *t = v->getType();
-  if (t->isPointerTy()) {
-    llvm::Value *i = b.CreatePtrToInt(v, b.getInt64Ty());
-    return b.CreateIntToPtr(shuffleXor(i, laneMask), t);
-  }
-  unsigned bits = unsigned(t->getPrimitiveSizeInBits());
-  llvm::Value *asInt = t->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));
-  if (bits == 64) {
-    llvm::Value *lo = b.CreateTrunc(asInt, b.getInt32Ty());
-    llvm::Value *hi = b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty());
-    lo = info.shuffleXor(b, lo, laneMask), hi = info.shuffleXor(b, hi, laneMask);
-    llvm::Value *r = b.CreateOr(b.CreateZExt(lo, b.getInt64Ty()), b.CreateShl(b.CreateZExt(hi, b.getInt64Ty()), 32));
-    return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
-  }
-  llvm::Value *w = bits == 32 ? asInt : b.CreateZExt(asInt, b.getInt32Ty());
-  llvm::Value *r = info.shuffleXor(b, w, laneMask);
-  if (bits != 32) r = b.CreateTrunc(r, b.getIntNTy(bits));
-  return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
-}
-
-void GpuLowering::lowerReduce(const ir::Operation &op) {
+void ThreadLowering::lowerReduce(const ir::Operation &op) {
   size_t n = op.numOperands(), axis = size_t(op.attr("axis")->getInt());
   ir::Type in = op.operand(0)->type();
   const TileLayout &l = layoutOf(in, op);
@@ -105,16 +90,16 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
   if (!pureAlong(l.bases("lane"), axis) || !pureAlong(l.bases("warp"), axis)) {
     // General path: whole lines from shared memory.
     offsets = operandsToShared(op, l);
-    auto line = [&](llvm::Value *base) {
-      auto at = [&](llvm::Value *k) {
+    auto line = [&](ir::Value *base) {
+      auto at = [&](ir::Value *k) {
         Regs x;
-        llvm::Value *idx = b.CreateAdd(base, b.CreateMul(k, i32(strides[axis])));
+        ir::Value *idx = add(base, mul(k, i32(strides[axis])));
         for (size_t j = 0; j < n; ++j) x.push_back(loadShared(op.operand(unsigned(j))->type().element(), offsets[j], idx));
         return x;
       };
       Regs first = at(i32(0));
       return loop(i32(shape[axis] - 1), first,
-                  [&](llvm::Value *k, const Regs &acc) { return combineAll(acc, at(b.CreateAdd(k, i32(1)))); });
+                  [&](ir::Value *k, const Regs &acc) { return combineAll(acc, at(add(k, i32(1)))); });
     };
     if (!op.result(0)->type().isTile()) {
       Regs r = line(i32(0));
@@ -124,14 +109,14 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
     const TileLayout &lo = layoutOf(op.result(0)->type(), op);
     std::vector<Regs> outs(n);
     for (int r = 0; r < lo.numRegs; ++r) {
-      llvm::Value *base = i32(0);
+      ir::Value *base = i32(0);
       for (size_t d = 0, od = 0; d < shape.size(); ++d)
-        if (d != axis) base = b.CreateAdd(base, b.CreateMul(coord(lo, r, od++), i32(strides[d])));
+        if (d != axis) base = add(base, mul(coord(lo, r, od++), i32(strides[d])));
       Regs v = line(base);
       for (size_t k = 0; k < n; ++k) outs[k].push_back(v[k]);
     }
     for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), outs[k]);
-    info.barrier(b);
+    barrier();
     return;
   }
 
@@ -168,7 +153,7 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
     if (!lb[bit][axis]) continue;
     for (auto &a : acc) {
       Regs other;
-      for (llvm::Value *v : a) other.push_back(shuffleXor(v, 1 << bit));
+      for (ir::Value *v : a) other.push_back(shuffleXor(*this, v, 1 << bit));
       a = combineAll(a, other);
     }
   }
@@ -184,27 +169,27 @@ void GpuLowering::lowerReduce(const ir::Operation &op) {
     outShape.erase(outShape.begin() + int64_t(axis));
     std::vector<int64_t> outStrides = rowMajorStrides(outShape);
     offsets = sharedRegions(op, numOut * numWarpsAlong);
-    llvm::Value *warpSlot = i32(0);
+    ir::Value *warpSlot = i32(0);
     for (size_t j = 0; j < axisWarpBits.size(); ++j)
-      warpSlot = b.CreateOr(warpSlot, b.CreateShl(b.CreateAnd(b.CreateLShr(warp, uint64_t(axisWarpBits[j])), 1), uint64_t(j)));
-    std::vector<llvm::Value *> outIdx;
+      warpSlot = bitOr(warpSlot, shl(bitAnd(shr(warp, int64_t(axisWarpBits[j])), i32(1)), int64_t(j)));
+    std::vector<ir::Value *> outIdx;
     for (size_t g = 0; g < keys.size(); ++g) {
-      llvm::Value *idx = i32(0);
+      ir::Value *idx = i32(0);
       for (size_t d = 0, od = 0; d < shape.size(); ++d)
-        if (d != axis) idx = b.CreateAdd(idx, b.CreateMul(coord(l, members[g][0], d), i32(outStrides[od++])));
-      outIdx.push_back(b.CreateMul(idx, i32(numWarpsAlong)));
+        if (d != axis) idx = add(idx, mul(coord(l, members[g][0], d), i32(outStrides[od++])));
+      outIdx.push_back(mul(idx, i32(numWarpsAlong)));
     }
     beginShared();
     for (size_t g = 0; g < keys.size(); ++g)
       for (size_t k = 0; k < n; ++k)
-        storeShared(op.operand(unsigned(k))->type().element(), offsets[k], b.CreateAdd(outIdx[g], warpSlot), acc[g][k]);
-    info.barrier(b);
+        storeShared(op.operand(unsigned(k))->type().element(), offsets[k], add(outIdx[g], warpSlot), acc[g][k]);
+    barrier();
     for (size_t g = 0; g < keys.size(); ++g) {
       Regs total;
       for (int64_t w = 0; w < numWarpsAlong; ++w) {
         Regs x;
         for (size_t k = 0; k < n; ++k)
-          x.push_back(loadShared(op.operand(unsigned(k))->type().element(), offsets[k], b.CreateAdd(outIdx[g], i32(w))));
+          x.push_back(loadShared(op.operand(unsigned(k))->type().element(), offsets[k], add(outIdx[g], i32(w))));
         total = total.empty() ? x : combineAll(total, x);
       }
       acc[g] = total;
@@ -273,15 +258,15 @@ std::vector<AxisBit> axisBits(const TileLayout &l, size_t axis) {
 // total. The partner across bit k is another register (free), another lane
 // (a shuffle) or another warp (shared memory), so every thread works on its
 // own registers: no line is walked serially.
-bool GpuLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
+bool ThreadLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
   size_t n = op.numOperands(), axis = size_t(op.attr("axis")->getInt());
   bool reverse = op.attr("reverse")->getBool();
   std::vector<AxisBit> bits = axisBits(l, axis);
   if (bits.empty() && l.shape[axis] > 1) return false;
   const ir::Block &region = op.region(0).block();
-  int threads = numWarps * info.warpSize();
+  int threads = numWarps * warpSize;
   int laneBits = 0;
-  while ((1 << laneBits) < info.warpSize()) ++laneBits;
+  while ((1 << laneBits) < warpSize) ++laneBits;
   // scan[r], total[r]: per register, the values of all n operands.
   std::vector<Regs> scan(size_t(l.numRegs)), total;
   for (int r = 0; r < l.numRegs; ++r)
@@ -304,16 +289,16 @@ bool GpuLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
     // The partner's block total, per register (registers holding the same
     // total exchange it once).
     std::vector<Regs> partner(size_t(l.numRegs));
-    llvm::Value *myBit;
+    ir::Value *myBit;
     if (ab.kind == AxisBit::Lane) {
-      std::unordered_map<llvm::Value *, llvm::Value *> shuffled;
+      std::unordered_map<ir::Value *, ir::Value *> shuffled;
       for (int r = 0; r < l.numRegs; ++r)
-        for (llvm::Value *v : total[size_t(r)]) {
-          llvm::Value *&s = shuffled[v];
-          if (!s) s = shuffleXor(v, 1 << ab.bit);
+        for (ir::Value *v : total[size_t(r)]) {
+          ir::Value *&s = shuffled[v];
+          if (!s) s = shuffleXor(*this, v, 1 << ab.bit);
           partner[size_t(r)].push_back(s);
         }
-      myBit = b.CreateICmpNE(b.CreateAnd(lane, i32(1 << ab.bit)), i32(0));
+      myBit = cmp("ne", bitAnd(lane, i32(1 << ab.bit)), i32(0));
     } else {
       // Totals to shared memory at [operand][register][thread]; read the
       // same slot of the thread in the partner warp.
@@ -321,28 +306,28 @@ bool GpuLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
       beginShared();
       for (int r = 0; r < l.numRegs; ++r)
         for (size_t k = 0; k < n; ++k)
-          storeShared(op.operand(unsigned(k))->type().element(), offsets[k], b.CreateAdd(i32(int64_t(r) * threads), tid),
+          storeShared(op.operand(unsigned(k))->type().element(), offsets[k], add(i32(int64_t(r) * threads), tid),
                       total[size_t(r)][k]);
-      info.barrier(b);
-      llvm::Value *other = b.CreateXor(tid, i32(int64_t(1) << (laneBits + ab.bit)));
+      barrier();
+      ir::Value *other = bitXor(tid, i32(int64_t(1) << (laneBits + ab.bit)));
       for (int r = 0; r < l.numRegs; ++r)
         for (size_t k = 0; k < n; ++k)
           partner[size_t(r)].push_back(loadShared(op.operand(unsigned(k))->type().element(), offsets[k],
-                                                  b.CreateAdd(i32(int64_t(r) * threads), other)));
-      myBit = b.CreateICmpNE(b.CreateAnd(warp, i32(1 << ab.bit)), i32(0));
+                                                  add(i32(int64_t(r) * threads), other)));
+      myBit = cmp("ne", bitAnd(warp, i32(1 << ab.bit)), i32(0));
     }
     // Later in scan order (bit set going forward, clear in reverse): the
     // partner's block comes first, on the left of every combine.
-    llvm::Value *later = reverse ? b.CreateNot(myBit) : myBit;
+    ir::Value *later = reverse ? logicalNot(myBit) : myBit;
     std::map<Regs, Regs> newTotals;  // registers with one total keep sharing one
     for (int r = 0; r < l.numRegs; ++r) {
       Regs leftScan = combineAll(partner[size_t(r)], scan[size_t(r)]);
-      for (size_t k = 0; k < n; ++k) scan[size_t(r)][k] = b.CreateSelect(later, leftScan[k], scan[size_t(r)][k]);
+      for (size_t k = 0; k < n; ++k) scan[size_t(r)][k] = select(later, leftScan[k], scan[size_t(r)][k]);
       Regs &t = newTotals[total[size_t(r)]];
       if (t.empty()) {
         Regs leftTotal = combineAll(partner[size_t(r)], total[size_t(r)]);
         Regs rightTotal = combineAll(total[size_t(r)], partner[size_t(r)]);
-        for (size_t k = 0; k < n; ++k) t.push_back(b.CreateSelect(later, leftTotal[k], rightTotal[k]));
+        for (size_t k = 0; k < n; ++k) t.push_back(select(later, leftTotal[k], rightTotal[k]));
       }
       total[size_t(r)] = t;
     }
@@ -355,7 +340,7 @@ bool GpuLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
   return true;
 }
 
-void GpuLowering::lowerScan(const ir::Operation &op) {
+void ThreadLowering::lowerScan(const ir::Operation &op) {
   size_t n = op.numOperands(), axis = size_t(op.attr("axis")->getInt());
   bool reverse = op.attr("reverse")->getBool();
   ir::Type in = op.operand(0)->type();
@@ -364,22 +349,22 @@ void GpuLowering::lowerScan(const ir::Operation &op) {
   const ir::Block &region = op.region(0).block();
   std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
   std::vector<int64_t> offsets = operandsToShared(op, l);
-  int64_t len = shape[axis], lines = in.numElements() / len, threads = numWarps * info.warpSize();
+  int64_t len = shape[axis], lines = in.numElements() / len, threads = numWarps * warpSize;
   auto elemOf = [&](size_t k) { return op.operand(unsigned(k))->type().element(); };
   // Lines tid, tid + threads, ...: index = (line / stride) * len * stride + line % stride.
-  llvm::Value *count = b.CreateSelect(b.CreateICmpSLT(tid, i32(lines)),
-                                      b.CreateUDiv(b.CreateAdd(b.CreateSub(i32(lines), tid), i32(threads - 1)), i32(threads)),
+  ir::Value *count = select(cmp("lt", tid, i32(lines)),
+                                      div(add(sub(i32(lines), tid), i32(threads - 1)), i32(threads)),
                                       i32(0));
-  loop(count, {}, [&](llvm::Value *i, const Regs &) {
-    llvm::Value *lineIdx = b.CreateAdd(tid, b.CreateMul(i, i32(threads)));
-    llvm::Value *base = b.CreateAdd(b.CreateMul(b.CreateUDiv(lineIdx, i32(strides[axis])), i32(len * strides[axis])),
-                                    b.CreateURem(lineIdx, i32(strides[axis])));
-    auto at = [&](llvm::Value *pos) { return b.CreateAdd(base, b.CreateMul(pos, i32(strides[axis]))); };
-    auto position = [&](llvm::Value *k) { return reverse ? b.CreateSub(i32(len - 1), k) : k; };
+  loop(count, {}, [&](ir::Value *i, const Regs &) {
+    ir::Value *lineIdx = add(tid, mul(i, i32(threads)));
+    ir::Value *base = add(mul(div(lineIdx, i32(strides[axis])), i32(len * strides[axis])),
+                                    rem(lineIdx, i32(strides[axis])));
+    auto at = [&](ir::Value *pos) { return add(base, mul(pos, i32(strides[axis]))); };
+    auto position = [&](ir::Value *k) { return reverse ? sub(i32(len - 1), k) : k; };
     Regs first;
     for (size_t k = 0; k < n; ++k) first.push_back(loadShared(elemOf(k), offsets[k], at(position(i32(0)))));
-    loop(i32(len - 1), first, [&](llvm::Value *j, const Regs &acc) {
-      llvm::Value *idx = at(position(b.CreateAdd(j, i32(1))));
+    loop(i32(len - 1), first, [&](ir::Value *j, const Regs &acc) {
+      ir::Value *idx = at(position(add(j, i32(1))));
       Regs args = acc;
       for (size_t k = 0; k < n; ++k) args.push_back(loadShared(elemOf(k), offsets[k], idx));
       Regs next = combine(region, args);
@@ -388,8 +373,8 @@ void GpuLowering::lowerScan(const ir::Operation &op) {
     });
     return Regs{};
   });
-  info.barrier(b);
+  barrier();
   for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), readTileShared(layoutOf(op.result(unsigned(k))->type(), op), elemOf(k), offsets[k]));
 }
 
-} // namespace tessera::targets::llvmgen
+} // namespace tessera::targets::gpu

@@ -1,0 +1,180 @@
+// Distributed tile IR -> thread IR (ir/IR.h, "Levels"), written once for
+// every GPU target.
+//
+// Every tile carries a layout (ir/Layouts.h): a linear map from (register,
+// lane, warp) to tile coordinates. A thread holds one scalar per register of
+// the layout; the element a register holds is
+//   coord(r, lane, warp) = regCoord[r] xor laneWarpCoord(lane, warp)
+// where regCoord is a compile-time constant and the lane/warp part is
+// computed once per layout in the kernel's prologue. Elementwise ops work
+// register by register (layout assignment gives their operands one layout);
+// broadcast, expand_dims and trans keep registers in place because their
+// layouts are derived from their operand's. Moving data between threads goes
+// through shared memory (convert_layout, reshape, join/split/cat, the
+// cross-warp step of reductions, scans, dot operands) or through lane
+// shuffles (the cross-lane step of reductions). Every shared-memory use
+// starts at offset 0 of the program's shared memory and is bracketed by
+// barriers, so uses never overlap; the size is the largest use. Loads and
+// stores group the registers that hold consecutive elements into one vector
+// access as wide as the axis analysis proves (16 bytes at most).
+//
+// A target may lower an op itself (a tensor-core dot, an async copy):
+// registerOpLowering() installs a hook, tried before the shared lowering,
+// for modules whose attribute `target` names it.
+#pragma once
+
+#include "ir/Builder.h"
+#include "ir/LinearLayout.h"
+#include "ir/analysis/AxisInfo.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace tessera::targets::gpu {
+
+// The pass (registered as "lower-to-threads"): every kernel of `m` becomes
+// thread IR. Reads module attributes num_warps, warp_size and target.
+// Throws ir::PassError for IR it cannot lower.
+void lowerToThreads(ir::Module &m);
+// Adds lower-to-threads to the pass registry (ir/PassManager.h); idempotent.
+void registerPasses();
+
+class ThreadLowering;
+// Lowers `op` and returns true, or returns false to leave it to the shared
+// lowering.
+using OpLoweringHook = std::function<bool(const ir::Operation &op, ThreadLowering &lowering)>;
+void registerOpLowering(const std::string &target, ir::OpCode code, OpLoweringHook hook);
+void clearOpLoweringsForTesting(const std::string &target);
+
+// ---- the lowering, for the files of this folder and targets' hooks
+
+// A tile layout, resolved: which element each register holds.
+struct TileLayout {
+  std::vector<int64_t> shape;
+  ir::LinearLayout ll;
+  int numRegs = 1;
+  std::vector<std::vector<int32_t>> regCoord;  // [register][dim]
+  std::vector<ir::Value *> laneWarpCoord;      // [dim], in the prologue
+  std::vector<int> holder;                     // the first register holding the same element
+  bool isCopy(int r) const { return holder[size_t(r)] != r; }
+  ir::Value *ownsElements = nullptr;           // i1: not a lane/warp broadcast copy; null: every thread
+  const ir::LinearLayout::Bases &bases(const char *dim) const;
+};
+
+using Regs = std::vector<ir::Value *>;
+
+class ThreadLowering {
+public:
+  ThreadLowering(const ir::Function &kernel, ir::Function &out, int numWarps, int warpSize, std::string target);
+  void lowerKernel();
+
+  // Values: a scalar is one entry, a tile one entry per register.
+  Regs &get(const ir::Value *v);
+  ir::Value *scalar(const ir::Value *v) { return get(v)[0]; }
+  void set(const ir::Value *v, Regs r) { values_[v] = std::move(r); }
+  const TileLayout &layoutOf(ir::Type tile, const ir::Operation &where);
+  ir::Value *coord(const TileLayout &l, int reg, size_t dim);
+  // The row-major index of a register's element in its tile (i32).
+  ir::Value *flatIndex(const TileLayout &l, int reg);
+  [[noreturn]] void fail(const ir::Operation &op, const std::string &msg) const;
+
+  // Building thread IR at the insertion point; integer ops on constants fold.
+  ir::Value *i32(int64_t v);
+  ir::Value *boolean(bool v);
+  ir::Value *zero(ir::Type t);
+  ir::Value *binary(ir::OpCode code, ir::Value *a, ir::Value *b);
+  ir::Value *add(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::Add, a, b); }
+  ir::Value *sub(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::Sub, a, b); }
+  ir::Value *mul(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::Mul, a, b); }
+  ir::Value *div(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::Div, a, b); }
+  ir::Value *rem(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::Rem, a, b); }
+  ir::Value *bitAnd(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::And, a, b); }
+  ir::Value *bitOr(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::Or, a, b); }
+  ir::Value *bitXor(ir::Value *a, ir::Value *b) { return binary(ir::OpCode::Xor, a, b); }
+  ir::Value *shl(ir::Value *a, int64_t bits) { return binary(ir::OpCode::Shl, a, i32(bits)); }
+  ir::Value *shr(ir::Value *a, int64_t bits) { return binary(ir::OpCode::Shr, a, i32(bits)); }
+  ir::Value *cmp(const char *pred, ir::Value *a, ir::Value *b);
+  ir::Value *select(ir::Value *c, ir::Value *a, ir::Value *b);
+  ir::Value *logicalNot(ir::Value *v) { return bitXor(v, boolean(true)); }
+  ir::Value *cast(ir::Value *v, ir::Type to);
+  ir::Value *emit(ir::OpCode code, std::vector<ir::Value *> operands, ir::Type result, ir::AttrDict attrs = {});
+  void barrier();
+
+  // Ops (ThreadLowering.cpp).
+  void lowerBlock(const ir::Block &block);
+  void lowerOp(const ir::Operation &op);
+  void lowerElementwise(const ir::Operation &op);
+  void lowerArange(const ir::Operation &op);
+  bool castsPairwise(const ir::Operation &op, const TileLayout &l, Regs &out);
+  void lowerSameRegisters(const ir::Operation &op);
+  void lowerThroughShared(const ir::Operation &op);
+  void lowerPrint(const ir::Operation &op);
+  void lowerAssert(const ir::Operation &op);
+  // The values the combine region of a reduce or scan yields for `args`.
+  Regs combine(const ir::Block &region, const Regs &args);
+  Regs combine(const ir::Block &region, const Regs &left, const Regs &right);
+
+  // Control flow (ThreadControl.cpp).
+  void lowerFor(const ir::Operation &op);
+  void lowerIf(const ir::Operation &op);
+  void lowerWhile(const ir::Operation &op);
+  std::vector<int> registerCounts(const std::vector<ir::Value *> &vs, const ir::Operation &where);
+  std::vector<ir::Type> registerTypes(const std::vector<ir::Value *> &vs, const ir::Operation &where);
+  // if (cond) { then() }.
+  void when(ir::Value *cond, const std::function<void()> &then);
+  // cond ? then() : otherwise, with then() run only when cond holds.
+  Regs whenElse(ir::Value *cond, const std::function<Regs()> &then, const Regs &otherwise);
+  // for (i = 0; i < count; ++i) with loop-carried values; returns their finals.
+  Regs loop(ir::Value *count, const Regs &inits, const std::function<Regs(ir::Value *i, const Regs &carried)> &body);
+
+  // Memory (ThreadMemory.cpp).
+  void lowerLoad(const ir::Operation &op);
+  void lowerStore(const ir::Operation &op);
+  void lowerAtomic(const ir::Operation &op);
+  void lowerConvertLayout(const ir::Operation &op);
+  int vectorWidth(const ir::Operation &op, const TileLayout &l, int elemBytes);
+  // Shared memory: elements of `elem` at `offsetBytes`, bracketed by barriers by callers.
+  ir::Value *sharedAddress(ir::Type elem, int64_t offsetBytes, ir::Value *index);
+  void reserveShared(int64_t bytes) { sharedBytes_ = std::max(sharedBytes_, bytes); }
+  void beginShared() { barrier(); }
+  // Writes every element of a tile at its row-major index (+ offset).
+  void storeTileShared(const Regs &regs, const TileLayout &l, ir::Type elem, int64_t offsetBytes);
+  ir::Value *loadShared(ir::Type elem, int64_t offsetBytes, ir::Value *index);
+  void storeShared(ir::Type elem, int64_t offsetBytes, ir::Value *index, ir::Value *v);
+  // A tile in layout `l` read back from a row-major copy in shared memory.
+  Regs readTileShared(const TileLayout &l, ir::Type elem, int64_t offsetBytes);
+
+  // Reductions and scans (ThreadReduce.cpp).
+  void lowerReduce(const ir::Operation &op);
+  void lowerScan(const ir::Operation &op);
+  bool scanByBits(const ir::Operation &op, const TileLayout &l);
+  std::vector<int64_t> operandsToShared(const ir::Operation &op, const TileLayout &l);
+  std::vector<int64_t> sharedRegions(const ir::Operation &op, int64_t elements);
+
+  // dot on CUDA cores / SIMT lanes (ThreadDot.cpp).
+  void lowerDot(const ir::Operation &op);
+
+  const ir::Function &kernel;
+  ir::Function &out;
+  int numWarps, warpSize;
+  std::string target;
+  ir::Builder b;  // the insertion point in `out`
+  ir::Value *tid = nullptr, *lane = nullptr, *warp = nullptr;
+  const ir::AxisAnalysis &axis() const { return *axis_; }
+
+private:
+  ir::Region prologueHolder_;  // prologue ops, moved to the front of `out` at the end
+  ir::Builder prologue_;
+  std::unordered_map<const ir::Value *, Regs> values_;
+  std::map<std::pair<std::vector<int64_t>, const ir::Layout *>, std::unique_ptr<TileLayout>> layouts_;
+  std::map<std::pair<int64_t, int>, ir::Value *> constants_;  // (value, 0 = i32 / 1 = i1)
+  std::map<std::string, ir::Value *> zeros_;                  // by type
+  std::map<std::pair<std::string, int64_t>, ir::Value *> sharedBases_;  // (element type, offset)
+  int64_t sharedBytes_ = 0;
+  std::unique_ptr<ir::AxisAnalysis> axis_;
+};
+
+} // namespace tessera::targets::gpu

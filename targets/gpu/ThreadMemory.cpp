@@ -1,0 +1,229 @@
+// Global loads, stores and atomics; shared memory; layout conversions.
+#include "targets/gpu/ThreadLowering.h"
+
+#include <algorithm>
+
+namespace tessera::targets::gpu {
+
+using ir::OpCode;
+
+namespace {
+
+int64_t storageBytes(ir::Type elem) {
+  elem = elem.element();
+  return elem.isPointer() ? 8 : std::max(1, elem.bitWidth() / 8);
+}
+
+int64_t floorPow2(int64_t v) {
+  int64_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
+} // namespace
+
+// ---- shared memory
+
+ir::Value *ThreadLowering::sharedAddress(ir::Type elem, int64_t offsetBytes, ir::Value *index) {
+  ir::Type e = elem.element();
+  ir::Value *&base = sharedBases_[{e.str(), offsetBytes}];
+  if (!base) {
+    ir::AttrDict a;
+    a.set("offset", ir::Attribute(offsetBytes));
+    base = prologue_.createValue(OpCode::SharedPtr, {}, ir::Type::pointer(e, ir::AddressSpace::Shared), a);
+  }
+  int64_t k;
+  const ir::Operation *d = index->definingOp();
+  if (d && d->is(OpCode::Constant) && (k = d->attr("value")->getInt()) == 0) return base;
+  return b.createValue(OpCode::AddPtr, {base, index}, base->type());
+}
+
+ir::Value *ThreadLowering::loadShared(ir::Type elem, int64_t offsetBytes, ir::Value *index) {
+  ir::Type e = elem.element();
+  return b.create(OpCode::VLoad, {sharedAddress(e, offsetBytes, index)}, {e})->result();
+}
+
+void ThreadLowering::storeShared(ir::Type elem, int64_t offsetBytes, ir::Value *index, ir::Value *v) {
+  b.create(OpCode::VStore, {sharedAddress(elem, offsetBytes, index), v}, {});
+}
+
+void ThreadLowering::storeTileShared(const Regs &regs, const TileLayout &l, ir::Type elem, int64_t offsetBytes) {
+  for (int r = 0; r < l.numRegs; ++r)
+    if (!l.isCopy(r)) storeShared(elem, offsetBytes, flatIndex(l, r), regs[size_t(r)]);
+}
+
+Regs ThreadLowering::readTileShared(const TileLayout &l, ir::Type elem, int64_t offsetBytes) {
+  Regs regs;
+  for (int r = 0; r < l.numRegs; ++r) regs.push_back(loadShared(elem, offsetBytes, flatIndex(l, r)));
+  return regs;
+}
+
+void ThreadLowering::lowerConvertLayout(const ir::Operation &op) {
+  ir::Type in = op.operand(0)->type(), outT = op.result()->type();
+  const TileLayout &li = layoutOf(in, op), &lo = layoutOf(outT, op);
+  const Regs &src = get(op.operand(0));
+  // Same lanes and warps: the conversion only renumbers registers.
+  if (li.bases("lane") == lo.bases("lane") && li.bases("warp") == lo.bases("warp")) {
+    Regs regs;
+    for (int r = 0; r < lo.numRegs; ++r) {
+      auto it = std::find(li.regCoord.begin(), li.regCoord.end(), lo.regCoord[size_t(r)]);
+      if (it == li.regCoord.end()) break;
+      regs.push_back(src[size_t(it - li.regCoord.begin())]);
+    }
+    if (regs.size() == size_t(lo.numRegs)) return set(op.result(), regs);
+  }
+  beginShared();
+  storeTileShared(src, li, in.element(), 0);
+  reserveShared(in.numElements() * storageBytes(in));
+  barrier();
+  set(op.result(), readTileShared(lo, outT.element(), 0));
+}
+
+// ---- global memory
+
+// How many consecutive registers one access covers: the low register bits
+// must step 1, 2, 4... along one dimension, the pointers must be that
+// contiguous and aligned (axis analysis), and the mask constant across them.
+int ThreadLowering::vectorWidth(const ir::Operation &op, const TileLayout &l, int elemBytes) {
+  const auto &rb = l.bases("register");
+  int dim = -1;
+  size_t bits = 0;
+  for (; bits < rb.size(); ++bits) {
+    int nz = -1;
+    for (size_t d = 0; d < rb[bits].size(); ++d)
+      if (rb[bits][d]) nz = nz == -1 ? int(d) : -2;
+    if (nz < 0 || (dim != -1 && nz != dim) || rb[bits][size_t(nz)] != (1 << bits)) break;
+    dim = nz;
+  }
+  if (dim < 0) return 1;
+  const ir::AxisInfo &p = axis().get(op.operand(0));
+  int64_t w = std::min<int64_t>(int64_t(1) << bits, 16 / elemBytes);
+  w = std::min(w, p.contiguity[size_t(dim)]);
+  if (op.numOperands() > (op.is(OpCode::Load) ? 1u : 2u)) {
+    const ir::Value *mask = op.operand(op.is(OpCode::Load) ? 1 : 2);
+    if (mask->type().isTile()) w = std::min(w, axis().get(mask).constancy[size_t(dim)]);
+  }
+  w = floorPow2(std::max<int64_t>(w, 1));
+  while (w > 1 && p.divisibilityEvery(size_t(dim), w, elemBytes) < w * elemBytes) w /= 2;
+  return int(w);
+}
+
+void ThreadLowering::lowerLoad(const ir::Operation &op) {
+  ir::Type rt = op.result()->type();
+  ir::Type elem = rt.element();
+  ir::AttrDict attrs;
+  if (op.attrs().getBool("volatile", false)) attrs.set("volatile", ir::Attribute(true));
+  if (!rt.isTile()) {
+    std::vector<ir::Value *> operands = {scalar(op.operand(0))};
+    if (op.numOperands() > 1) {
+      operands.push_back(scalar(op.operand(1)));
+      operands.push_back(op.numOperands() > 2 ? scalar(op.operand(2)) : zero(elem));
+    }
+    return set(op.result(), {b.create(OpCode::VLoad, operands, {elem}, attrs)->result()});
+  }
+  const TileLayout &l = layoutOf(rt, op);
+  int w = vectorWidth(op, l, int(storageBytes(elem)));
+  const Regs &ptrs = get(op.operand(0));
+  const Regs *mask = op.numOperands() > 1 ? &get(op.operand(1)) : nullptr;
+  const Regs *other = op.numOperands() > 2 ? &get(op.operand(2)) : nullptr;
+  Regs regs(size_t(l.numRegs));
+  for (int g = 0; g < l.numRegs; g += w) {
+    std::vector<ir::Value *> operands = {ptrs[size_t(g)]};
+    if (mask) {
+      // Masked-off elements take `other` (zero without one).
+      operands.push_back((*mask)[size_t(g)]);
+      for (int i = 0; i < w; ++i) operands.push_back(other ? (*other)[size_t(g + i)] : zero(elem));
+    }
+    ir::Operation *ld = b.create(OpCode::VLoad, operands, std::vector<ir::Type>(size_t(w), elem), attrs);
+    for (int i = 0; i < w; ++i) regs[size_t(g + i)] = ld->result(unsigned(i));
+  }
+  set(op.result(), regs);
+}
+
+void ThreadLowering::lowerStore(const ir::Operation &op) {
+  ir::Type vt0 = op.operand(1)->type();
+  ir::Type elem = vt0.element();
+  ir::AttrDict masked;
+  masked.set("masked", ir::Attribute(true));
+  if (!vt0.isTile()) {
+    // Every thread holds a scalar; one thread stores it.
+    ir::Value *first = cmp("eq", tid, i32(0));
+    if (op.numOperands() > 2) first = bitAnd(first, scalar(op.operand(2)));
+    b.create(OpCode::VStore, {scalar(op.operand(0)), scalar(op.operand(1)), first}, {}, masked);
+    return;
+  }
+  const TileLayout &l = layoutOf(op.operand(0)->type(), op);
+  int w = vectorWidth(op, l, int(storageBytes(elem)));
+  const Regs &ptrs = get(op.operand(0)), &vals = get(op.operand(1));
+  const Regs *mask = op.numOperands() > 2 ? &get(op.operand(2)) : nullptr;
+  for (int g = 0; g < l.numRegs; g += w) {
+    if (l.isCopy(g)) continue;  // another register stores these elements
+    std::vector<ir::Value *> operands = {ptrs[size_t(g)]};
+    for (int i = 0; i < w; ++i) operands.push_back(vals[size_t(g + i)]);
+    ir::Value *pred = l.ownsElements;
+    if (mask) pred = pred ? bitAnd(pred, (*mask)[size_t(g)]) : (*mask)[size_t(g)];
+    if (pred) operands.push_back(pred);
+    b.create(OpCode::VStore, operands, {}, pred ? masked : ir::AttrDict{});
+  }
+}
+
+void ThreadLowering::lowerAtomic(const ir::Operation &op) {
+  bool cas = op.is(OpCode::AtomicCas);
+  ir::Type rt = op.result()->type();
+  ir::Type elem = rt.element();
+  if (elem.isBool()) fail(op, "on i1 is not supported");
+  // Operands: ptr, val[, mask] or ptr, cmp, val. At the thread level a
+  // masked-off atomic touches no memory and yields an unspecified value.
+  auto one = [&](ir::Value *ptr, ir::Value *a, ir::Value *c, ir::Value *pred) {
+    std::vector<ir::Value *> operands = {ptr, a};
+    if (cas) operands.push_back(c);
+    else if (pred) operands.push_back(pred);
+    ir::Value *r = nullptr;
+    if (cas && pred) {
+      r = whenElse(pred, [&] { return Regs{b.create(op.code(), operands, {elem}, op.attrs())->result()}; },
+                   {zero(elem)})[0];
+    } else {
+      r = b.create(op.code(), operands, {elem}, op.attrs())->result();
+    }
+    return r;
+  };
+  if (!rt.isTile()) {
+    // One thread performs a scalar atomic; the others read its result.
+    ir::Value *first = cmp("eq", tid, i32(0));
+    ir::Value *pred = first;
+    if (!cas && op.numOperands() > 2) pred = bitAnd(pred, scalar(op.operand(2)));
+    ir::Value *r = one(scalar(op.operand(0)), scalar(op.operand(1)), cas ? scalar(op.operand(2)) : nullptr, pred);
+    beginShared();
+    when(first, [&] { storeShared(elem, 0, i32(0), r); });
+    reserveShared(8);
+    barrier();
+    return set(op.result(), {loadShared(elem, 0, i32(0))});
+  }
+  const TileLayout &l = layoutOf(rt, op);
+  const Regs &ptrs = get(op.operand(0));
+  const Regs *mask = !cas && op.numOperands() > 2 ? &get(op.operand(2)) : nullptr;
+  Regs regs(size_t(l.numRegs));
+  for (int r = 0; r < l.numRegs; ++r) {
+    if (l.isCopy(r)) {
+      regs[size_t(r)] = regs[size_t(l.holder[size_t(r)])];
+      continue;
+    }
+    ir::Value *pred = l.ownsElements;
+    if (mask) pred = pred ? bitAnd(pred, (*mask)[size_t(r)]) : (*mask)[size_t(r)];
+    ir::Value *a = get(op.operand(1))[size_t(r)];
+    ir::Value *c = cas ? get(op.operand(2))[size_t(r)] : nullptr;
+    regs[size_t(r)] = one(ptrs[size_t(r)], a, c, pred);
+  }
+  if (l.ownsElements && op.result()->hasUses()) {
+    // Lanes or warps that hold copies read the owner's result.
+    beginShared();
+    for (int r = 0; r < l.numRegs; ++r)
+      if (!l.isCopy(r)) when(l.ownsElements, [&] { storeShared(elem, 0, flatIndex(l, r), regs[size_t(r)]); });
+    reserveShared(rt.numElements() * storageBytes(elem));
+    barrier();
+    regs = readTileShared(l, elem, 0);
+  }
+  set(op.result(), regs);
+}
+
+} // namespace tessera::targets::gpu

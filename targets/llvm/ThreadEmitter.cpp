@@ -1,0 +1,401 @@
+#include "targets/llvm/ThreadEmitter.h"
+
+#include <unordered_map>
+
+namespace tessera::targets::llvmgen {
+
+using ir::OpCode;
+
+namespace {
+
+int64_t storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
+
+bool isElementwise(OpCode c) {
+  switch (c) {
+  case OpCode::Constant: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::Rem:
+  case OpCode::Neg: case OpCode::Min: case OpCode::Max: case OpCode::And: case OpCode::Or: case OpCode::Xor:
+  case OpCode::Not: case OpCode::Shl: case OpCode::Shr: case OpCode::MulHi: case OpCode::Fma: case OpCode::Cmp:
+  case OpCode::Select: case OpCode::Cast: case OpCode::Bitcast: case OpCode::Exp: case OpCode::Exp2:
+  case OpCode::Log: case OpCode::Log2: case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos:
+  case OpCode::Abs: case OpCode::Floor: case OpCode::Ceil: case OpCode::Erf: case OpCode::AddPtr:
+    return true;
+  default:
+    return false;
+  }
+}
+
+class ThreadEmitter : public ElementwiseEmitter {
+public:
+  ThreadEmitter(llvm::Module &module, const TargetInfo &ti) : ElementwiseEmitter(module, ti.name()), info(ti) {
+    setGlobalAddressSpace(ti.globalAddressSpace());
+    setSharedAddressSpace(ti.sharedAddressSpace());
+    // A mul feeding an add may become an fma (ir/IR.h; Triton's default).
+    llvm::FastMathFlags contract;
+    contract.setAllowContract();
+    b.setFastMathFlags(contract);
+  }
+
+  llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t) override { return info.math(b, m, name, v, t); }
+
+  void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, GpuKernelInfo &out) {
+    std::vector<llvm::Type *> argTys;
+    for (unsigned i = 0; i < kernel.numArguments(); ++i) {
+      ir::Type t = kernel.argument(i)->type();
+      argTys.push_back(storageType(t));
+      KernelParam p;
+      p.name = kernel.argument(i)->nameHint();
+      p.type = t;
+      p.sizeBytes = int(storageBytes(t));
+      out.params.push_back(p);
+    }
+    fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), argTys, false),
+                                llvm::GlobalValue::ExternalLinkage, symbol, m);
+    out.threads = threads;
+    info.markKernel(fn, threads);
+    for (unsigned i = 0; i < kernel.numArguments(); ++i)
+      if (kernel.argument(i)->type().isPointer()) fn->addParamAttr(i, llvm::Attribute::NoUndef);
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
+    tid_ = info.threadId(b);
+    for (unsigned i = 0; i < kernel.numArguments(); ++i)
+      values_[kernel.argument(i)] = fromStorage(fn->getArg(i), kernel.argument(i)->type());
+    emitBlock(kernel.entry());
+    b.CreateRetVoid();
+    out.sharedMemoryBytes = kernel.attrs().getInt("shared_memory_bytes", 0);
+  }
+
+private:
+  llvm::Value *get(const ir::Value *v) {
+    auto it = values_.find(v);
+    if (it == values_.end()) throw LoweringError{"internal error: " + info.name() + " emitter used a value before defining it"};
+    return it->second;
+  }
+  void set(const ir::Value *v, llvm::Value *x) { values_[v] = x; }
+  std::vector<llvm::Value *> getAll(const std::vector<ir::Value *> &vs) {
+    std::vector<llvm::Value *> out;
+    for (ir::Value *v : vs) out.push_back(get(v));
+    return out;
+  }
+  llvm::Value *i32(int64_t v) { return b.getInt32(uint32_t(v)); }
+
+  void emitBlock(const ir::Block &block) {
+    for (auto &op : block.ops()) emitOp(*op);
+  }
+
+  void emitOp(const ir::Operation &op) {
+    if (isElementwise(op.code())) {
+      std::vector<llvm::Value *> in = getAll(op.operands());
+      return set(op.result(), elementwise(op, in));
+    }
+    switch (op.code()) {
+    case OpCode::ProgramId: return set(op.result(), info.programId(b, int(op.attr("axis")->getInt())));
+    case OpCode::NumPrograms: return set(op.result(), info.numPrograms(b, int(op.attr("axis")->getInt())));
+    case OpCode::ThreadId: return set(op.result(), tid_);
+    case OpCode::LaneId: return set(op.result(), b.CreateURem(tid_, i32(info.warpSize())));
+    case OpCode::WarpId: return set(op.result(), b.CreateUDiv(tid_, i32(info.warpSize())));
+    case OpCode::SharedPtr: return set(op.result(), sharedBase(op.attr("offset")->getInt()));
+    case OpCode::VLoad: return emitLoad(op);
+    case OpCode::VStore: return emitStore(op);
+    case OpCode::AtomicRmw:
+    case OpCode::AtomicCas: return emitAtomic(op);
+    case OpCode::ShuffleXor: return set(op.result(), shuffleXor(get(op.operand(0)), int(op.attr("mask")->getInt())));
+    case OpCode::CastPair: return emitCastPair(op);
+    case OpCode::Barrier: return info.barrier(b);
+    case OpCode::Printf: return emitPrintf(op);
+    case OpCode::Assert:
+      return when(b.CreateNot(get(op.operand(0))), [&] {
+        info.assertFail(b, m, op.attr("message")->getString(), op.loc().file, int(op.loc().line));
+      });
+    case OpCode::Assume: return;
+    case OpCode::For: return emitFor(op);
+    case OpCode::If: return emitIf(op);
+    case OpCode::While: return emitWhile(op);
+    case OpCode::Yield:
+    case OpCode::Condition:
+    case OpCode::Return:
+      return;  // handled by the parent
+    default:
+      fail(op, "cannot be emitted at the thread level (run lower-to-threads first)");
+    }
+  }
+
+  // ---- memory
+
+  llvm::Value *sharedBase(int64_t offset) {
+    const char *name = "tessera_shared";
+    llvm::GlobalVariable *g = m.getNamedGlobal(name);
+    if (!g) {
+      g = new llvm::GlobalVariable(m, llvm::ArrayType::get(b.getInt8Ty(), 0), false, llvm::GlobalValue::ExternalLinkage,
+                                   nullptr, name, nullptr, llvm::GlobalValue::NotThreadLocal, info.sharedAddressSpace());
+      g->setAlignment(llvm::Align(16));
+    }
+    return b.CreateConstGEP1_64(b.getInt8Ty(), g, uint64_t(offset));
+  }
+
+  void emitLoad(const ir::Operation &op) {
+    ir::Type elem = op.result(0)->type();
+    llvm::Type *st = storageType(elem);
+    unsigned w = op.numResults();
+    llvm::Type *vt = w == 1 ? st : llvm::FixedVectorType::get(st, w);
+    bool isVolatile = op.attrs().getBool("volatile", false);
+    llvm::Value *ptr = get(op.operand(0));
+    auto load = [&]() -> llvm::Value * {
+      llvm::LoadInst *ld = b.CreateAlignedLoad(vt, ptr, llvm::Align(uint64_t(w * storageBytes(elem))));
+      ld->setVolatile(isVolatile);
+      return ld;
+    };
+    llvm::Value *v;
+    if (op.numOperands() == 1) {
+      v = load();
+    } else {
+      llvm::Value *fallback = llvm::PoisonValue::get(vt);
+      for (unsigned i = 0; i < w; ++i) {
+        llvm::Value *o = toStorage(get(op.operand(2 + i)), elem);
+        fallback = w == 1 ? o : b.CreateInsertElement(fallback, o, uint64_t(i));
+      }
+      llvm::Value *pred = get(op.operand(1));
+      bool global = elem.isPointer() || op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
+      v = isVolatile || !global ? nullptr : info.predicatedLoad(b, ptr, vt, pred, fallback);
+      if (!v) v = whenElse(pred, load, fallback);
+    }
+    for (unsigned i = 0; i < w; ++i)
+      set(op.result(i), fromStorage(w == 1 ? v : b.CreateExtractElement(v, uint64_t(i)), elem));
+  }
+
+  void emitStore(const ir::Operation &op) {
+    bool masked = op.attrs().getBool("masked", false);
+    unsigned w = op.numOperands() - 1 - (masked ? 1 : 0);
+    ir::Type elem = op.operand(1)->type();
+    llvm::Type *st = storageType(elem);
+    llvm::Type *vecTy = w == 1 ? st : llvm::FixedVectorType::get(st, w);
+    llvm::Value *v = llvm::PoisonValue::get(vecTy);
+    for (unsigned i = 0; i < w; ++i) {
+      llvm::Value *e = toStorage(get(op.operand(1 + i)), elem);
+      v = w == 1 ? e : b.CreateInsertElement(v, e, uint64_t(i));
+    }
+    llvm::Value *ptr = get(op.operand(0));
+    auto store = [&] { b.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(w * storageBytes(elem)))); };
+    if (!masked) return store();
+    llvm::Value *pred = get(op.operands().back());
+    bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
+    if (!global || !info.predicatedStore(b, ptr, v, pred)) when(pred, store);
+  }
+
+  void emitAtomic(const ir::Operation &op) {
+    bool cas = op.is(OpCode::AtomicCas);
+    ir::Type elem = op.result()->type();
+    const std::string &sem = op.attr("sem")->getString();
+    auto ordering = sem == "relaxed" ? llvm::AtomicOrdering::Monotonic
+                    : sem == "acquire" ? llvm::AtomicOrdering::Acquire
+                    : sem == "release" ? llvm::AtomicOrdering::Release : llvm::AtomicOrdering::AcquireRelease;
+    auto failureOrdering = sem == "acquire" || sem == "acq_rel" ? llvm::AtomicOrdering::Acquire : llvm::AtomicOrdering::Monotonic;
+    if (elem.isBool()) fail(op, "on i1 is not supported");
+    llvm::Align align(uint64_t(storageBytes(elem)));
+    llvm::Value *ptr = get(op.operand(0)), *a = get(op.operand(1));
+    if (cas) {
+      llvm::Type *it = b.getIntNTy(unsigned(elem.bitWidth()));
+      llvm::Value *c = get(op.operand(2));
+      auto *x = b.CreateAtomicCmpXchg(ptr, b.CreateBitCast(a, it), b.CreateBitCast(c, it), llvm::MaybeAlign(align),
+                                      ordering, failureOrdering);
+      return set(op.result(), b.CreateBitCast(b.CreateExtractValue(x, 0), computeType(elem)));
+    }
+    const std::string &k = op.attr("kind")->getString();
+    bool f = elem.isFloat(), s = elem.isSigned();
+    auto kind = k == "add" ? (f ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add)
+              : k == "max" ? (f ? llvm::AtomicRMWInst::FMax : s ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax)
+              : k == "min" ? (f ? llvm::AtomicRMWInst::FMin : s ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin)
+              : k == "and" ? llvm::AtomicRMWInst::And : k == "or" ? llvm::AtomicRMWInst::Or
+              : k == "xor" ? llvm::AtomicRMWInst::Xor : llvm::AtomicRMWInst::Xchg;
+    auto rmw = [&]() -> llvm::Value * { return b.CreateAtomicRMW(kind, ptr, a, llvm::MaybeAlign(align), ordering); };
+    if (op.numOperands() < 3) return set(op.result(), rmw());
+    // Masked off: no access; the result is zero.
+    set(op.result(), whenElse(get(op.operand(2)), rmw, llvm::Constant::getNullValue(computeType(elem))));
+  }
+
+  // The value of `v` in lane (lane ^ laneMask): the target shuffles 32-bit
+  // words, so narrower values widen and 64-bit ones go in two halves.
+  llvm::Value *shuffleXor(llvm::Value *v, int laneMask) {
+    llvm::Type *t = v->getType();
+    if (t->isPointerTy()) return b.CreateIntToPtr(shuffleXor(b.CreatePtrToInt(v, b.getInt64Ty()), laneMask), t);
+    unsigned bits = unsigned(t->getPrimitiveSizeInBits());
+    llvm::Value *asInt = t->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));
+    if (bits == 64) {
+      llvm::Value *lo = b.CreateTrunc(asInt, b.getInt32Ty());
+      llvm::Value *hi = b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty());
+      lo = info.shuffleXor(b, lo, laneMask), hi = info.shuffleXor(b, hi, laneMask);
+      llvm::Value *r = b.CreateOr(b.CreateZExt(lo, b.getInt64Ty()), b.CreateShl(b.CreateZExt(hi, b.getInt64Ty()), 32));
+      return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
+    }
+    llvm::Value *w = bits == 32 ? asInt : b.CreateZExt(asInt, b.getInt32Ty());
+    llvm::Value *r = info.shuffleXor(b, w, laneMask);
+    if (bits != 32) r = b.CreateTrunc(r, b.getIntNTy(bits));
+    return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
+  }
+
+  void emitCastPair(const ir::Operation &op) {
+    ir::Type to = op.result(0)->type();
+    llvm::Value *x = get(op.operand(0)), *y = get(op.operand(1));
+    if (llvm::Value *pair = info.narrowPair(b, x, y, computeType(to))) {
+      set(op.result(0), b.CreateExtractElement(pair, uint64_t(0)));
+      set(op.result(1), b.CreateExtractElement(pair, uint64_t(1)));
+      return;
+    }
+    set(op.result(0), castValue(x, ir::Type::f32(), to, "rtne", &op));
+    set(op.result(1), castValue(y, ir::Type::f32(), to, "rtne", &op));
+  }
+
+  void emitPrintf(const ir::Operation &op) {
+    std::vector<llvm::Value *> args;
+    for (ir::Value *v : op.operands()) {
+      llvm::Value *x = get(v);
+      args.push_back(v->type().isPointer() ? b.CreateAddrSpaceCast(x, b.getPtrTy()) : x);
+    }
+    info.print(b, m, op.attr("format")->getString(), args);
+  }
+
+  // ---- control flow
+
+  void when(llvm::Value *cond, const std::function<void()> &then) {
+    llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(ctx, "when", fn), *done = llvm::BasicBlock::Create(ctx, "when.end", fn);
+    b.CreateCondBr(cond, thenBB, done);
+    b.SetInsertPoint(thenBB);
+    then();
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+  }
+
+  llvm::Value *whenElse(llvm::Value *cond, const std::function<llvm::Value *()> &then, llvm::Value *otherwise) {
+    llvm::BasicBlock *pre = b.GetInsertBlock(), *end = nullptr;
+    llvm::Value *v = nullptr;
+    when(cond, [&] {
+      v = then();
+      end = b.GetInsertBlock();
+    });
+    llvm::PHINode *phi = b.CreatePHI(v->getType(), 2);
+    phi->addIncoming(v, end);
+    phi->addIncoming(otherwise, pre);
+    return phi;
+  }
+
+  std::vector<llvm::PHINode *> phis(const std::vector<llvm::Value *> &inits, llvm::BasicBlock *from) {
+    std::vector<llvm::PHINode *> out;
+    for (llvm::Value *v : inits) {
+      llvm::PHINode *p = b.CreatePHI(v->getType(), 2);
+      p->addIncoming(v, from);
+      out.push_back(p);
+    }
+    return out;
+  }
+
+  void bind(const std::vector<ir::Value *> &targets, const std::vector<llvm::Value *> &values) {
+    for (size_t k = 0; k < targets.size(); ++k) set(targets[k], values[k]);
+  }
+  template <typename T> static std::vector<llvm::Value *> asValues(const std::vector<T *> &v) {
+    return std::vector<llvm::Value *>(v.begin(), v.end());
+  }
+
+  void emitIf(const ir::Operation &op) {
+    llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(ctx, "then", fn), *elseBB = llvm::BasicBlock::Create(ctx, "else", fn);
+    llvm::BasicBlock *merge = llvm::BasicBlock::Create(ctx, "endif", fn);
+    b.CreateCondBr(get(op.operand(0)), thenBB, elseBB);
+    std::vector<llvm::Value *> yielded[2];
+    llvm::BasicBlock *ends[2];
+    for (unsigned r = 0; r < 2; ++r) {
+      b.SetInsertPoint(r == 0 ? thenBB : elseBB);
+      const ir::Block &blk = op.region(r).block();
+      emitBlock(blk);
+      yielded[r] = getAll(blk.terminator()->operands());
+      ends[r] = b.GetInsertBlock();
+      b.CreateBr(merge);
+    }
+    b.SetInsertPoint(merge);
+    for (unsigned k = 0; k < op.numResults(); ++k) {
+      llvm::PHINode *p = b.CreatePHI(yielded[0][k]->getType(), 2);
+      p->addIncoming(yielded[0][k], ends[0]);
+      p->addIncoming(yielded[1][k], ends[1]);
+      set(op.result(k), p);
+    }
+  }
+
+  void emitFor(const ir::Operation &op) {
+    const ir::Block &body = op.region(0).block();
+    bool sgn = op.operand(0)->type().isSigned();
+    llvm::Value *lb = get(op.operand(0)), *ub = get(op.operand(1)), *step = get(op.operand(2));
+    std::vector<llvm::Value *> inits = getAll({op.operands().begin() + 3, op.operands().end()});
+    llvm::BasicBlock *pre = b.GetInsertBlock();
+    llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "for", fn), *bodyBB = llvm::BasicBlock::Create(ctx, "for.body", fn);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "for.end", fn);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2);
+    iv->addIncoming(lb, pre);
+    std::vector<llvm::PHINode *> carried = phis(inits, pre);
+    b.CreateCondBr(sgn ? b.CreateICmpSLT(iv, ub) : b.CreateICmpULT(iv, ub), bodyBB, exit);
+    b.SetInsertPoint(bodyBB);
+    set(body.argument(0), iv);
+    for (unsigned k = 1; k < body.numArguments(); ++k) set(body.argument(k), carried[k - 1]);
+    emitBlock(body);
+    std::vector<llvm::Value *> next = getAll(body.terminator()->operands());
+    llvm::BasicBlock *latch = b.GetInsertBlock();
+    iv->addIncoming(b.CreateAdd(iv, step), latch);
+    for (size_t k = 0; k < carried.size(); ++k) carried[k]->addIncoming(next[k], latch);
+    b.CreateBr(head);
+    b.SetInsertPoint(exit);
+    bind(op.results(), asValues(carried));
+  }
+
+  void emitWhile(const ir::Operation &op) {
+    const ir::Block &before = op.region(0).block(), &after = op.region(1).block();
+    std::vector<llvm::Value *> inits = getAll(op.operands());
+    llvm::BasicBlock *pre = b.GetInsertBlock();
+    llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "while", fn), *bodyBB = llvm::BasicBlock::Create(ctx, "while.body", fn);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "while.end", fn);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    std::vector<llvm::PHINode *> carried = phis(inits, pre);
+    bind(before.arguments(), asValues(carried));
+    emitBlock(before);
+    const ir::Operation *cond = before.terminator();
+    std::vector<llvm::Value *> passed = getAll({cond->operands().begin() + 1, cond->operands().end()});
+    llvm::BasicBlock *condEnd = b.GetInsertBlock();
+    b.CreateCondBr(get(cond->operand(0)), bodyBB, exit);
+    b.SetInsertPoint(bodyBB);
+    bind(after.arguments(), passed);
+    emitBlock(after);
+    std::vector<llvm::Value *> next = getAll(after.terminator()->operands());
+    llvm::BasicBlock *latch = b.GetInsertBlock();
+    for (size_t k = 0; k < carried.size(); ++k) carried[k]->addIncoming(next[k], latch);
+    b.CreateBr(head);
+    b.SetInsertPoint(exit);
+    // The results are what the condition passed on its last evaluation.
+    for (unsigned k = 0; k < op.numResults(); ++k) {
+      llvm::PHINode *p = b.CreatePHI(passed[k]->getType(), 1);
+      p->addIncoming(passed[k], condEnd);
+      set(op.result(k), p);
+    }
+  }
+
+  const TargetInfo &info;
+  llvm::Function *fn = nullptr;
+  llvm::Value *tid_ = nullptr;
+  std::unordered_map<const ir::Value *, llvm::Value *> values_;
+};
+
+} // namespace
+
+bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int threads,
+                      llvm::Module &m, GpuKernelInfo &out, std::string &error) {
+  if (!kernel.isThreadLevel()) {
+    error = "internal error: " + info.name() + ": kernel @" + kernel.name() + " is not at the thread level";
+    return false;
+  }
+  ThreadEmitter emitter(m, info);
+  try {
+    emitter.emitKernel(kernel, symbol, threads, out);
+  } catch (const LoweringError &e) {
+    error = e.message;
+    return false;
+  }
+  return verifyLowered(m, info.name(), error);
+}
+
+} // namespace tessera::targets::llvmgen

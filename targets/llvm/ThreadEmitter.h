@@ -1,0 +1,25 @@
+// Thread IR (ir/IR.h, "Levels") -> LLVM IR, shared by every GPU target that
+// emits LLVM (nvptx; amdgpu). One LLVM value per thread-IR value; the
+// elementwise semantics come from ElementwiseEmitter, the hardware from the
+// target's TargetInfo hooks; structured control flow becomes blocks and phis.
+#pragma once
+
+#include "targets/Target.h"
+#include "targets/llvm/Elementwise.h"
+#include "targets/llvm/TargetInfo.h"
+
+namespace tessera::targets::llvmgen {
+
+struct GpuKernelInfo {
+  std::vector<KernelParam> params;
+  int threads = 0;
+  int64_t sharedMemoryBytes = 0;
+};
+
+// Emits thread-level kernel `kernel` into `module` as entry point `symbol`,
+// run by `threads` threads per program. Returns false with `error` set for
+// IR it cannot emit.
+bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int threads,
+                      llvm::Module &module, GpuKernelInfo &out, std::string &error);
+
+} // namespace tessera::targets::llvmgen
