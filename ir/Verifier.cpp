@@ -393,7 +393,9 @@ bool verifySharedPtr(const Operation &op, Checker &c) {
   Type r = op.result()->type();
   if (!r.isPointer() || r.addressSpace() != AddressSpace::Shared)
     return c.fail("result: expected a shared-memory pointer, got " + r.str());
-  if (op.attr("offset")->getInt() < 0) return c.fail("attribute 'offset': expected >= 0");
+  for (const char *name : {"offset", "bytes"})
+    if (const Attribute *a = op.attr(name); a && a->getInt() < (name[0] == 'o' ? 0 : 1))
+      return c.fail(std::string("attribute '") + name + "': expected " + (name[0] == 'o' ? ">= 0" : ">= 1"));
   return true;
 }
 

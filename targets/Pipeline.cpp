@@ -1,7 +1,7 @@
 #include "targets/Target.h"
 
 #include "ir/PassManager.h"
-#include "targets/gpu/ThreadLowering.h"
+#include "targets/gpu/Passes.h"
 
 #include <chrono>
 #include <cstdio>

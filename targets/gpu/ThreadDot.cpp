@@ -19,13 +19,9 @@ void ThreadLowering::lowerDot(const ir::Operation &op) {
   ir::Type accT = re.isFloat() ? (re.bitWidth() > 32 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32())
                                : ir::Type::scalar(re.bitWidth() > 32 ? ir::ScalarKind::I64 : ir::ScalarKind::I32);
   if (!re.isFloat() && !re.isSigned()) accT = ir::Type::scalar(re.bitWidth() > 32 ? ir::ScalarKind::U64 : ir::ScalarKind::U32);
-  auto bytes = [](ir::Type t) { return int64_t(std::max(1, t.element().bitWidth() / 8)); };
-  int64_t offB = (at.numElements() * bytes(at) + 15) / 16 * 16;
-  beginShared();
-  storeTileShared(get(op.operand(0)), layoutOf(at, op), at.element(), 0);
-  storeTileShared(get(op.operand(1)), layoutOf(bt, op), bt.element(), offB);
-  reserveShared(offB + bt.numElements() * bytes(bt));
-  barrier();
+  ir::Value *sa = allocShared(at.element(), at.numElements()), *sb = allocShared(bt.element(), bt.numElements());
+  storeTileShared(get(op.operand(0)), layoutOf(at, op), sa);
+  storeTileShared(get(op.operand(1)), layoutOf(bt, op), sb);
 
   const TileLayout &l = layoutOf(rt, op);
   if (op.operand(2)->type().layout() != rt.layout()) fail(op, "has an accumulator in another layout than its result");
@@ -61,9 +57,9 @@ void ThreadLowering::lowerDot(const ir::Operation &op) {
   bool fp = accT.isFloat();
   Regs acc = loop(i32(K), init, [&](ir::Value *k, const Regs &sum) {
     std::vector<ir::Value *> av, bv;
-    for (ir::Value *base : rowBase) av.push_back(cast(loadShared(at.element(), 0, add(base, k)), accT));
+    for (ir::Value *base : rowBase) av.push_back(cast(loadShared(sa, add(base, k)), accT));
     ir::Value *kRow = mul(k, i32(N));
-    for (ir::Value *cc : colBase) bv.push_back(cast(loadShared(bt.element(), offB, add(kRow, cc)), accT));
+    for (ir::Value *cc : colBase) bv.push_back(cast(loadShared(sb, add(kRow, cc)), accT));
     Regs next;
     for (int r = 0; r < l.numRegs; ++r) {
       ir::Value *x = av[size_t(regRow[size_t(r)])], *y = bv[size_t(regCol[size_t(r)])];

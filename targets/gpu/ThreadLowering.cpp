@@ -442,27 +442,16 @@ void ThreadLowering::lowerSameRegisters(const ir::Operation &op) {
 // Reshape, join, split, cat, and the shape ops whose layouts do not line up:
 // the operands go to shared memory row-major, the results are read back.
 void ThreadLowering::lowerThroughShared(const ir::Operation &op) {
-  int64_t offset = 0;
-  std::vector<int64_t> offsets;
-  beginShared();
+  Regs buffers;
   for (ir::Value *v : op.operands()) {
     ir::Type t = v->type();
-    offsets.push_back(offset);
-    if (t.isTile()) {
-      storeTileShared(get(v), layoutOf(t, op), t.element(), offset);
-      offset += t.numElements() * std::max(1, t.element().bitWidth() / 8);
-    } else {
-      storeShared(t, offset, i32(0), scalar(v));
-      offset += 8;
-    }
-    offset = (offset + 15) / 16 * 16;
+    buffers.push_back(allocShared(t.element(), t.numElements()));
+    if (t.isTile()) storeTileShared(get(v), layoutOf(t, op), buffers.back());
+    else storeShared(buffers.back(), i32(0), scalar(v));
   }
-  reserveShared(offset);
-  barrier();
   for (unsigned k = 0; k < op.numResults(); ++k) {
     ir::Type rt = op.result(k)->type();
     const TileLayout &l = layoutOf(rt, op);
-    ir::Type et = rt.element();
     Regs regs;
     for (int r = 0; r < l.numRegs; ++r) {
       // The source element (operand, row-major index) of result element r.
@@ -471,7 +460,7 @@ void ThreadLowering::lowerThroughShared(const ir::Operation &op) {
       case OpCode::Join: {  // result [..., 2]: the last coordinate picks the operand
         ir::Value *which = coord(l, r, rt.shape().size() - 1);
         ir::Value *inner = shr(idx, 1);
-        ir::Value *a = loadShared(et, offsets[0], inner), *c = loadShared(et, offsets[1], inner);
+        ir::Value *a = loadShared(buffers[0], inner), *c = loadShared(buffers[1], inner);
         regs.push_back(select(cmp("eq", which, i32(0)), a, c));
         continue;
       }
@@ -481,8 +470,8 @@ void ThreadLowering::lowerThroughShared(const ir::Operation &op) {
       case OpCode::Cat: {  // along dimension 0
         int64_t firstElems = op.operand(0)->type().numElements();
         ir::Value *second = cmp("ge", idx, i32(firstElems));
-        ir::Value *a = loadShared(et, offsets[0], idx);
-        ir::Value *c = loadShared(et, offsets[1], select(second, sub(idx, i32(firstElems)), i32(0)));
+        ir::Value *a = loadShared(buffers[0], idx);
+        ir::Value *c = loadShared(buffers[1], select(second, sub(idx, i32(firstElems)), i32(0)));
         regs.push_back(select(second, c, a));
         continue;
       }
@@ -514,7 +503,7 @@ void ThreadLowering::lowerThroughShared(const ir::Operation &op) {
       default:  // reshape, expand_dims, hint: the same row-major order
         break;
       }
-      regs.push_back(loadShared(et, offsets[0], idx));
+      regs.push_back(loadShared(buffers[0], idx));
     }
     set(op.result(k), regs);
   }
@@ -632,7 +621,6 @@ void ThreadLowering::lowerKernel() {
   ir::Operation *first = out.entry().front();
   for (ir::Operation *op : prologueHolder_.block().opsVector()) op->moveBefore(first);
   out.attrs().set("level", ir::Attribute(std::string("thread")));
-  out.attrs().set("shared_memory_bytes", ir::Attribute(sharedBytes_));
 }
 
 void lowerToThreads(ir::Module &m) {
@@ -665,6 +653,10 @@ void registerPasses() {
   ir::registerPass({"lower-to-threads", &lowerToThreads,
                     "GPU: distributed tile IR -> thread IR (needs assign-layouts; module attributes num_warps, "
                     "warp_size, target)"});
+  ir::registerPass({"allocate-shared", &allocateShared,
+                    "GPU thread IR: place shared_alloc buffers, reusing memory across disjoint lifetimes"});
+  ir::registerPass({"insert-barriers", &insertBarriers,
+                    "GPU thread IR: a barrier before each shared-memory access that may race with an earlier one"});
 }
 
 } // namespace tessera::targets::gpu

@@ -26,6 +26,7 @@
 #include "ir/Builder.h"
 #include "ir/LinearLayout.h"
 #include "ir/analysis/AxisInfo.h"
+#include "targets/gpu/Passes.h"
 
 #include <functional>
 #include <map>
@@ -34,13 +35,6 @@
 #include <unordered_map>
 
 namespace tessera::targets::gpu {
-
-// The pass (registered as "lower-to-threads"): every kernel of `m` becomes
-// thread IR. Reads module attributes num_warps, warp_size and target.
-// Throws ir::PassError for IR it cannot lower.
-void lowerToThreads(ir::Module &m);
-// Adds lower-to-threads to the pass registry (ir/PassManager.h); idempotent.
-void registerPasses();
 
 class ThreadLowering;
 // Lowers `op` and returns true, or returns false to leave it to the shared
@@ -136,23 +130,25 @@ public:
   void lowerAtomic(const ir::Operation &op);
   void lowerConvertLayout(const ir::Operation &op);
   int vectorWidth(const ir::Operation &op, const TileLayout &l, int elemBytes);
-  // Shared memory: elements of `elem` at `offsetBytes`, bracketed by barriers by callers.
-  ir::Value *sharedAddress(ir::Type elem, int64_t offsetBytes, ir::Value *index);
-  void reserveShared(int64_t bytes) { sharedBytes_ = std::max(sharedBytes_, bytes); }
-  void beginShared() { barrier(); }
-  // Writes every element of a tile at its row-major index (+ offset).
-  void storeTileShared(const Regs &regs, const TileLayout &l, ir::Type elem, int64_t offsetBytes);
-  ir::Value *loadShared(ir::Type elem, int64_t offsetBytes, ir::Value *index);
-  void storeShared(ir::Type elem, int64_t offsetBytes, ir::Value *index, ir::Value *v);
+  // Shared memory: a buffer of `elements` x `elem` (a shared_alloc here;
+  // allocate-shared places it, insert-barriers orders its accesses).
+  ir::Value *allocShared(ir::Type elem, int64_t elements);
+  // Element `index` of `buffer`. An exclusive access touches an element no
+  // other thread touches until the next barrier, so it needs none.
+  ir::Value *sharedAddress(ir::Value *buffer, ir::Value *index);
+  ir::Value *loadShared(ir::Value *buffer, ir::Value *index, bool exclusive = false);
+  void storeShared(ir::Value *buffer, ir::Value *index, ir::Value *v, bool exclusive = false);
+  // Writes every element of a tile at its row-major index.
+  void storeTileShared(const Regs &regs, const TileLayout &l, ir::Value *buffer);
   // A tile in layout `l` read back from a row-major copy in shared memory.
-  Regs readTileShared(const TileLayout &l, ir::Type elem, int64_t offsetBytes);
+  Regs readTileShared(const TileLayout &l, ir::Value *buffer);
 
   // Reductions and scans (ThreadReduce.cpp).
   void lowerReduce(const ir::Operation &op);
   void lowerScan(const ir::Operation &op);
   bool scanByBits(const ir::Operation &op, const TileLayout &l);
-  std::vector<int64_t> operandsToShared(const ir::Operation &op, const TileLayout &l);
-  std::vector<int64_t> sharedRegions(const ir::Operation &op, int64_t elements);
+  Regs operandsToShared(const ir::Operation &op, const TileLayout &l);
+  Regs sharedRegions(const ir::Operation &op, int64_t elements);
 
   // dot on CUDA cores / SIMT lanes (ThreadDot.cpp).
   void lowerDot(const ir::Operation &op);
@@ -172,8 +168,6 @@ private:
   std::map<std::pair<std::vector<int64_t>, const ir::Layout *>, std::unique_ptr<TileLayout>> layouts_;
   std::map<std::pair<int64_t, int>, ir::Value *> constants_;  // (value, 0 = i32 / 1 = i1)
   std::map<std::string, ir::Value *> zeros_;                  // by type
-  std::map<std::pair<std::string, int64_t>, ir::Value *> sharedBases_;  // (element type, offset)
-  int64_t sharedBytes_ = 0;
   std::unique_ptr<ir::AxisAnalysis> axis_;
 };
 

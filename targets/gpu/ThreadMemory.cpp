@@ -24,37 +24,46 @@ int64_t floorPow2(int64_t v) {
 
 // ---- shared memory
 
-ir::Value *ThreadLowering::sharedAddress(ir::Type elem, int64_t offsetBytes, ir::Value *index) {
+ir::Value *ThreadLowering::allocShared(ir::Type elem, int64_t elements) {
   ir::Type e = elem.element();
-  ir::Value *&base = sharedBases_[{e.str(), offsetBytes}];
-  if (!base) {
-    ir::AttrDict a;
-    a.set("offset", ir::Attribute(offsetBytes));
-    base = prologue_.createValue(OpCode::SharedPtr, {}, ir::Type::pointer(e, ir::AddressSpace::Shared), a);
-  }
-  int64_t k;
+  ir::AttrDict a;
+  a.set("bytes", ir::Attribute(std::max<int64_t>(1, elements) * storageBytes(e)));
+  return b.createValue(OpCode::SharedAlloc, {}, ir::Type::pointer(e, ir::AddressSpace::Shared), a);
+}
+
+ir::Value *ThreadLowering::sharedAddress(ir::Value *buffer, ir::Value *index) {
   const ir::Operation *d = index->definingOp();
-  if (d && d->is(OpCode::Constant) && (k = d->attr("value")->getInt()) == 0) return base;
-  return b.createValue(OpCode::AddPtr, {base, index}, base->type());
+  if (d && d->is(OpCode::Constant) && d->attr("value")->getInt() == 0) return buffer;
+  return b.createValue(OpCode::AddPtr, {buffer, index}, buffer->type());
 }
 
-ir::Value *ThreadLowering::loadShared(ir::Type elem, int64_t offsetBytes, ir::Value *index) {
-  ir::Type e = elem.element();
-  return b.create(OpCode::VLoad, {sharedAddress(e, offsetBytes, index)}, {e})->result();
+namespace {
+
+ir::AttrDict exclusiveAttr(bool exclusive) {
+  ir::AttrDict a;
+  if (exclusive) a.set("exclusive", ir::Attribute(true));
+  return a;
 }
 
-void ThreadLowering::storeShared(ir::Type elem, int64_t offsetBytes, ir::Value *index, ir::Value *v) {
-  b.create(OpCode::VStore, {sharedAddress(elem, offsetBytes, index), v}, {});
+} // namespace
+
+ir::Value *ThreadLowering::loadShared(ir::Value *buffer, ir::Value *index, bool exclusive) {
+  return b.create(OpCode::VLoad, {sharedAddress(buffer, index)}, {buffer->type().pointee()}, exclusiveAttr(exclusive))
+      ->result();
 }
 
-void ThreadLowering::storeTileShared(const Regs &regs, const TileLayout &l, ir::Type elem, int64_t offsetBytes) {
+void ThreadLowering::storeShared(ir::Value *buffer, ir::Value *index, ir::Value *v, bool exclusive) {
+  b.create(OpCode::VStore, {sharedAddress(buffer, index), v}, {}, exclusiveAttr(exclusive));
+}
+
+void ThreadLowering::storeTileShared(const Regs &regs, const TileLayout &l, ir::Value *buffer) {
   for (int r = 0; r < l.numRegs; ++r)
-    if (!l.isCopy(r)) storeShared(elem, offsetBytes, flatIndex(l, r), regs[size_t(r)]);
+    if (!l.isCopy(r)) storeShared(buffer, flatIndex(l, r), regs[size_t(r)]);
 }
 
-Regs ThreadLowering::readTileShared(const TileLayout &l, ir::Type elem, int64_t offsetBytes) {
+Regs ThreadLowering::readTileShared(const TileLayout &l, ir::Value *buffer) {
   Regs regs;
-  for (int r = 0; r < l.numRegs; ++r) regs.push_back(loadShared(elem, offsetBytes, flatIndex(l, r)));
+  for (int r = 0; r < l.numRegs; ++r) regs.push_back(loadShared(buffer, flatIndex(l, r)));
   return regs;
 }
 
@@ -72,11 +81,9 @@ void ThreadLowering::lowerConvertLayout(const ir::Operation &op) {
     }
     if (regs.size() == size_t(lo.numRegs)) return set(op.result(), regs);
   }
-  beginShared();
-  storeTileShared(src, li, in.element(), 0);
-  reserveShared(in.numElements() * storageBytes(in));
-  barrier();
-  set(op.result(), readTileShared(lo, outT.element(), 0));
+  ir::Value *buffer = allocShared(in.element(), in.numElements());
+  storeTileShared(src, li, buffer);
+  set(op.result(), readTileShared(lo, buffer));
 }
 
 // ---- global memory
@@ -193,11 +200,9 @@ void ThreadLowering::lowerAtomic(const ir::Operation &op) {
     ir::Value *pred = first;
     if (!cas && op.numOperands() > 2) pred = bitAnd(pred, scalar(op.operand(2)));
     ir::Value *r = one(scalar(op.operand(0)), scalar(op.operand(1)), cas ? scalar(op.operand(2)) : nullptr, pred);
-    beginShared();
-    when(first, [&] { storeShared(elem, 0, i32(0), r); });
-    reserveShared(8);
-    barrier();
-    return set(op.result(), {loadShared(elem, 0, i32(0))});
+    ir::Value *buffer = allocShared(elem, 1);
+    when(first, [&] { storeShared(buffer, i32(0), r); });
+    return set(op.result(), {loadShared(buffer, i32(0))});
   }
   const TileLayout &l = layoutOf(rt, op);
   const Regs &ptrs = get(op.operand(0));
@@ -216,12 +221,10 @@ void ThreadLowering::lowerAtomic(const ir::Operation &op) {
   }
   if (l.ownsElements && op.result()->hasUses()) {
     // Lanes or warps that hold copies read the owner's result.
-    beginShared();
+    ir::Value *buffer = allocShared(elem, rt.numElements());
     for (int r = 0; r < l.numRegs; ++r)
-      if (!l.isCopy(r)) when(l.ownsElements, [&] { storeShared(elem, 0, flatIndex(l, r), regs[size_t(r)]); });
-    reserveShared(rt.numElements() * storageBytes(elem));
-    barrier();
-    regs = readTileShared(l, elem, 0);
+      if (!l.isCopy(r)) when(l.ownsElements, [&] { storeShared(buffer, flatIndex(l, r), regs[size_t(r)]); });
+    regs = readTileShared(l, buffer);
   }
   set(op.result(), regs);
 }

@@ -21,11 +21,6 @@ namespace tessera::targets::gpu {
 
 namespace {
 
-int64_t bytesOf(ir::Type t) {
-  t = t.element();
-  return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8);
-}
-
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
   std::vector<int64_t> s(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
@@ -55,27 +50,19 @@ ir::Value *shuffleXor(ThreadLowering &L, ir::Value *v, int laneMask) {
 } // namespace
 
 // Every operand tile of `op` row-major in shared memory (one region each,
-// 16-byte aligned), written and then visible to all threads: the offsets.
-std::vector<int64_t> ThreadLowering::operandsToShared(const ir::Operation &op, const TileLayout &l) {
-  std::vector<int64_t> offsets = sharedRegions(op, op.operand(0)->type().numElements());
-  beginShared();
-  for (unsigned k = 0; k < op.numOperands(); ++k)
-    storeTileShared(get(op.operand(k)), l, op.operand(k)->type().element(), offsets[k]);
-  barrier();
-  return offsets;
+// a buffer each): the buffers.
+Regs ThreadLowering::operandsToShared(const ir::Operation &op, const TileLayout &l) {
+  Regs buffers = sharedRegions(op, op.operand(0)->type().numElements());
+  for (unsigned k = 0; k < op.numOperands(); ++k) storeTileShared(get(op.operand(k)), l, buffers[k]);
+  return buffers;
 }
 
 // One region of `elements` values per operand of `op`, each 16-byte aligned:
-// their offsets (the shared memory is reserved).
-std::vector<int64_t> ThreadLowering::sharedRegions(const ir::Operation &op, int64_t elements) {
-  std::vector<int64_t> offsets;
-  int64_t offset = 0;
-  for (ir::Value *v : op.operands()) {
-    offsets.push_back(offset);
-    offset += (elements * bytesOf(v->type()) + 15) / 16 * 16;
-  }
-  reserveShared(offset);
-  return offsets;
+// the buffers.
+Regs ThreadLowering::sharedRegions(const ir::Operation &op, int64_t elements) {
+  Regs buffers;
+  for (ir::Value *v : op.operands()) buffers.push_back(allocShared(v->type().element(), elements));
+  return buffers;
 }
 
 void ThreadLowering::lowerReduce(const ir::Operation &op) {
@@ -85,16 +72,16 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
   const ir::Block &region = op.region(0).block();
   auto combineAll = [&](const Regs &left, const Regs &right) { return combine(region, left, right); };
   std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
-  std::vector<int64_t> offsets;
+  Regs buffers;
 
   if (!pureAlong(l.bases("lane"), axis) || !pureAlong(l.bases("warp"), axis)) {
     // General path: whole lines from shared memory.
-    offsets = operandsToShared(op, l);
+    buffers = operandsToShared(op, l);
     auto line = [&](ir::Value *base) {
       auto at = [&](ir::Value *k) {
         Regs x;
         ir::Value *idx = add(base, mul(k, i32(strides[axis])));
-        for (size_t j = 0; j < n; ++j) x.push_back(loadShared(op.operand(unsigned(j))->type().element(), offsets[j], idx));
+        for (size_t j = 0; j < n; ++j) x.push_back(loadShared(buffers[j], idx));
         return x;
       };
       Regs first = at(i32(0));
@@ -116,7 +103,6 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
       for (size_t k = 0; k < n; ++k) outs[k].push_back(v[k]);
     }
     for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), outs[k]);
-    barrier();
     return;
   }
 
@@ -168,7 +154,7 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
     std::vector<int64_t> outShape = shape;
     outShape.erase(outShape.begin() + int64_t(axis));
     std::vector<int64_t> outStrides = rowMajorStrides(outShape);
-    offsets = sharedRegions(op, numOut * numWarpsAlong);
+    buffers = sharedRegions(op, numOut * numWarpsAlong);
     ir::Value *warpSlot = i32(0);
     for (size_t j = 0; j < axisWarpBits.size(); ++j)
       warpSlot = bitOr(warpSlot, shl(bitAnd(shr(warp, int64_t(axisWarpBits[j])), i32(1)), int64_t(j)));
@@ -179,17 +165,14 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
         if (d != axis) idx = add(idx, mul(coord(l, members[g][0], d), i32(outStrides[od++])));
       outIdx.push_back(mul(idx, i32(numWarpsAlong)));
     }
-    beginShared();
     for (size_t g = 0; g < keys.size(); ++g)
-      for (size_t k = 0; k < n; ++k)
-        storeShared(op.operand(unsigned(k))->type().element(), offsets[k], add(outIdx[g], warpSlot), acc[g][k]);
-    barrier();
+      for (size_t k = 0; k < n; ++k) storeShared(buffers[k], add(outIdx[g], warpSlot), acc[g][k]);
     for (size_t g = 0; g < keys.size(); ++g) {
       Regs total;
       for (int64_t w = 0; w < numWarpsAlong; ++w) {
         Regs x;
         for (size_t k = 0; k < n; ++k)
-          x.push_back(loadShared(op.operand(unsigned(k))->type().element(), offsets[k], add(outIdx[g], i32(w))));
+          x.push_back(loadShared(buffers[k], add(outIdx[g], i32(w))));
         total = total.empty() ? x : combineAll(total, x);
       }
       acc[g] = total;
@@ -302,18 +285,14 @@ bool ThreadLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
     } else {
       // Totals to shared memory at [operand][register][thread]; read the
       // same slot of the thread in the partner warp.
-      std::vector<int64_t> offsets = sharedRegions(op, int64_t(l.numRegs) * threads);
-      beginShared();
+      Regs buffers = sharedRegions(op, int64_t(l.numRegs) * threads);
       for (int r = 0; r < l.numRegs; ++r)
         for (size_t k = 0; k < n; ++k)
-          storeShared(op.operand(unsigned(k))->type().element(), offsets[k], add(i32(int64_t(r) * threads), tid),
-                      total[size_t(r)][k]);
-      barrier();
+          storeShared(buffers[k], add(i32(int64_t(r) * threads), tid), total[size_t(r)][k]);
       ir::Value *other = bitXor(tid, i32(int64_t(1) << (laneBits + ab.bit)));
       for (int r = 0; r < l.numRegs; ++r)
         for (size_t k = 0; k < n; ++k)
-          partner[size_t(r)].push_back(loadShared(op.operand(unsigned(k))->type().element(), offsets[k],
-                                                  add(i32(int64_t(r) * threads), other)));
+          partner[size_t(r)].push_back(loadShared(buffers[k], add(i32(int64_t(r) * threads), other)));
       myBit = cmp("ne", bitAnd(warp, i32(1 << ab.bit)), i32(0));
     }
     // Later in scan order (bit set going forward, clear in reverse): the
@@ -348,9 +327,8 @@ void ThreadLowering::lowerScan(const ir::Operation &op) {
   if (op.result(0)->type().layout() == in.layout() && scanByBits(op, l)) return;
   const ir::Block &region = op.region(0).block();
   std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
-  std::vector<int64_t> offsets = operandsToShared(op, l);
+  Regs buffers = operandsToShared(op, l);
   int64_t len = shape[axis], lines = in.numElements() / len, threads = numWarps * warpSize;
-  auto elemOf = [&](size_t k) { return op.operand(unsigned(k))->type().element(); };
   // Lines tid, tid + threads, ...: index = (line / stride) * len * stride + line % stride.
   ir::Value *count = select(cmp("lt", tid, i32(lines)),
                                       div(add(sub(i32(lines), tid), i32(threads - 1)), i32(threads)),
@@ -362,19 +340,18 @@ void ThreadLowering::lowerScan(const ir::Operation &op) {
     auto at = [&](ir::Value *pos) { return add(base, mul(pos, i32(strides[axis]))); };
     auto position = [&](ir::Value *k) { return reverse ? sub(i32(len - 1), k) : k; };
     Regs first;
-    for (size_t k = 0; k < n; ++k) first.push_back(loadShared(elemOf(k), offsets[k], at(position(i32(0)))));
+    for (size_t k = 0; k < n; ++k) first.push_back(loadShared(buffers[k], at(position(i32(0))), true));
     loop(i32(len - 1), first, [&](ir::Value *j, const Regs &acc) {
       ir::Value *idx = at(position(add(j, i32(1))));
       Regs args = acc;
-      for (size_t k = 0; k < n; ++k) args.push_back(loadShared(elemOf(k), offsets[k], idx));
+      for (size_t k = 0; k < n; ++k) args.push_back(loadShared(buffers[k], idx, true));
       Regs next = combine(region, args);
-      for (size_t k = 0; k < n; ++k) storeShared(elemOf(k), offsets[k], idx, next[k]);
+      for (size_t k = 0; k < n; ++k) storeShared(buffers[k], idx, next[k], true);
       return next;
     });
     return Regs{};
   });
-  barrier();
-  for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), readTileShared(layoutOf(op.result(unsigned(k))->type(), op), elemOf(k), offsets[k]));
+  for (size_t k = 0; k < n; ++k) set(op.result(unsigned(k)), readTileShared(layoutOf(op.result(unsigned(k))->type(), op), buffers[k]));
 }
 
 } // namespace tessera::targets::gpu

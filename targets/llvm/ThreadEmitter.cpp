@@ -93,6 +93,7 @@ private:
     case OpCode::LaneId: return set(op.result(), b.CreateURem(tid_, i32(info.warpSize())));
     case OpCode::WarpId: return set(op.result(), b.CreateUDiv(tid_, i32(info.warpSize())));
     case OpCode::SharedPtr: return set(op.result(), sharedBase(op.attr("offset")->getInt()));
+    case OpCode::SharedAlloc: fail(op, "has no offset yet (run allocate-shared first)");
     case OpCode::VLoad: return emitLoad(op);
     case OpCode::VStore: return emitStore(op);
     case OpCode::AtomicRmw:

@@ -106,7 +106,8 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "assign-layouts", "lower-to-threads"};
+    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "assign-layouts", "lower-to-threads",
+            "allocate-shared", "insert-barriers"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,

@@ -8,7 +8,7 @@
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
-#include "targets/gpu/ThreadLowering.h"
+#include "targets/gpu/Passes.h"
 
 #include <fstream>
 #include <iostream>

@@ -1,0 +1,247 @@
+// insert-barriers: a barrier before each shared-memory access that may race
+// with an access made since the last barrier (after allocate-shared).
+//
+// Accesses are tracked by byte range: the buffer a pointer addresses
+// (shared_ptr through addptr), or all of shared memory when unknown. Which
+// thread touches which element is not modelled, so any overlap counts,
+// with two exceptions the lowering guarantees: two writes do not race
+// (an element is written by its owner, or by copies holding the same
+// value), and two `exclusive` accesses do not race (each thread works on
+// elements no other thread touches until the next barrier).
+//
+// Every thread must reach a barrier, so none goes inside control flow that
+// may differ between threads (an if on a thread-dependent condition, a loop
+// with thread-dependent bounds): a hazard found there puts the barrier
+// before the divergent op instead. Loops are walked until the accesses
+// carried around the back edge stop changing.
+#include "targets/gpu/Passes.h"
+
+#include "ir/Builder.h"
+#include "ir/PassManager.h"
+
+#include <limits>
+#include <unordered_set>
+
+namespace tessera::targets::gpu {
+
+using ir::OpCode;
+
+namespace {
+
+struct Access {
+  int64_t lo, hi;
+  bool write, exclusive;
+  bool operator==(const Access &o) const {
+    return lo == o.lo && hi == o.hi && write == o.write && exclusive == o.exclusive;
+  }
+};
+
+using State = std::vector<Access>;
+
+bool races(const Access &a, const Access &b) {
+  if (a.hi <= b.lo || b.hi <= a.lo) return false;
+  if (a.write == b.write) return false;  // read-read, or write-write (see above)
+  return !(a.exclusive && b.exclusive);
+}
+
+void merge(State &into, const State &from) {
+  for (const Access &a : from)
+    if (std::find(into.begin(), into.end(), a) == into.end()) into.push_back(a);
+}
+
+// Values that may differ between the threads of a program.
+class Divergence {
+public:
+  explicit Divergence(ir::Function &f) {
+    for (bool changed = true; changed;) {
+      size_t before = varying_.size();
+      visit(f.entry(), false);
+      changed = varying_.size() != before;
+    }
+  }
+  bool varies(const ir::Value *v) const { return v && varying_.count(v) != 0; }
+
+private:
+  void mark(const ir::Value *v) { varying_.insert(v); }
+
+  // `inside`: the block runs under a thread-dependent condition, so what it
+  // yields varies.
+  void visit(ir::Block &blk, bool inside) {
+    for (auto &opPtr : blk.ops()) {
+      ir::Operation &op = *opPtr;
+      bool any = inside;
+      for (ir::Value *v : op.operands()) any |= varies(v);
+      switch (op.code()) {
+      case OpCode::ThreadId: case OpCode::LaneId: case OpCode::WarpId: case OpCode::ShuffleXor:
+      case OpCode::AtomicRmw: case OpCode::AtomicCas:
+        any = true;
+        break;
+      case OpCode::If: {
+        bool cond = inside || varies(op.operand(0));
+        for (unsigned r = 0; r < 2; ++r) visit(op.region(r).block(), cond);
+        any = cond || yieldsVary(op, 0) || yieldsVary(op, 1);
+        break;
+      }
+      case OpCode::For: {
+        ir::Block &body = op.region(0).block();
+        bool bounds = inside || varies(op.operand(0)) || varies(op.operand(1)) || varies(op.operand(2));
+        if (bounds) mark(body.argument(0));
+        for (unsigned k = 1; k < body.numArguments(); ++k)
+          if (bounds || varies(op.operand(2 + k)) || varies(body.terminator() ? body.terminator()->operand(k - 1) : nullptr))
+            mark(body.argument(k));
+        visit(body, bounds);
+        for (unsigned k = 0; k < op.numResults(); ++k)
+          if (varies(body.argument(k + 1))) mark(op.result(k));
+        continue;
+      }
+      case OpCode::While: {
+        ir::Block &before = op.region(0).block(), &after = op.region(1).block();
+        ir::Operation *cond = before.terminator(), *yield = after.terminator();
+        bool loopVaries = inside || (cond && varies(cond->operand(0)));
+        for (unsigned k = 0; k < before.numArguments(); ++k)
+          if (loopVaries || varies(op.operand(k)) || (yield && varies(yield->operand(k)))) mark(before.argument(k));
+        visit(before, inside);
+        for (unsigned k = 0; k < after.numArguments(); ++k)
+          if (loopVaries || (cond && varies(cond->operand(k + 1)))) mark(after.argument(k)), mark(op.result(k));
+        visit(after, loopVaries);
+        continue;
+      }
+      default:
+        break;
+      }
+      if (any)
+        for (unsigned i = 0; i < op.numResults(); ++i) mark(op.result(i));
+    }
+  }
+
+  bool yieldsVary(ir::Operation &op, unsigned region) {
+    ir::Operation *t = op.region(region).block().terminator();
+    if (!t) return false;
+    for (ir::Value *v : t->operands())
+      if (varies(v)) return true;
+    return false;
+  }
+
+  std::unordered_set<const ir::Value *> varying_;
+};
+
+class BarrierPlacer {
+public:
+  explicit BarrierPlacer(ir::Function &f) : div_(f) {}
+
+  void run(ir::Function &f) {
+    State s;
+    walkBlock(f.entry(), s, true);
+  }
+
+private:
+  // The bytes `ptr` may address.
+  static std::pair<int64_t, int64_t> rangeOf(const ir::Value *ptr) {
+    while (const ir::Operation *d = ptr->definingOp()) {
+      if (d->is(OpCode::AddPtr)) {
+        ptr = d->operand(0);
+        continue;
+      }
+      if (d->is(OpCode::SharedPtr)) {
+        int64_t lo = d->attr("offset")->getInt();
+        return {lo, lo + d->attr("bytes")->getInt()};
+      }
+      break;
+    }
+    return {0, std::numeric_limits<int64_t>::max()};
+  }
+
+  static bool sharedAccess(const ir::Operation &op, Access &out) {
+    bool load = op.is(OpCode::VLoad), store = op.is(OpCode::VStore);
+    bool atomic = op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
+    if (!load && !store && !atomic) return false;
+    if (op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared) return false;
+    auto [lo, hi] = rangeOf(op.operand(0));
+    out = {lo, hi, !load, op.attrs().getBool("exclusive", false)};
+    return true;
+  }
+
+  static void barrierBefore(ir::Operation *op) {
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    b.setLoc(op->loc());
+    b.create(OpCode::Barrier, {}, {});
+  }
+
+  // Walks `blk` from state `s`. `uniform`: every thread runs this block
+  // together, so a barrier may go here. Returns false when a hazard needs a
+  // barrier the block cannot hold (the caller puts one before its op).
+  bool walkBlock(ir::Block &blk, State &s, bool uniform) {
+    for (ir::Operation *op : blk.opsVector()) {
+      if (!walkOp(*op, s, uniform)) {
+        if (!uniform) return false;
+        barrierBefore(op);
+        s.clear();
+        if (!walkOp(*op, s, uniform))
+          throw ir::PassError{op->loc().str() + ": error: internal error: insert-barriers: a shared-memory race inside "
+                              "thread-dependent control flow that no barrier can order"};
+      }
+    }
+    return true;
+  }
+
+  bool walkOp(ir::Operation &op, State &s, bool uniform) {
+    Access a;
+    if (op.is(OpCode::Barrier)) {
+      if (uniform) s.clear();
+      return true;
+    }
+    if (sharedAccess(op, a)) {
+      for (const Access &p : s)
+        if (races(p, a)) {
+          if (!uniform) return false;
+          barrierBefore(&op);
+          s.clear();
+          break;
+        }
+      s.push_back(a);
+      return true;
+    }
+    if (op.is(OpCode::If)) {
+      bool inner = uniform && !div_.varies(op.operand(0));
+      State t = s, e = s;
+      if (!walkBlock(op.region(0).block(), t, inner) || !walkBlock(op.region(1).block(), e, inner)) return false;
+      s = t;
+      merge(s, e);
+      return true;
+    }
+    if (op.is(OpCode::For) || op.is(OpCode::While)) {
+      bool inner = uniform;
+      if (op.is(OpCode::For))
+        for (unsigned i = 0; i < 3; ++i) inner = inner && !div_.varies(op.operand(i));
+      else
+        inner = inner && !div_.varies(op.region(0).block().terminator()->operand(0));
+      State entry = s;
+      for (int round = 0;; ++round) {
+        State cur = entry;
+        for (unsigned r = 0; r < op.numRegions(); ++r)
+          if (!walkBlock(op.region(r).block(), cur, inner)) return false;
+        State next = entry;
+        merge(next, cur);
+        if (next.size() == entry.size()) {
+          s = next;  // zero or more iterations
+          return true;
+        }
+        entry = next;
+        if (round > 64) throw ir::PassError{"internal error: insert-barriers does not converge"};
+      }
+    }
+    return true;
+  }
+
+  Divergence div_;
+};
+
+} // namespace
+
+void insertBarriers(ir::Module &m) {
+  for (auto &f : m.functions())
+    if (f->isThreadLevel()) BarrierPlacer(*f).run(*f);
+}
+
+} // namespace tessera::targets::gpu
