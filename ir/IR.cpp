@@ -216,4 +216,13 @@ void Module::eraseFunction(Function *f) {
                    functions_.end());
 }
 
+Function *Module::replaceFunction(Function *old, std::unique_ptr<Function> f) {
+  for (auto &slot : functions_)
+    if (slot.get() == old) {
+      slot = std::move(f);
+      return slot.get();
+    }
+  return addFunction(std::move(f));
+}
+
 } // namespace tessera::ir

@@ -316,6 +316,8 @@ public:
   Function *addFunction(std::unique_ptr<Function> f);
   Function *lookup(std::string_view name) const;
   void eraseFunction(Function *f);
+  // Puts `f` where `old` was (destroying `old`).
+  Function *replaceFunction(Function *old, std::unique_ptr<Function> f);
   const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
   AttrDict &attrs() { return attrs_; }
   const AttrDict &attrs() const { return attrs_; }

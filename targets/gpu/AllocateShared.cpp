@@ -65,6 +65,7 @@ public:
       a.set("offset", ir::Attribute(buf.offset));
       a.set("bytes", ir::Attribute(buf.bytes));
       ir::Value *ptr = b.createValue(OpCode::SharedPtr, {}, buf.alloc->result()->type(), a);
+      ptr->setNameHint(buf.alloc->result()->nameHint());
       buf.alloc->result()->replaceAllUsesWith(ptr);
       buf.alloc->erase();
     }

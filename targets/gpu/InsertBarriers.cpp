@@ -4,10 +4,12 @@
 // Accesses are tracked by byte range: the buffer a pointer addresses
 // (shared_ptr through addptr), or all of shared memory when unknown. Which
 // thread touches which element is not modelled, so any overlap counts,
-// with two exceptions the lowering guarantees: two writes do not race
-// (an element is written by its owner, or by copies holding the same
-// value), and two `exclusive` accesses do not race (each thread works on
-// elements no other thread touches until the next barrier).
+// with two exceptions for accesses to one buffer that the lowering
+// guarantees: two writes do not race (an element is written by its owner,
+// or by copies holding the same value), and two `exclusive` accesses do not
+// race (each thread works on elements no other thread touches until the
+// next barrier). Writes to different buffers that share bytes (allocate-
+// shared reuses memory) do race.
 //
 // Every thread must reach a barrier, so none goes inside control flow that
 // may differ between threads (an if on a thread-dependent condition, a loop
@@ -40,8 +42,9 @@ using State = std::vector<Access>;
 
 bool races(const Access &a, const Access &b) {
   if (a.hi <= b.lo || b.hi <= a.lo) return false;
-  if (a.write == b.write) return false;  // read-read, or write-write (see above)
-  return !(a.exclusive && b.exclusive);
+  if (!a.write && !b.write) return false;
+  if (a.lo != b.lo || a.hi != b.hi) return true;  // another buffer in the same bytes
+  return a.write != b.write && !(a.exclusive && b.exclusive);
 }
 
 void merge(State &into, const State &from) {
@@ -216,6 +219,13 @@ private:
         for (unsigned i = 0; i < 3; ++i) inner = inner && !div_.varies(op.operand(i));
       else
         inner = inner && !div_.varies(op.region(0).block().terminator()->operand(0));
+      // An access in the loop that races with one from before it: one
+      // barrier before the loop rather than one per iteration.
+      if (racesWithin(op, s)) {
+        if (!uniform) return false;
+        barrierBefore(&op);
+        s.clear();
+      }
       State entry = s;
       for (int round = 0;; ++round) {
         State cur = entry;
@@ -232,6 +242,17 @@ private:
       }
     }
     return true;
+  }
+
+  static bool racesWithin(ir::Operation &loop, const State &s) {
+    bool found = false;
+    auto visit = [&](ir::Operation *op) {
+      Access a;
+      if (found || !sharedAccess(*op, a)) return;
+      for (const Access &p : s) found |= races(p, a);
+    };
+    for (unsigned r = 0; r < loop.numRegions(); ++r) ir::Function::walkBlock(loop.region(r).block(), visit);
+    return found;
   }
 
   Divergence div_;

@@ -644,8 +644,7 @@ void lowerToThreads(ir::Module &m) {
       lowered->argument(i)->setNameHint(k->argument(i)->nameHint());
     }
     ThreadLowering(*k, *lowered, numWarps, warpSize, target).lowerKernel();
-    m.eraseFunction(k);
-    m.addFunction(std::move(lowered));
+    m.replaceFunction(k, std::move(lowered));
   }
 }
 
