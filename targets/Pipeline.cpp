@@ -14,6 +14,14 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
   popts.dumpAfterEach |= options.dumpIR;
   ir::PassManager pm(popts);
   gpu::registerPasses();
+  // The one channel from a target to the shared passes: its facts and the
+  // launch options they need, as module attributes.
+  TargetFacts facts = target.facts();
+  module.attrs().set("target", ir::Attribute(target.name()));
+  if (facts.warpSize > 1) {
+    module.attrs().set("warp_size", ir::Attribute(int64_t(facts.warpSize)));
+    module.attrs().set("num_warps", ir::Attribute(int64_t(options.numWarps)));
+  }
   for (const std::string &p : target.pipeline())
     if (!pm.add(p)) {
       error = "internal error: target " + target.name() + " names an unknown pass '" + p + "'";

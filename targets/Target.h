@@ -22,9 +22,11 @@ struct TargetOptions {
   bool emitAssembly = false; // fill CompiledKernel::assembly (LLVM IR, PTX, ...)
 };
 
-// Facts the shared lowering reads; hardware facts are data, not branches.
+// Facts the shared passes read; hardware facts are data, not branches.
+// runPipeline hands them to the passes as module attributes (target,
+// warp_size, num_warps), the only way a target's facts reach them.
 struct TargetFacts {
-  int warpSize = 1;            // lanes per warp (1 on the CPU)
+  int warpSize = 1;            // lanes per warp (1 on the CPU: no warp_size attribute)
   int vectorBits = 128;        // native vector register width
   int64_t sharedMemoryBytes = 0;
 };

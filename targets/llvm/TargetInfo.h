@@ -1,7 +1,7 @@
-// The hooks a GPU target gives the shared distributed lowering
-// (targets/llvm/GpuLowering.h): ids, barriers, shuffles, address spaces,
-// math and the kernel's calling convention. Everything else about turning
-// distributed tile IR into per-thread LLVM IR is written once.
+// The hooks a GPU target gives the thread IR -> LLVM emitter
+// (targets/llvm/ThreadEmitter.h): ids, barriers, shuffles, address spaces,
+// math and the kernel's calling convention. Facts (warp size, ...) are not
+// here: they are TargetFacts (targets/Target.h).
 #pragma once
 
 #include "ir/IR.h"
@@ -15,7 +15,6 @@ class TargetInfo {
 public:
   virtual ~TargetInfo() = default;
   virtual std::string name() const = 0;          // for error messages: "nvptx", "amdgpu"
-  virtual int warpSize() const = 0;              // lanes per warp (a fact, never assumed 32)
   virtual unsigned globalAddressSpace() const = 0;
   virtual unsigned sharedAddressSpace() const = 0;
 

@@ -26,7 +26,8 @@ bool isElementwise(OpCode c) {
 
 class ThreadEmitter : public ElementwiseEmitter {
 public:
-  ThreadEmitter(llvm::Module &module, const TargetInfo &ti) : ElementwiseEmitter(module, ti.name()), info(ti) {
+  ThreadEmitter(llvm::Module &module, const TargetInfo &ti, int lanes)
+      : ElementwiseEmitter(module, ti.name()), info(ti), warpSize(lanes) {
     setGlobalAddressSpace(ti.globalAddressSpace());
     setSharedAddressSpace(ti.sharedAddressSpace());
     // A mul feeding an add may become an fma (ir/IR.h; Triton's default).
@@ -90,8 +91,8 @@ private:
     case OpCode::ProgramId: return set(op.result(), info.programId(b, int(op.attr("axis")->getInt())));
     case OpCode::NumPrograms: return set(op.result(), info.numPrograms(b, int(op.attr("axis")->getInt())));
     case OpCode::ThreadId: return set(op.result(), tid_);
-    case OpCode::LaneId: return set(op.result(), b.CreateURem(tid_, i32(info.warpSize())));
-    case OpCode::WarpId: return set(op.result(), b.CreateUDiv(tid_, i32(info.warpSize())));
+    case OpCode::LaneId: return set(op.result(), b.CreateURem(tid_, i32(warpSize)));
+    case OpCode::WarpId: return set(op.result(), b.CreateUDiv(tid_, i32(warpSize)));
     case OpCode::SharedPtr: return set(op.result(), sharedBase(op.attr("offset")->getInt()));
     case OpCode::SharedAlloc: fail(op, "has no offset yet (run allocate-shared first)");
     case OpCode::VLoad: return emitLoad(op);
@@ -376,6 +377,7 @@ private:
   }
 
   const TargetInfo &info;
+  int warpSize;
   llvm::Function *fn = nullptr;
   llvm::Value *tid_ = nullptr;
   std::unordered_map<const ir::Value *, llvm::Value *> values_;
@@ -383,15 +385,15 @@ private:
 
 } // namespace
 
-bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int threads,
-                      llvm::Module &m, GpuKernelInfo &out, std::string &error) {
+bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
+                      int numWarps, llvm::Module &m, GpuKernelInfo &out, std::string &error) {
   if (!kernel.isThreadLevel()) {
     error = "internal error: " + info.name() + ": kernel @" + kernel.name() + " is not at the thread level";
     return false;
   }
-  ThreadEmitter emitter(m, info);
+  ThreadEmitter emitter(m, info, warpSize);
   try {
-    emitter.emitKernel(kernel, symbol, threads, out);
+    emitter.emitKernel(kernel, symbol, warpSize * numWarps, out);
   } catch (const LoweringError &e) {
     error = e.message;
     return false;

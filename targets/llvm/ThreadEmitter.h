@@ -17,9 +17,10 @@ struct GpuKernelInfo {
 };
 
 // Emits thread-level kernel `kernel` into `module` as entry point `symbol`,
-// run by `threads` threads per program. Returns false with `error` set for
-// IR it cannot emit.
-bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int threads,
-                      llvm::Module &module, GpuKernelInfo &out, std::string &error);
+// run by `numWarps` warps of `warpSize` threads per program (the values
+// lower-to-threads used). Returns false with `error` set for IR it cannot
+// emit.
+bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
+                      int numWarps, llvm::Module &module, GpuKernelInfo &out, std::string &error);
 
 } // namespace tessera::targets::llvmgen

@@ -124,9 +124,6 @@ public:
       error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(numWarps);
       return false;
     }
-    module.attrs().set("num_warps", int64_t(numWarps));
-    module.attrs().set("warp_size", int64_t(32));
-    module.attrs().set("target", ir::Attribute(std::string("nvptx")));
     const ir::Function *kernel = runPipeline(*this, module, entry, options, error);
     if (!kernel) return false;
     const llvm::Target *target = nvptx(error);
@@ -145,7 +142,7 @@ public:
     std::unique_ptr<llvmgen::TargetInfo> info = createNvptxTargetInfo();
     llvmgen::GpuKernelInfo ki;
     PhaseTimer timer;
-    if (!llvmgen::emitThreadKernel(*kernel, entry, *info, numWarps * info->warpSize(), m, ki, error)) return false;
+    if (!llvmgen::emitThreadKernel(*kernel, entry, *info, facts().warpSize, numWarps, m, ki, error)) return false;
     timer.mark("lower");
     if (ki.sharedMemoryBytes > ai->sharedMemoryBytes) {
       error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " + arch +

@@ -13,7 +13,6 @@ namespace {
 class NvptxTargetInfo final : public llvmgen::TargetInfo {
 public:
   std::string name() const override { return "nvptx"; }
-  int warpSize() const override { return 32; }
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
 
