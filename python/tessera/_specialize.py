@@ -66,16 +66,31 @@ _TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64", "u1"
              "u8": "u64", "f2": "fp16", "f4": "fp32", "f8": "fp64"}
 
 
+# torch.device -> (the torch module it was resolved with, device name): every
+# launch names its tensors' devices, and the answer depends on the build.
+_torch_devices = {}
+
+
 def _torch_device(device):
     """The device ("cpu", "cuda:N", "hip:N"...) of a torch.device (or a
     device string): the target registry decides, with the PyTorch build (a
     ROCm build's "cuda" is a hip device)."""
-    return _device_of_torch((device, sys.modules.get("torch")))
+    torch = sys.modules.get("torch")
+    try:
+        seen, name = _torch_devices[device]
+        if seen is torch:
+            return name
+    except (KeyError, TypeError):
+        pass
+    name = _device_of_torch(device, torch)
+    try:
+        _torch_devices[device] = (torch, name)
+    except TypeError:
+        pass  # an unhashable device: named again next time
+    return name
 
 
-@_memoized
-def _device_of_torch(key):
-    device, torch = key
+def _device_of_torch(device, torch):
     kind = getattr(device, "type", None)
     if kind is None:
         kind, _, index = str(device).partition(":")

@@ -69,13 +69,27 @@ def _current_stream(device):
     torch = sys.modules.get("torch")
     if torch is None or not device:
         return None
+    seen = _stream_getters.get(device)
+    if seen is None or seen[0] is not torch:
+        seen = _stream_getters[device] = (torch, _stream_getter(torch, device))
+    return seen[1]() if seen[1] is not None else None
+
+
+# device -> (torch module, its current-stream getter or None), found once:
+# every launch asks.
+_stream_getters = {}
+
+
+def _stream_getter(torch, device):
     kind = _targets.torch_device_of(device)
     if kind is None:
         return None
     kind, index = kind
     # What Triton uses on CUDA (and ROCm): the raw handle, no Stream object.
     raw = getattr(torch._C, "_%s_getCurrentRawStream" % kind, None)
-    return raw(index) if raw is not None else getattr(torch, kind).current_stream(index).cuda_stream
+    if raw is not None:
+        return functools.partial(raw, index)
+    return lambda: getattr(torch, kind).current_stream(index).cuda_stream
 
 
 def _make_binder(signature):
