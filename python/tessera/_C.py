@@ -5,7 +5,9 @@ CPython >= 3.10 (the build machine's 3.11 and the GPU machine's 3.12).
 The library is found via $TESSERA_LIBRARY, next to this package (the
 relocatable bundle of ci/bundle.sh), or in the source tree's build/capi/.
 
-Devices are named "cpu" (the host backend), "cuda" or "cuda:N".
+Devices are named by their runtime backend: "cpu" (the host backend),
+"cuda" or "cuda:N", "hip:N"... The target registry (targets(),
+find_target()) says which backend runs each target's code.
 """
 
 import collections
