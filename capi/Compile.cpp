@@ -58,7 +58,9 @@ std::string cacheKey(const tessera_compile_options &o, const std::string &target
   std::sort(cx.begin(), cx.end());
   k.add(std::to_string(cx.size()));
   for (auto &[n, v] : cx) k.add(n), k.add(v);
-  k.add(target);
+  // One spelling per target ("cuda" and "nvptx" share their kernels).
+  targets::TargetRef ref = targets::findTarget(target);
+  k.add(ref ? ref.canonicalName() : target);
   k.add(std::to_string(o.num_warps));
   k.add(std::to_string(o.num_stages));
   // The resolved arch and features (the CPU target compiles for the host's
@@ -191,21 +193,18 @@ std::unique_ptr<targets::Target> makeTarget(std::string_view name, std::string *
 }
 
 std::string noTargetMessage(const std::string &target, const std::string &error) {
-  std::string backend = backendForTarget(target);
-  // Runtime backends whose code generators are not written yet: the runtime
-  // side exists (precompiled binaries load through tessera_kernel_load).
-  if (backend == "cuda" || backend == "hip" || backend == "level_zero")
-    return "no code generator for " + backend + " in this build (target '" + target +
-           "'); precompiled binaries can still be loaded with tessera_kernel_load";
-  return error.empty() ? "no target named '" + target + "'" : error;
+  targets::TargetRef ref = targets::findTarget(target);
+  if (!ref) return error.empty() ? targets::unknownTargetMessage(target) : error;
+  // The runtime side may exist without the code generator: precompiled
+  // binaries load through tessera_kernel_load.
+  return "no code generator for " + std::string(ref.flavour->backend) + " in this build (target '" + target +
+         "'); precompiled binaries can still be loaded with tessera_kernel_load";
 }
 
 std::string backendForTarget(const std::string &target) {
-  if (target == "cpu" || target == "host") return "host";
-  if (target == "nvptx" || target == "cuda") return "cuda";
-  if (target == "amdgpu" || target == "hip") return "hip";
-  if (target == "level_zero" || target == "spirv") return "level_zero";
-  return target;
+  targets::TargetRef ref = targets::findTarget(target);
+  // An unknown name is looked up as a backend, which then says it has none.
+  return ref ? ref.flavour->backend : target;
 }
 
 } // namespace tessera::capi

@@ -27,23 +27,18 @@ static bool llvmHas(const char *name) {
 std::string llvmVersion() { return LLVM_VERSION_STRING; }
 
 std::vector<BackendStatus> availableBackends() {
-  const char *pending = "tile IR lowering for this target is not implemented yet";
-  auto registered = [](const char *n) {
-    for (auto &t : targetNames())
-      if (t == n) return true;
-    return false;
-  };
-  // amdgpu: LLVM's target description is linked (so the name resolves), its
-  // code generator is not yet.
-  return {
-      {"cpu", "LLVM x86-64 -> shared object (lld)", llvmHas("x86-64") && registered("cpu"),
-       registered("cpu") ? "compiles kernels (tessera compile --target cpu)" : pending},
-      {"nvptx", "LLVM NVPTX -> PTX -> ptxas or driver JIT", llvmHas("nvptx64") && registered("nvptx"),
-       registered("nvptx") ? "compiles kernels for sm_80, sm_86, sm_89, sm_90, sm_90a (tessera compile --target nvptx)"
-                           : pending},
-      {"amdgpu", "LLVM AMDGPU -> lld", false, pending},
-      {"spirv", "Tessera's SPIR-V emitter (LLVM 19 has none)", false, pending},
-  };
+  std::vector<BackendStatus> out;
+  for (const TargetRow &row : targetRows()) {
+    // A row's generator is usable when it is linked and so is the LLVM
+    // backend it drives (amdgpu: LLVM's target description is linked, its
+    // code generator is not yet).
+    bool present = row.present() && (!*row.llvmTarget || llvmHas(row.llvmTarget));
+    out.push_back({row.name, row.generator, present,
+                   present ? std::string("compiles kernels (tessera compile --target ") + row.name + ")"
+                           : "tile IR lowering for this target is not implemented yet",
+                   &row});
+  }
+  return out;
 }
 
 } // namespace tessera::targets

@@ -1,3 +1,6 @@
+// The target registry: the one table of targets (see Target.h). A table
+// rather than static registration: targets/ is a static library, and a
+// linker drops objects nothing references, constructors included.
 #include "targets/Target.h"
 
 #include "targets/cpu/CpuTarget.h"
@@ -5,18 +8,125 @@
 
 namespace tessera::targets {
 
-std::vector<std::string> targetNames() { return {"cpu", "nvptx"}; }
+namespace {
+
+// DLPack's DLDeviceType values (dlpack.h), for the memory each flavour takes.
+enum DLPackDevice : int {
+  kDLCPU = 1,
+  kDLCUDA = 2,
+  kDLVulkan = 7,
+  kDLROCM = 10,
+  kDLCUDAManaged = 13,
+  kDLOneAPI = 14,
+};
+
+std::vector<TargetRow> makeRows() {
+  return {
+      {.name = "cpu",
+       .aliases = {{"host", ""}},
+       .flavours = {{"", "host", "cpu", "", {kDLCPU}}},
+       .formats = {"elf-shared-object"},
+       .generator = "LLVM x86-64 -> shared object (lld)",
+       .llvmTarget = "x86-64",
+       .create = cpu::createCpuTarget},
+      {.name = "nvptx",
+       .aliases = {{"cuda", ""}},
+       .flavours = {{"", "cuda", "cuda", "cuda", {kDLCUDA, kDLCUDAManaged}}},
+       // A cubin when ptxas is found, else the PTX the driver compiles at load.
+       .formats = {"cubin", "ptx"},
+       .generator = "LLVM NVPTX -> PTX -> ptxas or driver JIT",
+       .llvmTarget = "nvptx64",
+       .create = nvptx::createNvptxTarget},
+      {.name = "amdgpu",
+       .aliases = {{"hip", ""}},
+       // ROCm's PyTorch names AMD GPUs "cuda" (and sets torch.version.hip).
+       .flavours = {{"", "hip", "cuda", "hip", {kDLROCM}}},
+       .formats = {"hsaco"},
+       .generator = "LLVM AMDGPU -> lld",
+       .llvmTarget = "amdgcn",
+       .create = nullptr},
+      {.name = "spirv",
+       .aliases = {{"vulkan", "vulkan"}, {"opencl", "opencl"}, {"level_zero", "opencl"}},
+       // Vulkan compute shaders, and OpenCL kernels run by Level Zero (Intel
+       // GPUs, whose PyTorch device is "xpu").
+       .flavours = {{"vulkan", "vulkan", "", "", {kDLVulkan}}, {"opencl", "level_zero", "xpu", "", {kDLOneAPI}}},
+       .formats = {"spirv"},
+       .generator = "Tessera's SPIR-V emitter (LLVM 19 has none)",
+       .llvmTarget = "",
+       .create = nullptr},
+  };
+}
+
+const TargetFlavour *flavourNamed(const TargetRow &row, std::string_view flavour) {
+  if (flavour.empty()) return &row.flavours.front();
+  for (const TargetFlavour &f : row.flavours)
+    if (flavour == f.name) return &f;
+  return nullptr;
+}
+
+} // namespace
+
+const std::vector<TargetRow> &targetRows() {
+  static const std::vector<TargetRow> rows = makeRows();
+  return rows;
+}
+
+std::string TargetRef::canonicalName() const {
+  if (!row) return "";
+  return row->flavours.size() > 1 ? std::string(row->name) + ":" + flavour->name : std::string(row->name);
+}
+
+// `name` is a row's name or alias, optionally followed by ":flavour"
+// ("spirv:opencl"), which is how canonicalName() spells flavours.
+TargetRef findTarget(std::string_view name) {
+  std::string_view base = name, flavour;
+  if (size_t colon = name.find(':'); colon != std::string_view::npos) {
+    base = name.substr(0, colon);
+    flavour = name.substr(colon + 1);
+    if (flavour.empty()) return {};
+  }
+  for (const TargetRow &row : targetRows()) {
+    std::string_view selected;
+    bool match = base == row.name;
+    for (const TargetAlias &a : row.aliases)
+      if (!match && base == a.name) match = true, selected = a.flavour;
+    if (!match) continue;
+    // An alias's own flavour and an explicit one must agree ("vulkan:opencl" is no target).
+    if (!flavour.empty() && !selected.empty() && flavour != selected) return {};
+    const TargetFlavour *f = flavourNamed(row, flavour.empty() ? selected : flavour);
+    return f ? TargetRef{&row, f} : TargetRef{};
+  }
+  return {};
+}
+
+std::string unknownTargetMessage(std::string_view name) {
+  std::string names, aliases;
+  for (const TargetRow &row : targetRows()) {
+    names += (names.empty() ? "" : ", ") + std::string(row.name);
+    for (const TargetAlias &a : row.aliases) aliases += (aliases.empty() ? "" : ", ") + std::string(a.name);
+  }
+  return "unknown target '" + std::string(name) + "' (known targets: " + names + "; aliases: " + aliases + ")";
+}
+
+std::vector<std::string> targetNames() {
+  std::vector<std::string> names;
+  for (const TargetRow &row : targetRows()) names.emplace_back(row.name);
+  return names;
+}
 
 std::unique_ptr<Target> createTarget(std::string_view name, std::string *error) {
-  if (name == "cpu") return cpu::createCpuTarget();
-  // "cuda" names the runtime backend; its code generator is nvptx.
-  if (name == "nvptx" || name == "cuda") return nvptx::createNvptxTarget();
-  if (error) {
-    *error = "unknown target '" + std::string(name) + "' (available:";
-    for (auto &n : targetNames()) *error += " " + n;
-    *error += ")";
+  TargetRef ref = findTarget(name);
+  if (!ref) {
+    if (error) *error = unknownTargetMessage(name);
+    return nullptr;
   }
-  return nullptr;
+  if (!ref.row->present()) {
+    if (error)
+      *error = "no code generator for target '" + std::string(ref.row->name) + "' in this build yet (" +
+               ref.row->generator + ")";
+    return nullptr;
+  }
+  return ref.row->create();
 }
 
 } // namespace tessera::targets

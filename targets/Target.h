@@ -85,8 +85,60 @@ private:
   double start_;
 };
 
-// The registry: "cpu" and "nvptx" today; "amdgpu", "spirv" as they land.
+// ---- The target registry (Registry.cpp): one row per target. Everything
+// outside targets/ that needs a fact about a target (the names users give
+// it, the runtime backend that runs its code, its binary formats, whose
+// tensors it takes) reads these rows rather than switching on names, so a
+// new target is one new row.
+
+// A variant of a target whose code runs on another runtime (spirv: vulkan,
+// opencl). A target with one flavour has one unnamed flavour.
+struct TargetFlavour {
+  const char *name;                // "" for a target's only flavour
+  const char *backend;             // the runtime backend that loads and runs its code
+  const char *torchDevice;         // PyTorch's device type of its memory ("cpu", "cuda", "xpu"); "" = none
+  const char *torchBuild;          // "" = any PyTorch; else the torch.version attribute ("cuda", "hip")
+                                   // a PyTorch build sets when its torchDevice means this flavour
+                                   // (ROCm's PyTorch calls AMD GPUs "cuda" too, and sets .hip)
+  std::vector<int> dlpackDevices;  // DLPack DLDeviceType values of its memory
+};
+
+// Another name users may give a target, and the flavour it selects.
+struct TargetAlias {
+  const char *name;     // "cuda", "host", "vulkan", ...
+  const char *flavour;  // "" = the target's first flavour
+};
+
+struct TargetRow {
+  const char *name;                     // "cpu", "nvptx", "amdgpu", "spirv"
+  std::vector<TargetAlias> aliases;
+  std::vector<TargetFlavour> flavours;  // at least one; the first is the default
+  std::vector<const char *> formats;    // binary formats; the first is what a complete toolchain produces
+  const char *generator;                // what produces its code
+  const char *llvmTarget;               // the LLVM backend it needs ("" = none)
+  std::unique_ptr<Target> (*create)();  // null: no code generator in this build yet
+
+  bool present() const { return create != nullptr; }
+};
+
+// A row and the flavour that a name of it selects.
+struct TargetRef {
+  const TargetRow *row = nullptr;
+  const TargetFlavour *flavour = nullptr;
+  explicit operator bool() const { return row != nullptr; }
+  // "nvptx", "spirv:vulkan": one spelling per (row, flavour), for cache keys.
+  std::string canonicalName() const;
+};
+
+const std::vector<TargetRow> &targetRows();
+// The row of a target's name or alias; empty when there is none.
+TargetRef findTarget(std::string_view name);
+// "unknown target 'x' (known targets: cpu, nvptx, ...; aliases: host, cuda, ...)".
+std::string unknownTargetMessage(std::string_view name);
+// The code generator of a target name or alias, or null with `error` set
+// (unknown name, or a row whose code generator is not in this build).
 std::unique_ptr<Target> createTarget(std::string_view name, std::string *error = nullptr);
+// Every row's name in table order, with or without a code generator.
 std::vector<std::string> targetNames();
 
 } // namespace tessera::targets

@@ -131,7 +131,7 @@ typedef struct tessera_compile_options {
   size_t num_signature;
   const tessera_constexpr *constexprs;
   size_t num_constexprs;
-  const char *target; /* "cpu", "nvptx" (or "cuda"); NULL = "cpu" */
+  const char *target; /* a target's name or alias (see the registry below): "cpu", "nvptx", "cuda"...; NULL = "cpu" */
   int num_warps;      /* 0 = the target's default */
   int num_stages;     /* 0 = the target's default */
   /* Where the kernel is loaded; NULL = device 0 of the target's backend. */
@@ -186,6 +186,62 @@ TESSERA_API void tessera_binary_destroy(tessera_binary binary);
 
 /* 1 when `target` ("cpu", ...) can compile in this build, else 0. */
 TESSERA_API int tessera_target_available(const char *target);
+
+/* ---- the target registry
+ *
+ * One row per compile target ("cpu", "nvptx", "amdgpu", "spirv"), including
+ * those whose code generator is not in this build yet: the names users may
+ * give it, the runtime backend that runs its code, its binary formats and
+ * the memory it takes. Tessera's Python package, conformance runner and
+ * benchmarks read these rows instead of keeping their own lists.
+ *
+ * A target may have flavours that run on different runtimes (spirv:
+ * "vulkan" on the vulkan backend, "opencl" on level_zero); a target with one
+ * flavour has one named "". Names a target answers to: its name, an alias
+ * ("cuda" -> nvptx, "level_zero" -> spirv's "opencl" flavour), or either
+ * followed by ":flavour" ("spirv:opencl").
+ *
+ * Rows are owned by the library and live as long as the process. ABI: fields
+ * are only ever added at the end of these structs, and arrays of them are
+ * arrays of pointers, so a caller built against a newer header reads a
+ * field only when it ends within struct_size. */
+
+typedef struct tessera_target_flavour {
+  size_t struct_size;
+  const char *name;         /* "vulkan", "opencl"; "" for a target's only flavour */
+  const char *backend;      /* the runtime backend that runs its code: "host", "cuda", "hip", "vulkan", "level_zero" */
+  const char *torch_device; /* PyTorch's device type of its memory ("cpu", "cuda", "xpu"); "" = none */
+  /* "" = any PyTorch; else the torch.version attribute ("cuda", "hip") that a
+   * build of PyTorch sets when its torch_device means this flavour: ROCm's
+   * PyTorch calls AMD GPUs "cuda" too, and sets torch.version.hip. */
+  const char *torch_build;
+  const int32_t *dlpack_devices; /* DLPack DLDeviceType values of its memory (kDLCUDA = 2, kDLROCM = 10...) */
+  size_t num_dlpack_devices;
+} tessera_target_flavour;
+
+typedef struct tessera_target_info {
+  size_t struct_size;
+  const char *name;                  /* "cpu", "nvptx", "amdgpu", "spirv" */
+  int has_code_generator;            /* 1: this build can compile for it */
+  const char *code_generator;        /* what produces its code, for people */
+  const char *const *aliases;        /* other names users may give it */
+  const char *const *alias_flavours; /* the flavour each alias selects ("" = the first) */
+  size_t num_aliases;
+  const tessera_target_flavour *const *flavours; /* at least one; the first is the default */
+  size_t num_flavours;
+  /* Binary formats it produces (as tessera_binary_format names them); the
+   * first is what a complete toolchain produces ("cubin"; "ptx" without ptxas). */
+  const char *const *formats;
+  size_t num_formats;
+} tessera_target_info;
+
+TESSERA_API int tessera_target_count(void);
+/* The row at `index` in [0, tessera_target_count()), else NULL. */
+TESSERA_API const tessera_target_info *tessera_target_info_at(int index);
+/* The row index and flavour index of a target name ("cuda", "spirv:opencl");
+ * TESSERA_ERROR_NOT_FOUND with a message listing the known names otherwise.
+ * Either output pointer may be NULL. */
+TESSERA_API tessera_status tessera_target_lookup(const char *name, int *index, int *flavour);
 
 #ifdef __cplusplus
 }

@@ -5,9 +5,12 @@ CPython >= 3.10 (the build machine's 3.11 and the GPU machine's 3.12).
 The library is found via $TESSERA_LIBRARY, next to this package (the
 relocatable bundle of ci/bundle.sh), or in the source tree's build/capi/.
 
-Devices are named "cpu" (the host backend), "cuda" or "cuda:N".
+Devices are named by their runtime backend: "cpu" (the host backend),
+"cuda" or "cuda:N", "hip:N"... The target registry (targets(),
+find_target()) says which backend runs each target's code.
 """
 
+import collections
 import ctypes
 import os
 
@@ -75,7 +78,29 @@ class _CompileOptions(ctypes.Structure):
     ]
 
 
+class _TargetFlavour(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("name", ctypes.c_char_p), ("backend", ctypes.c_char_p),
+        ("torch_device", ctypes.c_char_p), ("torch_build", ctypes.c_char_p),
+        ("dlpack_devices", ctypes.POINTER(ctypes.c_int32)), ("num_dlpack_devices", ctypes.c_size_t),
+    ]
+
+
+class _TargetInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("name", ctypes.c_char_p), ("has_code_generator", ctypes.c_int),
+        ("code_generator", ctypes.c_char_p), ("aliases", ctypes.POINTER(ctypes.c_char_p)),
+        ("alias_flavours", ctypes.POINTER(ctypes.c_char_p)), ("num_aliases", ctypes.c_size_t),
+        ("flavours", ctypes.POINTER(ctypes.POINTER(_TargetFlavour))), ("num_flavours", ctypes.c_size_t),
+        ("formats", ctypes.POINTER(ctypes.c_char_p)), ("num_formats", ctypes.c_size_t),
+    ]
+
+
 _SIGNATURES = [
+    ("tessera_target_count", ctypes.c_int, []),
+    ("tessera_target_info_at", ctypes.POINTER(_TargetInfo), [ctypes.c_int]),
+    ("tessera_target_lookup", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int),
+                                             ctypes.POINTER(ctypes.c_int)]),
     ("tessera_last_error", ctypes.c_char_p, []),
     ("tessera_version", ctypes.c_char_p, []),
     ("tessera_target_available", ctypes.c_int, [ctypes.c_char_p]),
@@ -152,10 +177,68 @@ def target_available(target):
     return bool(library().tessera_target_available(target.encode()))
 
 
+# ---- the target registry (tessera.h's tessera_target_* rows)
+
+# The runtime backend of the host CPU, whose devices Python calls "cpu".
+HOST = "host"
+
+
+class TargetFlavour(collections.namedtuple("TargetFlavour", "name backend torch_device torch_build dlpack_devices")):
+    """A variant of a target and the runtime that runs its code. torch_device:
+    PyTorch's device type of its memory ("" = none); torch_build: the
+    torch.version attribute a PyTorch must set for torch_device to mean this
+    flavour ("" = any; ROCm's PyTorch calls AMD GPUs "cuda" and sets .hip);
+    dlpack_devices: DLPack device types of its memory."""
+
+
+class TargetRow(collections.namedtuple("TargetRow", "name has_code_generator code_generator aliases flavours formats")):
+    """One target: aliases maps each other name to the flavour it selects
+    ("" = the first, the default); formats lists its binary formats, the
+    first being what a complete toolchain produces."""
+
+
+_rows = None
+
+
+def targets():
+    """The registry's rows, read from libtessera once per process."""
+    global _rows
+    if _rows is None:
+        lib, rows = library(), []
+        for i in range(lib.tessera_target_count()):
+            t = lib.tessera_target_info_at(i).contents
+            flavours = []
+            for j in range(t.num_flavours):
+                f = t.flavours[j].contents
+                flavours.append(TargetFlavour(f.name.decode(), f.backend.decode(), f.torch_device.decode(),
+                                              f.torch_build.decode(),
+                                              tuple(f.dlpack_devices[k] for k in range(f.num_dlpack_devices))))
+            aliases = {t.aliases[k].decode(): t.alias_flavours[k].decode() for k in range(t.num_aliases)}
+            rows.append(TargetRow(t.name.decode(), bool(t.has_code_generator), t.code_generator.decode(), aliases,
+                                  tuple(flavours), tuple(t.formats[k].decode() for k in range(t.num_formats))))
+        _rows = tuple(rows)
+    return _rows
+
+
+_found = {}
+
+
+def find_target(name):
+    """(row, flavour) of a target's name or alias ("cuda", "spirv:opencl");
+    a TesseraError listing the known names when there is none."""
+    hit = _found.get(name)
+    if hit is None:
+        index, flavour = ctypes.c_int(), ctypes.c_int()
+        _check(library().tessera_target_lookup(str(name).encode(), ctypes.byref(index), ctypes.byref(flavour)))
+        row = targets()[index.value]
+        hit = _found[name] = (row, row.flavours[flavour.value])
+    return hit
+
+
 def parse_device(spec):
     """("host"|"cuda"|..., index) for "cpu", "host", "cuda", "cuda:1"."""
     name, _, index = str(spec).partition(":")
-    name = "host" if name == "cpu" else name
+    name = HOST if name == "cpu" else name
     try:
         return name, int(index or 0)
     except ValueError:
@@ -164,13 +247,13 @@ def parse_device(spec):
 
 def device_label(backend, index):
     """The user-facing name of a device: "cpu" or "cuda:N"."""
-    return "cpu" if backend == "host" else "%s:%d" % (backend, index)
+    return "cpu" if backend == HOST else "%s:%d" % (backend, index)
 
 
 _devices = {}
 
 
-def get_device(backend="host", index=None):
+def get_device(backend=HOST, index=None):
     """The C device handle for a backend name or a device string ("cuda:1");
     the same c_void_p object on every call, so handles compare with `is`."""
     if index is None:
@@ -371,19 +454,22 @@ def compile_binary(source, entry, signature, constexprs, target, filename="<kern
         lib.tessera_binary_destroy(h)
 
 
-_DEFAULT_DEVICE = {"ptx": "cuda", "cubin": "cuda"}
+def _backend_of_format(format):
+    # An unknown format goes to the host, whose loader then names the formats it takes.
+    return next((row.flavours[0].backend for row in targets() if format in row.formats), HOST)
 
 
 def load_binary(binary, entry, num_params, format="elf-shared-object", device=None, threads=1, shared_memory=0):
     """Loads an already compiled binary (bytes; PTX may be str): "ptx" or
     "cubin" on a CUDA device, "elf-shared-object" on the host. `device` is a
-    handle or a name ("cuda:0"); None picks the format's usual device.
+    handle or a name ("cuda:0"); None: device 0 of the backend that runs the
+    target producing this format (the registry says which).
     `threads` (blockDim.x) and `shared_memory` (dynamic, bytes) apply to
     every launch."""
     if isinstance(binary, str):
         binary = binary.encode()
     if device is None or isinstance(device, str):
-        device = get_device(device or _DEFAULT_DEVICE.get(format, "host"))
+        device = get_device(device or _backend_of_format(format))
     k = ctypes.c_void_p()
     buf = ctypes.create_string_buffer(binary, len(binary))
     _check(library().tessera_kernel_load(device, format.encode(), buf, len(binary), entry.encode(), num_params,

@@ -10,9 +10,10 @@
 
 Arguments: numpy arrays and torch tensors, anything with
 __cuda_array_interface__, __array_interface__ or __dlpack__, and tessera's
-own arrays (tessera.empty/zeros/from_numpy(..., device="cuda"|"cpu")). The
-arguments' device picks the target (cuda tensors -> "cuda") unless
-@tessera.jit(target=...) says otherwise.
+own arrays (tessera.empty/zeros/from_numpy(..., device=...)). The
+arguments' device picks the target through the target registry (a CUDA
+tensor -> nvptx, a ROCm one -> amdgpu) unless @tessera.jit(target=...) says
+otherwise; ``tessera targets`` lists the targets and their names.
 """
 
 from . import language, testing
@@ -39,19 +40,8 @@ def next_power_of_2(n):
     return 1 if n <= 1 else 1 << (n - 1).bit_length()
 
 
-# (compile target, runtime backend that runs its code), most preferred first.
-_TARGETS = [("nvptx", "cuda"), ("amdgpu", "hip"), ("spirv", "level_zero"), ("cpu", "host")]
-
-
 def default_target():
-    """The first target this build can compile for whose device is present."""
-    from . import _C
-    for target, backend in _TARGETS:
-        if not _C.target_available(target):
-            continue
-        try:
-            _C.get_device(backend)
-        except _C.TesseraError:
-            continue
-        return target
-    return "cpu"
+    """The first target (of the registry: ``tessera targets``) this build can
+    compile for whose device is present; GPUs before the host CPU."""
+    from . import _targets
+    return _targets.default_target()

@@ -8,7 +8,7 @@ cupy and numpy can view its memory without a copy. Copies to and from the
 host are complete when they return.
 """
 
-from . import _C, _dlpack
+from . import _C, _dlpack, _targets
 
 
 def _dtype(dtype):
@@ -20,6 +20,8 @@ def _dtype(dtype):
 
 
 def _normalize_device(device):
+    if device is None:
+        device = _targets.backend_of(_targets.default_target())
     backend, index = _C.parse_device(device)
     return backend, index, _C.device_label(backend, index)
 
@@ -27,7 +29,7 @@ def _normalize_device(device):
 class Array:
     """A C-contiguous array in a device's memory."""
 
-    def __init__(self, shape, dtype="float32", device="cuda"):
+    def __init__(self, shape, dtype="float32", device=None):
         if isinstance(shape, int):
             shape = (shape,)
         self.shape = tuple(int(n) for n in shape)
@@ -40,9 +42,11 @@ class Array:
             size *= n
         self.size, self.nbytes = size, size * self.dtype.itemsize
         self._buffer = _C.Buffer(_C.get_device(self._backend, self._index), self.nbytes)
+        # What DLPack calls this memory (the target registry knows each backend's).
+        self._dlpack_device = (_targets.dlpack_of_backend(self._backend), 0 if self._backend == _C.HOST else self._index)
 
     ndim = property(lambda self: len(self.shape))
-    is_cuda = property(lambda self: self._backend == "cuda")
+    is_cuda = property(lambda self: self._dlpack_device[0] == _dlpack.CUDA)
 
     def data_ptr(self):
         return self._buffer.ptr
@@ -98,13 +102,13 @@ class Array:
 
     @property
     def __array_interface__(self):
-        if self.is_cuda:
-            raise AttributeError("a CUDA array has no __array_interface__ (use .numpy() for a host copy)")
+        if self._backend != _C.HOST:
+            raise AttributeError("a %s array has no __array_interface__ (use .numpy() for a host copy)" % self.device)
         return {"shape": self.shape, "typestr": self._typestr(), "data": (self.data_ptr(), False), "version": 3,
                 "strides": None}
 
     def __dlpack_device__(self):
-        return (_dlpack.CUDA, self._index) if self.is_cuda else (_dlpack.CPU, 0)
+        return self._dlpack_device
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
         # The consumer's stream needs no ordering against ours: tessera's
@@ -115,18 +119,19 @@ class Array:
         return _dlpack.make_capsule(self, self.data_ptr(), self.shape, self._typestr(), *self.__dlpack_device__())
 
 
-def empty(shape, dtype="float32", device="cuda"):
-    """An uninitialized array on `device` ("cuda", "cuda:N" or "cpu")."""
+def empty(shape, dtype="float32", device=None):
+    """An uninitialized array on `device` ("cuda", "cuda:N", "cpu"...; None:
+    the device of tessera.default_target(), a GPU when there is one)."""
     return Array(shape, dtype, device)
 
 
-def zeros(shape, dtype="float32", device="cuda"):
+def zeros(shape, dtype="float32", device=None):
     import numpy as np
     a = Array(shape, dtype, device)
     return a.copy_from_numpy(np.zeros(a.shape, a.dtype))
 
 
-def from_numpy(arr, device="cuda"):
+def from_numpy(arr, device=None):
     """A copy of a numpy array (or anything numpy.asarray accepts) on `device`."""
     import numpy as np
     arr = np.asarray(arr)

@@ -10,8 +10,8 @@ still returns it when the consumer does not ask for ``max_version``.
 
 import ctypes
 
-# DLDeviceType values.
-CPU, CUDA, CUDA_HOST, CUDA_MANAGED = 1, 2, 3, 13
+# DLDeviceType values (which targets take which: the target registry's rows).
+CPU, CUDA, CUDA_HOST, VULKAN, ROCM, CUDA_MANAGED, ONEAPI = 1, 2, 3, 7, 10, 13, 14
 
 
 class DLDevice(ctypes.Structure):

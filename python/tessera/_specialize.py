@@ -3,14 +3,17 @@
 Pointers: numpy arrays, torch tensors (``data_ptr()``), anything with
 ``__cuda_array_interface__``, ``__array_interface__`` or ``__dlpack__``, and
 tessera's own arrays become "*<dtype>", with ":16" when the address is
-16-byte aligned; each also reports its device ("cpu" or "cuda:N"), from
-which the launch picks the target. Integers become "i32"/"i64"/"u64" with ":1"
+16-byte aligned; each also reports its device ("cpu", "cuda:N", "hip:N"...:
+the target registry maps PyTorch and DLPack devices to them), from which
+the launch picks the target. Integers become "i32"/"i64"/"u64" with ":1"
 when equal to 1 and ":16" when divisible by 16 (unless the parameter is in
 ``do_not_specialize``); floats "fp32"; bools "i1".
 """
 
 import ctypes
+import sys
 
+from . import _C, _targets
 from . import language as tl
 
 # numpy / torch / ml_dtypes dtype names -> Triton's signature names.
@@ -63,51 +66,73 @@ _TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64", "u1"
              "u8": "u64", "f2": "fp16", "f4": "fp32", "f8": "fp64"}
 
 
-@_memoized
+# torch.device -> (the torch module it was resolved with, device name): every
+# launch names its tensors' devices, and the answer depends on the build.
+_torch_devices = {}
+
+
 def _torch_device(device):
-    """"cpu" or "cuda:N" for a torch.device (or a device string)."""
+    """The device ("cpu", "cuda:N", "hip:N"...) of a torch.device (or a
+    device string): the target registry decides, with the PyTorch build (a
+    ROCm build's "cuda" is a hip device)."""
+    torch = sys.modules.get("torch")
+    try:
+        seen, name = _torch_devices[device]
+        if seen is torch:
+            return name
+    except (KeyError, TypeError):
+        pass
+    name = _device_of_torch(device, torch)
+    try:
+        _torch_devices[device] = (torch, name)
+    except TypeError:
+        pass  # an unhashable device: named again next time
+    return name
+
+
+def _device_of_torch(device, torch):
     kind = getattr(device, "type", None)
     if kind is None:
-        text = str(device)
-        kind, _, index = text.partition(":")
+        kind, _, index = str(device).partition(":")
         index = int(index or 0)
     else:
         index = device.index if device.index is not None else 0
-    if kind == "cpu":
-        return "cpu"
-    if kind == "cuda":
-        return "cuda:%d" % index
-    raise TypeError("tensors on %r devices cannot be passed to a Tessera kernel (cpu and cuda are supported)" % kind)
+    return _targets.device_of_torch(kind, index, torch)
 
 
 def _cuda_interface_device(arg):
     # The interface does not name the device: the object's own `device` may
-    # ("cuda:1" for tessera arrays, cupy's Device with .id); else cuda:0.
+    # (a device name for tessera arrays, cupy's Device with .id, a
+    # torch.device); else device 0 of the backend running CUDA memory.
+    from . import _dlpack
     device = getattr(arg, "device", None)
     if device is None:
-        return "cuda:0"
+        return _targets.device_of_dlpack(_dlpack.CUDA, 0)
     if isinstance(getattr(device, "id", None), int):
-        return "cuda:%d" % device.id
+        return _targets.device_of_dlpack(_dlpack.CUDA, device.id)
+    if isinstance(device, str):
+        return _C.device_label(*_C.parse_device(device))
     return _torch_device(device)
 
 
 def _dlpack_info(arg):
     from . import _dlpack
     device_type, device_id = arg.__dlpack_device__() if hasattr(arg, "__dlpack_device__") else (_dlpack.CPU, 0)
-    if device_type == _dlpack.CPU:
+    device = _targets.device_of_dlpack(device_type, device_id)
+    if device is None:
+        raise TypeError("a DLPack tensor on device type %d cannot be passed to a Tessera kernel (no target takes "
+                        "its memory)" % device_type)
+    if _C.parse_device(device)[0] == _C.HOST:
         import numpy as np
         view = np.from_dlpack(arg)
-        return view.__array_interface__["data"][0], _dtype_name(view.dtype), "cpu"
-    if device_type in (_dlpack.CUDA, _dlpack.CUDA_MANAGED):
-        address, _, dtype = _dlpack.describe(arg)
-        return address, dtype, "cuda:%d" % device_id
-    raise TypeError("a DLPack tensor on device type %d cannot be passed to a Tessera kernel (cpu and cuda are "
-                    "supported)" % device_type)
+        return view.__array_interface__["data"][0], _dtype_name(view.dtype), device
+    address, _, dtype = _dlpack.describe(arg)
+    return address, dtype, device
 
 
 def pointer_info(arg):
     """(address, signature dtype, device) of an array-like argument, or None;
-    device is "cpu" or "cuda:N". Checked in this order: torch-style tensors
+    device is "cpu", "cuda:N", "hip:N" and so on. Checked in this order: torch-style tensors
     (data_ptr(), dtype, device), __cuda_array_interface__ (device memory of
     the current CUDA device), __array_interface__ (host), __dlpack__."""
     if hasattr(arg, "data_ptr") and hasattr(arg, "dtype"):
@@ -136,7 +161,7 @@ def specialize(arg, specialize_value=True):
 
 def specialize_arg(arg, specialize_value=True):
     """(signature entry, ctypes value, device) for one runtime argument; the
-    device is "cpu" or "cuda:N" for pointers, None for scalars."""
+    device is "cpu", "cuda:N"... for pointers, None for scalars."""
     if isinstance(arg, tl.constexpr):
         arg = arg.value
     if isinstance(arg, bool):

@@ -34,7 +34,7 @@ from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
-from . import _C, _array
+from . import _C, _array, _targets
 from . import language as tl
 
 try:
@@ -196,7 +196,7 @@ class Case:
         self.dtypes, self.grid, self.tol = list(dtypes), grid, tol
         self.raises, self.match, self.stdout, self.upcast = raises, match, stdout, upcast
         self.xfail, self.skip = xfail, skip
-        self.skip_run_on = skip_run_on or {}  # target -> why it is compiled but not run there
+        self.skip_run_on = skip_run_on or {}  # target (or alias) -> why it is compiled but not run there
         self.module = None
         Case.registry.append(self)
 
@@ -238,15 +238,21 @@ class Target:
         self.name, self.mode, self.reason = name, mode, reason  # mode: run or skip
 
 
-# (target, runtime backend), as tessera.default_target knows them.
-KNOWN_TARGETS = [("cpu", "host"), ("nvptx", "cuda"), ("amdgpu", "hip"), ("spirv", "level_zero")]
+def known_targets():
+    """(target, runtime backend of its default flavour) of every row of the
+    target registry, in its order."""
+    return [(row.name, row.flavours[0].backend) for row in _C.targets()]
 
 
 def find_targets(names=None):
+    """The matrix's columns: `names` (targets or aliases; default: every
+    known target), each to run, compile only or skip here."""
+    if names:
+        chosen = [(name, _targets.backend_of(name)) for name in names]  # an unknown name raises, listing the known ones
+    else:
+        chosen = known_targets()
     out = []
-    for name, backend in KNOWN_TARGETS:
-        if names and name not in names:
-            continue
+    for name, backend in chosen:
         if not _C.target_available(name):
             out.append(Target(name, "skip", "no code generator in this build yet"))
             continue
@@ -260,10 +266,6 @@ def find_targets(names=None):
     return out
 
 # ---- running one case
-
-
-# Runtime device of each target that runs on one.
-_DEVICE_OF = {"nvptx": "cuda", "amdgpu": "hip", "spirv": "level_zero"}
 
 
 def _memory_span(a):
@@ -382,8 +384,9 @@ def run_case(case, dtype, target, seed):
         return Result(case.name, dtype, target.name, "skip", skip)
     if target.mode == "compile":
         return _compile_only(case, dtype, target, seed, start)
-    if target.name in case.skip_run_on:
-        return Result(case.name, dtype, target.name, "skip", case.skip_run_on[target.name])
+    why = _skip_run_reason(case, target.name)
+    if why:
+        return Result(case.name, dtype, target.name, "skip", why)
     try:
         message = _run(case, dtype, target, seed)
         if message:
@@ -396,6 +399,13 @@ def run_case(case, dtype, target, seed):
     if xfail:
         status, message = ("xfail", xfail + " | " + message) if status == "fail" else ("xpass", xfail)
     return Result(case.name, dtype, target.name, status, message, time.perf_counter() - start)
+
+
+def _skip_run_reason(case, target_name):
+    """Why `case` is compiled but not run on this target: its skip_run_on
+    keys are target names or aliases, matched through the registry's rows."""
+    row = _C.find_target(target_name)[0]
+    return next((why for name, why in case.skip_run_on.items() if _C.find_target(name)[0] is row), None)
 
 
 def compile_case(case, dtype, target_name, seed, arch=None):
@@ -412,8 +422,10 @@ def _compile_only(case, dtype, target, seed, start):
     try:
         binary = compile_case(case, dtype, target.name, seed)
         message = "%s, %d bytes" % (binary.format, len(binary.data))
-        if target.name == "nvptx" and binary.format != "cubin":
-            message += " (no ptxas here: the PTX was not assembled)"
+        # A fallback format (PTX without ptxas) means the assembler was not run.
+        complete = _C.find_target(target.name)[0].formats[0]
+        if binary.format != complete:
+            message += " (not assembled to %s here: its assembler is missing)" % complete
     except Exception as e:  # noqa: BLE001
         if case.raises is not None and isinstance(e, case.raises):
             status, message = "compiled", "raised %s at compile time, as expected" % type(e).__name__
@@ -435,13 +447,14 @@ def _run(case, dtype, target, seed):
         else:
             call[k] = v
     device = {}  # name -> (device array, host array it mirrors)
-    if target.name != "cpu":
+    backend = _targets.backend_of(target.name)
+    if backend != _C.HOST:
         for k, v in list(call.items()):
             if isinstance(v, np.ndarray):
                 # The memory the array spans, as it is laid out: a strided
                 # view keeps its strides on the device.
                 host = outs[k][1] if k in outs else _memory_span(v)
-                dev = _array.from_numpy(host, device=_DEVICE_OF[target.name])
+                dev = _array.from_numpy(host, device=backend)
                 device[k] = (dev, host)
                 call[k] = _DeviceView(dev, outs[k][2] if k in outs else 0, v.shape)
     ref_in = {k: _as_reference_input(v) if case.upcast else v for k, v in args.items() if not isinstance(v, Out)}
@@ -600,7 +613,10 @@ def main(argv=None):
         for c, d in selected:
             print("%s[%s]" % (c.name, d))
         return 0
-    targets = find_targets(a.target)
+    try:
+        targets = find_targets(a.target)
+    except _C.TesseraError as e:
+        p.error(str(e))
     print("tessera conformance: %d cases x %d targets, seed %d (rerun with --seed %d)" % (
         len(selected), len(targets), seed, seed))
     tty = sys.stderr.isatty()

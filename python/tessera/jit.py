@@ -12,12 +12,9 @@ import functools
 import inspect
 import sys
 
-from . import _C, _source
+from . import _C, _source, _targets
 from . import language as tl
 from ._specialize import constexpr_text, specialize_arg
-
-# Compile targets by the device kind they run on ("cpu" or "cuda").
-_TARGET_DEVICE = {"cpu": "cpu", "host": "cpu", "cuda": "cuda", "nvptx": "cuda"}
 
 # Launch options Triton accepts that the CPU target has no use for.
 _IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "debug")
@@ -44,9 +41,10 @@ def normalize_grid(grid, meta):
 
 
 def resolve_target(explicit, devices):
-    """(target, device) for a launch: `devices` lists (parameter, "cpu" or
-    "cuda:N") for the pointer arguments. Without an explicit target the
-    arguments' device decides (no pointers: the CPU)."""
+    """(target, device) for a launch: `devices` lists (parameter, device)
+    for the pointer arguments ("cpu", "cuda:N", "hip:N"...). Without an
+    explicit target the arguments' device decides, through the target
+    registry (no pointers: the host CPU)."""
     kinds = sorted({d for _, d in devices})
     if len(kinds) > 1:
         raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "kernel arguments are on different devices: " +
@@ -54,25 +52,44 @@ def resolve_target(explicit, devices):
                               "; move them to one device (or pass target=...)")
     device = kinds[0] if kinds else None
     if explicit is None:
-        return ("cuda" if device and device.startswith("cuda") else "cpu"), device
-    want = _TARGET_DEVICE.get(explicit)
-    if want is not None and device is not None and device.split(":")[0] != want:
+        return _targets.target_of_device(device), device
+    want = _targets.backend_of(explicit)  # an unknown name raises, listing the known ones
+    if device is not None and _C.parse_device(device)[0] != want:
         name = next(n for n, d in devices if d == device)
-        where = "the host CPU" if want == "cpu" else "CUDA"
+        where = "the host CPU" if want == _C.HOST else "%s devices" % want
         raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "argument '%s' is on %s, but the kernel is compiled for %s "
                               "(target=%r)" % (name, device, where, explicit))
     return explicit, device
 
 
 def _current_stream(device):
-    """PyTorch's current stream on a CUDA device (None: the default stream),
-    so kernels order with the surrounding torch work, as Triton's do."""
+    """PyTorch's current stream on a device it knows (None: the default
+    stream), so kernels order with the surrounding torch work, as Triton's
+    do."""
     torch = sys.modules.get("torch")
-    if torch is None or not device or not device.startswith("cuda"):
+    if torch is None or not device:
         return None
-    index = int(device[5:])
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what Triton uses: no Stream object
-    return raw(index) if raw is not None else torch.cuda.current_stream(index).cuda_stream
+    seen = _stream_getters.get(device)
+    if seen is None or seen[0] is not torch:
+        seen = _stream_getters[device] = (torch, _stream_getter(torch, device))
+    return seen[1]() if seen[1] is not None else None
+
+
+# device -> (torch module, its current-stream getter or None), found once:
+# every launch asks.
+_stream_getters = {}
+
+
+def _stream_getter(torch, device):
+    kind = _targets.torch_device_of(device)
+    if kind is None:
+        return None
+    kind, index = kind
+    # What Triton uses on CUDA (and ROCm): the raw handle, no Stream object.
+    raw = getattr(torch._C, "_%s_getCurrentRawStream" % kind, None)
+    if raw is not None:
+        return functools.partial(raw, index)
+    return lambda: getattr(torch, kind).current_stream(index).cuda_stream
 
 
 def _make_binder(signature):
@@ -157,7 +174,7 @@ class JITFunction:
 
     def specialization(self, bound, num_warps, num_stages):
         """(key, signature, constexprs, launch values, target, device) for
-        bound arguments; device is "cpu", "cuda:N" or None (no pointers)."""
+        bound arguments; device is "cpu", "cuda:N"... or None (no pointers)."""
         signature, values, constexprs, devices = self._signature(bound)
         target, device = resolve_target(self.target, devices)
         key = (tuple(signature), tuple(constexprs), num_warps, num_stages, target, device)
@@ -242,7 +259,8 @@ class JITFunction:
 
 
 def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, **unused):
-    """``@tessera.jit`` or ``@tessera.jit(target="cpu"|"cuda", do_not_specialize=[...])``;
+    """``@tessera.jit`` or ``@tessera.jit(target=..., do_not_specialize=[...])``, where
+    target is a name of the target registry (``tessera targets`` lists them);
     without a target, each launch compiles for its arguments' device."""
     def wrap(f):
         return JITFunction(f, target=target, do_not_specialize=do_not_specialize, debug=debug)

@@ -1,5 +1,5 @@
 // tessera: the command-line driver.
-//   tessera targets                      which code generators this build contains
+//   tessera targets                      the target registry, and which code generators this build contains
 //   tessera compile FILE.py --entry NAME --signature "*fp32:16,*fp32,i32" -D BLOCK=1024
 //                   [--inline-calls] [--pipeline inline,canonicalize,...] [--dump-ir-after-each]
 //                                        compile a kernel to tile IR and print it
@@ -29,7 +29,7 @@ static int usage(const std::string &msg = "") {
                "usage: tessera targets\n"
                "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
                "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
-               "                       [--target cpu|nvptx [--arch sm_80] [--num-warps N] [-o FILE] [--emit llvm|asm]]\n"
+               "                       [--target NAME [--arch sm_80] [--num-warps N] [-o FILE] [--emit llvm|asm]]\n"
                "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
                "       tessera conformance [--target ...] [--json F] [--junit F]\n"
                "       tessera version\n");
@@ -214,6 +214,45 @@ static int runPython(const char *module, int argc, char **argv) {
   return usage("cannot run " + python + ": " + std::strerror(errno));
 }
 
+static std::string joined(const std::vector<std::string> &items) {
+  std::string out;
+  for (const std::string &s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// Where a flavour's code runs and whose memory it takes.
+static std::string runsOn(const targets::TargetFlavour &f) {
+  std::string out = f.backend;
+  std::vector<std::string> memory;
+  if (*f.torchDevice)
+    memory.push_back(std::string("PyTorch '") + f.torchDevice + "'" +
+                     (*f.torchBuild ? std::string(" where torch.version.") + f.torchBuild + " is set" : ""));
+  std::vector<std::string> dlpack;
+  for (int d : f.dlpackDevices) dlpack.push_back(std::to_string(d));
+  if (!dlpack.empty()) memory.push_back("DLPack device types " + joined(dlpack));
+  return memory.empty() ? out : out + " (" + joined(memory) + ")";
+}
+
+// `tessera targets`: the registry's rows and whether this build has each
+// one's code generator.
+static int printTargets() {
+  std::printf("Tessera 0.1.0, LLVM %s\n", targets::llvmVersion().c_str());
+  for (const targets::BackendStatus &b : targets::availableBackends()) {
+    const targets::TargetRow &row = *b.row;
+    std::printf("\n%-8s %s: %s\n", row.name, b.generator.c_str(),
+                b.present ? "in this build" : ("not in this build (" + b.note + ")").c_str());
+    std::vector<std::string> names = {row.name};
+    for (const targets::TargetAlias &a : row.aliases)
+      names.push_back(*a.flavour ? std::string(a.name) + " (flavour " + a.flavour + ")" : a.name);
+    std::printf("         names:   %s\n", joined(names).c_str());
+    for (const targets::TargetFlavour &f : row.flavours)
+      std::printf("         %s%s\n", *f.name ? ("flavour " + std::string(f.name) + " runs on: ").c_str() : "runs on: ",
+                  runsOn(f).c_str());
+    std::printf("         formats: %s\n", joined({row.formats.begin(), row.formats.end()}).c_str());
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   std::string cmd = argc > 1 ? argv[1] : "targets";
   try {
@@ -228,9 +267,5 @@ int main(int argc, char **argv) {
   } catch (const std::exception &e) {
     return usage(e.what());
   }
-  std::printf("Tessera 0.1.0, LLVM %s\n", targets::llvmVersion().c_str());
-  std::printf("%-8s %-46s %-9s %s\n", "target", "code generator", "linked", "status");
-  for (auto &b : targets::availableBackends())
-    std::printf("%-8s %-46s %-9s %s\n", b.name.c_str(), b.generator.c_str(), b.present ? "yes" : "no", b.note.c_str());
-  return 0;
+  return printTargets();
 }

@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 import tessera
+from tessera import _C, _targets
 from .measure import CopyCeiling, HostTimer
 from .report import plot, table
 from .workloads import WORKLOADS
@@ -49,12 +50,16 @@ def main(argv=None):
     copy = CopyCeiling(timer)
     rows = []
     for target in targets:
-        if target not in ("cpu", "nvptx", "cuda"):
-            rows.append({"target": target, "workload": "*", "skip": "no benchmark runner for this target yet"})
+        try:
+            backend = _targets.backend_of(target)
+        except tessera.TesseraError as e:
+            sys.exit(str(e))
+        if not _C.target_available(target):
+            rows.append({"target": target, "workload": "*", "skip": "no code generator for this target in this build"})
             continue
         gpu = None
-        if target != "cpu":
-            gpu = _cuda_context(args.reps)
+        if backend != _C.HOST:
+            gpu = _torch_context(target, args.reps)
             if isinstance(gpu, str):
                 rows.append({"target": target, "workload": "*", "skip": gpu})
                 continue
@@ -67,21 +72,23 @@ def main(argv=None):
                 for dtype in dtypes:
                     progress(f"{target} {name} {'x'.join(map(str, shape))} {dtype} ...")
                     if gpu:
-                        rows.append(run_one(target, w, shape, dtype, rng, gpu["timer"], gpu["copy"], gpu["torch"]))
+                        rows.append(run_one(target, w, shape, dtype, rng, gpu["timer"], gpu["copy"], gpu["torch"],
+                                            gpu["device"]))
                     else:
                         rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
     compile_times = None
-    if not args.no_compile_time and "cpu" in targets:
+    host = _targets.target_of_device(None)
+    if not args.no_compile_time and any(_targets.backend_of(t) == _C.HOST for t in targets):
         progress("compile time (fresh processes) ...")
         from .compile_time import measure
         cold, hit, load = measure()
-        compile_times = {"target": "cpu", "kernel": "vector_add", "cold_compile_ms": cold, "cache_hit_new_process_ms": hit,
+        compile_times = {"target": host, "kernel": "vector_add", "cold_compile_ms": cold, "cache_hit_new_process_ms": hit,
                          "library_load_ms": load}
     progress("")
     print(f"tessera bench (seed {seed}, {os.cpu_count()} cores, last-level cache {timer.llc >> 20} MiB)")
     print(table(rows))
     if compile_times:
-        print(f"compile (cpu, vector add, fresh processes, medians of 5): cold {compile_times['cold_compile_ms']:.1f} ms, "
+        print(f"compile ({host}, vector add, fresh processes, medians of 5): cold {compile_times['cold_compile_ms']:.1f} ms, "
               f"cache hit {compile_times['cache_hit_new_process_ms']:.2f} ms "
               f"(loading libtessera.so once per process: {compile_times['library_load_ms']:.1f} ms)")
     launches = [r for r in rows if r.get("launch_us")]
@@ -98,24 +105,30 @@ def main(argv=None):
     return 1 if any(r.get("wrong") for r in rows) else 0
 
 
-def _cuda_context(reps):
-    """Timer, copy ceiling and torch for a CUDA run, or why there is none."""
+def _torch_context(target, reps):
+    """Timer, copy ceiling, torch and the torch device for a GPU run, or why
+    there is none. The runner (bench/cuda.py) drives torch.cuda: the target's
+    memory must be what this torch calls a torch.cuda device (CUDA, or ROCm's
+    build)."""
     try:
         import torch
     except ImportError:
-        return "the CUDA benchmark needs torch (tensors, events, peers)"
-    if not torch.cuda.is_available():
-        return "torch sees no CUDA device"
+        return "the GPU benchmark needs torch (tensors, events, peers)"
+    flavour = _C.find_target(target)[1]
+    if not flavour.torch_device or getattr(torch, flavour.torch_device, None) is not torch.cuda:
+        return "no benchmark runner for this target's devices yet"
+    if not _targets.torch_build_matches(flavour, torch) or not torch.cuda.is_available():
+        return "torch sees no %s device" % flavour.backend
     from .cuda import CopyCeiling as CudaCopy, CudaTimer
-    timer = CudaTimer(torch, reps=max(reps, 100))
-    return {"torch": torch, "timer": timer, "copy": CudaCopy(torch, timer)}
+    timer = CudaTimer(torch, flavour.torch_device, reps=max(reps, 100))
+    return {"torch": torch, "timer": timer, "copy": CudaCopy(torch, timer), "device": flavour.torch_device}
 
 
-def run_one(target, w, shape, dtype, rng, timer, copy, torch=None):
+def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
     if torch is not None:
         from .cuda import make_case
         torch.manual_seed(int(rng.integers(1 << 31)))
-        case = make_case(w, shape, dtype, torch)
+        case = make_case(w, shape, dtype, torch, device)
     else:
         case = w.make(shape, dtype, rng)
     row = {"target": target, "workload": w.name, "shape": "x".join(map(str, shape)), "dtype": dtype, "unit": w.unit}

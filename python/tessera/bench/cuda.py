@@ -31,10 +31,10 @@ class CudaTimer:
     L2 is flushed (a 256 MiB write) before each rep when the data could stay
     in it; warm-up excluded."""
 
-    def __init__(self, torch, reps=50):
-        self.torch, self.reps = torch, reps
+    def __init__(self, torch, device, reps=50):
+        self.torch, self.device, self.reps = torch, device, reps
         self.l2 = torch.cuda.get_device_properties(0).L2_cache_size
-        self._flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+        self._flush = torch.empty(256 << 20, dtype=torch.uint8, device=device)
         self.busy_cycles = 400_000  # ~0.2 ms at 2 GHz
 
     def launch_us(self, fn, reps=200):
@@ -83,7 +83,7 @@ class CopyCeiling:
     def gbps(self, nbytes):
         n = max(1, nbytes // 2)
         if n not in self._cache:
-            src = self.torch.ones(n, dtype=self.torch.uint8, device="cuda")
+            src = self.torch.ones(n, dtype=self.torch.uint8, device=self.timer.device)
             dst = self.torch.empty_like(src)
             ms = self.timer.median_ms(lambda: dst.copy_(src), 2 * n)
             self._cache[n] = 2 * n / ms * 1e-6
@@ -157,8 +157,9 @@ class Cublas:
 _TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64"}
 
 
-def make_case(w, shape, dtype, torch):
-    """A workloads.Case on the GPU: run, peers (triton, torch), check."""
+def make_case(w, shape, dtype, torch, device):
+    """A workloads.Case on the GPU: run, peers (triton, torch), check.
+    `device`: torch's device type of the target's memory (the registry's)."""
     t = getattr(torch, _TORCH_DTYPES[dtype])
     try:
         import triton  # noqa: F401
@@ -168,7 +169,7 @@ def make_case(w, shape, dtype, torch):
     peers = {}
     if w.name == "vector_add":
         (n,) = shape
-        x, y = torch.rand(n, device="cuda", dtype=t), torch.rand(n, device="cuda", dtype=t)
+        x, y = torch.rand(n, device=device, dtype=t), torch.rand(n, device=device, dtype=t)
         out = torch.full_like(x, float("nan"))
         grid = (tessera.cdiv(n, 1024),)
         run = lambda: W._add_kernel[grid](x, y, out, n, BLOCK=1024)
@@ -180,7 +181,7 @@ def make_case(w, shape, dtype, torch):
         return W.Case(run, peers, check, 3 * x.nbytes, 3 * x.nbytes)
     if w.name == "softmax":
         m, n = shape
-        x = torch.randn(m, n, device="cuda", dtype=t)
+        x = torch.randn(m, n, device=device, dtype=t)
         out = torch.full_like(x, float("nan"))
         block = tessera.next_power_of_2(n)
         # One row per program; the same configuration for Triton (best for
@@ -196,8 +197,8 @@ def make_case(w, shape, dtype, torch):
         return W.Case(run, peers, check, 2 * x.nbytes, 2 * x.nbytes)
     if w.name == "layernorm":
         m, n = shape
-        x = torch.randn(m, n, device="cuda", dtype=t)
-        wt, b = torch.rand(n, device="cuda", dtype=t), torch.rand(n, device="cuda", dtype=t)
+        x = torch.randn(m, n, device=device, dtype=t)
+        wt, b = torch.rand(n, device=device, dtype=t), torch.rand(n, device=device, dtype=t)
         out = torch.full_like(x, float("nan"))
         block = tessera.next_power_of_2(n)
         warps = min(max(block // 256, 1), 8)
@@ -211,8 +212,8 @@ def make_case(w, shape, dtype, torch):
         return W.Case(run, peers, check, 2 * x.nbytes + 2 * wt.nbytes, 2 * x.nbytes)
     if w.name == "matmul":
         m, n, k_ = shape
-        a, bm = torch.randn(m, k_, device="cuda", dtype=t), torch.randn(k_, n, device="cuda", dtype=t)
-        c = torch.full((m, n), float("nan"), device="cuda", dtype=t)
+        a, bm = torch.randn(m, k_, device=device, dtype=t), torch.randn(k_, n, device=device, dtype=t)
+        c = torch.full((m, n), float("nan"), device=device, dtype=t)
         cfg = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=16, GROUP_M=8)
         grid = (tessera.cdiv(m, 64) * tessera.cdiv(n, 64),)
         args = (a, bm, c, m, n, k_, k_, 1, n, 1, n, 1)
@@ -230,7 +231,7 @@ def make_case(w, shape, dtype, torch):
         return W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes)
     if w.name == "attention":
         bh, s_, d = shape
-        q, k_, v = (torch.randn(bh, s_, d, device="cuda", dtype=t) for _ in range(3))
+        q, k_, v = (torch.randn(bh, s_, d, device=device, dtype=t) for _ in range(3))
         out = torch.full_like(q, float("nan"))
         scale = 1.0 / d ** 0.5
         grid = (tessera.cdiv(s_, w.BLOCK_M), bh)

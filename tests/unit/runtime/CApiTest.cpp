@@ -259,6 +259,25 @@ TEST(CApiCompile, FakeTargetThroughTheCache) {
   EXPECT_EQ(fake.compiles, 4);
 }
 
+TEST(CApiCompile, AliasesShareCacheEntries) {
+  // "host" and "cpu" name one registry row, so one compile serves both.
+  FakeTargetScope fake;
+  TempDir cache;
+  ScopedEnv env("TESSERA_CACHE_DIR", cache.path.c_str());
+  VectorAddOptions v;
+  tessera_kernel k;
+  int fromCache = -1;
+  v.o.target = "host";
+  ASSERT_EQ(tessera_compile(&v.o, &k), TESSERA_SUCCESS) << tessera_last_error();
+  tessera_kernel_destroy(k);
+  v.o.target = "cpu";
+  ASSERT_EQ(tessera_compile(&v.o, &k), TESSERA_SUCCESS) << tessera_last_error();
+  ASSERT_EQ(tessera_kernel_from_cache(k, &fromCache), TESSERA_SUCCESS);
+  EXPECT_EQ(fromCache, 1);
+  tessera_kernel_destroy(k);
+  EXPECT_EQ(fake.compiles, 1);
+}
+
 TEST(CpuTarget, VectorAddEndToEnd) {
   if (!tessera_target_available("cpu")) GTEST_SKIP() << "createTarget(\"cpu\") returns null: the CPU code generator is not in this build";
   TempDir cache;
