@@ -1,12 +1,10 @@
 #include "targets/nvptx/NvptxTarget.h"
 
-#include "targets/llvm/ThreadEmitter.h"
+#include "targets/llvm/GpuDriver.h"
 #include "targets/nvptx/TargetInfo.h"
 
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <cctype>
@@ -88,6 +86,59 @@ std::string resolveArch(const TargetOptions &o) {
   return c.info ? std::string(c.info->name) + (c.ptxOnly ? "+ptx" : "") : requestedArch(o);
 }
 
+// NVPTX's steps of the shared GPU driver: libdevice, PTX, ptxas.
+class NvptxToolchain final : public llvmgen::GpuToolchain {
+public:
+  explicit NvptxToolchain(ArchChoice choice) : choice_(std::move(choice)) {}
+
+  std::unique_ptr<llvm::TargetMachine> targetMachine(std::string &error) const override {
+    const llvm::Target *target = nvptx(error);
+    if (!target) return nullptr;
+    llvm::TargetOptions topts;
+    std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+        kTriple, architecture(), kPtxFeatures, topts, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+    if (!tm) error = "LLVM cannot create an NVPTX target machine for " + architecture();
+    return tm;
+  }
+  std::unique_ptr<llvmgen::TargetInfo> targetInfo() const override { return createNvptxTargetInfo(); }
+  int64_t sharedMemoryLimit() const override { return choice_.info->sharedMemoryBytes; }
+  std::string architecture() const override { return choice_.info->name; }
+
+  bool linkDeviceLibraries(llvm::Module &m, std::string &error) const override {
+    if (!linkLibdevice(m, error)) return false;
+    m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+    return true;
+  }
+  llvm::CodeGenFileType codegenOutput() const override { return llvm::CodeGenFileType::AssemblyFile; }
+
+  // PTX -> cubin with ptxas; without ptxas (or for newer GPUs) the PTX,
+  // which the driver's JIT assembles at load.
+  bool finish(const std::string &ptx, const TargetOptions &options, CompiledKernel &out,
+              std::string &error) const override {
+    if (options.emitAssembly) out.assembly = ptx;
+    std::vector<uint8_t> cubin;
+    std::string asmError;
+    PhaseTimer timer;
+    bool assembled = !choice_.ptxOnly && assemble(ptx, architecture(), cubin, asmError);
+    if (!choice_.ptxOnly) timer.mark("ptxas");
+    if (assembled) {
+      out.format = "cubin";
+      out.binary = std::move(cubin);
+      return true;
+    }
+    if (!asmError.empty()) {
+      error = asmError;
+      return false;
+    }
+    out.format = "ptx";
+    out.binary.assign(ptx.begin(), ptx.end());
+    return true;
+  }
+
+private:
+  ArchChoice choice_;
+};
+
 class NvptxTarget final : public Target {
 public:
   std::string name() const override { return "nvptx"; }
@@ -117,77 +168,7 @@ public:
       error = choice.error;
       return false;
     }
-    const ArchInfo *ai = choice.info;
-    std::string arch = ai->name;
-    int numWarps = options.numWarps;
-    if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
-      error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(numWarps);
-      return false;
-    }
-    const ir::Function *kernel = runPipeline(*this, module, entry, options, error);
-    if (!kernel) return false;
-    const llvm::Target *target = nvptx(error);
-    if (!target) return false;
-    llvm::TargetOptions topts;
-    std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-        kTriple, arch, kPtxFeatures, topts, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
-    if (!tm) {
-      error = "LLVM cannot create an NVPTX target machine for " + arch;
-      return false;
-    }
-    llvm::LLVMContext ctx;
-    llvm::Module m("tessera." + entry, ctx);
-    m.setTargetTriple(kTriple);
-    m.setDataLayout(tm->createDataLayout());
-    std::unique_ptr<llvmgen::TargetInfo> info = createNvptxTargetInfo();
-    llvmgen::GpuKernelInfo ki;
-    PhaseTimer timer;
-    if (!llvmgen::emitThreadKernel(*kernel, entry, *info, facts().warpSize, numWarps, m, ki, error)) return false;
-    timer.mark("lower");
-    if (ki.sharedMemoryBytes > ai->sharedMemoryBytes) {
-      error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " + arch +
-              " has " + std::to_string(ai->sharedMemoryBytes) + " (use smaller blocks)";
-      return false;
-    }
-    if (!linkLibdevice(m, error)) return false;
-    m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
-    timer.mark("libdevice");
-    llvmgen::optimizeModule(m, *tm, options.optLevel);
-    timer.mark("optimize");
-    std::string ptx;
-    {
-      llvm::SmallString<0> buf;
-      llvm::raw_svector_ostream os(buf);
-      llvm::legacy::PassManager cg;
-      if (tm->addPassesToEmitFile(cg, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-        error = "LLVM cannot emit PTX";
-        return false;
-      }
-      cg.run(m);
-      ptx = buf.str().str();
-    }
-    timer.mark("codegen");
-    if (options.emitAssembly) out.assembly = ptx;
-    std::vector<uint8_t> cubin;
-    std::string asmError;
-    bool assembled = !choice.ptxOnly && assemble(ptx, arch, cubin, asmError);
-    if (!choice.ptxOnly) timer.mark("ptxas");
-    if (assembled) {
-      out.format = "cubin";
-      out.binary = std::move(cubin);
-    } else if (!asmError.empty()) {
-      error = asmError;
-      return false;
-    } else {
-      out.format = "ptx";  // no ptxas here: the driver's JIT assembles it
-      out.binary.assign(ptx.begin(), ptx.end());
-    }
-    out.target = "nvptx";
-    out.entry = entry;
-    out.params = ki.params;
-    out.threadsPerProgram = ki.threads;
-    out.sharedMemoryBytes = ki.sharedMemoryBytes;
-    return true;
+    return llvmgen::compileGpuKernel(*this, NvptxToolchain(choice), module, entry, options, out, error);
   }
 };
 

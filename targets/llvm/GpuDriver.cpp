@@ -1,0 +1,64 @@
+#include "targets/llvm/GpuDriver.h"
+
+#include "targets/llvm/Elementwise.h"
+#include "targets/llvm/ThreadEmitter.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tessera::targets::llvmgen {
+
+bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::Module &module, const std::string &entry,
+                      const TargetOptions &options, CompiledKernel &out, std::string &error) {
+  int numWarps = options.numWarps;
+  if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
+    error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(numWarps);
+    return false;
+  }
+  const ir::Function *kernel = runPipeline(target, module, entry, options, error);
+  if (!kernel) return false;
+  std::unique_ptr<llvm::TargetMachine> tm = toolchain.targetMachine(error);
+  if (!tm) return false;
+  llvm::LLVMContext ctx;
+  llvm::Module m("tessera." + entry, ctx);
+  m.setTargetTriple(tm->getTargetTriple().str());
+  m.setDataLayout(tm->createDataLayout());
+  std::unique_ptr<TargetInfo> info = toolchain.targetInfo();
+  GpuKernelInfo ki;
+  PhaseTimer timer;
+  if (!emitThreadKernel(*kernel, entry, *info, target.facts().warpSize, numWarps, m, ki, error)) return false;
+  timer.mark("lower");
+  if (ki.sharedMemoryBytes > toolchain.sharedMemoryLimit()) {
+    error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " +
+            toolchain.architecture() + " has " + std::to_string(toolchain.sharedMemoryLimit()) + " (use smaller blocks)";
+    return false;
+  }
+  if (!toolchain.linkDeviceLibraries(m, error)) return false;
+  timer.mark("libraries");
+  optimizeModule(m, *tm, options.optLevel);
+  timer.mark("optimize");
+  std::string codegen;
+  {
+    llvm::SmallString<0> buf;
+    llvm::raw_svector_ostream os(buf);
+    llvm::legacy::PassManager cg;
+    if (tm->addPassesToEmitFile(cg, os, nullptr, toolchain.codegenOutput())) {
+      error = "LLVM cannot generate code for " + target.name() + " " + toolchain.architecture();
+      return false;
+    }
+    cg.run(m);
+    codegen = buf.str().str();
+  }
+  timer.mark("codegen");
+  if (!toolchain.finish(codegen, options, out, error)) return false;
+  out.target = target.name();
+  out.entry = entry;
+  out.params = ki.params;
+  out.threadsPerProgram = ki.threads;
+  out.sharedMemoryBytes = ki.sharedMemoryBytes;
+  return true;
+}
+
+} // namespace tessera::targets::llvmgen
