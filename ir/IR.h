@@ -95,6 +95,7 @@ enum OpTrait : uint32_t {
   kNumeric = 1u << 5,       // integer or float elements
   kIntOnly = 1u << 6,
   kFloatOnly = 1u << 7,
+  kElementwise = 1u << 10,  // each result element from the same element of the operands
   kTileLevel = 1u << 8,     // only before lower-to-threads (tile and distributed levels)
   kThreadLevel = 1u << 9,   // only after it (the thread level)
 };

@@ -264,28 +264,11 @@ void ThreadLowering::lowerBlock(const ir::Block &block) {
   for (auto &op : block.ops()) lowerOp(*op);
 }
 
-namespace {
-
-bool isElementwise(const ir::Operation &op) {
-  switch (op.code()) {
-  case OpCode::Constant: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::Rem:
-  case OpCode::Neg: case OpCode::Min: case OpCode::Max: case OpCode::And: case OpCode::Or: case OpCode::Xor:
-  case OpCode::Not: case OpCode::Shl: case OpCode::Shr: case OpCode::MulHi: case OpCode::Fma: case OpCode::Cmp:
-  case OpCode::Select: case OpCode::Cast: case OpCode::Bitcast: case OpCode::Exp: case OpCode::Exp2:
-  case OpCode::Log: case OpCode::Log2: case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos:
-  case OpCode::Abs: case OpCode::Floor: case OpCode::Ceil: case OpCode::Erf: case OpCode::AddPtr:
-    return true;
-  default:
-    return false;
-  }
-}
-
-} // namespace
 
 void ThreadLowering::lowerOp(const ir::Operation &op) {
   b.setLoc(op.loc());
   if (OpLoweringHook hook = hookFor(target, op.code()); hook && hook(op, *this)) return;
-  if (isElementwise(op)) return lowerElementwise(op);
+  if (op.hasTrait(ir::kElementwise)) return lowerElementwise(op);
   switch (op.code()) {
   case OpCode::ProgramId:
   case OpCode::NumPrograms: {

@@ -10,20 +10,6 @@ namespace {
 
 int64_t storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
 
-bool isElementwise(OpCode c) {
-  switch (c) {
-  case OpCode::Constant: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::Rem:
-  case OpCode::Neg: case OpCode::Min: case OpCode::Max: case OpCode::And: case OpCode::Or: case OpCode::Xor:
-  case OpCode::Not: case OpCode::Shl: case OpCode::Shr: case OpCode::MulHi: case OpCode::Fma: case OpCode::Cmp:
-  case OpCode::Select: case OpCode::Cast: case OpCode::Bitcast: case OpCode::Exp: case OpCode::Exp2:
-  case OpCode::Log: case OpCode::Log2: case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos:
-  case OpCode::Abs: case OpCode::Floor: case OpCode::Ceil: case OpCode::Erf: case OpCode::AddPtr:
-    return true;
-  default:
-    return false;
-  }
-}
-
 class ThreadEmitter : public ElementwiseEmitter {
 public:
   ThreadEmitter(llvm::Module &module, const TargetInfo &ti, int lanes)
@@ -83,7 +69,7 @@ private:
   }
 
   void emitOp(const ir::Operation &op) {
-    if (isElementwise(op.code())) {
+    if (op.hasTrait(ir::kElementwise)) {
       std::vector<llvm::Value *> in = getAll(op.operands());
       return set(op.result(), elementwise(op, in));
     }
