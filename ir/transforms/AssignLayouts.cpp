@@ -9,17 +9,33 @@
 // it without moving data, scans keep it. An operand in another layout gets a
 // convert_layout, except splats, constants and aranges, which are simply
 // re-created in the wanted layout. Loop-carried and branch values keep the
-// layout of their first definition. Run after inline (calls are not handled).
+// layout of their first definition. A dot takes the layouts its target's
+// hook asks for (registerDotLayouts), if any. Run after inline (calls are
+// not handled).
 #include "ir/Builder.h"
 #include "ir/Layouts.h"
 #include "ir/analysis/AxisInfo.h"
 #include "ir/transforms/Passes.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <unordered_map>
 
 namespace tessera::ir {
 namespace {
+
+std::mutex dotHooksMutex;
+std::map<std::string, DotLayoutHook> &dotHooks() {
+  static std::map<std::string, DotLayoutHook> hooks;
+  return hooks;
+}
+
+DotLayoutHook dotHookFor(const std::string &target) {
+  std::lock_guard<std::mutex> lock(dotHooksMutex);
+  auto it = dotHooks().find(target);
+  return it == dotHooks().end() ? DotLayoutHook{} : it->second;
+}
 
 const Layout *asAttribute(const LinearLayout &l) {
   std::vector<Layout::Param> params;
@@ -33,7 +49,8 @@ const Layout *asAttribute(const LinearLayout &l) {
 
 class Assigner {
 public:
-  Assigner(int numWarps, int warpSize, const AxisAnalysis &axis) : warps_(numWarps), lanes_(warpSize), axis_(axis) {}
+  Assigner(int numWarps, int warpSize, const AxisAnalysis &axis, DotLayoutHook dotHook)
+      : warps_(numWarps), lanes_(warpSize), axis_(axis), dotHook_(std::move(dotHook)) {}
 
   void block(Block &b) {
     for (Operation *op : b.opsVector()) assign(op);
@@ -248,6 +265,18 @@ private:
         if (op->operand(k)->type().isTile()) convertOperand(y, k, layoutOf(before.argument(k)));
       return;
     }
+    case OpCode::Dot: {
+      std::optional<DotLayouts> want = dotHook_ ? dotHook_(*op, warps_, lanes_) : std::nullopt;
+      if (!want) break;
+      const Layout *acc = want->acc ? want->acc : layoutOf(op->operand(2)) ? layoutOf(op->operand(2))
+                                                                          : defaultLayout(op->result()->type());
+      const Layout *operandLayouts[3] = {want->a, want->b, acc};
+      for (unsigned i = 0; i < 3; ++i) {
+        const Layout *l = operandLayouts[i];
+        convertOperand(op, i, l ? l : layoutOf(op->operand(i)) ? layoutOf(op->operand(i)) : defaultLayout(op->operand(i)->type()));
+      }
+      return setLayout(op->result(), acc);
+    }
     case OpCode::Yield:
     case OpCode::Condition:
     case OpCode::Return:
@@ -283,15 +312,26 @@ private:
 
   int warps_, lanes_;
   const AxisAnalysis &axis_;
+  DotLayoutHook dotHook_;
 };
 
 } // namespace
+
+void registerDotLayouts(const std::string &target, DotLayoutHook hook) {
+  std::lock_guard<std::mutex> lock(dotHooksMutex);
+  dotHooks()[target] = std::move(hook);
+}
+
+void clearDotLayoutsForTesting(const std::string &target) {
+  std::lock_guard<std::mutex> lock(dotHooksMutex);
+  dotHooks().erase(target);
+}
 
 void assignLayouts(Module &m) {
   int numWarps = int(m.attrs().getInt("num_warps", 4)), warpSize = int(m.attrs().getInt("warp_size", 32));
   for (auto &f : m.functions()) {
     AxisAnalysis axis(*f);  // computed on the tile IR, before any type changes
-    Assigner assigner(numWarps, warpSize, axis);
+    Assigner assigner(numWarps, warpSize, axis, dotHookFor(m.attrs().getString("target", "")));
     assigner.seedFromAnchors(f->entry());
     assigner.block(f->entry());
   }

@@ -4,6 +4,7 @@
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "ir/transforms/Passes.h"
 #include "targets/gpu/ThreadLowering.h"
 
 #include <gtest/gtest.h>
@@ -122,4 +123,39 @@ kernel @k(%p: ptr<f32>) {
 }
 )", {"lower-to-threads"});
   EXPECT_NE(out.find("has a layout for 32 lanes x 2 warps; this kernel runs 32 x 4"), std::string::npos) << out;
+}
+
+TEST(AssignLayouts, TargetChoosesTheLayoutsOfADot) {
+  const ir::Layout *acc = ir::Layout::get(
+      "blocked", {{"size_per_thread", {2, 1}}, {"threads_per_warp", {4, 8}}, {"warps_per_cta", {2, 2}}, {"order", {0, 1}}});
+  const ir::Layout *a = ir::Layout::get(
+      "blocked", {{"size_per_thread", {1, 2}}, {"threads_per_warp", {16, 2}}, {"warps_per_cta", {1, 4}}, {"order", {1, 0}}});
+  int calls = 0;
+  ir::registerDotLayouts("fake", [&](const ir::Operation &dot, int numWarps, int warpSize) {
+    ++calls;
+    EXPECT_TRUE(dot.is(ir::OpCode::Dot));
+    EXPECT_EQ(numWarps, 4);
+    EXPECT_EQ(warpSize, 32);
+    return std::optional<ir::DotLayouts>(ir::DotLayouts{a, nullptr, acc});
+  });
+  std::string distributed = run(kDot, {"assign-layouts"});
+  std::string lowered = run(kDot, kPipeline);
+  ir::clearDotLayoutsForTesting("fake");
+  EXPECT_EQ(calls, 2);
+  // The result and the accumulator in the target's layout, operand a
+  // converted to its layout, b left to the pass.
+  size_t at = distributed.find("%d = dot ");
+  ASSERT_NE(at, std::string::npos) << distributed;
+  std::string dotLine = distributed.substr(at, distributed.find('\n', at) - at);
+  EXPECT_NE(dotLine.find(": tile<16x16xf32, " + acc->str() + ">"), std::string::npos) << dotLine;
+  EXPECT_NE(distributed.find("convert_layout %x : tile<16x16xf32, " + a->str() + ">"), std::string::npos) << distributed;
+  // The shared lowering lowers the dot in those layouts.
+  EXPECT_NE(lowered.find("level = \"thread\""), std::string::npos) << lowered;
+  EXPECT_NE(lowered.find("fma"), std::string::npos) << lowered;
+}
+
+TEST(AssignLayouts, WithoutAHookADotFollowsItsOperands) {
+  std::string distributed = run(kDot, {"assign-layouts"});
+  EXPECT_EQ(distributed.find("order = [0, 1]"), std::string::npos) << distributed;
+  EXPECT_NE(distributed.find("%d = dot"), std::string::npos) << distributed;
 }
