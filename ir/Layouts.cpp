@@ -60,7 +60,68 @@ std::optional<LinearLayout> linear(const Layout &l, const std::vector<int64_t> &
   return layout;
 }
 
+std::optional<LinearLayout> swizzled(const Layout &l, const std::vector<int64_t> &shape, std::string *error) {
+  auto scalar = [&](const char *name, int64_t &out) {
+    const std::vector<int64_t> *v = l.param(name);
+    if (!v || v->size() != 1 || !powerOfTwo((*v)[0])) return false;
+    out = (*v)[0];
+    return true;
+  };
+  int64_t vec = 0, perPhase = 0, maxPhase = 0;
+  if (!scalar("vec", vec) || !scalar("per_phase", perPhase) || !scalar("max_phase", maxPhase))
+    return fail(error, "#shared needs 'vec', 'per_phase' and 'max_phase', each one power of two");
+  const std::vector<int64_t> *order = l.param("order");
+  size_t rank = shape.size();
+  if (!order || order->empty() || order->size() > rank)
+    return fail(error, "#shared 'order' must list the buffer's trailing dimensions (" + std::to_string(rank) + " at most)");
+  size_t lead = rank - order->size();
+  std::vector<int64_t> sorted(*order);
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != int64_t(lead + i)) return fail(error, "#shared 'order' must be a permutation of the trailing dimensions");
+  for (size_t d = lead; d < rank; ++d)
+    if (!powerOfTwo(shape[d])) return fail(error, "a shared buffer needs power-of-two dimensions (stacked ones aside)");
+  size_t fast = size_t((*order)[0]);
+  if (maxPhase > 1 && (order->size() < 2 || vec * maxPhase > shape[fast]))
+    return fail(error, "#shared swizzles groups of 'vec' along order[0] by order[1]: vec x max_phase must fit in "
+                       "order[0]'s size");
+  int lpp = 0, lmp = 0;
+  while ((int64_t(1) << lpp) < perPhase) ++lpp;
+  while ((int64_t(1) << lmp) < maxPhase) ++lmp;
+  LinearLayout::InDim offset{"offset", {}};
+  auto addBits = [&](size_t dim, bool isRow) {
+    for (int j = 0; (int64_t(1) << j) < shape[dim]; ++j) {
+      std::vector<int32_t> basis(rank, 0);
+      basis[dim] = int32_t(1) << j;
+      int p = j - lpp;
+      if (isRow && p >= 0 && p < lmp) basis[fast] = int32_t(vec << p);
+      offset.bases.push_back(basis);
+    }
+  };
+  for (size_t i = 0; i < order->size(); ++i) addBits(size_t((*order)[i]), i == 1 && maxPhase > 1);
+  // One entry: the trailing dimensions, renumbered from dim0.
+  std::vector<LinearLayout::OutDim> outs;
+  for (size_t d = lead; d < rank; ++d) outs.push_back({"dim" + std::to_string(d - lead), int32_t(shape[d])});
+  for (auto &basis : offset.bases) basis.erase(basis.begin(), basis.begin() + int64_t(lead));
+  return LinearLayout({offset}, outs);
+}
+
 } // namespace
+
+std::optional<LinearLayout> toSharedLayout(const Layout &layout, const std::vector<int64_t> &shape, std::string *error) {
+  std::optional<LinearLayout> out;
+  try {
+    if (layout.kind() == "shared") out = swizzled(layout, shape, error);
+    else if (layout.kind() == "linear" && layout.params().size() == 1 && layout.params()[0].first == "offset")
+      out = linear(layout, shape, error);
+    else
+      return fail(error, "a shared buffer needs a #shared layout or a #linear<offset = [...]>, not " + layout.str());
+  } catch (const std::invalid_argument &e) {
+    return fail(error, std::string("malformed layout: ") + e.what());
+  }
+  if (out && !out->isInvertible()) return fail(error, "the shared layout does not give every element its own offset");
+  return out;
+}
 
 std::optional<LinearLayout> toLinearLayout(const Layout &layout, const std::vector<int64_t> &shape, std::string *error) {
   try {

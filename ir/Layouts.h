@@ -23,4 +23,23 @@ namespace tessera::ir {
 std::optional<LinearLayout> toLinearLayout(const Layout &layout, const std::vector<int64_t> &shape,
                                            std::string *error = nullptr);
 
+// Shared-memory layouts (of smem buffers): a one-to-one map from "offset",
+// an element's index in the buffer, to its coordinates.
+//
+//   #shared<vec = [8], per_phase = [1], max_phase = [8], order = [1, 0]>
+//       row-major along `order` (fastest dimension first). With max_phase >
+//       1 the groups of `vec` elements along order[0] are XOR-swizzled by the
+//       index along order[1]: group ^= (row / per_phase) % max_phase
+//       (Triton's swizzled shared layout: rows land in different banks).
+//   #linear<offset = [...]>
+//       explicit bases, one coordinate per dimension for each offset bit.
+//
+// A #shared layout may describe only the trailing dimensions (its `order`
+// has fewer entries than the buffer's rank): the leading ones, of any size,
+// are stacked entries, outermost (multi-buffering: one tile per stage),
+// reached through local_view. The map returned is then that of one entry
+// (the trailing dimensions).
+std::optional<LinearLayout> toSharedLayout(const Layout &layout, const std::vector<int64_t> &shape,
+                                           std::string *error = nullptr);
+
 } // namespace tessera::ir

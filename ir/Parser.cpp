@@ -196,8 +196,9 @@ private:
       expect('>', "to close the pointer type");
       return Type::pointer(pointee, space);
     }
-    if (id == "tile") {
-      expect('<', "after 'tile'");
+    if (id == "tile" || id == "smem") {
+      bool buffer = id == "smem";
+      expect('<', buffer ? "after 'smem'" : "after 'tile'");
       std::vector<int64_t> shape;
       skipSpace();
       while (std::isdigit((unsigned char)peek())) {
@@ -211,8 +212,15 @@ private:
       if (shape.empty()) fail("expected the tile's dimensions, found " + describeNext());
       size_t at = pos_;
       Type elem = parseType();
-      if (elem.isTile()) failAt(at, "the element of a tile must be a scalar or a pointer");
+      if (elem.isTile() || elem.isBuffer()) failAt(at, "the element of a tile must be a scalar or a pointer");
       const Layout *layout = nullptr;
+      if (buffer) {
+        if (!elem.isScalar()) failAt(at, "the element of a shared buffer must be a scalar");
+        expect(',', "and a shared layout after the buffer's element type");
+        layout = parseLayout();
+        expect('>', "to close the buffer type");
+        return Type::buffer(std::move(shape), elem, layout);
+      }
       if (accept(',')) layout = parseLayout();
       expect('>', "to close the tile type");
       return Type::tile(std::move(shape), elem, layout);

@@ -128,9 +128,24 @@ Type Type::tile(std::vector<int64_t> shape, Type element, const Layout *layout) 
   }));
 }
 
+Type Type::buffer(std::vector<int64_t> shape, Type element, const Layout *layout) {
+  assert(element && element.isScalar() && layout && "a buffer holds scalars in a shared layout");
+  std::string text = "smem<";
+  for (int64_t d : shape) text += std::to_string(d) + "x";
+  text += element.str() + ", " + layout->str() + ">";
+  return Type(uniquer().get(text, [&] {
+    TypeStorage s;
+    s.kind = TypeKind::Buffer;
+    s.inner = element.s_;
+    s.shape = shape;
+    s.layout = layout;
+    return s;
+  }));
+}
+
 TypeKind Type::kind() const { return s_->kind; }
 
-Type Type::element() const { return isTile() ? Type(s_->inner) : *this; }
+Type Type::element() const { return isTile() || isBuffer() ? Type(s_->inner) : *this; }
 
 ScalarKind Type::scalarKind() const {
   Type e = element();
@@ -177,14 +192,14 @@ AddressSpace Type::addressSpace() const {
 
 const std::vector<int64_t> &Type::shape() const {
   static const std::vector<int64_t> empty;
-  return isTile() ? s_->shape : empty;
+  return isTile() || isBuffer() ? s_->shape : empty;
 }
 int64_t Type::numElements() const {
   int64_t n = 1;
   for (int64_t d : shape()) n *= d;
   return n;
 }
-const Layout *Type::layout() const { return isTile() ? s_->layout : nullptr; }
+const Layout *Type::layout() const { return isTile() || isBuffer() ? s_->layout : nullptr; }
 
 Type Type::withElement(Type element) const {
   return isTile() ? tile(shape(), element, layout()) : element;

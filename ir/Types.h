@@ -18,7 +18,7 @@ enum class ScalarKind : uint8_t {
 // Numbering follows NVPTX/AMDGPU so targets can use it directly.
 enum class AddressSpace : uint8_t { Generic = 0, Global = 1, Shared = 3, Constant = 4 };
 
-enum class TypeKind : uint8_t { Scalar, Pointer, Tile };
+enum class TypeKind : uint8_t { Scalar, Pointer, Tile, Buffer };
 
 struct TypeStorage;
 
@@ -29,6 +29,10 @@ public:
   static Type pointer(Type pointee, AddressSpace space = AddressSpace::Global);
   // A tile of `element` (a scalar or pointer type) with a static shape.
   static Type tile(std::vector<int64_t> shape, Type element, const Layout *layout = nullptr);
+  // A buffer in the program's shared memory holding a tile of `shape`;
+  // `layout` (a shared layout, Layouts.h) says at which offset each element
+  // lives. Printed smem<64x64xf16, #shared<...>>.
+  static Type buffer(std::vector<int64_t> shape, Type element, const Layout *layout);
 
   static Type i1() { return scalar(ScalarKind::I1); }
   static Type i32() { return scalar(ScalarKind::I32); }
@@ -43,6 +47,7 @@ public:
   bool isScalar() const { return s_ && kind() == TypeKind::Scalar; }
   bool isPointer() const { return s_ && kind() == TypeKind::Pointer; }
   bool isTile() const { return s_ && kind() == TypeKind::Tile; }
+  bool isBuffer() const { return s_ && kind() == TypeKind::Buffer; }
 
   // Scalar queries look through a tile to its element type.
   ScalarKind scalarKind() const;  // requires element().isScalar()
@@ -56,8 +61,8 @@ public:
   Type pointee() const;           // for pointers (and tiles of pointers)
   AddressSpace addressSpace() const;
 
-  // For tiles: the element type, shape and layout. For other types element()
-  // is the type itself and shape() is empty.
+  // For tiles and buffers: the element type, shape and layout. For other
+  // types element() is the type itself and shape() is empty.
   Type element() const;
   const std::vector<int64_t> &shape() const;
   int64_t rank() const { return int64_t(shape().size()); }

@@ -383,6 +383,75 @@ bool verifyWhile(const Operation &op, Checker &c) {
          expectYield(c, op, 1, inits);
 }
 
+// ---- shared-memory buffers
+
+bool expectBuffer(Checker &c, const char *what, Type t) {
+  if (t.isBuffer()) return true;
+  return c.fail(std::string(what) + ": expected a shared buffer (smem<...>), got " + t.str());
+}
+
+// A tile of the buffer's shape and element (any layout); a buffer with
+// stacked entries is accessed through local_view.
+bool expectTileOf(Checker &c, const char *what, Type tile, Type buffer) {
+  const std::vector<int64_t> *order = buffer.layout()->param("order");
+  if (buffer.layout()->kind() == "shared" && order && int64_t(order->size()) < buffer.rank())
+    return c.fail(std::string(what) + ": " + buffer.str() + " has stacked entries; access one through local_view");
+  if (tile.isTile() && tile.shape() == buffer.shape() && tile.element() == buffer.element()) return true;
+  return c.fail(std::string(what) + ": expected a tile of " + shapeStr(buffer) + " x " + buffer.element().str() +
+                " (the buffer's), got " + tile.str());
+}
+
+bool verifyLocalAlloc(const Operation &op, Checker &c) {
+  Type b = op.result()->type();
+  if (!expectBuffer(c, "result", b)) return false;
+  return op.numOperands() == 0 || expectTileOf(c, "operand #0 (initial value)", op.operand(0)->type(), b);
+}
+
+bool verifyLocalStore(const Operation &op, Checker &c) {
+  Type b = op.operand(0)->type();
+  return expectBuffer(c, "operand #0 (buffer)", b) && expectTileOf(c, "operand #1 (value)", op.operand(1)->type(), b);
+}
+
+bool verifyLocalLoad(const Operation &op, Checker &c) {
+  Type b = op.operand(0)->type();
+  return expectBuffer(c, "operand #0 (buffer)", b) && expectTileOf(c, "result", op.result()->type(), b);
+}
+
+bool verifyLocalView(const Operation &op, Checker &c) {
+  Type b = op.operand(0)->type(), idx = op.operand(1)->type();
+  if (!expectBuffer(c, "operand #0 (buffer)", b)) return false;
+  if (b.rank() < 2) return c.fail("operand #0 (buffer): expected a buffer of rank 2 or more, got " + b.str());
+  if (!idx.isScalar() || !idx.isInteger() || idx.isBool())
+    return c.fail("operand #1 (index): expected an integer scalar, got " + idx.str());
+  const std::vector<int64_t> *order = b.layout()->param("order");
+  if (b.layout()->kind() != "shared" || !order || std::find(order->begin(), order->end(), 0) != order->end())
+    return c.fail("operand #0 (buffer): a view needs a #shared layout whose 'order' leaves dimension 0 stacked, got " +
+                  b.layout()->str());
+  std::vector<int64_t> rest(b.shape().begin() + 1, b.shape().end());
+  std::vector<int64_t> order1;
+  for (int64_t d : *order) order1.push_back(d - 1);
+  std::vector<Layout::Param> params = b.layout()->params();
+  for (auto &p : params)
+    if (p.first == "order") p.second = order1;
+  return expectType(c, "result", op.result()->type(),
+                    Type::buffer(rest, b.element(), Layout::get("shared", std::move(params))));
+}
+
+bool verifyAsyncCopy(const Operation &op, Checker &c) {
+  Type b = op.operand(0)->type(), p = op.operand(1)->type();
+  if (!expectBuffer(c, "operand #0 (buffer)", b)) return false;
+  if (!p.isTile() || !p.element().isPointer() || p.shape() != b.shape() || p.pointee() != b.element())
+    return c.fail("operand #1 (pointers): expected a tile of " + shapeStr(b) + " pointers to " + b.element().str() +
+                  ", got " + p.str());
+  if (op.numOperands() > 2 && !expectBoolLike(c, "operand #2 (mask)", op.operand(2)->type(), p)) return false;
+  return op.numOperands() < 4 || expectTileOf(c, "operand #3 (other)", op.operand(3)->type(), b);
+}
+
+bool verifyAsyncWait(const Operation &op, Checker &c) {
+  if (op.attr("pending")->getInt() < 0) return c.fail("attribute 'pending': expected >= 0");
+  return true;
+}
+
 // ---- thread level
 
 bool verifyThreadIndex(const Operation &op, Checker &c) {
@@ -573,7 +642,8 @@ bool checkTableRules(const Operation &op, Checker &c) {
   for (unsigned i = 0; i < op.numResults(); ++i) {
     Type t = op.result(i)->type();
     std::string why;
-    if (t.layout() && !toLinearLayout(*t.layout(), t.shape(), &why))
+    if (t.layout() && !(t.isBuffer() ? toSharedLayout(*t.layout(), t.shape(), &why)
+                                     : toLinearLayout(*t.layout(), t.shape(), &why)))
       return c.fail("result #" + std::to_string(i) + " has an invalid layout: " + why);
   }
   bool threadLevel = op.parentFunction() && op.parentFunction()->isThreadLevel();
@@ -583,7 +653,9 @@ bool checkTableRules(const Operation &op, Checker &c) {
     return c.fail("is a thread-level op; it needs a function with attribute level = \"thread\"");
   if (threadLevel) {
     for (unsigned i = 0; i < op.numResults(); ++i)
-      if (op.result(i)->type().isTile()) return c.fail("result #" + std::to_string(i) + " is a tile; the thread level has none");
+      if (op.result(i)->type().isTile() || op.result(i)->type().isBuffer())
+        return c.fail("result #" + std::to_string(i) + " is a " + (op.result(i)->type().isTile() ? "tile" : "buffer") +
+                      "; the thread level has none");
   }
   if (info.traits & kSameType) {
     Type t = op.numOperands() ? op.operand(0)->type() : op.result()->type();

@@ -64,6 +64,11 @@ public:
     for (Operation *op : b.opsVector()) {
       for (unsigned r = 0; r < op->numRegions(); ++r) seedFromAnchors(op->region(r).block());
       bool anchor = op->is(OpCode::Load) || op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas);
+      if (op->is(OpCode::AsyncCopy)) {  // its pointers are operand 1
+        const Layout *l = coalesced(op->operand(1));
+        for (unsigned i = 1; i < op->numOperands(); ++i) want(op->operand(i), l);
+        continue;
+      }
       if (!anchor || !op->operand(0)->type().isTile()) continue;
       const Layout *l = coalesced(op->operand(0));
       for (Value *v : op->operands()) want(v, l);
@@ -185,6 +190,11 @@ private:
       const Layout *l = coalesced(op->operand(0));
       for (unsigned i = 0; i < op->numOperands(); ++i) convertOperand(op, i, l);
       for (Value *r : op->results()) setLayout(r, l);
+      return;
+    }
+    case OpCode::AsyncCopy: {
+      const Layout *l = coalesced(op->operand(1));
+      for (unsigned i = 1; i < op->numOperands(); ++i) convertOperand(op, i, l);
       return;
     }
     case OpCode::Reduce:

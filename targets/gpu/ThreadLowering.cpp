@@ -299,6 +299,14 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::Reduce: return lowerReduce(op);
   case OpCode::Scan: return lowerScan(op);
   case OpCode::Dot: return lowerDot(op);
+  case OpCode::LocalAlloc: return lowerLocalAlloc(op);
+  case OpCode::LocalStore: return lowerLocalStore(op);
+  case OpCode::LocalLoad: return lowerLocalLoad(op);
+  case OpCode::LocalView: return lowerLocalView(op);
+  case OpCode::AsyncCopy: return lowerAsyncCopy(op);
+  case OpCode::AsyncCommitGroup:
+  case OpCode::AsyncWait:
+    return;  // the shared lowering copies synchronously: every group is complete
   case OpCode::For: return lowerFor(op);
   case OpCode::If: return lowerIf(op);
   case OpCode::While: return lowerWhile(op);

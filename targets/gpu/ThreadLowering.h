@@ -129,7 +129,8 @@ public:
   void lowerStore(const ir::Operation &op);
   void lowerAtomic(const ir::Operation &op);
   void lowerConvertLayout(const ir::Operation &op);
-  int vectorWidth(const ir::Operation &op, const TileLayout &l, int elemBytes);
+  // Registers per access of pointers `ptrs` (with `mask`, may be null).
+  int vectorWidth(const ir::Value *ptrs, const ir::Value *mask, const TileLayout &l, int elemBytes);
   // Shared memory: a buffer of `elements` x `elem` (a shared_alloc here;
   // allocate-shared places it, insert-barriers orders its accesses).
   ir::Value *allocShared(ir::Type elem, int64_t elements);
@@ -150,6 +151,21 @@ public:
   Regs operandsToShared(const ir::Operation &op, const TileLayout &l);
   Regs sharedRegions(const ir::Operation &op, int64_t elements);
 
+  // Shared-memory buffers of the distributed level (ThreadShared.cpp).
+  void lowerLocalAlloc(const ir::Operation &op);
+  void lowerLocalStore(const ir::Operation &op);
+  void lowerLocalLoad(const ir::Operation &op);
+  void lowerLocalView(const ir::Operation &op);
+  void lowerAsyncCopy(const ir::Operation &op);
+  void storeToBuffer(const ir::Operation &op, ir::Value *base, ir::Type buffer, const ir::Value *tile);
+  // Where each register of tile layout `l` lives in a buffer of type `buffer`.
+  struct Placement {
+    std::vector<int32_t> regOffset;  // [register], elements
+    ir::Value *laneWarpOffset;       // xor-ed in, from the prologue
+    int width;                       // registers per vector access (consecutive, aligned)
+  };
+  const Placement &placementOf(ir::Type buffer, ir::Type tile, const ir::Operation &where);
+
   // dot on CUDA cores / SIMT lanes (ThreadDot.cpp).
   void lowerDot(const ir::Operation &op);
 
@@ -168,6 +184,7 @@ private:
   std::map<std::pair<std::vector<int64_t>, const ir::Layout *>, std::unique_ptr<TileLayout>> layouts_;
   std::map<std::pair<int64_t, int>, ir::Value *> constants_;  // (value, 0 = i32 / 1 = i1)
   std::map<std::string, ir::Value *> zeros_;                  // by type
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<Placement>> placements_;  // (buffer, tile) types
   std::unique_ptr<ir::AxisAnalysis> axis_;
 };
 

@@ -91,7 +91,7 @@ void ThreadLowering::lowerConvertLayout(const ir::Operation &op) {
 // How many consecutive registers one access covers: the low register bits
 // must step 1, 2, 4... along one dimension, the pointers must be that
 // contiguous and aligned (axis analysis), and the mask constant across them.
-int ThreadLowering::vectorWidth(const ir::Operation &op, const TileLayout &l, int elemBytes) {
+int ThreadLowering::vectorWidth(const ir::Value *ptrs, const ir::Value *mask, const TileLayout &l, int elemBytes) {
   const auto &rb = l.bases("register");
   int dim = -1;
   size_t bits = 0;
@@ -103,13 +103,10 @@ int ThreadLowering::vectorWidth(const ir::Operation &op, const TileLayout &l, in
     dim = nz;
   }
   if (dim < 0) return 1;
-  const ir::AxisInfo &p = axis().get(op.operand(0));
+  const ir::AxisInfo &p = axis().get(ptrs);
   int64_t w = std::min<int64_t>(int64_t(1) << bits, 16 / elemBytes);
   w = std::min(w, p.contiguity[size_t(dim)]);
-  if (op.numOperands() > (op.is(OpCode::Load) ? 1u : 2u)) {
-    const ir::Value *mask = op.operand(op.is(OpCode::Load) ? 1 : 2);
-    if (mask->type().isTile()) w = std::min(w, axis().get(mask).constancy[size_t(dim)]);
-  }
+  if (mask && mask->type().isTile()) w = std::min(w, axis().get(mask).constancy[size_t(dim)]);
   w = floorPow2(std::max<int64_t>(w, 1));
   while (w > 1 && p.divisibilityEvery(size_t(dim), w, elemBytes) < w * elemBytes) w /= 2;
   return int(w);
@@ -129,7 +126,7 @@ void ThreadLowering::lowerLoad(const ir::Operation &op) {
     return set(op.result(), {b.create(OpCode::VLoad, operands, {elem}, attrs)->result()});
   }
   const TileLayout &l = layoutOf(rt, op);
-  int w = vectorWidth(op, l, int(storageBytes(elem)));
+  int w = vectorWidth(op.operand(0), op.numOperands() > 1 ? op.operand(1) : nullptr, l, int(storageBytes(elem)));
   const Regs &ptrs = get(op.operand(0));
   const Regs *mask = op.numOperands() > 1 ? &get(op.operand(1)) : nullptr;
   const Regs *other = op.numOperands() > 2 ? &get(op.operand(2)) : nullptr;
@@ -160,7 +157,7 @@ void ThreadLowering::lowerStore(const ir::Operation &op) {
     return;
   }
   const TileLayout &l = layoutOf(op.operand(0)->type(), op);
-  int w = vectorWidth(op, l, int(storageBytes(elem)));
+  int w = vectorWidth(op.operand(0), op.numOperands() > 2 ? op.operand(2) : nullptr, l, int(storageBytes(elem)));
   const Regs &ptrs = get(op.operand(0)), &vals = get(op.operand(1));
   const Regs *mask = op.numOperands() > 2 ? &get(op.operand(2)) : nullptr;
   for (int g = 0; g < l.numRegs; g += w) {

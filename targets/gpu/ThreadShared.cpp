@@ -1,0 +1,152 @@
+// Shared-memory buffers of the distributed level: local_alloc becomes a
+// shared_alloc, local_store/local_load move a tile's registers to and from
+// the offsets its shared layout gives, async_copy is a load from global
+// memory stored into the buffer (synchronously: a target with asynchronous
+// copies lowers async_copy, async_commit_group and async_wait itself).
+//
+// Offsets: the shared layout S maps an offset to coordinates and the tile
+// layout L maps (register, lane, warp) to coordinates, so S^-1 o L maps
+// (register, lane, warp) to the offset. Like coordinates, an offset is a
+// compile-time part per register xor a lane/warp part from the prologue.
+#include "targets/gpu/ThreadLowering.h"
+
+#include "ir/Layouts.h"
+
+namespace tessera::targets::gpu {
+
+using ir::OpCode;
+
+namespace {
+
+int64_t elementBytes(ir::Type t) { return std::max(1, t.element().bitWidth() / 8); }
+
+int32_t xorOfBases(const ir::LinearLayout::Bases &bases, int index) {
+  int32_t v = 0;
+  for (size_t bit = 0; bit < bases.size(); ++bit)
+    if (index >> bit & 1) v ^= bases[bit][0];
+  return v;
+}
+
+} // namespace
+
+const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir::Type tile, const ir::Operation &where) {
+  auto key = std::make_pair(buffer.str(), tile.str());
+  auto it = placements_.find(key);
+  if (it != placements_.end()) return *it->second;
+  std::string err;
+  std::optional<ir::LinearLayout> shared = ir::toSharedLayout(*buffer.layout(), buffer.shape(), &err);
+  if (!shared) fail(where, "has a malformed shared layout: " + err);
+  std::optional<ir::LinearLayout> inverse = shared->invert();
+  if (!inverse) fail(where, "has a shared layout that is not one to one");
+  const TileLayout &l = layoutOf(tile, where);
+  ir::LinearLayout toOffset = inverse->compose(l.ll);  // (register, lane, warp) -> offset
+  auto bases = [&](const char *dim) -> const ir::LinearLayout::Bases & {
+    static const ir::LinearLayout::Bases none;
+    for (auto &in : toOffset.inDims())
+      if (in.name == dim) return in.bases;
+    return none;
+  };
+  auto p = std::make_unique<Placement>();
+  for (int r = 0; r < l.numRegs; ++r) p->regOffset.push_back(xorOfBases(bases("register"), r));
+  ir::Builder saved = b;
+  b = prologue_;
+  p->laneWarpOffset = i32(0);
+  for (auto [dim, id] : {std::pair<const char *, ir::Value *>{"lane", lane}, {"warp", warp}}) {
+    const auto &bs = bases(dim);
+    for (size_t bit = 0; bit < bs.size(); ++bit)
+      if (bs[bit][0]) p->laneWarpOffset = bitXor(p->laneWarpOffset, mul(bitAnd(shr(id, int64_t(bit)), i32(1)), i32(bs[bit][0])));
+  }
+  prologue_ = b;
+  b = saved;
+  // Vector accesses: the low register bits step through consecutive
+  // offsets, and every other basis keeps groups aligned.
+  int64_t maxWidth = std::max<int64_t>(1, 16 / elementBytes(buffer));
+  const auto &rb = bases("register");
+  int w = 1;
+  for (size_t bit = 0; w < maxWidth && bit < rb.size() && rb[bit][0] == w; ++bit) w *= 2;
+  auto aligned = [&](int width) {
+    for (const char *dim : {"register", "lane", "warp"}) {
+      const auto &bs = bases(dim);
+      for (size_t bit = 0; bit < bs.size(); ++bit) {
+        if (std::string(dim) == "register" && (int64_t(1) << bit) < width) continue;
+        if (bs[bit][0] % width) return false;
+      }
+    }
+    return true;
+  };
+  while (w > 1 && !aligned(w)) w /= 2;
+  p->width = w;
+  return *placements_.emplace(key, std::move(p)).first->second;
+}
+
+void ThreadLowering::lowerLocalAlloc(const ir::Operation &op) {
+  ir::Type t = op.result()->type();
+  set(op.result(), {allocShared(t.element(), t.numElements())});
+  if (op.numOperands()) storeToBuffer(op, scalar(op.result()), t, op.operand(0));
+}
+
+void ThreadLowering::lowerLocalStore(const ir::Operation &op) {
+  storeToBuffer(op, scalar(op.operand(0)), op.operand(0)->type(), op.operand(1));
+}
+
+void ThreadLowering::storeToBuffer(const ir::Operation &op, ir::Value *base, ir::Type buffer, const ir::Value *tile) {
+  const Placement &p = placementOf(buffer, tile->type(), op);
+  const TileLayout &l = layoutOf(tile->type(), op);
+  const Regs &vals = get(tile);
+  for (int g = 0; g < l.numRegs; g += p.width) {
+    if (l.isCopy(g)) continue;  // another register stores these elements
+    std::vector<ir::Value *> operands = {sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)])))};
+    for (int i = 0; i < p.width; ++i) operands.push_back(vals[size_t(g + i)]);
+    b.create(OpCode::VStore, operands, {});
+  }
+}
+
+void ThreadLowering::lowerLocalLoad(const ir::Operation &op) {
+  ir::Type t = op.operand(0)->type(), tile = op.result()->type();
+  const Placement &p = placementOf(t, tile, op);
+  const TileLayout &l = layoutOf(tile, op);
+  ir::Value *base = scalar(op.operand(0));
+  Regs regs(size_t(l.numRegs));
+  for (int g = 0; g < l.numRegs; g += p.width) {
+    ir::Value *ptr = sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)])));
+    ir::Operation *ld = b.create(OpCode::VLoad, {ptr}, std::vector<ir::Type>(size_t(p.width), t.element()));
+    for (int i = 0; i < p.width; ++i) regs[size_t(g + i)] = ld->result(unsigned(i));
+  }
+  set(op.result(), regs);
+}
+
+// The buffer's dimension 0 is stacked outermost (the verifier checks its
+// layout), so entry i starts i x (elements of the rest) in.
+void ThreadLowering::lowerLocalView(const ir::Operation &op) {
+  ir::Type rest = op.result()->type();
+  ir::Value *index = cast(scalar(op.operand(1)), ir::Type::i32());
+  set(op.result(), {sharedAddress(scalar(op.operand(0)), mul(index, i32(rest.numElements())))});
+}
+
+void ThreadLowering::lowerAsyncCopy(const ir::Operation &op) {
+  ir::Type t = op.operand(0)->type(), ptrsT = op.operand(1)->type();
+  ir::Type elem = t.element();
+  const Placement &p = placementOf(t, ptrsT.withElement(elem), op);
+  const TileLayout &l = layoutOf(ptrsT, op);
+  const ir::Value *maskV = op.numOperands() > 2 ? op.operand(2) : nullptr;
+  int w = std::min(p.width, vectorWidth(op.operand(1), maskV, l, int(elementBytes(t))));
+  const Regs &ptrs = get(op.operand(1));
+  const Regs *mask = maskV ? &get(maskV) : nullptr;
+  const Regs *other = op.numOperands() > 3 ? &get(op.operand(3)) : nullptr;
+  ir::Value *base = scalar(op.operand(0));
+  for (int g = 0; g < l.numRegs; g += w) {
+    if (l.isCopy(g)) continue;
+    std::vector<ir::Value *> loadOperands = {ptrs[size_t(g)]};
+    if (mask) {
+      // Masked-off elements take `other` (zero without one), as a load's.
+      loadOperands.push_back((*mask)[size_t(g)]);
+      for (int i = 0; i < w; ++i) loadOperands.push_back(other ? (*other)[size_t(g + i)] : zero(elem));
+    }
+    ir::Operation *ld = b.create(OpCode::VLoad, loadOperands, std::vector<ir::Type>(size_t(w), elem));
+    std::vector<ir::Value *> storeOperands = {sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)])))};
+    for (int i = 0; i < w; ++i) storeOperands.push_back(ld->result(unsigned(i)));
+    b.create(OpCode::VStore, storeOperands, {});
+  }
+}
+
+} // namespace tessera::targets::gpu
