@@ -111,36 +111,36 @@ Type Type::pointer(Type pointee, AddressSpace space) {
   }));
 }
 
-Type Type::tile(std::vector<int64_t> shape, Type element, const Layout *layout) {
-  assert(element && !element.isTile() && "tile element must be a scalar or pointer");
-  std::string text = "tile<";
+namespace {
+
+// Tiles and buffers: "<prefix><4x8x" element [", " layout]">".
+const TypeStorage *shaped(TypeKind kind, const char *prefix, const std::vector<int64_t> &shape, const TypeStorage *element,
+                          const std::string &elementText, const Layout *layout) {
+  std::string text = prefix;
   for (int64_t d : shape) text += std::to_string(d) + "x";
-  text += element.str();
+  text += elementText;
   if (layout) text += ", " + layout->str();
   text += ">";
-  return Type(uniquer().get(text, [&] {
+  return uniquer().get(text, [&] {
     TypeStorage s;
-    s.kind = TypeKind::Tile;
-    s.inner = element.s_;
+    s.kind = kind;
+    s.inner = element;
     s.shape = shape;
     s.layout = layout;
     return s;
-  }));
+  });
+}
+
+} // namespace
+
+Type Type::tile(std::vector<int64_t> shape, Type element, const Layout *layout) {
+  assert(element && !element.isTile() && "tile element must be a scalar or pointer");
+  return Type(shaped(TypeKind::Tile, "tile<", shape, element.s_, element.str(), layout));
 }
 
 Type Type::buffer(std::vector<int64_t> shape, Type element, const Layout *layout) {
   assert(element && element.isScalar() && layout && "a buffer holds scalars in a shared layout");
-  std::string text = "smem<";
-  for (int64_t d : shape) text += std::to_string(d) + "x";
-  text += element.str() + ", " + layout->str() + ">";
-  return Type(uniquer().get(text, [&] {
-    TypeStorage s;
-    s.kind = TypeKind::Buffer;
-    s.inner = element.s_;
-    s.shape = shape;
-    s.layout = layout;
-    return s;
-  }));
+  return Type(shaped(TypeKind::Buffer, "smem<", shape, element.s_, element.str(), layout));
 }
 
 TypeKind Type::kind() const { return s_->kind; }
