@@ -28,7 +28,10 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   std::unique_ptr<TargetInfo> info = toolchain.targetInfo();
   GpuKernelInfo ki;
   PhaseTimer timer;
-  if (!emitThreadKernel(*kernel, entry, *info, target.facts().warpSize, numWarps, m, ki, error)) return false;
+  // What the shared passes ran with (runPipeline's module attributes).
+  int warpSize = int(module.attrs().getInt("warp_size", 0));
+  numWarps = int(module.attrs().getInt("num_warps", 0));
+  if (!emitThreadKernel(*kernel, entry, *info, warpSize, numWarps, m, ki, error)) return false;
   timer.mark("lower");
   if (ki.sharedMemoryBytes > toolchain.sharedMemoryLimit()) {
     error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " +

@@ -373,6 +373,11 @@ private:
 
 bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
                       int numWarps, llvm::Module &m, GpuKernelInfo &out, std::string &error) {
+  if (warpSize < 1 || numWarps < 1) {
+    error = "internal error: " + info.name() + ": no warp size or warp count for @" + kernel.name() +
+            " (module attributes warp_size, num_warps)";
+    return false;
+  }
   if (!kernel.isThreadLevel()) {
     error = "internal error: " + info.name() + ": kernel @" + kernel.name() + " is not at the thread level";
     return false;
