@@ -41,8 +41,11 @@ private:
     std::string hint = v->nameHint();
     std::string n;
     if (isIdentifier(hint)) {
+      // Suffixes continue where this hint's last one stopped: a name
+      // reassigned n times costs n, not n^2.
       n = hint;
-      for (int k = 1; used_.count(n); ++k) n = hint + "_" + std::to_string(k);
+      int &k = nextSuffix_[hint];
+      while (used_.count(n)) n = hint + "_" + std::to_string(++k);
     } else {
       n = std::to_string(next_++);
     }
@@ -51,6 +54,7 @@ private:
   }
   std::unordered_map<const Value *, std::string> names_;
   std::unordered_set<std::string> used_;
+  std::unordered_map<std::string, int> nextSuffix_;
   unsigned next_ = 0;
 };
 

@@ -10,6 +10,7 @@ in memory per specialization key, so a warm launch does no compiling.
 import ctypes
 import functools
 import inspect
+import operator
 import sys
 
 from . import _C, _source, _targets
@@ -26,13 +27,24 @@ def _is_constexpr_annotation(annotation):
     return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
 
 
+def _grid_dim(g):
+    v = g.value if isinstance(g, tl.constexpr) else g
+    try:
+        return operator.index(v)  # ints, numpy and torch integers; never a float or a string
+    except TypeError:
+        raise TypeError("grid dimensions must be integers, got %r (%s)" % (v, type(v).__name__)) from None
+
+
 def normalize_grid(grid, meta):
     """A grid as 3 non-negative ints; a callable grid gets the meta dict."""
     if callable(grid):
         grid = grid(meta)
-    if isinstance(grid, int):
+    if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__"):
+        if not hasattr(grid, "__index__") and not isinstance(grid, tl.constexpr):
+            raise TypeError("a grid is an int, a tuple of 1 to 3 ints, or a callable returning one; got %r (%s)"
+                            % (grid, type(grid).__name__))
         grid = (grid,)
-    grid = tuple(int(g.value if isinstance(g, tl.constexpr) else g) for g in grid)
+    grid = tuple(_grid_dim(g) for g in grid)
     if not 1 <= len(grid) <= 3:
         raise ValueError("a grid has 1 to 3 dimensions, got %r" % (grid,))
     if any(g < 0 or g >= 2**31 for g in grid):

@@ -58,6 +58,15 @@ def test_grid_forms():
     for bad in [(), (1, 2, 3, 4), (-1,), (2**31,)]:
         with pytest.raises(ValueError):
             normalize_grid(bad, {})
+    assert normalize_grid(np.int64(5), {}) == (5, 1, 1)
+    assert normalize_grid((np.int32(2), 3), {}) == (2, 3, 1)
+
+
+@pytest.mark.parametrize("bad", ["12", b"12", 2.0, (2.7,), ("4",), None, {"x": 1}.keys()])
+def test_grids_that_are_not_integers_are_refused(bad):
+    # '12' used to be read as (1, 2) and 2.7 as 2: silently wrong launches.
+    with pytest.raises(TypeError, match="grid"):
+        normalize_grid(bad, {})
 
 
 def test_parameters_and_direct_call():

@@ -1,3 +1,4 @@
+#include "ir/Builder.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
@@ -109,4 +110,23 @@ TEST(Parser, GarbageNeverCrashes) {
     ParseResult r = parseModule(j, "junk.tir");
     EXPECT_FALSE(r.module) << j;
   }
+}
+
+TEST(Printer, RepeatedNameHintsTakeTheNextFreeSuffix) {
+  Module m;
+  Function *f = m.addFunction(std::make_unique<Function>("f", FunctionKind::Device, std::vector<Type>{}, std::vector<Type>{}));
+  Builder b(&f->entry());
+  std::vector<std::string> hints = {"x_2", "x", "x", "x", "x", "y", "x_1"};
+  std::string expected;
+  std::vector<std::string> names = {"%x_2", "%x", "%x_1", "%x_3", "%x_4", "%y", "%x_1_1"};
+  for (size_t i = 0; i < hints.size(); ++i) {
+    b.constantInt(int64_t(i), Type::i32())->setNameHint(hints[i]);
+    expected += "  " + names[i] + " = constant {value = " + std::to_string(i) + "} : i32\n";
+  }
+  b.create(OpCode::Return, {}, {});
+  std::string text = printModule(m);
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
+  ParseResult again = parseModule(text, "printed.tir");
+  ASSERT_TRUE(again.module) << again.error;
+  EXPECT_EQ(printModule(*again.module), text);
 }
