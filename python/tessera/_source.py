@@ -2,9 +2,10 @@
 
 The text is: import lines for the module aliases the kernels use (tl,
 tessera, triton, libdevice...), then the source of the kernel and of every
-JITFunction it references through its globals (transitively), each dedented
-and starting at its ``def`` line. Compile-time globals (ints, floats, bools,
-dtypes) are collected as constexprs. A line map turns the frontend's
+JITFunction it references through its globals or closure (transitively),
+each dedented and starting at its ``def`` line. Compile-time globals (ints,
+floats, bools, dtypes) are collected as constexprs; what every such name
+held is recorded, so that a change after compiling is noticed (`stale`). A line map turns the frontend's
 "<module>:line:col" back into each function's own file and line.
 """
 
@@ -36,6 +37,16 @@ class ModuleText:
         self.text = ""
         self.chunks = []
         self.constexprs = {}   # name -> value (compile-time globals)
+        self.dependencies = []  # (read the name's current value, the value it had)
+
+    def stale(self):
+        """True when a global or closure variable the text was built from now
+        holds another value (a changed constant, a rebound @jit helper)."""
+        for read, was in self.dependencies:
+            now = read()
+            if now is not was and (type(now) is not type(was) or now != was):
+                return True
+        return False
 
     def map_location(self, line, col):
         """(filename, line, col) in the original file, or None for header lines."""
@@ -106,6 +117,7 @@ def _referenced_names(code):
     attribute names (the `load` of `tl.load`), which must not pull in an
     unrelated global of that name."""
     names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    names |= set(code.co_freevars)  # closure variables (LOAD_DEREF)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             names |= _referenced_names(const)
@@ -117,6 +129,23 @@ def _module_import(name, value):
     if modname in _KNOWN_MODULES or modname.endswith("libdevice"):
         return "import %s as %s" % (modname, name)
     return None
+
+
+_MISSING = object()
+
+
+def _reader(name, fn_globals, cells):
+    """A function returning the current value of `name` as the kernel sees it."""
+    if name in cells:
+        cell = cells[name]
+
+        def read_cell():
+            try:
+                return cell.cell_contents
+            except ValueError:  # an empty cell
+                return _MISSING
+        return read_cell
+    return lambda: fn_globals.get(name, _MISSING)
 
 
 def build(root, unwrap, exclude_globals=()):
@@ -132,7 +161,9 @@ def build(root, unwrap, exclude_globals=()):
         bodies.append(_function_source(jf.fn))
         # Kernels defined inside functions (tests, notebooks) see their
         # enclosing variables as well as the module's globals.
-        g = dict(jf.fn.__globals__)
+        fn_globals = jf.fn.__globals__
+        cells = dict(zip(jf.fn.__code__.co_freevars, jf.fn.__closure__ or ()))
+        g = dict(fn_globals)
         g.update(inspect.getclosurevars(jf.fn).nonlocals)
         for name, value in g.items():
             if isinstance(value, types.ModuleType):
@@ -148,6 +179,9 @@ def build(root, unwrap, exclude_globals=()):
                 order.append(dep)
             elif is_constexpr_global(value) and name not in exclude_globals:
                 out.constexprs.setdefault(name, value)
+            else:
+                continue
+            out.dependencies.append((_reader(name, fn_globals, cells), value))
     header = "\n".join(imports[n] for n in sorted(imports))
     text = header + "\n\n" if header else ""
     line = text.count("\n") + 1

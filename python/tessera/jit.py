@@ -165,6 +165,14 @@ class JITFunction:
     def __repr__(self):
         return "JITFunction(%s)" % self.__name__
 
+    def _forget_if_stale(self):
+        """Drops the module text and compiled kernels when a global or closure
+        variable they were built from has changed (Triton raises then;
+        recompiling is what the user meant)."""
+        if self._module is not None and self._module.stale():
+            self._module = None
+            self.cache.clear()
+
     def module_text(self):
         if self._module is None:
             self._module = _source.build(self, unwrap, exclude_globals=set(self.arg_names))
@@ -244,6 +252,7 @@ class JITFunction:
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
         signature, _, constexprs, _ = self._signature(self.bind(args, kwargs))
+        self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
                                     arch=arch)
 
@@ -257,6 +266,7 @@ class JITFunction:
         if "num_stages" in self.arg_names and num_stages is not None:
             kwargs["num_stages"] = num_stages
         bound = self.bind(args, kwargs)
+        self._forget_if_stale()
         key, signature, constexprs, values, target, device = self.specialization(bound, num_warps, num_stages)
         kernel = self.cache.get(key)
         if kernel is None:
