@@ -37,10 +37,13 @@ LinearLayout LinearLayout::zeros1D(int32_t size, std::string inDim, std::string 
   return LinearLayout({{std::move(inDim), bases}}, {{std::move(outDim), 1}});
 }
 
-int32_t LinearLayout::inDimSize(const std::string &name) const {
+int32_t LinearLayout::inDimSize(const std::string &name) const { return int32_t(1) << bases(name).size(); }
+
+const LinearLayout::Bases &LinearLayout::bases(const std::string &inDim) const {
+  static const Bases none;
   for (auto &in : ins_)
-    if (in.name == name) return int32_t(1) << in.bases.size();
-  return 1;
+    if (in.name == inDim) return in.bases;
+  return none;
 }
 
 int32_t LinearLayout::outDimSize(const std::string &name) const {

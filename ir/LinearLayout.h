@@ -50,6 +50,7 @@ public:
   const std::vector<InDim> &inDims() const { return ins_; }
   const std::vector<OutDim> &outDims() const { return outs_; }
   int32_t inDimSize(const std::string &name) const;   // 1 if absent
+  const Bases &bases(const std::string &inDim) const;  // none if absent
   int32_t outDimSize(const std::string &name) const;  // 1 if absent
   int64_t totalInSize() const;
   int64_t totalOutSize() const;

@@ -130,11 +130,11 @@ private:
 
 class BarrierPlacer {
 public:
-  explicit BarrierPlacer(ir::Function &f) : div_(f) {}
+  explicit BarrierPlacer(ir::Function &f) : f_(f), div_(f) {}
 
-  void run(ir::Function &f) {
+  void run() {
     State s;
-    walkBlock(f.entry(), s, true);
+    walkBlock(f_.entry(), s, true);
   }
 
 private:
@@ -255,6 +255,7 @@ private:
     return found;
   }
 
+  ir::Function &f_;
   Divergence div_;
 };
 
@@ -262,7 +263,7 @@ private:
 
 void insertBarriers(ir::Module &m) {
   for (auto &f : m.functions())
-    if (f->isThreadLevel()) BarrierPlacer(*f).run(*f);
+    if (f->isThreadLevel()) BarrierPlacer(*f).run();
 }
 
 } // namespace tessera::targets::gpu

@@ -13,13 +13,6 @@ namespace tessera::targets::gpu {
 
 using ir::OpCode;
 
-const ir::LinearLayout::Bases &TileLayout::bases(const char *dim) const {
-  static const ir::LinearLayout::Bases none;
-  for (auto &in : ll.inDims())
-    if (in.name == dim) return in.bases;
-  return none;
-}
-
 // ---- the target seam
 
 namespace {
@@ -42,19 +35,14 @@ void clearOpLoweringsForTesting(const std::string &target) {
   hooks().erase(target);
 }
 
-static OpLoweringHook hookFor(const std::string &target, OpCode code) {
-  std::lock_guard<std::mutex> lock(hooksMutex);
-  auto t = hooks().find(target);
-  if (t == hooks().end()) return {};
-  auto h = t->second.find(code);
-  return h == t->second.end() ? OpLoweringHook{} : h->second;
-}
-
 // ---- construction and the builder
 
 ThreadLowering::ThreadLowering(const ir::Function &k, ir::Function &o, int warps, int lanes, std::string t)
     : kernel(k), out(o), numWarps(warps), warpSize(lanes), target(std::move(t)), b(&o.entry()),
-      prologue_(&prologueHolder_.block()) {}
+      prologue_(&prologueHolder_.block()) {
+  std::lock_guard<std::mutex> lock(hooksMutex);
+  if (auto it = hooks().find(target); it != hooks().end()) hooks_ = it->second;
+}
 
 void ThreadLowering::fail(const ir::Operation &op, const std::string &msg) const {
   throw ir::PassError{op.loc().str() + ": error: " + (target.empty() ? std::string("gpu") : target) + " target: '" +
@@ -84,11 +72,7 @@ ir::Value *ThreadLowering::zero(ir::Type t) {
   ir::Value *&z = zeros_[t.str()];
   if (z) return z;
   if (t.isPointer()) {
-    ir::Builder saved = b;
-    b = prologue_;
-    z = cast(i32(0), t);  // through i64
-    prologue_ = b;
-    b = saved;
+    z = inPrologue([&] { return cast(i32(0), t); });  // through i64
   } else {
     z = t.isFloat() ? prologue_.constantFloat(0.0, t) : prologue_.constantInt(0, t);
   }
@@ -215,33 +199,40 @@ const TileLayout &ThreadLowering::layoutOf(ir::Type tile, const ir::Operation &w
     l->holder.push_back(same == l->regCoord.end() ? r : int(same - l->regCoord.begin()));
     l->regCoord.push_back(c);
   }
-  // The lane/warp part of the coordinates, and whether this thread is the
-  // first holder of its elements (bits with a zero basis are copies); in
-  // the prologue.
-  ir::Builder saved = b;
-  b = prologue_;
-  ir::Value *owns = nullptr;
-  l->laneWarpCoord.assign(rank, i32(0));
-  for (auto [dim, id] : {std::pair<const char *, ir::Value *>{"lane", lane}, {"warp", warp}}) {
-    const auto &bs = l->bases(dim);
-    for (size_t bit = 0; bit < bs.size(); ++bit) {
-      ir::Value *set = bitAnd(shr(id, int64_t(bit)), i32(1));
-      bool zeroBasis = true;
-      for (size_t d = 0; d < rank; ++d) {
-        if (!bs[bit][d]) continue;
-        zeroBasis = false;
-        l->laneWarpCoord[d] = bitXor(l->laneWarpCoord[d], mul(set, i32(bs[bit][d])));
-      }
-      if (zeroBasis) {
-        ir::Value *first = cmp("eq", set, i32(0));
+  l->laneWarpCoord = laneWarpPart(l->ll);
+  // Whether this thread is the first holder of its elements: lane and warp
+  // bits with a zero basis are copies.
+  l->ownsElements = inPrologue([&] {
+    ir::Value *owns = nullptr;
+    for (auto [dim, id] : {std::pair<const char *, ir::Value *>{"lane", lane}, {"warp", warp}}) {
+      const auto &bs = l->bases(dim);
+      for (size_t bit = 0; bit < bs.size(); ++bit) {
+        if (std::any_of(bs[bit].begin(), bs[bit].end(), [](int32_t c) { return c != 0; })) continue;
+        ir::Value *first = cmp("eq", bitAnd(shr(id, int64_t(bit)), i32(1)), i32(0));
         owns = owns ? bitAnd(owns, first) : first;
       }
     }
-  }
-  prologue_ = b;
-  b = saved;
-  l->ownsElements = owns;
+    return owns;
+  });
   return *layouts_.emplace(key, std::move(l)).first->second;
+}
+
+std::vector<ir::Value *> ThreadLowering::laneWarpPart(const ir::LinearLayout &ll) {
+  return inPrologue([&] {
+    std::vector<ir::Value *> part(ll.outDims().size(), i32(0));
+    for (auto [dim, id] : {std::pair<const char *, ir::Value *>{"lane", lane}, {"warp", warp}}) {
+      const auto &bs = ll.bases(dim);
+      for (size_t bit = 0; bit < bs.size(); ++bit) {
+        ir::Value *set = nullptr;
+        for (size_t d = 0; d < part.size(); ++d) {
+          if (!bs[bit][d]) continue;
+          if (!set) set = bitAnd(shr(id, int64_t(bit)), i32(1));
+          part[d] = bitXor(part[d], mul(set, i32(bs[bit][d])));
+        }
+      }
+    }
+    return part;
+  });
 }
 
 ir::Value *ThreadLowering::coord(const TileLayout &l, int reg, size_t dim) {
@@ -249,11 +240,17 @@ ir::Value *ThreadLowering::coord(const TileLayout &l, int reg, size_t dim) {
 }
 
 ir::Value *ThreadLowering::flatIndex(const TileLayout &l, int reg) {
+  std::vector<ir::Value *> c;
+  for (size_t d = 0; d < l.shape.size(); ++d) c.push_back(coord(l, reg, d));
+  return rowMajorIndex(c, l.shape);
+}
+
+ir::Value *ThreadLowering::rowMajorIndex(const std::vector<ir::Value *> &c, const std::vector<int64_t> &shape) {
   ir::Value *idx = i32(0);
   int64_t stride = 1;
-  for (size_t d = l.shape.size(); d-- > 0;) {
-    idx = add(idx, mul(coord(l, reg, d), i32(stride)));
-    stride *= l.shape[d];
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (c[d]) idx = add(idx, mul(c[d], i32(stride)));
+    stride *= shape[d];
   }
   return idx;
 }
@@ -264,10 +261,9 @@ void ThreadLowering::lowerBlock(const ir::Block &block) {
   for (auto &op : block.ops()) lowerOp(*op);
 }
 
-
 void ThreadLowering::lowerOp(const ir::Operation &op) {
   b.setLoc(op.loc());
-  if (OpLoweringHook hook = hookFor(target, op.code()); hook && hook(op, *this)) return;
+  if (auto hook = hooks_.find(op.code()); hook != hooks_.end() && hook->second(op, *this)) return;
   if (op.hasTrait(ir::kElementwise)) return lowerElementwise(op);
   switch (op.code()) {
   case OpCode::ProgramId:
@@ -334,14 +330,8 @@ void ThreadLowering::lowerElementwise(const ir::Operation &op) {
     return set(op.result(), {one(in)});
   }
   const TileLayout &l = layoutOf(rt, op);
-  if (op.is(OpCode::Constant)) {  // a splat: one value serves every register
-    ir::Builder saved = b;
-    b = prologue_;
-    ir::Value *c = one({});
-    prologue_ = b;
-    b = saved;
-    return set(op.result(), Regs(size_t(l.numRegs), c));
-  }
+  if (op.is(OpCode::Constant))  // a splat: one value serves every register
+    return set(op.result(), Regs(size_t(l.numRegs), inPrologue([&] { return one({}); })));
   for (ir::Value *v : op.operands())
     if (v->type().isTile() && v->type().layout() != rt.layout())
       fail(op, "has operands in different layouts (" + v->type().str() + " vs " + rt.str() + ")");
@@ -472,23 +462,14 @@ void ThreadLowering::lowerThroughShared(const ir::Operation &op) {
         ir::Type it = op.operand(0)->type();
         std::vector<ir::Value *> c(it.shape().size());
         for (size_t d = 0; d < order.size(); ++d) c[size_t(order[d])] = coord(l, r, d);
-        idx = i32(0);
-        int64_t stride = 1;
-        for (size_t d = it.shape().size(); d-- > 0;) {
-          idx = add(idx, mul(c[d], i32(stride)));
-          stride *= it.shape()[d];
-        }
+        idx = rowMajorIndex(c, it.shape());
         break;
       }
-      case OpCode::Broadcast: {
+      case OpCode::Broadcast: {  // broadcast dimensions read coordinate 0
         ir::Type it = op.operand(0)->type();
-        idx = i32(0);
-        if (!it.isTile()) break;
-        int64_t stride = 1;
-        for (size_t d = it.shape().size(); d-- > 0;) {
-          if (it.shape()[d] != 1) idx = add(idx, mul(coord(l, r, d), i32(stride)));
-          stride *= it.shape()[d];
-        }
+        std::vector<ir::Value *> c(it.shape().size());
+        for (size_t d = 0; d < c.size(); ++d) c[d] = it.shape()[d] != 1 ? coord(l, r, d) : nullptr;
+        idx = rowMajorIndex(c, it.shape());
         break;
       }
       default:  // reshape, expand_dims, hint: the same row-major order

@@ -55,7 +55,7 @@ struct TileLayout {
   std::vector<int> holder;                     // the first register holding the same element
   bool isCopy(int r) const { return holder[size_t(r)] != r; }
   ir::Value *ownsElements = nullptr;           // i1: not a lane/warp broadcast copy; null: every thread
-  const ir::LinearLayout::Bases &bases(const char *dim) const;
+  const ir::LinearLayout::Bases &bases(const char *dim) const { return ll.bases(dim); }
 };
 
 using Regs = std::vector<ir::Value *>;
@@ -73,6 +73,22 @@ public:
   ir::Value *coord(const TileLayout &l, int reg, size_t dim);
   // The row-major index of a register's element in its tile (i32).
   ir::Value *flatIndex(const TileLayout &l, int reg);
+  // The row-major index of coordinates `c` in a tile of `shape`; a null
+  // coordinate counts as 0.
+  ir::Value *rowMajorIndex(const std::vector<ir::Value *> &c, const std::vector<int64_t> &shape);
+  // For each output dimension of `ll`: the xor of the lane and warp bases
+  // whose bit is set in this thread's lane and warp ids (in the prologue).
+  std::vector<ir::Value *> laneWarpPart(const ir::LinearLayout &ll);
+  // Runs `build` with the builder in the kernel's prologue, whose values
+  // every later op sees.
+  template <typename F> auto inPrologue(F &&build) {
+    ir::Builder saved = b;
+    b = prologue_;
+    auto result = build();
+    prologue_ = b;
+    b = saved;
+    return result;
+  }
   [[noreturn]] void fail(const ir::Operation &op, const std::string &msg) const;
 
   // Building thread IR at the insertion point; integer ops on constants fold.
@@ -180,6 +196,7 @@ public:
 private:
   ir::Region prologueHolder_;  // prologue ops, moved to the front of `out` at the end
   ir::Builder prologue_;
+  std::map<ir::OpCode, OpLoweringHook> hooks_;  // the target's, copied once
   std::unordered_map<const ir::Value *, Regs> values_;
   std::map<std::pair<std::vector<int64_t>, const ir::Layout *>, std::unique_ptr<TileLayout>> layouts_;
   std::map<std::pair<int64_t, int>, ir::Value *> constants_;  // (value, 0 = i32 / 1 = i1)

@@ -40,33 +40,18 @@ const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir
   if (!inverse) fail(where, "has a shared layout that is not one to one");
   const TileLayout &l = layoutOf(tile, where);
   ir::LinearLayout toOffset = inverse->compose(l.ll);  // (register, lane, warp) -> offset
-  auto bases = [&](const char *dim) -> const ir::LinearLayout::Bases & {
-    static const ir::LinearLayout::Bases none;
-    for (auto &in : toOffset.inDims())
-      if (in.name == dim) return in.bases;
-    return none;
-  };
   auto p = std::make_unique<Placement>();
-  for (int r = 0; r < l.numRegs; ++r) p->regOffset.push_back(xorOfBases(bases("register"), r));
-  ir::Builder saved = b;
-  b = prologue_;
-  p->laneWarpOffset = i32(0);
-  for (auto [dim, id] : {std::pair<const char *, ir::Value *>{"lane", lane}, {"warp", warp}}) {
-    const auto &bs = bases(dim);
-    for (size_t bit = 0; bit < bs.size(); ++bit)
-      if (bs[bit][0]) p->laneWarpOffset = bitXor(p->laneWarpOffset, mul(bitAnd(shr(id, int64_t(bit)), i32(1)), i32(bs[bit][0])));
-  }
-  prologue_ = b;
-  b = saved;
+  for (int r = 0; r < l.numRegs; ++r) p->regOffset.push_back(xorOfBases(toOffset.bases("register"), r));
+  p->laneWarpOffset = laneWarpPart(toOffset)[0];
   // Vector accesses: the low register bits step through consecutive
   // offsets, and every other basis keeps groups aligned.
   int64_t maxWidth = std::max<int64_t>(1, 16 / elementBytes(buffer));
-  const auto &rb = bases("register");
+  const auto &rb = toOffset.bases("register");
   int w = 1;
   for (size_t bit = 0; w < maxWidth && bit < rb.size() && rb[bit][0] == w; ++bit) w *= 2;
   auto aligned = [&](int width) {
     for (const char *dim : {"register", "lane", "warp"}) {
-      const auto &bs = bases(dim);
+      const auto &bs = toOffset.bases(dim);
       for (size_t bit = 0; bit < bs.size(); ++bit) {
         if (std::string(dim) == "register" && (int64_t(1) << bit) < width) continue;
         if (bs[bit][0] % width) return false;

@@ -12,9 +12,8 @@ namespace tessera::targets::llvmgen {
 
 bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::Module &module, const std::string &entry,
                       const TargetOptions &options, CompiledKernel &out, std::string &error) {
-  int numWarps = options.numWarps;
-  if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
-    error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(numWarps);
+  if (int n = options.numWarps; n < 1 || n > 32 || (n & (n - 1))) {
+    error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(n);
     return false;
   }
   const ir::Function *kernel = runPipeline(target, module, entry, options, error);
@@ -29,8 +28,7 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   GpuKernelInfo ki;
   PhaseTimer timer;
   // What the shared passes ran with (runPipeline's module attributes).
-  int warpSize = int(module.attrs().getInt("warp_size", 0));
-  numWarps = int(module.attrs().getInt("num_warps", 0));
+  int warpSize = int(module.attrs().getInt("warp_size", 0)), numWarps = int(module.attrs().getInt("num_warps", 0));
   if (!emitThreadKernel(*kernel, entry, *info, warpSize, numWarps, m, ki, error)) return false;
   timer.mark("lower");
   if (ki.sharedMemoryBytes > toolchain.sharedMemoryLimit()) {

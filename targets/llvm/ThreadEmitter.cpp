@@ -141,7 +141,7 @@ private:
         fallback = w == 1 ? o : b.CreateInsertElement(fallback, o, uint64_t(i));
       }
       llvm::Value *pred = get(op.operand(1));
-      bool global = elem.isPointer() || op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
+      bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
       v = isVolatile || !global ? nullptr : info.predicatedLoad(b, ptr, vt, pred, fallback);
       if (!v) v = whenElse(pred, load, fallback);
     }
