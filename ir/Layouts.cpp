@@ -123,6 +123,16 @@ std::optional<LinearLayout> toSharedLayout(const Layout &layout, const std::vect
   return out;
 }
 
+const Layout *toLayoutAttribute(const LinearLayout &l) {
+  std::vector<Layout::Param> params;
+  for (const auto &in : l.inDims()) {
+    std::vector<int64_t> flat;
+    for (const auto &basis : in.bases) flat.insert(flat.end(), basis.begin(), basis.end());
+    params.push_back({in.name, flat});
+  }
+  return Layout::get("linear", std::move(params));
+}
+
 std::optional<LinearLayout> toLinearLayout(const Layout &layout, const std::vector<int64_t> &shape, std::string *error) {
   try {
     if (layout.kind() == "blocked") return blocked(layout, shape, error);

@@ -23,6 +23,9 @@ namespace tessera::ir {
 std::optional<LinearLayout> toLinearLayout(const Layout &layout, const std::vector<int64_t> &shape,
                                            std::string *error = nullptr);
 
+// The #linear attribute of a tile layout (register, lane and warp bases).
+const Layout *toLayoutAttribute(const LinearLayout &l);
+
 // Shared-memory layouts (of smem buffers): a one-to-one map from "offset",
 // an element's index in the buffer, to its coordinates.
 //

@@ -523,6 +523,42 @@ bool verifyCastPair(const Operation &op, Checker &c) {
   return expectType(c, "result #1", op.result(1)->type(), r);
 }
 
+bool verifyMma(const Operation &op, Checker &c) {
+  std::vector<int64_t> shape = op.attr("shape")->getInts();
+  if (shape.size() != 3 || shape[0] <= 0 || shape[1] <= 0 || shape[2] <= 0)
+    return c.fail("attribute 'shape': expected [m, n, k], all positive");
+  int64_t m = shape[0], n = shape[1], k = shape[2], perLane = int64_t(op.numResults());
+  if (perLane == 0 || (m * n) % perLane) return c.fail("expected a share of the m x n result per lane");
+  int64_t lanes = m * n / perLane, a = m * k / lanes, b = k * n / lanes;
+  if (a * lanes != m * k || b * lanes != k * n || int64_t(op.numOperands()) != a + b + perLane)
+    return c.fail("expected " + std::to_string(a) + " + " + std::to_string(b) + " + " + std::to_string(perLane) +
+                  " operands (A, B, C shares of " + std::to_string(lanes) + " lanes), got " +
+                  std::to_string(op.numOperands()));
+  Type acc = op.result(0)->type();
+  if (!acc.isScalar()) return c.fail("result #0: expected a scalar, got " + acc.str());
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), acc)) return false;
+  Type at = op.operand(0)->type(), bt = op.operand(unsigned(a))->type();
+  for (int64_t i = 0; i < a + b + perLane; ++i) {
+    Type want = i < a ? at : i < a + b ? bt : acc;
+    if (!expectType(c, ("operand #" + std::to_string(i)).c_str(), op.operand(unsigned(i))->type(), want)) return false;
+  }
+  if (!at.isScalar() || !bt.isScalar()) return c.fail("expected scalar A and B elements");
+  return true;
+}
+
+bool verifyLdMatrix(const Operation &op, Checker &c) {
+  Type ptr = op.operand(0)->type();
+  if (!ptr.isPointer() || ptr.addressSpace() != AddressSpace::Shared)
+    return c.fail("operand #0: expected a shared-memory pointer, got " + ptr.str());
+  if (storageBytes(ptr.pointee()) != 2) return c.fail("expected 16-bit elements, got " + ptr.pointee().str());
+  unsigned n = op.numResults();
+  if (n != 2 && n != 4 && n != 8) return c.fail("expected 2, 4 or 8 results (1, 2 or 4 matrices), got " + std::to_string(n));
+  for (unsigned i = 0; i < n; ++i)
+    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), ptr.pointee())) return false;
+  return true;
+}
+
 bool verifyPrintf(const Operation &op, Checker &c) {
   for (unsigned i = 0; i < op.numOperands(); ++i) {
     Type t = op.operand(i)->type();

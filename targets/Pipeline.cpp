@@ -18,6 +18,8 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
   // launch options they need, as module attributes.
   TargetFacts facts = target.facts();
   module.attrs().set("target", ir::Attribute(target.name()));
+  if (std::string arch = target.architecture(options); !arch.empty())
+    module.attrs().set("arch", ir::Attribute(arch));
   if (facts.warpSize > 1) {
     module.attrs().set("warp_size", ir::Attribute(int64_t(facts.warpSize)));
     module.attrs().set("num_warps", ir::Attribute(int64_t(options.numWarps)));

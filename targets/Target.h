@@ -55,6 +55,12 @@ public:
   virtual ~Target() = default;
   virtual std::string name() const = 0;
   virtual TargetFacts facts() const = 0;
+  // The architecture `options` select ("sm_90a", "gfx942"), empty where the
+  // target has one; the passes see it as the module attribute `arch`.
+  virtual std::string architecture(const TargetOptions &options) const {
+    (void)options;
+    return "";
+  }
   // The pass pipeline run on tile IR before code generation, in order.
   virtual std::vector<std::string> pipeline() const = 0;
   // Identifies the code this target would generate for `options` (the

@@ -37,20 +37,13 @@ DotLayoutHook dotHookFor(const std::string &target) {
   return it == dotHooks().end() ? DotLayoutHook{} : it->second;
 }
 
-const Layout *asAttribute(const LinearLayout &l) {
-  std::vector<Layout::Param> params;
-  for (const auto &in : l.inDims()) {
-    std::vector<int64_t> flat;
-    for (const auto &basis : in.bases) flat.insert(flat.end(), basis.begin(), basis.end());
-    params.push_back({in.name, flat});
-  }
-  return Layout::get("linear", std::move(params));
-}
+const Layout *asAttribute(const LinearLayout &l) { return toLayoutAttribute(l); }
 
 class Assigner {
 public:
-  Assigner(int numWarps, int warpSize, const AxisAnalysis &axis, DotLayoutHook dotHook)
-      : warps_(numWarps), lanes_(warpSize), axis_(axis), dotHook_(std::move(dotHook)) {}
+  Assigner(const AttrDict &module, const AxisAnalysis &axis, DotLayoutHook dotHook)
+      : warps_(int(module.getInt("num_warps", 4))), lanes_(int(module.getInt("warp_size", 32))), module_(module),
+        axis_(axis), dotHook_(std::move(dotHook)) {}
 
   void block(Block &b) {
     for (Operation *op : b.opsVector()) assign(op);
@@ -64,6 +57,11 @@ public:
     for (Operation *op : b.opsVector()) {
       for (unsigned r = 0; r < op->numRegions(); ++r) seedFromAnchors(op->region(r).block());
       bool anchor = op->is(OpCode::Load) || op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas);
+      if (op->is(OpCode::Dot)) {  // the accumulator stays in the target's layout across a loop
+        std::optional<DotLayouts> l = dotLayouts(*op);
+        if (l && l->acc) want(op->operand(2), l->acc), want(op->result(), l->acc);
+        continue;
+      }
       if (op->is(OpCode::AsyncCopy)) {  // its pointers are operand 1
         const Layout *l = coalesced(op->operand(1));
         for (unsigned i = 1; i < op->numOperands(); ++i) want(op->operand(i), l);
@@ -89,6 +87,16 @@ private:
   void want(Value *v, const Layout *l) {
     if (!v->type().isTile() || !desired_.emplace(v, l).second) return;
     Operation *def = v->definingOp();
+    if (!def) {  // a loop-carried value: its initial value, the loop's result and what the body yields
+      Operation *loop = v->ownerBlock()->parentOp();
+      if (loop && loop->is(OpCode::For) && v->index() >= 1) {
+        unsigned k = v->index() - 1;
+        want(loop->result(k), l);
+        want(loop->operand(3 + k), l);
+        if (Operation *y = v->ownerBlock()->terminator()) want(y->operand(k), l);
+      }
+      return;
+    }
     if (!def || def->numRegions() || def->numResults() != 1 || !def->hasTrait(kPure)) return;
     if (def->is(OpCode::Broadcast)) return want(def->operand(0), collapsed(l, def->operand(0)->type(), v->type()));
     if (def->is(OpCode::ExpandDims)) {
@@ -103,6 +111,15 @@ private:
   }
 
   std::unordered_map<const Value *, const Layout *> desired_;
+
+  // The target's answer for a dot, asked once.
+  std::optional<DotLayouts> dotLayouts(const Operation &dot) {
+    auto it = dotAnswers_.find(&dot);
+    if (it == dotAnswers_.end())
+      it = dotAnswers_.emplace(&dot, dotHook_ ? dotHook_(dot, module_) : std::nullopt).first;
+    return it->second;
+  }
+  std::unordered_map<const Operation *, std::optional<DotLayouts>> dotAnswers_;
 
   // Triton's blocked layout with `perThread` elements along order[0], lanes
   // and then warps spread over the dimensions fastest first; what is left over
@@ -230,7 +247,9 @@ private:
       for (unsigned k = 0; k < op->numResults(); ++k) {
         Value *init = op->operand(3 + k);
         if (!init->type().isTile()) continue;
-        if (!init->type().layout()) convertOperand(op, 3 + k, defaultLayout(init->type()));
+        auto d = desired_.find(body.argument(k + 1));
+        if (d != desired_.end()) convertOperand(op, 3 + k, d->second);
+        else if (!init->type().layout()) convertOperand(op, 3 + k, defaultLayout(init->type()));
         setLayout(body.argument(k + 1), layoutOf(op->operand(3 + k)));
         setLayout(op->result(k), layoutOf(op->operand(3 + k)));
       }
@@ -276,7 +295,7 @@ private:
       return;
     }
     case OpCode::Dot: {
-      std::optional<DotLayouts> want = dotHook_ ? dotHook_(*op, warps_, lanes_) : std::nullopt;
+      std::optional<DotLayouts> want = dotLayouts(*op);
       if (!want) break;
       const Layout *acc = want->acc ? want->acc : layoutOf(op->operand(2)) ? layoutOf(op->operand(2))
                                                                           : defaultLayout(op->result()->type());
@@ -321,6 +340,7 @@ private:
   }
 
   int warps_, lanes_;
+  const AttrDict &module_;
   const AxisAnalysis &axis_;
   DotLayoutHook dotHook_;
 };
@@ -338,10 +358,9 @@ void clearDotLayoutsForTesting(const std::string &target) {
 }
 
 void assignLayouts(Module &m) {
-  int numWarps = int(m.attrs().getInt("num_warps", 4)), warpSize = int(m.attrs().getInt("warp_size", 32));
   for (auto &f : m.functions()) {
     AxisAnalysis axis(*f);  // computed on the tile IR, before any type changes
-    Assigner assigner(numWarps, warpSize, axis, dotHookFor(m.attrs().getString("target", "")));
+    Assigner assigner(m.attrs(), axis, dotHookFor(m.attrs().getString("target", "")));
     assigner.seedFromAnchors(f->entry());
     assigner.block(f->entry());
   }

@@ -20,7 +20,8 @@ namespace tessera::ir {
 struct DotLayouts {
   const Layout *a = nullptr, *b = nullptr, *acc = nullptr;
 };
-using DotLayoutHook = std::function<std::optional<DotLayouts>(const Operation &dot, int numWarps, int warpSize)>;
+// `module`: the module's attributes (num_warps, warp_size, arch, ...).
+using DotLayoutHook = std::function<std::optional<DotLayouts>(const Operation &dot, const AttrDict &module)>;
 void registerDotLayouts(const std::string &target, DotLayoutHook hook);
 void clearDotLayoutsForTesting(const std::string &target);
 

@@ -615,7 +615,9 @@ void lowerToThreads(ir::Module &m) {
       lowered->argAttrs(i) = k->argAttrs(i);
       lowered->argument(i)->setNameHint(k->argument(i)->nameHint());
     }
-    ThreadLowering(*k, *lowered, numWarps, warpSize, target).lowerKernel();
+    ThreadLowering lowering(*k, *lowered, numWarps, warpSize, target);
+    lowering.moduleAttrs = m.attrs();
+    lowering.lowerKernel();
     m.replaceFunction(k, std::move(lowered));
   }
 }

@@ -189,6 +189,7 @@ public:
   ir::Function &out;
   int numWarps, warpSize;
   std::string target;
+  ir::AttrDict moduleAttrs;  // the module's (target, arch, ...), for targets' hooks
   ir::Builder b;  // the insertion point in `out`
   ir::Value *tid = nullptr, *lane = nullptr, *warp = nullptr;
   const ir::AxisAnalysis &axis() const { return *axis_; }

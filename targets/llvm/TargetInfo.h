@@ -55,6 +55,22 @@ public:
     (void)first, (void)second, (void)elem;
     return nullptr;
   }
+  // The thread op `mma` (ir/Ops.def): a warp's D = A.B + C of `shape` on
+  // the matrix unit, operands (A's, B's, then C's elements, in their compute
+  // types) in the target's fragment order; D's elements, or none if the
+  // target has no such instruction.
+  virtual std::vector<llvm::Value *> mma(llvm::IRBuilder<> &, const std::vector<int64_t> &shape, ir::Type a, ir::Type b,
+                                         ir::Type acc, const std::vector<llvm::Value *> &operands) const {
+    (void)shape, (void)a, (void)b, (void)acc, (void)operands;
+    return {};
+  }
+  // The thread op `ldmatrix`: `matrices` 8x8 matrices of 16-bit elements
+  // from shared memory, one i32 (two elements) per matrix, or none.
+  virtual std::vector<llvm::Value *> loadMatrices(llvm::IRBuilder<> &, llvm::Value *sharedPtr, int matrices,
+                                                  bool trans) const {
+    (void)sharedPtr, (void)matrices, (void)trans;
+    return {};
+  }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
 };

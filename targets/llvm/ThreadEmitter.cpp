@@ -87,6 +87,8 @@ private:
     case OpCode::AtomicCas: return emitAtomic(op);
     case OpCode::ShuffleXor: return set(op.result(), shuffleXor(get(op.operand(0)), int(op.attr("mask")->getInt())));
     case OpCode::CastPair: return emitCastPair(op);
+    case OpCode::Mma: return emitMma(op);
+    case OpCode::LdMatrix: return emitLdMatrix(op);
     case OpCode::Barrier: return info.barrier(b);
     case OpCode::Printf: return emitPrintf(op);
     case OpCode::Assert:
@@ -229,6 +231,33 @@ private:
     }
     set(op.result(0), castValue(x, ir::Type::f32(), to, "rtne", &op));
     set(op.result(1), castValue(y, ir::Type::f32(), to, "rtne", &op));
+  }
+
+  void emitMma(const ir::Operation &op) {
+    std::vector<llvm::Value *> operands;
+    for (ir::Value *v : op.operands()) operands.push_back(get(v));
+    int64_t nA = 0;
+    ir::Type a = op.operand(0)->type();
+    while (nA < int64_t(op.numOperands()) && op.operand(unsigned(nA))->type() == a) ++nA;
+    std::vector<int64_t> shape = op.attr("shape")->getInts();
+    int64_t lanes = shape[0] * shape[1] / int64_t(op.numResults());
+    ir::Type bt = op.operand(unsigned(shape[0] * shape[2] / lanes))->type();
+    std::vector<llvm::Value *> d = info.mma(b, shape, a, bt, op.result(0)->type(), operands);
+    if (d.size() != op.numResults())
+      fail(op, "has no " + info.name() + " instruction for this shape and these element types");
+    for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), d[i]);
+  }
+
+  void emitLdMatrix(const ir::Operation &op) {
+    int matrices = int(op.numResults() / 2);
+    std::vector<llvm::Value *> words = info.loadMatrices(b, get(op.operand(0)), matrices, op.attrs().getBool("trans", false));
+    if (words.size() != size_t(matrices)) fail(op, "has no " + info.name() + " instruction");
+    llvm::Type *elem = computeType(op.result(0)->type());
+    for (int i = 0; i < matrices; ++i) {
+      llvm::Value *pair = b.CreateBitCast(words[size_t(i)], llvm::FixedVectorType::get(elem, 2));
+      set(op.result(unsigned(2 * i)), b.CreateExtractElement(pair, uint64_t(0)));
+      set(op.result(unsigned(2 * i + 1)), b.CreateExtractElement(pair, uint64_t(1)));
+    }
   }
 
   void emitPrintf(const ir::Operation &op) {

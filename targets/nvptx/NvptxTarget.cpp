@@ -1,6 +1,7 @@
 #include "targets/nvptx/NvptxTarget.h"
 
 #include "targets/llvm/GpuDriver.h"
+#include "targets/nvptx/Lowerings.h"
 #include "targets/nvptx/TargetInfo.h"
 
 #include "llvm/IR/Module.h"
@@ -151,6 +152,11 @@ public:
     return f;
   }
 
+  std::string architecture(const TargetOptions &o) const override {
+    ArchChoice c = chooseArch(requestedArch(o));
+    return c.info ? c.info->name : "";
+  }
+
   std::string fingerprint(const TargetOptions &o) const override {
     return std::string("nvptx;") + kTriple + ";" + resolveArch(o) + ";" + kPtxFeatures + ";warps" +
            std::to_string(o.numWarps) + ";ptxas=" + ptxasPath();
@@ -174,6 +180,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Target> createNvptxTarget() { return std::make_unique<NvptxTarget>(); }
+std::unique_ptr<Target> createNvptxTarget() {
+  registerLowerings();
+  return std::make_unique<NvptxTarget>();
+}
 
 } // namespace tessera::targets::nvptx

@@ -2,6 +2,8 @@
 // shfl.sync, the shared address space (3) and libdevice math.
 #include "targets/nvptx/TargetInfo.h"
 
+#include "targets/nvptx/Mma.h"
+
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Metadata.h"
@@ -165,6 +167,84 @@ private:
     a.vec = a.words == 1 ? "" : ".v" + std::to_string(a.words);
     return a;
   }
+  // mma.sync from the table (Mma.h): A and B packed into 32-bit registers,
+  // f32 accumulators one per register, f16 ones two per register.
+  std::vector<llvm::Value *> mma(llvm::IRBuilder<> &b, const std::vector<int64_t> &shape, ir::Type a, ir::Type bt,
+                                 ir::Type acc, const std::vector<llvm::Value *> &operands) const override {
+    const MmaInstruction *inst = findMma(1000, a.scalarKind(), bt.scalarKind(), acc.scalarKind(), "tf32");
+    if (!inst || shape != std::vector<int64_t>{inst->m, inst->n, inst->k}) return {};
+    size_t nA = size_t(inst->m * inst->k / 32), nB = size_t(inst->k * inst->n / 32), nC = size_t(inst->m * inst->n / 32);
+    if (operands.size() != nA + nB + nC) return {};
+    std::vector<llvm::Value *> ins;
+    auto pack = [&](size_t first, size_t count, unsigned bits) {
+      for (size_t i = first; i < first + count; i += 32 / bits) {
+        llvm::Type *t = operands[i]->getType();
+        llvm::Value *word;
+        if (bits == 32) {
+          word = b.CreateBitCast(operands[i], b.getInt32Ty());
+        } else {
+          word = llvm::PoisonValue::get(llvm::FixedVectorType::get(t, 32 / bits));
+          for (unsigned j = 0; j < 32 / bits; ++j) word = b.CreateInsertElement(word, operands[i + j], uint64_t(j));
+          word = b.CreateBitCast(word, b.getInt32Ty());
+        }
+        ins.push_back(word);
+      }
+    };
+    unsigned abits = unsigned(a.bitWidth()), cbits = unsigned(acc.bitWidth());
+    pack(0, nA, abits);
+    pack(nA, nB, abits);
+    size_t inWords = ins.size();
+    bool cPacked = cbits == 16;
+    llvm::Type *cword = cPacked || acc.isInteger() ? b.getInt32Ty() : b.getFloatTy();
+    const char *creg = cPacked || acc.isInteger() ? "r" : "f";
+    if (cPacked) pack(nA + nB, nC, 16);
+    else for (size_t i = nA + nB; i < operands.size(); ++i) ins.push_back(operands[i]);
+    unsigned dWords = unsigned(ins.size() - inWords), aWords = unsigned(nA * abits / 32), bWords = unsigned(nB * abits / 32);
+    std::string text = std::string(inst->ptx) + " " + list(0, dWords) + ", " + list(dWords, aWords) + ", " +
+                       list(dWords + aWords, bWords) + ", " + list(dWords + aWords + bWords, dWords) + ";";
+    std::string constraints;
+    for (unsigned i = 0; i < dWords; ++i) constraints += std::string(i ? "," : "") + "=" + creg;
+    for (unsigned i = 0; i < aWords + bWords; ++i) constraints += ",r";
+    for (unsigned i = 0; i < dWords; ++i) constraints += std::string(",") + creg;
+    std::vector<llvm::Type *> outTys(dWords, cword), inTys;
+    for (llvm::Value *v : ins) inTys.push_back(v->getType());
+    auto *fty = llvm::FunctionType::get(llvm::StructType::get(b.getContext(), outTys), inTys, false);
+    llvm::CallInst *call = b.CreateCall(llvm::InlineAsm::get(fty, text, constraints, /*hasSideEffects=*/false), ins);
+    call->addFnAttr(llvm::Attribute::Convergent);
+    call->addFnAttr(llvm::Attribute::NoUnwind);
+    call->setDoesNotAccessMemory();
+    std::vector<llvm::Value *> d;
+    for (unsigned i = 0; i < dWords; ++i) {
+      llvm::Value *w = b.CreateExtractValue(call, {i});
+      if (!cPacked) {
+        d.push_back(w);
+        continue;
+      }
+      llvm::Value *pair = b.CreateBitCast(w, llvm::FixedVectorType::get(b.getHalfTy(), 2));
+      d.push_back(b.CreateExtractElement(pair, uint64_t(0)));
+      d.push_back(b.CreateExtractElement(pair, uint64_t(1)));
+    }
+    return d;
+  }
+
+  std::vector<llvm::Value *> loadMatrices(llvm::IRBuilder<> &b, llvm::Value *ptr, int matrices,
+                                          bool trans) const override {
+    using llvm::Intrinsic::ID;
+    static const ID plain[] = {llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x1_b16,
+                               llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_b16,
+                               llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16};
+    static const ID transposed[] = {llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x1_trans_b16,
+                                    llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16,
+                                    llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16};
+    int index = matrices == 1 ? 0 : matrices == 2 ? 1 : matrices == 4 ? 2 : -1;
+    if (index < 0) return {};
+    llvm::Value *r = b.CreateIntrinsic(trans ? transposed[index] : plain[index], {ptr->getType()}, {ptr});
+    if (matrices == 1) return {r};
+    std::vector<llvm::Value *> words;
+    for (int i = 0; i < matrices; ++i) words.push_back(b.CreateExtractValue(r, {unsigned(i)}));
+    return words;
+  }
+
   // "{$first, ..., $(first+n-1)}" or "$first".
   static std::string list(unsigned first, unsigned n) {
     if (n == 1) return "$" + std::to_string(first);

@@ -1,12 +1,18 @@
 # RUN: tessera compile %s --entry mm --signature "*fp16:16,*fp16:16,*fp32:16" -D BM=32 -D BN=32 -D BK=16 --target nvptx --emit asm | FileCheck %s
 # RUN: tessera compile %s --entry mm --signature "*fp16:16,*fp16:16,*fp32:16" -D BM=32 -D BN=32 -D BK=16 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=SM80
-# dot on CUDA cores: operands through shared memory, f32 accumulation by fma.
-# CHECK: st.shared
+# dot on tensor cores: each operand goes to shared memory with 16-byte
+# stores, comes back with ldmatrix (b, whose contiguous dimension is n, with
+# .trans), and feeds mma.sync; 4 warps tile the 32x32 result 2 x 2, so each
+# issues two m16n8k16 instructions. ptxas assembles it for both targets.
+# CHECK: st.shared.v4.b32
 # CHECK: bar.sync 0;
-# CHECK: ld.shared
-
-# CHECK: fma.rn.f32
+# CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# CHECK-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+# CHECK-NOT: mma.sync
+# CHECK-NOT: fma.rn.f32
 # SM80: .target sm_80
+# SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 import tessera.language as tl
 
 

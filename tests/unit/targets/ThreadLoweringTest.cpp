@@ -131,11 +131,11 @@ TEST(AssignLayouts, TargetChoosesTheLayoutsOfADot) {
   const ir::Layout *a = ir::Layout::get(
       "blocked", {{"size_per_thread", {1, 2}}, {"threads_per_warp", {16, 2}}, {"warps_per_cta", {1, 4}}, {"order", {1, 0}}});
   int calls = 0;
-  ir::registerDotLayouts("fake", [&](const ir::Operation &dot, int numWarps, int warpSize) {
+  ir::registerDotLayouts("fake", [&](const ir::Operation &dot, const ir::AttrDict &module) {
     ++calls;
     EXPECT_TRUE(dot.is(ir::OpCode::Dot));
-    EXPECT_EQ(numWarps, 4);
-    EXPECT_EQ(warpSize, 32);
+    EXPECT_EQ(module.getInt("num_warps", 0), 4);
+    EXPECT_EQ(module.getInt("warp_size", 0), 32);
     return std::optional<ir::DotLayouts>(ir::DotLayouts{a, nullptr, acc});
   });
   std::string distributed = run(kDot, {"assign-layouts"});

@@ -1,0 +1,322 @@
+// Tensor-core dots on NVIDIA (sm_80 on), through the GPU lowering's seams:
+//  - dot layouts: the operands and the accumulator of a dot the table
+//    (Mma.h) has an instruction for take its fragment layouts, so the
+//    accumulator stays in registers across a loop;
+//  - dot: one `mma` per instruction tile of the result and of k, on the
+//    operands' registers as they are (tf32x3: three products of the
+//    operands' high and low tf32 parts);
+//  - convert_layout to a 16-bit dot operand: the tile goes to shared memory
+//    in a swizzled layout whose 16-byte rows land in eight different bank
+//    groups, and comes back with `ldmatrix` (transposed when the tile's
+//    contiguous dimension is not k).
+// A dot or a conversion none of these fits falls to the shared lowering.
+#include "targets/nvptx/Lowerings.h"
+
+#include "ir/Layouts.h"
+#include "ir/transforms/Passes.h"
+#include "targets/gpu/ThreadLowering.h"
+#include "targets/nvptx/Mma.h"
+
+namespace tessera::targets::nvptx {
+namespace {
+
+using ir::OpCode;
+using gpu::Regs;
+using gpu::ThreadLowering;
+
+struct DotPlan {
+  const MmaInstruction *mma = nullptr;
+  WarpTiling tiling;
+  int numWarps = 0;
+  ir::LinearLayout a, b, c;
+};
+
+// Whether `v` comes from a dot through elementwise ops (attention's
+// P = softmax(Q Kt) feeding P V), or feeds one's first operand.
+bool fromDot(const ir::Value *v, int depth = 0) {
+  const ir::Operation *d = v->definingOp();
+  if (!d || depth > 16) return false;
+  if (d->is(OpCode::Dot)) return true;
+  if (!d->hasTrait(ir::kElementwise) && !d->is(OpCode::ConvertLayout)) return false;
+  for (const ir::Value *o : d->operands())
+    if (o->type().isTile() && o->type().shape() == v->type().shape() && fromDot(o, depth + 1)) return true;
+  return false;
+}
+
+bool feedsDotA(const ir::Value *v, int depth = 0) {
+  if (depth > 16) return false;
+  for (const ir::Operation *u : v->users()) {
+    if (u->is(OpCode::Dot) && u->operand(0) == v) return true;
+    if ((u->hasTrait(ir::kElementwise) || u->is(OpCode::ConvertLayout)) && u->numResults() == 1 &&
+        u->result()->type().shape() == v->type().shape() && feedsDotA(u->result(), depth + 1))
+      return true;
+  }
+  return false;
+}
+
+std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &module) {
+  if (module.getInt("warp_size", 32) != 32) return std::nullopt;
+  ir::Type at = dot.operand(0)->type(), bt = dot.operand(1)->type(), rt = dot.result()->type();
+  if (!at.element().isScalar() || !rt.element().isScalar()) return std::nullopt;
+  std::string precision = dot.attrs().getString("input_precision", "ieee");
+  DotPlan p;
+  p.numWarps = int(module.getInt("num_warps", 4));
+  p.mma = findMma(smNumber(module.getString("arch", "")), at.element().scalarKind(), bt.element().scalarKind(),
+                  rt.element().scalarKind(), precision);
+  if (!p.mma) return std::nullopt;
+  size_t rank = size_t(rt.rank());
+  int64_t m = rt.shape()[rank - 2], n = rt.shape()[rank - 1];
+  // Chained dots keep every warp on its own rows, so that one dot's result
+  // is the next one's operand without moving between warps.
+  if (fromDot(dot.operand(0)) || feedsDotA(dot.result())) {
+    p.tiling.warpsM = 1;
+    while (p.tiling.warpsM < p.numWarps && m / (int64_t(p.mma->m) * p.tiling.warpsM) >= 2) p.tiling.warpsM *= 2;
+  } else {
+    p.tiling = chooseWarpTiling(*p.mma, m, n, p.numWarps);
+  }
+  auto a = mmaLayout(*p.mma, Operand::A, at.shape(), p.tiling, p.numWarps);
+  auto b = mmaLayout(*p.mma, Operand::B, bt.shape(), p.tiling, p.numWarps);
+  auto c = mmaLayout(*p.mma, Operand::C, rt.shape(), p.tiling, p.numWarps);
+  if (!a || !b || !c) return std::nullopt;
+  p.a = *a, p.b = *b, p.c = *c;
+  return p;
+}
+
+std::optional<ir::DotLayouts> dotLayouts(const ir::Operation &dot, const ir::AttrDict &module) {
+  std::optional<DotPlan> p = planDot(dot, module);
+  if (!p) return std::nullopt;
+  return ir::DotLayouts{ir::toLayoutAttribute(p->a), ir::toLayoutAttribute(p->b), ir::toLayoutAttribute(p->c)};
+}
+
+int log2Of(int64_t v) {
+  int bits = 0;
+  while ((int64_t(1) << bits) < v) ++bits;
+  return bits;
+}
+
+// f32 split into a tf32 high part (low 13 mantissa bits cleared) and the rest.
+std::pair<ir::Value *, ir::Value *> splitTf32(ThreadLowering &L, ir::Value *x) {
+  ir::Value *bits = L.emit(OpCode::Bitcast, {x}, ir::Type::i32());
+  ir::Value *high = L.emit(OpCode::Bitcast, {L.bitAnd(bits, L.i32(int32_t(0xffffe000u)))}, ir::Type::f32());
+  return {high, L.emit(OpCode::Sub, {x, high}, ir::Type::f32())};
+}
+
+bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
+  std::optional<DotPlan> p = planDot(op, L.moduleAttrs);
+  if (!p) return false;
+  // The operands must be in the layouts asked for (assign-layouts converts them).
+  const gpu::TileLayout &la = L.layoutOf(op.operand(0)->type(), op), &lb = L.layoutOf(op.operand(1)->type(), op),
+                        &lc = L.layoutOf(op.operand(2)->type(), op);
+  if (!(la.ll == p->a) || !(lb.ll == p->b) || !(lc.ll == p->c)) return false;
+  const MmaInstruction &mma = *p->mma;
+  ir::Type rt = op.result()->type();
+  size_t rank = size_t(rt.rank());
+  int64_t batch = rank == 3 ? rt.shape()[0] : 1, M = rt.shape()[rank - 2], N = rt.shape()[rank - 1];
+  int64_t K = op.operand(0)->type().shape()[rank - 1];
+  int64_t MT = M / (mma.m * p->tiling.warpsM), NT = N / (mma.n * p->tiling.warpsN), KT = K / mma.k;
+  int64_t nA = int64_t(1) << mma.fragA->reg.size(), nB = int64_t(1) << mma.fragB->reg.size(),
+          nC = int64_t(1) << mma.fragC->reg.size();
+  const Regs &A = L.get(op.operand(0)), &B = L.get(op.operand(1));
+  Regs C = L.get(op.operand(2));
+  bool threeProducts = std::string(mma.precision) == "tf32x3";
+  ir::Type acc = rt.element();
+  ir::AttrDict attrs;
+  attrs.set("shape", ir::Attribute(std::vector<int64_t>{mma.m, mma.n, mma.k}));
+  auto issue = [&](const std::vector<ir::Value *> &a, const std::vector<ir::Value *> &b, int64_t cBase) {
+    std::vector<ir::Value *> operands = a;
+    operands.insert(operands.end(), b.begin(), b.end());
+    for (int64_t e = 0; e < nC; ++e) operands.push_back(C[size_t(cBase + e)]);
+    ir::Operation *d = L.b.create(OpCode::Mma, operands, std::vector<ir::Type>(size_t(nC), acc), attrs);
+    for (int64_t e = 0; e < nC; ++e) C[size_t(cBase + e)] = d->result(unsigned(e));
+  };
+  for (int64_t bt = 0; bt < batch; ++bt)
+    for (int64_t kk = 0; kk < KT; ++kk)
+      for (int64_t i = 0; i < MT; ++i)
+        for (int64_t j = 0; j < NT; ++j) {
+          int64_t aBase = nA * (kk + KT * (i + MT * bt)), bBase = nB * (kk + KT * (j + NT * bt));
+          int64_t cBase = nC * (j + NT * (i + MT * bt));
+          std::vector<ir::Value *> a(A.begin() + aBase, A.begin() + aBase + nA), b(B.begin() + bBase, B.begin() + bBase + nB);
+          if (!threeProducts) {
+            issue(a, b, cBase);
+            continue;
+          }
+          std::vector<ir::Value *> aHigh, aLow, bHigh, bLow;
+          for (ir::Value *x : a) {
+            auto [h, l] = splitTf32(L, x);
+            aHigh.push_back(h), aLow.push_back(l);
+          }
+          for (ir::Value *x : b) {
+            auto [h, l] = splitTf32(L, x);
+            bHigh.push_back(h), bLow.push_back(l);
+          }
+          issue(aLow, bHigh, cBase);
+          issue(aHigh, bLow, cBase);
+          issue(aHigh, bHigh, cBase);
+        }
+  L.set(op.result(), C);
+  return true;
+}
+
+// ---- ldmatrix
+
+// Which operand layout of a 16-bit m16n8k16 dot `l` is, for some warp tiling.
+struct OperandMatch {
+  const MmaInstruction *mma = nullptr;
+  Operand which = Operand::A;
+  WarpTiling tiling;
+};
+
+std::optional<OperandMatch> matchOperand(const gpu::TileLayout &l, ir::Type elem, int numWarps, int sm) {
+  if (l.shape.size() != 2) return std::nullopt;
+  const MmaInstruction *mma = findMma(sm, elem.scalarKind(), elem.scalarKind(), ir::ScalarKind::F32, "");
+  if (!mma || mma->k != 16) return std::nullopt;
+  for (Operand which : {Operand::A, Operand::B})
+    for (int wm = 1; wm <= numWarps; wm *= 2)
+      for (int wn = 1; wm * wn <= numWarps; wn *= 2) {
+        WarpTiling t{wm, wn};
+        std::optional<ir::LinearLayout> want = mmaLayout(*mma, which, l.shape, t, numWarps);
+        if (want && *want == l.ll) return OperandMatch{mma, which, t};
+      }
+  return std::nullopt;
+}
+
+// The swizzled shared layout for a [rows, cols] tile of 16-bit elements
+// with dimension `fast` contiguous: 16-byte groups xor-ed with the row so
+// that the eight rows an ldmatrix phase reads fall in eight bank groups.
+const ir::Layout *swizzledLayout(const std::vector<int64_t> &shape, int64_t fast) {
+  int64_t rowBytes = shape[size_t(fast)] * 2;
+  int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes), maxPhase = std::max<int64_t>(1, std::min<int64_t>(8, rowBytes / 16));
+  return ir::Layout::get("shared", {{"vec", {8}}, {"per_phase", {perPhase}}, {"max_phase", {maxPhase}},
+                                    {"order", {fast, 1 - fast}}});
+}
+
+// The dimension along which the tile's registers hold consecutive
+// elements (where shared stores can be 16 bytes wide), or -1.
+int64_t contiguousDim(const gpu::TileLayout &l) {
+  const auto &rb = l.bases("register");
+  if (rb.empty()) return -1;
+  for (size_t d = 0; d < rb[0].size(); ++d)
+    if (rb[0][d] == 1) return int64_t(d);
+  return -1;
+}
+
+// The row addresses of every ldmatrix of operand `m` as a linear map from
+// (instruction, lane, warp) to the element each lane points at. Matrices of
+// one x4 load: A: bit 0 = m + 8, bit 1 = k + 8 (a0..a7 of one instruction);
+// B: bit 0 = k + 8, bit 1 = the next n repeat (b0..b3 of two). `rowsAlong`:
+// the dimension lane % 8 walks (the one that is not contiguous in memory).
+ir::LinearLayout rowAddresses(const OperandMatch &m, const std::vector<int64_t> &shape, int64_t rowsAlong,
+                              int numWarps, int &matrices) {
+  const MmaInstruction &mma = *m.mma;
+  bool isA = m.which == Operand::A;
+  auto at = [](int64_t r, int64_t c) { return std::vector<int32_t>{int32_t(r), int32_t(c)}; };
+  auto unit = [&](int64_t dim, int64_t v) { return dim == 0 ? at(v, 0) : at(0, v); };
+  ir::LinearLayout::Bases reg, lane, warp;
+  for (int b = 0; b < 3; ++b) lane.push_back(unit(rowsAlong, 1 << b));
+  int64_t kDim = isA ? 1 : 0;
+  int64_t reps = isA ? shape[0] / (mma.m * m.tiling.warpsM) : shape[1] / (mma.n * m.tiling.warpsN);
+  if (isA) {
+    lane.push_back(at(8, 0));
+    lane.push_back(at(0, 8));
+  } else {
+    lane.push_back(at(8, 0));
+    lane.push_back(reps > 1 ? at(0, 8 * m.tiling.warpsN) : at(0, 0));
+  }
+  matrices = isA || reps > 1 ? 4 : 2;
+  for (int b = 0; b < log2Of(shape[size_t(kDim)] / mma.k); ++b) reg.push_back(unit(kDim, mma.k << b));
+  if (isA)
+    for (int b = 0; b < log2Of(reps); ++b) reg.push_back(at(mma.m * m.tiling.warpsM << b, 0));
+  else
+    for (int b = 1; b < log2Of(reps); ++b) reg.push_back(at(0, mma.n * m.tiling.warpsN << b));
+  int wn = log2Of(m.tiling.warpsN), wm = log2Of(m.tiling.warpsM);
+  for (int b = 0; b < wn; ++b) warp.push_back(isA ? at(0, 0) : at(0, mma.n << b));
+  for (int b = 0; b < wm; ++b) warp.push_back(isA ? at(mma.m << b, 0) : at(0, 0));
+  for (int b = wn + wm; b < log2Of(numWarps); ++b) warp.push_back(at(0, 0));
+  return ir::LinearLayout({{"register", reg}, {"lane", lane}, {"warp", warp}},
+                          {{"dim0", int32_t(shape[0])}, {"dim1", int32_t(shape[1])}});
+}
+
+int32_t xorOfBases(const ir::LinearLayout::Bases &bases, int64_t index) {
+  int32_t v = 0;
+  for (size_t bit = 0; bit < bases.size(); ++bit)
+    if (index >> bit & 1) v ^= bases[bit][0];
+  return v;
+}
+
+// Reads a 16-bit dot operand in layout `dst` (matched as `m`) from `base`,
+// a buffer of type `buffer`, with ldmatrix; null when the buffer's layout
+// does not keep the rows ldmatrix reads whole.
+std::optional<Regs> loadWithLdmatrix(ThreadLowering &L, const ir::Operation &op, const OperandMatch &m,
+                                     const gpu::TileLayout &dst, ir::Value *base, ir::Type buffer) {
+  std::optional<ir::LinearLayout> shared = ir::toSharedLayout(*buffer.layout(), buffer.shape());
+  if (!shared) return std::nullopt;
+  std::optional<ir::LinearLayout> inverse = shared->invert();
+  if (!inverse) return std::nullopt;
+  // The contiguous dimension: offsets 1, 2, 4 step along it.
+  const auto &ob = shared->bases("offset");
+  if (ob.size() < 3) return std::nullopt;
+  int64_t fast = ob[0][0] == 1 ? 0 : 1;
+  for (int b = 0; b < 3; ++b)
+    if (ob[size_t(b)][size_t(fast)] != (1 << b) || ob[size_t(b)][size_t(1 - fast)] != 0) return std::nullopt;
+  int64_t kDim = m.which == Operand::A ? 1 : 0;
+  bool trans = fast != kDim;
+  int matrices = 0;
+  ir::LinearLayout rows = rowAddresses(m, dst.shape, 1 - fast, L.numWarps, matrices);
+  ir::LinearLayout toOffset = inverse->compose(rows);
+  // Every row start must be 16-byte aligned: the swizzle moves whole groups of 8.
+  for (const char *dim : {"register", "lane", "warp"})
+    for (const auto &basis : toOffset.bases(dim))
+      if (basis[0] % 8) return std::nullopt;
+  ir::Value *laneWarp = L.laneWarpPart(toOffset)[0];
+  ir::Type elem = buffer.element();
+  ir::AttrDict attrs;
+  if (trans) attrs.set("trans", ir::Attribute(true));
+  int64_t loads = toOffset.inDimSize("register");
+  int64_t kTiles = dst.shape[size_t(kDim)] / m.mma->k;
+  Regs out(size_t(dst.numRegs), nullptr);
+  for (int64_t i = 0; i < loads; ++i) {
+    ir::Value *addr = L.sharedAddress(base, L.bitXor(laneWarp, L.i32(xorOfBases(toOffset.bases("register"), i))));
+    ir::Operation *ld = L.b.create(OpCode::LdMatrix, {addr}, std::vector<ir::Type>(size_t(matrices * 2), elem), attrs);
+    int64_t kk = i % kTiles, rep = i / kTiles;
+    for (int e = 0; e < matrices * 2; ++e) {
+      // A: element e of instruction (kk, rep); B: element e % 4 of n repeats 2 rep and 2 rep + 1.
+      int64_t r = m.which == Operand::A ? e + 8 * (kk + kTiles * rep) : e % 4 + 4 * (kk + kTiles * (2 * rep + e / 4));
+      out[size_t(r)] = ld->result(unsigned(e));
+    }
+  }
+  for (ir::Value *v : out)
+    if (!v) L.fail(op, "internal error: ldmatrix left a register of a dot operand unset");
+  return out;
+}
+
+bool lowerOperandConversion(const ir::Operation &op, ThreadLowering &L) {
+  ir::Type in = op.operand(0)->type(), outT = op.result()->type();
+  if (in.element().bitWidth() != 16 || in.rank() != 2) return false;
+  const gpu::TileLayout &dst = L.layoutOf(outT, op), &src = L.layoutOf(in, op);
+  if (src.bases("lane") == dst.bases("lane") && src.bases("warp") == dst.bases("warp")) return false;  // registers only
+  std::optional<OperandMatch> m = matchOperand(dst, in.element(), L.numWarps, smNumber(L.moduleAttrs.getString("arch", "")));
+  if (!m) return false;
+  int64_t fast = contiguousDim(src);
+  if (fast < 0) fast = m->which == Operand::A ? 1 : 0;
+  ir::Type buffer = ir::Type::buffer(in.shape(), in.element(), swizzledLayout(in.shape(), fast));
+  ir::Value *base = L.allocShared(in.element(), in.numElements());
+  L.storeToBuffer(op, base, buffer, op.operand(0));
+  std::optional<Regs> regs = loadWithLdmatrix(L, op, *m, dst, base, buffer);
+  if (!regs) L.fail(op, "internal error: the swizzled operand buffer does not suit ldmatrix");
+  L.set(op.result(), *regs);
+  return true;
+}
+
+} // namespace
+
+void registerLowerings() {
+  static bool once = [] {
+    ir::registerDotLayouts("nvptx", dotLayouts);
+    gpu::registerOpLowering("nvptx", OpCode::Dot, lowerDot);
+    gpu::registerOpLowering("nvptx", OpCode::ConvertLayout, lowerOperandConversion);
+    return true;
+  }();
+  (void)once;
+}
+
+} // namespace tessera::targets::nvptx
