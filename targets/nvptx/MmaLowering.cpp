@@ -190,13 +190,16 @@ const ir::Layout *swizzledLayout(const std::vector<int64_t> &shape, int64_t fast
                                     {"order", {fast, 1 - fast}}});
 }
 
-// The dimension along which the tile's registers hold consecutive
-// elements (where shared stores can be 16 bytes wide), or -1.
+// The dimension along which the tile's threads hold consecutive elements
+// (the one its loads were coalesced along): lane 0's step, or register 0's
+// when lanes broadcast; -1 if neither.
 int64_t contiguousDim(const gpu::TileLayout &l) {
-  const auto &rb = l.bases("register");
-  if (rb.empty()) return -1;
-  for (size_t d = 0; d < rb[0].size(); ++d)
-    if (rb[0][d] == 1) return int64_t(d);
+  for (const char *dim : {"lane", "register"}) {
+    const auto &bases = l.bases(dim);
+    if (bases.empty()) continue;
+    for (size_t d = 0; d < bases[0].size(); ++d)
+      if (bases[0][d] != 0) return int64_t(d);
+  }
   return -1;
 }
 

@@ -1,0 +1,165 @@
+"""Dots on tensor cores (mma.sync, ldmatrix), on the GPU against torch in
+float64: every input type the MMA table has, ragged matrices, operands
+whose contiguous dimension is not k (ldmatrix .trans), every warp count,
+accumulators in f16, batched dots and chained dots (attention). Each case
+also checks that its PTX really uses the tensor cores."""
+
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera.bench import workloads as W
+
+
+@tessera.jit
+def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Ragged edges by masks (no wrap-around), so the loads keep the operands'
+    # contiguous dimension and ldmatrix sees both orders.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        a = tl.load(a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak, mask=(rm[:, None] < M) & (kk[None, :] < K),
+                    other=0.0)
+        b = tl.load(b_ptr + kk[:, None] * stride_bk + rn[None, :] * stride_bn, mask=(kk[:, None] < K) & (rn[None, :] < N),
+                    other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def _matmul(torch, a, b, block, num_warps=4, a_t=False, b_t=False):
+    """C = A B with A given as (m, k) or, when a_t, as the transpose of a (k, m) tensor; same for B."""
+    m, k = (a.shape[1], a.shape[0]) if a_t else a.shape
+    n = b.shape[0] if b_t else b.shape[1]
+    c = torch.full((m, n), float("nan"), device="cuda")
+    sam, sak = (1, m) if a_t else (k, 1)
+    sbk, sbn = (1, k) if b_t else (n, 1)
+    bm, bn, bk = block
+    args = (a, b, c, m, n, k, sam, sak, sbk, sbn)
+    meta = dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps)
+    _mm_kernel[(tessera.cdiv(m, bm), tessera.cdiv(n, bn))](*args, **meta)
+    return c, _mm_kernel.compile_only("nvptx", *args, **meta).assembly
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("a_t,b_t", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("block,num_warps", [((128, 128, 32), 4), ((64, 128, 64), 8), ((32, 32, 16), 1),
+                                             ((16, 64, 32), 2), ((128, 64, 16), 8)])
+@pytest.mark.parametrize("shape", [(333, 211, 170), (208, 144, 96)])  # unaligned rows; aligned but ragged
+def test_matmul_16bit_ragged_transposed(torch, dtype, a_t, b_t, block, num_warps, shape):
+    t = getattr(torch, dtype)
+    m, n, k = shape
+    a = torch.randn((k, m) if a_t else (m, k), device="cuda", dtype=t)
+    b = torch.randn((n, k) if b_t else (k, n), device="cuda", dtype=t)
+    c, ptx = _matmul(torch, a, b, block, num_warps, a_t, b_t)
+    A, B = (a.t() if a_t else a).double(), (b.t() if b_t else b).double()
+    torch.testing.assert_close(c.double(), A @ B, rtol=1e-3, atol=1e-3 * k ** 0.5)
+    assert "mma.sync.aligned.m16n8k16" in ptx and "ldmatrix" in ptx
+    assert (".trans.shared.b16" in ptx) == (a_t or not b_t)
+
+
+@pytest.mark.parametrize("precision,tol", [("tf32", 3e-3), ("tf32x3", 2e-5)])
+def test_matmul_f32_on_tensor_cores(torch, precision, tol):
+    m, n, k = 257, 190, 300
+    a, b = torch.randn(m, k, device="cuda"), torch.randn(k, n, device="cuda")
+    c = torch.full((m, n), float("nan"), device="cuda")
+    _precision_kernel[(tessera.cdiv(m, 64), tessera.cdiv(n, 64))](a, b, c, m, n, k, BM=64, BN=64, BK=32,
+                                                                  PRECISION=precision)
+    ref = a.double() @ b.double()
+    err = ((c.double() - ref).abs() / (a.double().abs() @ b.double().abs())).max().item()
+    assert err < tol, err
+    ptx = _precision_kernel.compile_only("nvptx", a, b, c, m, n, k, BM=64, BN=64, BK=32, PRECISION=precision).assembly
+    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
+    if precision == "tf32x3":
+        assert ptx.count("mma.sync") >= 3 * 16  # three products per instruction tile
+
+
+@tessera.jit
+def _precision_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      PRECISION: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :], mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K),
+                    other=0.0)
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :], mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N),
+                    other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@tessera.jit
+def _small_dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                      OUT: tl.constexpr, ACC: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    if ACC:
+        r = tl.dot(a, b, acc=tl.load(c_ptr + rm[:, None] * N + rn[None, :]), out_dtype=OUT)
+    else:
+        r = tl.dot(a, b, out_dtype=OUT)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], r)
+
+
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+def test_int8_to_int32_exact(torch, num_warps):
+    M, N, K = 64, 32, 128
+    a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
+    b = torch.randint(-128, 128, (K, N), device="cuda", dtype=torch.int8)
+    c = torch.randint(-1000, 1000, (M, N), device="cuda", dtype=torch.int32)
+    out = torch.full((M, N), -7, device="cuda", dtype=torch.int32)
+    _small_dot_kernel[(1,)](a, b, c, out, M=M, N=N, K=K, OUT=tl.int32, ACC=True, num_warps=num_warps)
+    assert torch.equal(out, (a.long() @ b.long() + c.long()).int())
+    ptx = _small_dot_kernel.compile_only("nvptx", a, b, c, out, M=M, N=N, K=K, OUT=tl.int32, ACC=True,
+                                         num_warps=num_warps).assembly
+    assert "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32" in ptx
+
+
+def test_f16_accumulator(torch):
+    M, N, K = 32, 64, 64
+    a = torch.rand(M, K, device="cuda", dtype=torch.float16)
+    b = torch.rand(K, N, device="cuda", dtype=torch.float16)
+    c = torch.rand(M, N, device="cuda", dtype=torch.float16)
+    out = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    _small_dot_kernel[(1,)](a, b, c, out, M=M, N=N, K=K, OUT=tl.float16, ACC=True)
+    ref = a.double() @ b.double() + c.double()
+    torch.testing.assert_close(out.double(), ref, rtol=5e-3, atol=5e-2)
+    ptx = _small_dot_kernel.compile_only("nvptx", a, b, c, out, M=M, N=N, K=K, OUT=tl.float16, ACC=True).assembly
+    assert "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16" in ptx
+
+
+@tessera.jit
+def _batched_kernel(a_ptr, b_ptr, out_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rb, rm, rn, rk = tl.arange(0, B), tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rb[:, None, None] * M * K + rm[None, :, None] * K + rk[None, None, :])
+    b = tl.load(b_ptr + rb[:, None, None] * K * N + rk[None, :, None] * N + rn[None, None, :])
+    tl.store(out_ptr + rb[:, None, None] * M * N + rm[None, :, None] * N + rn[None, None, :], tl.dot(a, b))
+
+
+def test_batched_bf16(torch):
+    B, M, N, K = 2, 32, 16, 32
+    a = torch.randn(B, M, K, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(B, K, N, device="cuda", dtype=torch.bfloat16)
+    out = torch.full((B, M, N), float("nan"), device="cuda")
+    _batched_kernel[(1,)](a, b, out, B=B, M=M, N=N, K=K)
+    torch.testing.assert_close(out.double(), a.double() @ b.double(), rtol=1e-3, atol=1e-2)
+    assert "mma.sync" in _batched_kernel.compile_only("nvptx", a, b, out, B=B, M=M, N=N, K=K).assembly
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_attention_chained_dots(torch, dtype):
+    t = getattr(torch, dtype)
+    bh, s, d = 3, 300, 64
+    q, k, v = (torch.randn(bh, s, d, device="cuda", dtype=t) for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    args = (q, k, v, out, d ** -0.5, s, s * d, d)
+    meta = dict(D=d, BLOCK_M=128, BLOCK_N=64)
+    W._attention_kernel[(tessera.cdiv(s, 128), bh)](*args, **meta)
+    ref = torch.nn.functional.scaled_dot_product_attention(q.double(), k.double(), v.double())
+    torch.testing.assert_close(out.double(), ref, rtol=2e-2, atol=2e-2)
+    assert W._attention_kernel.compile_only("nvptx", *args, **meta).assembly.count("mma.sync") >= 2
