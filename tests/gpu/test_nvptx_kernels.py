@@ -48,7 +48,7 @@ def test_matmul_ragged_and_big_tiles(torch, dtype, block):
     meta = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=4)
     W._matmul_kernel[grid](*args, **meta)
     ref = a.double() @ b.double()
-    tol = 1e-4 if dtype == "float32" else 3e-2
+    tol = 5e-3 if dtype == "float32" else 3e-2  # fp32 dots use tf32 tensor cores (Triton's default)
     torch.testing.assert_close(c.double(), ref, rtol=tol, atol=tol * k ** 0.5)
     if dtype == "float32":
         assert W._matmul_kernel.compile_only("nvptx", *args, **meta).shared_memory > 48 * 1024
@@ -123,7 +123,7 @@ def test_attention_ragged_sequence(torch, dtype):
     out = torch.full_like(q, float("nan"))
     W._attention_kernel[(tessera.cdiv(s, 64), bh)](q, k, v, out, d ** -0.5, s, s * d, d, D=d, BLOCK_M=64, BLOCK_N=32)
     ref = torch.nn.functional.scaled_dot_product_attention(q.double()[None], k.double()[None], v.double()[None])[0]
-    tol = 2e-5 if dtype == "float32" else 2e-2
+    tol = 5e-3 if dtype == "float32" else 2e-2  # tf32 dots in fp32, as Triton's
     torch.testing.assert_close(out.double(), ref, rtol=tol, atol=tol)
 
 

@@ -139,7 +139,7 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
         return row
     err = case.check()
     row["max_rel_err"] = err
-    row["wrong"] = not err <= TOLERANCE.get(dtype, 1e-2)
+    row["wrong"] = not err <= {**TOLERANCE, **getattr(w, "tolerance", {})}.get(dtype, 1e-2)
     scale = 1e-9 if w.unit == "TFLOP/s" else 1e-6  # per ms
     row["ms"] = ms
     row["value"] = case.work / ms * scale
