@@ -547,6 +547,18 @@ bool verifyMma(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyCpAsync(const Operation &op, Checker &c) {
+  Type dst = op.operand(0)->type(), src = op.operand(1)->type();
+  if (!dst.isPointer() || dst.addressSpace() != AddressSpace::Shared)
+    return c.fail("operand #0 (destination): expected a shared-memory pointer, got " + dst.str());
+  if (!src.isPointer() || src.addressSpace() == AddressSpace::Shared)
+    return c.fail("operand #1 (source): expected a global pointer, got " + src.str());
+  int64_t bytes = op.attr("bytes")->getInt();
+  if (bytes != 4 && bytes != 8 && bytes != 16) return c.fail("attribute 'bytes': expected 4, 8 or 16, got " + std::to_string(bytes));
+  if (op.numOperands() == 3 && !expectType(c, "operand #2 (predicate)", op.operand(2)->type(), Type::i1())) return false;
+  return true;
+}
+
 bool verifyLdMatrix(const Operation &op, Checker &c) {
   Type ptr = op.operand(0)->type();
   if (!ptr.isPointer() || ptr.addressSpace() != AddressSpace::Shared)

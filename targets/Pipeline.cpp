@@ -23,6 +23,7 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
   if (facts.warpSize > 1) {
     module.attrs().set("warp_size", ir::Attribute(int64_t(facts.warpSize)));
     module.attrs().set("num_warps", ir::Attribute(int64_t(options.numWarps)));
+    module.attrs().set("num_stages", ir::Attribute(int64_t(options.numStages)));
   }
   for (const std::string &p : target.pipeline())
     if (!pm.add(p)) {

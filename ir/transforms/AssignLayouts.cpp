@@ -60,6 +60,12 @@ public:
       if (op->is(OpCode::Dot)) {  // the accumulator stays in the target's layout across a loop
         std::optional<DotLayouts> l = dotLayouts(*op);
         if (l && l->acc) want(op->operand(2), l->acc), want(op->result(), l->acc);
+        // Operands read from shared memory are read in the layout the dot wants.
+        for (unsigned i = 0; i < 2; ++i) {
+          const Layout *w = i ? (l ? l->b : nullptr) : (l ? l->a : nullptr);
+          Operation *def = op->operand(i)->definingOp();
+          if (w && def && def->is(OpCode::LocalLoad)) want(op->operand(i), w);
+        }
         continue;
       }
       if (op->is(OpCode::AsyncCopy)) {  // its pointers are operand 1
@@ -175,22 +181,56 @@ private:
     if (v->type().isTile()) v->setType(withLayout(v->type(), l));
   }
 
-  // Makes operand i of `op` have layout `l`.
+  // Makes operand i of `op` have layout `l`: a cheap computation (of
+  // constants, splats, aranges and scalars, through elementwise ops and
+  // expand_dims) is re-created in `l`, anything else converted.
   void convertOperand(Operation *op, unsigned i, const Layout *l) {
     Value *v = op->operand(i);
     if (!v->type().isTile() || v->type().layout() == l) return;
     Builder b;
     b.setInsertionPoint(op);
     b.setLoc(op->loc());
-    Type want = withLayout(v->type(), l);
-    Operation *def = v->definingOp();
-    bool cheap = def && (def->is(OpCode::Splat) || def->is(OpCode::Constant) || def->is(OpCode::Arange));
-    if (cheap && def->parentBlock() == op->parentBlock()) {
-      Operation *copy = b.create(def->code(), def->operands(), {want}, def->attrs());
-      op->setOperand(i, copy->result());
+    int budget = 12;
+    if (rematerialize(v, l, b, op->parentBlock(), budget, /*build=*/false)) {
+      op->setOperand(i, rematerialize(v, l, b, op->parentBlock(), budget = 12, /*build=*/true));
       return;
     }
-    op->setOperand(i, b.createValue(OpCode::ConvertLayout, {v}, want));
+    // A value from outside a loop is converted once, where it is defined.
+    Operation *def = v->definingOp();
+    if (def && def->parentBlock() != op->parentBlock()) {
+      std::vector<Operation *> ops = def->parentBlock()->opsVector();
+      auto next = std::find(ops.begin(), ops.end(), def) + 1;
+      if (next != ops.end()) b.setInsertionPoint(*next);
+    }
+    op->setOperand(i, b.createValue(OpCode::ConvertLayout, {v}, withLayout(v->type(), l)));
+  }
+
+  // `v` computed again in layout `l` at the builder (null if it is not
+  // cheap); with build = false, only whether it can be.
+  Value *rematerialize(Value *v, const Layout *l, Builder &b, Block *blk, int &budget, bool build) {
+    Operation *def = v->definingOp();
+    if (!def || def->numResults() != 1 || def->numRegions() || --budget < 0) return nullptr;
+    Type want = withLayout(v->type(), l);
+    if (def->is(OpCode::Splat) || def->is(OpCode::Constant) || def->is(OpCode::Arange))
+      return build ? b.create(def->code(), def->operands(), {want}, def->attrs())->result() : v;
+    if (def->parentBlock() != blk) return nullptr;  // not worth recomputing in a loop
+    std::vector<Value *> operands;
+    if (def->is(OpCode::ExpandDims)) {
+      size_t axis = size_t(def->attr("axis")->getInt());
+      const Layout *inner = asAttribute(toLinearLayout(*l, v->type().shape())->sliced(axis));
+      Value *x = rematerialize(def->operand(0), inner, b, blk, budget, build);
+      if (!x) return nullptr;
+      operands.push_back(x);
+    } else if (def->hasTrait(kElementwise) && def->hasTrait(kPure)) {
+      for (Value *o : def->operands()) {
+        Value *x = o->type().isTile() ? rematerialize(o, l, b, blk, budget, build) : o;
+        if (!x) return nullptr;
+        operands.push_back(x);
+      }
+    } else {
+      return nullptr;
+    }
+    return build ? b.create(def->code(), operands, {want}, def->attrs())->result() : v;
   }
 
   const Layout *layoutOf(const Value *v) { return v->type().layout(); }

@@ -92,7 +92,7 @@ private:
       work.pop_back();
       for (ir::Operation *user : v->users()) {
         bool isAddress = user->is(OpCode::AddPtr) && user->operand(0) == v;
-        bool isAccess = (user->is(OpCode::VLoad) || user->is(OpCode::LdMatrix) || user->is(OpCode::VStore) || user->is(OpCode::AtomicRmw) ||
+        bool isAccess = (user->is(OpCode::VLoad) || user->is(OpCode::LdMatrix) || user->is(OpCode::CpAsync) || user->is(OpCode::VStore) || user->is(OpCode::AtomicRmw) ||
                          user->is(OpCode::AtomicCas)) && user->operand(0) == v;
         if (!isAddress && !isAccess) return next_;  // escapes: live to the end
         if (isAddress) work.push_back(user->result());

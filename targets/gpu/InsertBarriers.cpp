@@ -155,7 +155,7 @@ private:
   }
 
   static bool sharedAccess(const ir::Operation &op, Access &out) {
-    bool load = op.is(OpCode::VLoad) || op.is(OpCode::LdMatrix), store = op.is(OpCode::VStore);
+    bool load = op.is(OpCode::VLoad) || op.is(OpCode::LdMatrix), store = op.is(OpCode::VStore) || op.is(OpCode::CpAsync);
     bool atomic = op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
     if (!load && !store && !atomic) return false;
     if (op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared) return false;

@@ -8,6 +8,9 @@
 
 namespace tessera::targets::gpu {
 
+// Tile IR: loads feeding dots in loops become num_stages-deep async copies
+// through shared memory (PipelineLoops.cpp); reads module attribute num_stages.
+void pipelineLoops(ir::Module &m);
 // Distributed tile IR -> thread IR (ThreadLowering.cpp).
 void lowerToThreads(ir::Module &m);
 // shared_alloc -> shared_ptr at offsets reused across disjoint lifetimes.

@@ -623,6 +623,9 @@ void lowerToThreads(ir::Module &m) {
 }
 
 void registerPasses() {
+  ir::registerPass({"pipeline-loops", &pipelineLoops,
+                    "GPU tile IR: loads feeding dots in loops become num_stages-deep async copies (module attribute "
+                    "num_stages, or the loop's)"});
   ir::registerPass({"lower-to-threads", &lowerToThreads,
                     "GPU: distributed tile IR -> thread IR (needs assign-layouts; module attributes num_warps, "
                     "warp_size, target)"});

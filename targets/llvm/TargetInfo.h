@@ -71,6 +71,18 @@ public:
     (void)sharedPtr, (void)matrices, (void)trans;
     return {};
   }
+  // The thread ops cp_async (`bytes` from global `src` to shared `dst`,
+  // zero-filled where `pred`, if any, is false), cp_async_commit and
+  // cp_async_wait; false if the target has no asynchronous copies.
+  virtual bool asyncCopy(llvm::IRBuilder<> &, llvm::Value *dst, llvm::Value *src, int bytes, llvm::Value *pred) const {
+    (void)dst, (void)src, (void)bytes, (void)pred;
+    return false;
+  }
+  virtual bool asyncCommit(llvm::IRBuilder<> &) const { return false; }
+  virtual bool asyncWait(llvm::IRBuilder<> &, int pending) const {
+    (void)pending;
+    return false;
+  }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
 };

@@ -89,6 +89,17 @@ private:
     case OpCode::CastPair: return emitCastPair(op);
     case OpCode::Mma: return emitMma(op);
     case OpCode::LdMatrix: return emitLdMatrix(op);
+    case OpCode::CpAsync:
+      if (!info.asyncCopy(b, get(op.operand(0)), get(op.operand(1)), int(op.attr("bytes")->getInt()),
+                          op.numOperands() > 2 ? get(op.operand(2)) : nullptr))
+        fail(op, "has no " + info.name() + " instruction");
+      return;
+    case OpCode::CpAsyncCommit:
+      if (!info.asyncCommit(b)) fail(op, "has no " + info.name() + " instruction");
+      return;
+    case OpCode::CpAsyncWait:
+      if (!info.asyncWait(b, int(op.attr("pending")->getInt()))) fail(op, "has no " + info.name() + " instruction");
+      return;
     case OpCode::Barrier: return info.barrier(b);
     case OpCode::Printf: return emitPrintf(op);
     case OpCode::Assert:

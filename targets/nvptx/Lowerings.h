@@ -7,4 +7,9 @@ namespace tessera::targets::nvptx {
 // Installs the hooks for modules whose `target` is "nvptx" (idempotent).
 void registerLowerings();
 
+// Its parts: tensor-core dots and ldmatrix (MmaLowering.cpp), cp.async
+// (AsyncCopy.cpp).
+void registerMmaLowerings();
+void registerAsyncCopyLowerings();
+
 } // namespace tessera::targets::nvptx

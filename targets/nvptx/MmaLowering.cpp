@@ -310,13 +310,34 @@ bool lowerOperandConversion(const ir::Operation &op, ThreadLowering &L) {
   return true;
 }
 
+// local_load of a 16-bit dot operand from a buffer whose layout keeps
+// ldmatrix's rows whole (the pipelined loops' stages).
+bool lowerOperandLocalLoad(const ir::Operation &op, ThreadLowering &L) {
+  ir::Type buffer = op.operand(0)->type(), outT = op.result()->type();
+  if (buffer.element().bitWidth() != 16 || outT.rank() != 2) return false;
+  const gpu::TileLayout &dst = L.layoutOf(outT, op);
+  std::optional<OperandMatch> m =
+      matchOperand(dst, buffer.element(), L.numWarps, smNumber(L.moduleAttrs.getString("arch", "")));
+  if (!m) return false;
+  std::optional<Regs> regs = loadWithLdmatrix(L, op, *m, dst, L.scalar(op.operand(0)), buffer);
+  if (!regs) return false;
+  L.set(op.result(), *regs);
+  return true;
+}
+
 } // namespace
+
+void registerMmaLowerings() {
+  ir::registerDotLayouts("nvptx", dotLayouts);
+  gpu::registerOpLowering("nvptx", OpCode::Dot, lowerDot);
+  gpu::registerOpLowering("nvptx", OpCode::ConvertLayout, lowerOperandConversion);
+  gpu::registerOpLowering("nvptx", OpCode::LocalLoad, lowerOperandLocalLoad);
+}
 
 void registerLowerings() {
   static bool once = [] {
-    ir::registerDotLayouts("nvptx", dotLayouts);
-    gpu::registerOpLowering("nvptx", OpCode::Dot, lowerDot);
-    gpu::registerOpLowering("nvptx", OpCode::ConvertLayout, lowerOperandConversion);
+    registerMmaLowerings();
+    registerAsyncCopyLowerings();
     return true;
   }();
   (void)once;

@@ -159,12 +159,12 @@ public:
 
   std::string fingerprint(const TargetOptions &o) const override {
     return std::string("nvptx;") + kTriple + ";" + resolveArch(o) + ";" + kPtxFeatures + ";warps" +
-           std::to_string(o.numWarps) + ";ptxas=" + ptxasPath();
+           std::to_string(o.numWarps) + ";stages" + std::to_string(o.numStages) + ";ptxas=" + ptxasPath();
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "assign-layouts", "lower-to-threads",
-            "allocate-shared", "insert-barriers"};
+    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce", "assign-layouts",
+            "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,

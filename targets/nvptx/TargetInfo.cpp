@@ -245,6 +245,28 @@ private:
     return words;
   }
 
+  // cp.async with a source size: 0 bytes read where `pred` is false, the
+  // rest of the destination zero-filled (.cg, bypassing L1, for 16 bytes).
+  bool asyncCopy(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *src, int bytes, llvm::Value *pred) const override {
+    using llvm::Intrinsic::ID;
+    ID id = bytes == 16 ? llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16_s
+            : bytes == 8 ? llvm::Intrinsic::nvvm_cp_async_ca_shared_global_8_s
+            : bytes == 4 ? llvm::Intrinsic::nvvm_cp_async_ca_shared_global_4_s
+                         : llvm::Intrinsic::not_intrinsic;
+    if (id == llvm::Intrinsic::not_intrinsic) return false;
+    llvm::Value *size = pred ? b.CreateSelect(pred, b.getInt32(uint32_t(bytes)), b.getInt32(0)) : b.getInt32(uint32_t(bytes));
+    b.CreateIntrinsic(id, {}, {dst, src, size});
+    return true;
+  }
+  bool asyncCommit(llvm::IRBuilder<> &b) const override {
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
+    return true;
+  }
+  bool asyncWait(llvm::IRBuilder<> &b, int pending) const override {
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {b.getInt32(uint32_t(pending))});
+    return true;
+  }
+
   // "{$first, ..., $(first+n-1)}" or "$first".
   static std::string list(unsigned first, unsigned n) {
     if (n == 1) return "$" + std::to_string(first);

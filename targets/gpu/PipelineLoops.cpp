@@ -1,0 +1,237 @@
+// pipeline-loops: software pipelining of the global loads that feed dots in
+// a `for` loop (Triton's num_stages), at the tile level, before layouts.
+//
+// A loop of S >= 2 stages (its `num_stages` attribute, else the module's)
+// keeps S buffers per load in shared memory. Before the loop, the copies
+// of iterations 0 .. S-2 are issued (async_copy, one group each); iteration
+// i waits until its group has landed (async_wait: S-2 groups may still be
+// in flight), reads its tiles back (local_load), issues the copies of
+// iteration i + S-1 into the buffer iteration i-1 used, and runs the rest
+// of the body. The copies of iterations past the end are masked off (they
+// read nothing), and all copies are waited for after the loop.
+//
+// To compute iteration i + S-1's pointers and masks early, the ops they
+// depend on in the body (the "slice": pure, region-free ops of the
+// induction variable, loop invariants and loop-carried values computed
+// only by the slice itself, such as `ptrs += BLOCK_K`) are cloned: into the
+// prologue once per early iteration, and into the body on values carried
+// S-1 iterations ahead. A load qualifies when it is in the loop's body, all
+// its users are dots (as an operand), its tile has rank 2 and its slice is
+// as above; the step must be a positive constant.
+#include "ir/Builder.h"
+#include "ir/Clone.h"
+#include "ir/analysis/AxisInfo.h"
+#include "targets/gpu/Passes.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tessera::targets::gpu {
+namespace {
+
+using ir::OpCode;
+
+bool feedsOnlyDots(const ir::Value *v) {
+  if (!v->hasUses()) return false;
+  for (const ir::Operation *u : v->users())
+    if (!u->is(OpCode::Dot) || u->operand(2) == v) return false;
+  return true;
+}
+
+// The swizzled shared layout of one stage: rows of the tile's contiguous
+// dimension, 16-byte groups xor-ed by row so that 8 consecutive rows fall
+// in 8 different bank groups. `lead` stacked dimensions come first.
+const ir::Layout *stageLayout(const std::vector<int64_t> &shape, int64_t fast, int elemBytes, int64_t lead) {
+  int64_t vec = std::max(1, 16 / elemBytes), rowBytes = shape[size_t(fast)] * elemBytes;
+  int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes), maxPhase = std::max<int64_t>(1, std::min<int64_t>(8, rowBytes / 16));
+  return ir::Layout::get("shared", {{"vec", {vec}}, {"per_phase", {perPhase}}, {"max_phase", {maxPhase}},
+                                    {"order", {fast + lead, 1 - fast + lead}}});
+}
+
+class Pipeliner {
+public:
+  Pipeliner(ir::Operation &loop, int stages, const ir::AxisAnalysis &axis) : loop_(loop), stages_(stages), axis_(axis) {}
+
+  void run() {
+    ir::Block &body = loop_.region(0).block();
+    const ir::Operation *stepDef = loop_.operand(2)->definingOp();
+    if (!stepDef || !stepDef->is(OpCode::Constant) || !stepDef->attr("value")->isInt()) return;
+    step_ = stepDef->attr("value")->getInt();
+    if (step_ <= 0) return;
+    for (ir::Operation *op : body.opsVector())
+      if (op->is(OpCode::Load) && op->result()->type().isTile() && op->result()->type().rank() == 2 &&
+          feedsOnlyDots(op->result()))
+        loads_.push_back(op);
+    if (loads_.empty() || !computeSlice(body)) return;
+    rewrite(body);
+  }
+
+private:
+  bool computeSlice(ir::Block &body) {
+    std::vector<ir::Value *> work;
+    for (ir::Operation *ld : loads_)
+      for (ir::Value *v : ld->operands()) work.push_back(v);
+    ir::Operation *yield = body.terminator();
+    while (!work.empty()) {
+      ir::Value *v = work.back();
+      work.pop_back();
+      if (v->isBlockArgument() && v->ownerBlock() == &body) {
+        if (v->index() == 0 || !carried_.insert(v->index() - 1).second) continue;
+        work.push_back(yield->operand(v->index() - 1));
+        continue;
+      }
+      ir::Operation *def = v->definingOp();
+      if (!def || def->parentBlock() != &body) {
+        if (v->ownerBlock() != &body && isInside(v->ownerBlock(), body)) return false;  // a nested region's value
+        continue;  // defined before the loop
+      }
+      if (!slice_.insert(def).second) continue;
+      if (!def->hasTrait(ir::kPure) || def->numRegions() || def->is(OpCode::Dot)) return false;
+      for (ir::Value *o : def->operands()) work.push_back(o);
+    }
+    return true;
+  }
+
+  static bool isInside(const ir::Block *blk, const ir::Block &body) {
+    for (const ir::Operation *p = blk ? blk->parentOp() : nullptr; p; p = p->parentOp())
+      if (p->parentBlock() == &body) return true;
+    return false;
+  }
+
+  ir::Value *constant(ir::Builder &b, int64_t v, ir::Type t) { return b.constantInt(v, t); }
+
+  // Clones the slice for the iteration whose induction variable is `iv`
+  // and whose carried values are `carried` (by index); returns the map.
+  ir::ValueMap cloneSlice(ir::Builder &b, ir::Block &body, ir::Value *iv, const std::map<unsigned, ir::Value *> &carried) {
+    ir::ValueMap map;
+    map[body.argument(0)] = iv;
+    for (auto [k, v] : carried) map[body.argument(k + 1)] = v;
+    for (ir::Operation *op : body.opsVector())
+      if (slice_.count(op)) ir::cloneOp(b, *op, map);
+    return map;
+  }
+
+  // Copies of iteration `iv`'s loads into stage `slot` of each buffer,
+  // masked off past the loop's end, as one group.
+  void issue(ir::Builder &b, const ir::ValueMap &map, ir::Value *iv, ir::Value *slot) {
+    ir::Value *valid = b.cmp("slt", iv, loop_.operand(1));
+    for (size_t i = 0; i < loads_.size(); ++i) {
+      ir::Operation *ld = loads_[i];
+      std::vector<int64_t> shape = ld->result()->type().shape();
+      ir::Value *mask = b.splat(valid, shape);
+      if (ld->numOperands() > 1) mask = b.sameType(OpCode::And, {ir::lookupOrSelf(map, ld->operand(1)), mask});
+      ir::Value *view = b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]);
+      std::vector<ir::Value *> operands = {view, ir::lookupOrSelf(map, ld->operand(0)), mask};
+      if (ld->numOperands() > 2) operands.push_back(ir::lookupOrSelf(map, ld->operand(2)));
+      b.create(OpCode::AsyncCopy, operands, {});
+    }
+    b.create(OpCode::AsyncCommitGroup, {}, {});
+  }
+
+  void rewrite(ir::Block &body) {
+    ir::Builder b;
+    b.setInsertionPoint(&loop_);
+    b.setLoc(loop_.loc());
+    ir::Type ivT = body.argument(0)->type(), i32 = ir::Type::i32();
+    ir::Value *lb = loop_.operand(0);
+    // One buffer of `stages` entries per load.
+    for (ir::Operation *ld : loads_) {
+      ir::Type t = ld->result()->type();
+      const ir::AxisInfo &info = axis_.get(ld->operand(0));
+      int64_t fast = info.contiguity[0] > info.contiguity[1] ? 0 : 1;
+      int elemBytes = std::max(1, t.element().bitWidth() / 8);
+      std::vector<int64_t> stacked = {stages_, t.shape()[0], t.shape()[1]};
+      buffers_.push_back(b.createValue(OpCode::LocalAlloc, {},
+                                       ir::Type::buffer(stacked, t.element(), stageLayout(t.shape(), fast, elemBytes, 1))));
+      views_.push_back(ir::Type::buffer(t.shape(), t.element(), stageLayout(t.shape(), fast, elemBytes, 0)));
+    }
+    // Prologue: iterations 0 .. S-2.
+    std::map<unsigned, ir::Value *> ahead;
+    for (unsigned k : carried_) ahead[k] = loop_.operand(3 + k);
+    for (int j = 0; j + 1 < stages_; ++j) {
+      ir::Value *iv = j ? b.sameType(OpCode::Add, {lb, constant(b, j * step_, ivT)}) : lb;
+      ir::ValueMap map = cloneSlice(b, body, iv, ahead);
+      issue(b, map, iv, constant(b, j, i32));
+      for (unsigned k : carried_) ahead[k] = ir::lookupOrSelf(map, body.terminator()->operand(k));
+    }
+    // The loop, carrying the slice's values S-1 iterations ahead too.
+    std::vector<ir::Value *> operands(loop_.operands().begin(), loop_.operands().end());
+    std::vector<ir::Type> types;
+    for (ir::Value *r : loop_.results()) types.push_back(r->type());
+    for (unsigned k : carried_) operands.push_back(ahead[k]), types.push_back(ahead[k]->type());
+    ir::Operation *next = b.create(OpCode::For, operands, types, loop_.attrs());
+    ir::Block &nb = next->region(0).block();
+    ir::ValueMap map;
+    map[body.argument(0)] = nb.addArgument(ivT, body.argument(0)->nameHint());
+    for (unsigned k = 1; k < body.numArguments(); ++k)
+      map[body.argument(k)] = nb.addArgument(body.argument(k)->type(), body.argument(k)->nameHint());
+    std::map<unsigned, ir::Value *> aheadArgs;
+    for (unsigned k : carried_) aheadArgs[k] = nb.addArgument(ahead[k]->type());
+    ir::Builder in(&nb);
+    in.setLoc(loop_.loc());
+    ir::AttrDict wait;
+    wait.set("pending", ir::Attribute(int64_t(stages_ - 2)));
+    in.create(OpCode::AsyncWait, {}, {}, wait);
+    ir::Value *iv = map[body.argument(0)];
+    ir::Value *index = in.cast(in.sameType(OpCode::Div, {in.sameType(OpCode::Sub, {iv, lb}), constant(in, step_, ivT)}), i32);
+    ir::Value *readSlot = in.sameType(OpCode::Rem, {index, constant(in, stages_, i32)});
+    ir::Value *writeSlot =
+        in.sameType(OpCode::Rem, {in.sameType(OpCode::Add, {index, constant(in, stages_ - 1, i32)}), constant(in, stages_, i32)});
+    for (size_t i = 0; i < loads_.size(); ++i) {
+      ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
+      map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
+    }
+    ir::Value *aheadIv = in.sameType(OpCode::Add, {iv, constant(in, (stages_ - 1) * step_, ivT)});
+    ir::ValueMap pre = cloneSlice(in, body, aheadIv, aheadArgs);
+    issue(in, pre, aheadIv, writeSlot);
+    for (ir::Operation *op : body.opsVector())
+      if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end()) ir::cloneOp(in, *op, map);
+    std::vector<ir::Value *> yields;
+    for (ir::Value *v : body.terminator()->operands()) yields.push_back(ir::lookupOrSelf(map, v));
+    for (unsigned k : carried_) yields.push_back(ir::lookupOrSelf(pre, body.terminator()->operand(k)));
+    in.yield(yields);
+    // Drain: copies of iterations past the end are still in flight.
+    ir::AttrDict drain;
+    drain.set("pending", ir::Attribute(int64_t(0)));
+    b.create(OpCode::AsyncWait, {}, {}, drain);
+    for (unsigned k = 0; k < loop_.numResults(); ++k) loop_.result(k)->replaceAllUsesWith(next->result(k));
+    loop_.erase();
+  }
+
+  ir::Operation &loop_;
+  int stages_;
+  const ir::AxisAnalysis &axis_;
+  int64_t step_ = 1;
+  std::vector<ir::Operation *> loads_;
+  std::set<ir::Operation *> slice_;
+  std::set<unsigned> carried_;  // indices of loop-carried values the slice updates
+  std::vector<ir::Value *> buffers_;
+  std::vector<ir::Type> views_;
+};
+
+void collectLoops(ir::Block &b, std::vector<ir::Operation *> &out) {
+  for (ir::Operation *op : b.opsVector()) {
+    for (unsigned r = 0; r < op->numRegions(); ++r) collectLoops(op->region(r).block(), out);
+    if (op->is(OpCode::For)) out.push_back(op);
+  }
+}
+
+} // namespace
+
+void pipelineLoops(ir::Module &m) {
+  int64_t moduleStages = m.attrs().getInt("num_stages", 1);
+  for (auto &f : m.functions()) {
+    if (f->isThreadLevel()) continue;
+    std::vector<ir::Operation *> loops;
+    collectLoops(f->entry(), loops);
+    if (loops.empty()) continue;
+    ir::AxisAnalysis axis(*f);
+    for (ir::Operation *loop : loops) {
+      int64_t stages = loop->attrs().getInt("num_stages", moduleStages);
+      if (stages >= 2) Pipeliner(*loop, int(stages), axis).run();
+    }
+  }
+}
+
+} // namespace tessera::targets::gpu

@@ -1,0 +1,75 @@
+// Asynchronous copies on NVIDIA (sm_80 on): async_copy becomes cp.async of
+// 4, 8 or 16 bytes per register group (masked-off groups read nothing and
+// zero-fill), async_commit_group and async_wait their group operations. A
+// wait is followed by a barrier: a thread's wait covers only its own copies,
+// and the tile it waits for was copied by every thread. A copy whose
+// masked-off elements take a value other than zero, or whose groups are
+// narrower than 4 bytes, falls to the shared (synchronous) lowering.
+#include "targets/nvptx/Lowerings.h"
+
+#include "targets/gpu/ThreadLowering.h"
+
+#include <cmath>
+
+namespace tessera::targets::nvptx {
+namespace {
+
+using ir::OpCode;
+using gpu::ThreadLowering;
+
+bool isZero(const ir::Value *v) {
+  const ir::Operation *d = v->definingOp();
+  while (d && (d->is(OpCode::Splat) || d->is(OpCode::ConvertLayout))) d = d->operand(0)->definingOp();
+  if (!d || !d->is(OpCode::Constant)) return false;
+  const ir::Attribute *value = d->attr("value");
+  return value->isInt() ? value->getInt() == 0 : value->getFloat() == 0.0 && !std::signbit(value->getFloat());
+}
+
+bool lowerAsyncCopy(const ir::Operation &op, ThreadLowering &L) {
+  if (op.numOperands() > 3 && !isZero(op.operand(3))) return false;
+  ir::Type buffer = op.operand(0)->type(), ptrsT = op.operand(1)->type();
+  ir::Type elem = buffer.element();
+  int elemBytes = std::max(1, elem.bitWidth() / 8);
+  const ThreadLowering::Placement &p = L.placementOf(buffer, ptrsT.withElement(elem), op);
+  const gpu::TileLayout &l = L.layoutOf(ptrsT, op);
+  const ir::Value *maskV = op.numOperands() > 2 ? op.operand(2) : nullptr;
+  int w = std::min(p.width, L.vectorWidth(op.operand(1), maskV, l, elemBytes));
+  int bytes = w * elemBytes;
+  if (bytes != 4 && bytes != 8 && bytes != 16) return false;
+  const gpu::Regs &ptrs = L.get(op.operand(1));
+  const gpu::Regs *mask = maskV ? &L.get(maskV) : nullptr;
+  ir::Value *base = L.scalar(op.operand(0));
+  ir::AttrDict attrs;
+  attrs.set("bytes", ir::Attribute(int64_t(bytes)));
+  for (int g = 0; g < l.numRegs; g += w) {
+    if (l.isCopy(g)) continue;
+    std::vector<ir::Value *> operands = {L.sharedAddress(base, L.bitXor(p.laneWarpOffset, L.i32(p.regOffset[size_t(g)]))),
+                                         ptrs[size_t(g)]};
+    if (mask) operands.push_back((*mask)[size_t(g)]);
+    L.b.create(OpCode::CpAsync, operands, {}, attrs);
+  }
+  return true;
+}
+
+bool lowerCommit(const ir::Operation &, ThreadLowering &L) {
+  L.b.create(OpCode::CpAsyncCommit, {}, {});
+  return true;
+}
+
+bool lowerWait(const ir::Operation &op, ThreadLowering &L) {
+  ir::AttrDict attrs;
+  attrs.set("pending", ir::Attribute(op.attr("pending")->getInt()));
+  L.b.create(OpCode::CpAsyncWait, {}, {}, attrs);
+  L.barrier();
+  return true;
+}
+
+} // namespace
+
+void registerAsyncCopyLowerings() {
+  gpu::registerOpLowering("nvptx", OpCode::AsyncCopy, lowerAsyncCopy);
+  gpu::registerOpLowering("nvptx", OpCode::AsyncCommitGroup, lowerCommit);
+  gpu::registerOpLowering("nvptx", OpCode::AsyncWait, lowerWait);
+}
+
+} // namespace tessera::targets::nvptx
