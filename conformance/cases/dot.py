@@ -32,8 +32,9 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K
 
 # Products of inputs in +-4 summed over K = 32: the reference is exact in
 # float64; fp16 out_dtype rounds the result once. tf32 (Triton's default for
-# fp32) may round the inputs to 10 bits.
-DOT_TOL = {"ieee": (1e-5, 1e-4), "default": (2e-3, 2e-2), "acc": (2e-3, 2e-2), "method": (2e-3, 2e-2),
+# fp32, used by tensor cores) rounds the inputs to 10 mantissa bits: each
+# product of up to 16 may be off by 2^-10 of itself, 32 of them summed.
+DOT_TOL = {"ieee": (1e-5, 1e-4), "default": (5e-3, 5e-2), "acc": (5e-3, 5e-2), "method": (5e-3, 5e-2),
            "out_dtype": (2e-3, 3e-2)}
 
 

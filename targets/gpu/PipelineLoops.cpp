@@ -115,7 +115,7 @@ private:
   // Copies of iteration `iv`'s loads into stage `slot` of each buffer,
   // masked off past the loop's end, as one group.
   void issue(ir::Builder &b, const ir::ValueMap &map, ir::Value *iv, ir::Value *slot) {
-    ir::Value *valid = b.cmp("slt", iv, loop_.operand(1));
+    ir::Value *valid = b.cmp("lt", iv, loop_.operand(1));
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Operation *ld = loads_[i];
       std::vector<int64_t> shape = ld->result()->type().shape();

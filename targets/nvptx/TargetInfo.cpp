@@ -181,7 +181,9 @@ private:
         llvm::Type *t = operands[i]->getType();
         llvm::Value *word;
         if (bits == 32) {
-          word = b.CreateBitCast(operands[i], b.getInt32Ty());
+          // f32 inputs round to tf32 (to nearest, ties away), as cuBLAS and Triton do.
+          word = t->isFloatTy() ? b.CreateIntrinsic(llvm::Intrinsic::nvvm_f2tf32_rna, {}, {operands[i]})
+                                : b.CreateBitCast(operands[i], b.getInt32Ty());
         } else {
           word = llvm::PoisonValue::get(llvm::FixedVectorType::get(t, 32 / bits));
           for (unsigned j = 0; j < 32 / bits; ++j) word = b.CreateInsertElement(word, operands[i + j], uint64_t(j));
