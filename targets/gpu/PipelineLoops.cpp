@@ -174,7 +174,9 @@ private:
     wait.set("pending", ir::Attribute(int64_t(stages_ - 2)));
     in.create(OpCode::AsyncWait, {}, {}, wait);
     ir::Value *iv = map[body.argument(0)];
-    ir::Value *index = in.cast(in.sameType(OpCode::Div, {in.sameType(OpCode::Sub, {iv, lb}), constant(in, step_, ivT)}), i32);
+    ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
+    if (step_ != 1) index = in.sameType(OpCode::Div, {index, constant(in, step_, ivT)});
+    if (ivT != i32) index = in.cast(index, i32);
     ir::Value *readSlot = in.sameType(OpCode::Rem, {index, constant(in, stages_, i32)});
     ir::Value *writeSlot =
         in.sameType(OpCode::Rem, {in.sameType(OpCode::Add, {index, constant(in, stages_ - 1, i32)}), constant(in, stages_, i32)});

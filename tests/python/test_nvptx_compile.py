@@ -20,6 +20,12 @@ def nvptx():
         pytest.skip("this build has no nvptx code generator")
 
 
+@pytest.fixture(autouse=True)
+def _verify_each_pass(monkeypatch):
+    # The IR verifier after every pass of the nvptx pipeline (as debug builds do).
+    monkeypatch.setenv("TESSERA_VERIFY_EACH", "1")
+
+
 def _params():
     return [pytest.param(c, d, id="%s[%s]" % (c.name, d)) for c in CASES for d in c.dtypes
             if not c.reason("skip", d)]

@@ -1,0 +1,54 @@
+# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s
+# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --arch sm_80 --emit asm | FileCheck %s
+# RUN: tessera compile %s --entry mm4 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=STAGES4
+# A pipelined matmul on tensor cores (ptxas assembles it for sm_90a and
+# sm_80): with the default 3 stages, the prologue issues the copies of two
+# iterations (16-byte cp.async, zero-filled past the edges) as two groups;
+# each iteration waits until one group is left in flight, reads its stage
+# with ldmatrix (b, contiguous along n, transposed), runs 64 m16n8k16
+# mma.sync per warp (its 64 x 64 of the result, two k steps), and issues
+# the copies of the iteration two ahead. All copies are waited for after
+# the loop.
+# CHECK: cp.async.cg.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
+# CHECK: cp.async.commit_group;
+# CHECK: cp.async.commit_group;
+# CHECK: [[LOOP:\$L__BB0_[0-9]+]]:
+# CHECK-NEXT: cp.async.wait_group 1;
+# CHECK-NEXT: bar.sync 0;
+# CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# CHECK-DAG: cp.async.cg.shared.global
+# CHECK-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# CHECK-NOT: mma.sync
+# CHECK: bra {{\$L__BB0_[0-9]+}}
+# CHECK: cp.async.wait_group 0;
+# CHECK-NOT: cp.async.c
+# tl.range(..., num_stages=4): two groups may stay in flight.
+# STAGES4: cp.async.wait_group 2;
+# STAGES4: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+import tessera.language as tl
+
+
+def mm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        x = tl.load(a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+        y = tl.load(b + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(x, y, acc)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def mm4(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in tl.range(0, K, BK, num_stages=4):
+        x = tl.load(a + rm[:, None] * K + (k0 + rk)[None, :])
+        y = tl.load(b + (k0 + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(x, y, acc)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc)
