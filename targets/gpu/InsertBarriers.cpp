@@ -9,7 +9,9 @@
 // or by copies holding the same value), and two `exclusive` accesses do not
 // race (each thread works on elements no other thread touches until the
 // next barrier). Writes to different buffers that share bytes (allocate-
-// shared reuses memory) do race.
+// shared reuses memory) do race. A cp_async does not race with earlier
+// reads: its destination is read only after a wait for it, and written
+// only after the barrier that follows the wait after its last read.
 //
 // Every thread must reach a barrier, so none goes inside control flow that
 // may differ between threads (an if on a thread-dependent condition, a loop
@@ -33,17 +35,20 @@ namespace {
 struct Access {
   int64_t lo, hi;
   bool write, exclusive;
+  bool async = false;  // a cp_async: its destination's readers finished before the last wait
   bool operator==(const Access &o) const {
-    return lo == o.lo && hi == o.hi && write == o.write && exclusive == o.exclusive;
+    return lo == o.lo && hi == o.hi && write == o.write && exclusive == o.exclusive && async == o.async;
   }
 };
 
 using State = std::vector<Access>;
 
+// Whether `b` races with the earlier `a`.
 bool races(const Access &a, const Access &b) {
   if (a.hi <= b.lo || b.hi <= a.lo) return false;
   if (!a.write && !b.write) return false;
   if (a.lo != b.lo || a.hi != b.hi) return true;  // another buffer in the same bytes
+  if (b.async && !a.write) return false;  // ordered by the wait's barrier (Ops.def, cp_async)
   return a.write != b.write && !(a.exclusive && b.exclusive);
 }
 
@@ -160,7 +165,7 @@ private:
     if (!load && !store && !atomic) return false;
     if (op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared) return false;
     auto [lo, hi] = rangeOf(op.operand(0));
-    out = {lo, hi, !load, op.attrs().getBool("exclusive", false)};
+    out = {lo, hi, !load, op.attrs().getBool("exclusive", false), op.is(OpCode::CpAsync)};
     return true;
   }
 
