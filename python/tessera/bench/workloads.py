@@ -186,7 +186,7 @@ class LayerNorm(Workload):
 
 class Matmul(Workload):
     name, shapes, dtypes, unit, ceiling = "matmul", [(1024, 1024, 1024)], ["fp32"], "TFLOP/s", "blas"
-    gpu_shapes, gpu_dtypes = [(2048, 2048, 2048)], ["fp32", "bf16"]
+    gpu_shapes, gpu_dtypes = [(4096, 4096, 4096), (8192, 8192, 8192)], ["bf16", "fp16", "fp32"]
     tolerance = {"fp32": 5e-3}  # fp32 dots round their inputs to tf32 (Triton's default input_precision)
 
     def make(self, shape, dtype, rng):
