@@ -360,8 +360,10 @@ private:
     if (op->numResults() >= 1 && op->result(0)->type().isTile()) l = op->result(0)->type().layout();
     // A narrowing cast stays in its operand's layout: a conversion after it moves fewer bytes.
     if (!l && op->is(OpCode::Cast) && op->operand(0)->type().isTile() && layoutOf(op->operand(0)) &&
-        op->result()->type().element().bitWidth() < op->operand(0)->type().element().bitWidth())
+        op->result()->type().element().bitWidth() < op->operand(0)->type().element().bitWidth()) {
       l = layoutOf(op->operand(0));
+      desired_.erase(op->result());  // its users convert it instead
+    }
     if (!l && op->numResults() == 1 && desired_.count(op->result())) l = desired_[op->result()];
     for (Value *v : op->operands())
       if (!l && v->type().isTile() && op->numResults() && v->type().shape() == op->result(0)->type().shape() && layoutOf(v)) {

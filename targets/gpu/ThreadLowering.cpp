@@ -617,9 +617,22 @@ void lowerToThreads(ir::Module &m) {
     }
     ThreadLowering lowering(*k, *lowered, numWarps, warpSize, target);
     lowering.moduleAttrs = m.attrs();
-    lowering.lowerKernel();
+    try {
+      lowering.lowerKernel();
+    } catch (...) {
+      lowering.abandon();
+      throw;
+    }
     m.replaceFunction(k, std::move(lowered));
   }
+}
+
+// The prologue's ops and the half-built kernel's use each other's values:
+// every reference goes before either is destroyed.
+void ThreadLowering::abandon() {
+  auto drop = [](ir::Operation *op) { op->dropAllReferences(); };
+  ir::Function::walkBlock(prologueHolder_.block(), drop);
+  ir::Function::walkBlock(out.entry(), drop);
 }
 
 void registerPasses() {

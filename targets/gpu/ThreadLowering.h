@@ -64,6 +64,8 @@ class ThreadLowering {
 public:
   ThreadLowering(const ir::Function &kernel, ir::Function &out, int numWarps, int warpSize, std::string target);
   void lowerKernel();
+  // After a failed lowerKernel: makes the partial output safe to destroy.
+  void abandon();
 
   // Values: a scalar is one entry, a tile one entry per register.
   Regs &get(const ir::Value *v);
