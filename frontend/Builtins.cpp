@@ -399,7 +399,9 @@ SValue mathUnary(CodeGen &cg, CallArgs &a, OpCode code, bool approx = false, boo
     cg.fail(a.loc, a.callee + "() needs floating-point input, found " + dtypeName(v->type().element()) +
                        "; cast it first with .to(tl.float32)");
   ir::AttrDict attrs;
-  if (approx && v->type().element() == Type::f32()) attrs.set("approx", ir::Attribute(true));
+  bool below64 = v->type().element().bitWidth() < 64;
+  bool exp = code == OpCode::Exp || code == OpCode::Exp2;  // Triton: approximate below f64, f16/bf16 through f32
+  if (approx && (exp ? below64 : v->type().element() == Type::f32())) attrs.set("approx", ir::Attribute(true));
   return tensorValue(cg.builder().sameType(code, {v}, std::move(attrs)));
 }
 
@@ -870,12 +872,16 @@ const std::unordered_map<std::string, Handler> &handlers() {
     t["associative_scan"] = [](CodeGen &cg, CallArgs &a) { return userCombine(cg, a, true); };
     // ---- math
     struct M { const char *name; OpCode code; bool approx; bool ints; };
-    for (M m : {M{"exp", OpCode::Exp, false, false}, M{"exp2", OpCode::Exp2, false, false}, M{"log", OpCode::Log, false, false},
+    for (M m : {M{"exp", OpCode::Exp, true, false}, M{"exp2", OpCode::Exp2, true, false}, M{"log", OpCode::Log, false, false},
                 M{"log2", OpCode::Log2, false, false}, M{"sqrt", OpCode::Sqrt, true, false}, M{"sqrt_rn", OpCode::Sqrt, false, false},
                 M{"rsqrt", OpCode::Rsqrt, false, false}, M{"sin", OpCode::Sin, false, false}, M{"cos", OpCode::Cos, false, false},
                 M{"abs", OpCode::Abs, false, true}, M{"floor", OpCode::Floor, false, false}, M{"ceil", OpCode::Ceil, false, false},
                 M{"erf", OpCode::Erf, false, false}}) {
       t[m.name] = [m](CodeGen &cg, CallArgs &a) { return mathUnary(cg, a, m.code, m.approx, m.ints); };
+      // libdevice.<name> (tl.extra.cuda.libdevice, triton.language.extra.libdevice): the accurate version.
+      t[std::string("libdevice.") + m.name] = [m](CodeGen &cg, CallArgs &a) {
+        return mathUnary(cg, a, m.code, false, m.ints);
+      };
     }
     t["fma"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "y", "z"});

@@ -259,7 +259,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       fail(loc, "tl.extra has no attribute '" + attr + "'");
     }
     if (ns == "tl.math" || ns == "libdevice") {
-      if (isMathName(attr)) return SValue::builtin(attr);
+      if (isMathName(attr)) return SValue::builtin(ns == "libdevice" && isBuiltinName("libdevice." + attr) ? "libdevice." + attr : attr);
       fail(loc, (ns == "libdevice" ? "libdevice" : "tl.math") + std::string(" has no function '") + attr +
                     "' in Tessera");
     }

@@ -450,20 +450,9 @@ AxisInfo AxisAnalysis::transfer(const Operation &op, unsigned result) const {
     case OpCode::Rem: {
       // Only by a constant v: x / 0 and INT_MIN / -1 are unspecified, so
       // nothing holds for an unknown divisor (Triton: constancy gcd(ka, kb)).
-      const AxisInfo &a = in(0), &b = in(1);
-      std::optional<int64_t> v = b.constantValue;
+      const AxisInfo &a = in(0);
+      std::optional<int64_t> v = in(1).constantValue;
       bool isSigned = rt.isSigned(), div = op.is(OpCode::Div);
-      if (!v && !div && b.divisibility[0] >= 2) {
-        // x % N with N a multiple of 2^k (a specialized argument): N is not
-        // 0 or -1 unless the result is unspecified anyway, so a block of
-        // g = gcd(ca, Da, 2^k) (within which N is constant) counts up as x.
-        bool blocks = !isSigned || nonNegative(op.operand(0));
-        return perDim(rank, [&](size_t d) {
-          int64_t pv = highestPowerOf2Divisor(std::min(b.divisibility[d], AxisInfo::kMaxDivisor));
-          int64_t g = blocks ? gcd(gcd(a.contiguity[d], a.divisibility[d], pv), b.constancy[d], pv) : 1;
-          return Dim{g, gcd(a.divisibilityEvery(d, g), pv), a.constancy[d]};
-        });
-      }
       if (!v || *v == 0 || (isSigned && *v == -1)) return unknown();
       if (*v == 1) return div ? a : AxisInfo::constant(0, n);
       uint64_t mag = isSigned && *v < 0 ? 0 - uint64_t(*v) : uint64_t(*v);

@@ -280,8 +280,8 @@
 # MATH: %{{[0-9]+}} = splat %H : tile<16xptr<f16>>
 # MATH: %{{[0-9]+}} = addptr %{{[0-9]+}}, %offs : tile<16xptr<f16>>
 # MATH: %h = load %{{[0-9]+}} : tile<16xf16>
-# MATH: %{{[0-9]+}} = exp %x : tile<16xf32>
-# MATH: %{{[0-9]+}} = exp2 %x : tile<16xf32>
+# MATH: %{{[0-9]+}} = exp %x {approx = true} : tile<16xf32>
+# MATH: %{{[0-9]+}} = exp2 %x {approx = true} : tile<16xf32>
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = log %x : tile<16xf32>
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
@@ -309,7 +309,7 @@
 # MATH: %{{[0-9]+}} = splat %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = fma %x, %x, %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = neg %x : tile<16xf32>
-# MATH: %{{[0-9]+}} = exp %{{[0-9]+}} : tile<16xf32>
+# MATH: %{{[0-9]+}} = exp %{{[0-9]+}} {approx = true} : tile<16xf32>
 # MATH: %{{[0-9]+}} = constant {value = 1.0} : f32
 # MATH: %{{[0-9]+}} = splat %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
@@ -323,7 +323,7 @@
 # MATH: yield %{{[0-9]+}}
 # MATH: %{{[0-9]+}} = splat %{{[0-9]+}} : tile<16xf32>
 # MATH: %z = sub %x, %{{[0-9]+}} : tile<16xf32>
-# MATH: %num = exp %z : tile<16xf32>
+# MATH: %num = exp %z {approx = true} : tile<16xf32>
 # MATH: %den = reduce %num {axis = 0} : f32 {
 # MATH: ^bb(%{{[0-9]+}}: f32, %{{[0-9]+}}: f32):
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : f32
@@ -354,7 +354,7 @@
 # MATH: %{{[0-9]+}} = splat %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = div %x, %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
-# MATH: %{{[0-9]+}} = exp %h : tile<16xf16>
+# MATH: %{{[0-9]+}} = exp %h {approx = true} : tile<16xf16>
 # MATH: %{{[0-9]+}} = cast %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
 # MATH: %r_4 = add %r_3, %{{[0-9]+}} : tile<16xf32>

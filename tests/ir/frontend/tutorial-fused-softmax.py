@@ -17,7 +17,7 @@ import tessera.language as tl
 # CHECK: reduce %row {axis = 0} : f32
 # CHECK: max
 # CHECK: %row_minus_max = sub %row, %{{[0-9]+}} : tile<1024xf32>
-# CHECK: %numerator = exp %row_minus_max : tile<1024xf32>
+# CHECK: %numerator = exp %row_minus_max {approx = true} : tile<1024xf32>
 # CHECK: %denominator = reduce %numerator {axis = 0} : f32
 # CHECK: add
 # CHECK: %softmax_output = div %numerator, %{{[0-9]+}} {approx = true} : tile<1024xf32>
