@@ -5,9 +5,9 @@
 // keeps S buffers per load in shared memory. Before the loop, the copies
 // of iterations 0 .. S-2 are issued (async_copy, one group each); iteration
 // i waits until its group has landed (async_wait: S-2 groups may still be
-// in flight), reads its tiles back (local_load), issues the copies of
-// iteration i + S-1 into the buffer iteration i-1 used, and runs the rest
-// of the body. The copies of iterations past the end are masked off (they
+// in flight), reads its tiles back (local_load), runs the rest of the body,
+// and issues the copies of iteration i + S-1 into the buffer iteration i-1
+// used. The copies of iterations past the end are masked off (they
 // read nothing), and all copies are waited for after the loop.
 //
 // To compute iteration i + S-1's pointers and masks early, the ops they
@@ -184,11 +184,13 @@ private:
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
       map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
     }
+    for (ir::Operation *op : body.opsVector())
+      if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end()) ir::cloneOp(in, *op, map);
+    // Last, so that the body's reads of the current stage come before any
+    // copy (into another stage) in program order.
     ir::Value *aheadIv = in.sameType(OpCode::Add, {iv, constant(in, (stages_ - 1) * step_, ivT)});
     ir::ValueMap pre = cloneSlice(in, body, aheadIv, aheadArgs);
     issue(in, pre, aheadIv, writeSlot);
-    for (ir::Operation *op : body.opsVector())
-      if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end()) ir::cloneOp(in, *op, map);
     std::vector<ir::Value *> yields;
     for (ir::Value *v : body.terminator()->operands()) yields.push_back(ir::lookupOrSelf(map, v));
     for (unsigned k : carried_) yields.push_back(ir::lookupOrSelf(pre, body.terminator()->operand(k)));

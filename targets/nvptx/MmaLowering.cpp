@@ -17,6 +17,9 @@
 #include "targets/gpu/ThreadLowering.h"
 #include "targets/nvptx/Mma.h"
 
+#include <set>
+#include <unordered_map>
+
 namespace tessera::targets::nvptx {
 namespace {
 
@@ -101,6 +104,31 @@ std::pair<ir::Value *, ir::Value *> splitTf32(ThreadLowering &L, ir::Value *x) {
   return {high, L.emit(OpCode::Sub, {x, high}, ir::Type::f32())};
 }
 
+// Moves each ldmatrix that produced operand registers down to its first
+// user in the block, so that a dot holds one k step's fragments at a time
+// rather than all of them (registers: a 64 x 64 warp tile with k = 64 would
+// otherwise need 128 of them for fragments beside 128 of accumulators).
+void sinkFragmentLoads(ThreadLowering &L, const Regs &a, const Regs &b) {
+  ir::Block *block = L.b.block();
+  std::vector<ir::Operation *> ops = block->opsVector();
+  std::unordered_map<const ir::Operation *, size_t> position;
+  for (size_t i = 0; i < ops.size(); ++i) position[ops[i]] = i;
+  std::set<ir::Operation *> loads;
+  for (const Regs *regs : {&a, &b})
+    for (ir::Value *v : *regs)
+      if (ir::Operation *d = v->definingOp(); d && d->is(OpCode::LdMatrix) && d->parentBlock() == block) loads.insert(d);
+  for (ir::Operation *ld : loads) {
+    ir::Operation *first = nullptr;
+    bool local = true;
+    for (ir::Value *r : ld->results())
+      for (ir::Operation *u : r->users()) {
+        if (u->parentBlock() != block) local = false;
+        else if (!first || position[u] < position[first]) first = u;
+      }
+    if (local && first && position[first] > position[ld] + 1) ld->moveBefore(first);
+  }
+}
+
 bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
   std::optional<DotPlan> p = planDot(op, L.moduleAttrs);
   if (!p) return false;
@@ -154,6 +182,7 @@ bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
           issue(aHigh, bHigh, cBase);
         }
   L.set(op.result(), C);
+  sinkFragmentLoads(L, A, B);
   return true;
 }
 
