@@ -133,6 +133,18 @@ const Layout *toLayoutAttribute(const LinearLayout &l) {
   return Layout::get("linear", std::move(params));
 }
 
+const Layout *swizzledSharedLayout(const std::vector<int64_t> &shape, const std::vector<int64_t> &order,
+                                   int elementBytes, int64_t stacked) {
+  int64_t inner = shape[size_t(order[0] + stacked)];
+  int64_t vec = std::max<int64_t>(1, std::min<int64_t>(16 / std::max(1, elementBytes), inner));
+  int64_t rowBytes = inner * elementBytes;
+  int64_t perPhase = std::max<int64_t>(1, 128 / std::max<int64_t>(1, rowBytes));
+  int64_t maxPhase = order.size() < 2 ? 1 : std::max<int64_t>(1, std::min<int64_t>({8, rowBytes / 16, inner / vec}));
+  std::vector<int64_t> dims;
+  for (int64_t d : order) dims.push_back(d + stacked);
+  return Layout::get("shared", {{"vec", {vec}}, {"per_phase", {perPhase}}, {"max_phase", {maxPhase}}, {"order", dims}});
+}
+
 std::optional<LinearLayout> toLinearLayout(const Layout &layout, const std::vector<int64_t> &shape, std::string *error) {
   try {
     if (layout.kind() == "blocked") return blocked(layout, shape, error);

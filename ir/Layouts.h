@@ -42,6 +42,15 @@ const Layout *toLayoutAttribute(const LinearLayout &l);
 // are stacked entries, outermost (multi-buffering: one tile per stage),
 // reached through local_view. The map returned is then that of one entry
 // (the trailing dimensions).
+// The #shared layout for a buffer of `shape` whose dimensions are ordered
+// `order` (fastest first) that puts 8 consecutive rows (along order[1]) of
+// 16-byte groups in 8 different bank groups: groups of vec = 16 bytes
+// xor-ed with row / per_phase, per_phase = 128 bytes / row bytes (at
+// least 1), max_phase = row bytes / 16 (at most 8). `stacked` leading
+// dimensions (stages of a multi-buffer) are left out of `order`.
+const Layout *swizzledSharedLayout(const std::vector<int64_t> &shape, const std::vector<int64_t> &order,
+                                   int elementBytes, int64_t stacked = 0);
+
 std::optional<LinearLayout> toSharedLayout(const Layout &layout, const std::vector<int64_t> &shape,
                                            std::string *error = nullptr);
 

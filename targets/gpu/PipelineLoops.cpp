@@ -20,6 +20,7 @@
 // as above; the step must be a positive constant.
 #include "ir/Builder.h"
 #include "ir/Clone.h"
+#include "ir/Layouts.h"
 #include "ir/analysis/AxisInfo.h"
 #include "targets/gpu/Passes.h"
 
@@ -37,16 +38,6 @@ bool feedsOnlyDots(const ir::Value *v) {
   for (const ir::Operation *u : v->users())
     if (!u->is(OpCode::Dot) || u->operand(2) == v) return false;
   return true;
-}
-
-// The swizzled shared layout of one stage: rows of the tile's contiguous
-// dimension, 16-byte groups xor-ed by row so that 8 consecutive rows fall
-// in 8 different bank groups. `lead` stacked dimensions come first.
-const ir::Layout *stageLayout(const std::vector<int64_t> &shape, int64_t fast, int elemBytes, int64_t lead) {
-  int64_t vec = std::max(1, 16 / elemBytes), rowBytes = shape[size_t(fast)] * elemBytes;
-  int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes), maxPhase = std::max<int64_t>(1, std::min<int64_t>(8, rowBytes / 16));
-  return ir::Layout::get("shared", {{"vec", {vec}}, {"per_phase", {perPhase}}, {"max_phase", {maxPhase}},
-                                    {"order", {fast + lead, 1 - fast + lead}}});
 }
 
 class Pipeliner {
@@ -141,10 +132,10 @@ private:
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
       int64_t fast = info.contiguity[0] > info.contiguity[1] ? 0 : 1;
       int elemBytes = std::max(1, t.element().bitWidth() / 8);
-      std::vector<int64_t> stacked = {stages_, t.shape()[0], t.shape()[1]};
-      buffers_.push_back(b.createValue(OpCode::LocalAlloc, {},
-                                       ir::Type::buffer(stacked, t.element(), stageLayout(t.shape(), fast, elemBytes, 1))));
-      views_.push_back(ir::Type::buffer(t.shape(), t.element(), stageLayout(t.shape(), fast, elemBytes, 0)));
+      std::vector<int64_t> stacked = {stages_, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
+      buffers_.push_back(b.createValue(
+          OpCode::LocalAlloc, {}, ir::Type::buffer(stacked, t.element(), ir::swizzledSharedLayout(stacked, order, elemBytes, 1))));
+      views_.push_back(ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), order, elemBytes)));
     }
     // Prologue: iterations 0 .. S-2.
     std::map<unsigned, ir::Value *> ahead;

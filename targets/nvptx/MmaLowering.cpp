@@ -209,16 +209,6 @@ std::optional<OperandMatch> matchOperand(const gpu::TileLayout &l, ir::Type elem
   return std::nullopt;
 }
 
-// The swizzled shared layout for a [rows, cols] tile of 16-bit elements
-// with dimension `fast` contiguous: 16-byte groups xor-ed with the row so
-// that the eight rows an ldmatrix phase reads fall in eight bank groups.
-const ir::Layout *swizzledLayout(const std::vector<int64_t> &shape, int64_t fast) {
-  int64_t rowBytes = shape[size_t(fast)] * 2;
-  int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes), maxPhase = std::max<int64_t>(1, std::min<int64_t>(8, rowBytes / 16));
-  return ir::Layout::get("shared", {{"vec", {8}}, {"per_phase", {perPhase}}, {"max_phase", {maxPhase}},
-                                    {"order", {fast, 1 - fast}}});
-}
-
 // The dimension along which the tile's threads hold consecutive elements
 // (the one its loads were coalesced along): lane 0's step, or register 0's
 // when lanes broadcast; -1 if neither.
@@ -330,7 +320,7 @@ bool lowerOperandConversion(const ir::Operation &op, ThreadLowering &L) {
   if (!m) return false;
   int64_t fast = contiguousDim(src);
   if (fast < 0) fast = m->which == Operand::A ? 1 : 0;
-  ir::Type buffer = ir::Type::buffer(in.shape(), in.element(), swizzledLayout(in.shape(), fast));
+  ir::Type buffer = ir::Type::buffer(in.shape(), in.element(), ir::swizzledSharedLayout(in.shape(), {fast, 1 - fast}, 2));
   ir::Value *base = L.allocShared(in.element(), in.numElements());
   L.storeToBuffer(op, base, buffer, op.operand(0));
   std::optional<Regs> regs = loadWithLdmatrix(L, op, *m, dst, base, buffer);

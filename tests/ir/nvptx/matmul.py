@@ -5,9 +5,10 @@
 # sm_80): with the default 3 stages, the prologue issues the copies of two
 # iterations (16-byte cp.async, zero-filled past the edges) as two groups;
 # each iteration waits until one group is left in flight, reads its stage
-# with ldmatrix (b, contiguous along n, transposed), runs 64 m16n8k16
-# mma.sync per warp (its 64 x 64 of the result, two k steps), and issues
-# the copies of the iteration two ahead. All copies are waited for after
+# with ldmatrix (b, contiguous along n, transposed), each ldmatrix just
+# before its first mma, runs 64 m16n8k16 mma.sync per warp (its 64 x 64 of
+# the result, two k steps), and issues the copies of the iteration two
+# ahead. All copies are waited for after
 # the loop.
 # CHECK: cp.async.cg.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
 # CHECK: cp.async.commit_group;
@@ -17,9 +18,9 @@
 # CHECK-NEXT: bar.sync 0;
 # CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-# CHECK-DAG: cp.async.cg.shared.global
 # CHECK-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 # CHECK-NOT: mma.sync
+# CHECK: cp.async.cg.shared.global
 # CHECK: bra {{\$L__BB0_[0-9]+}}
 # CHECK: cp.async.wait_group 0;
 # CHECK-NOT: cp.async.c
