@@ -49,6 +49,44 @@ public:
     for (Operation *op : b.opsVector()) assign(op);
   }
 
+  // First of all: a dot's result layout (the target's accumulator) carried
+  // forward through the elementwise ops, reductions (sliced), expand_dims
+  // and loop-carried values that consume it, so that what is computed from
+  // a dot (attention's scores, their row max and sum, P) stays in its
+  // layout instead of taking a mask's or a loop initializer's.
+  void seedFromDots(Block &b) {
+    for (Operation *op : b.opsVector()) {
+      for (unsigned r = 0; r < op->numRegions(); ++r) seedFromDots(op->region(r).block());
+      if (!op->is(OpCode::Dot)) continue;
+      std::optional<DotLayouts> l = dotLayouts(*op);
+      if (l && l->acc) forward(op->result(), asAttribute(*toLinearLayout(*l->acc, op->result()->type().shape())));
+    }
+  }
+
+  void forward(Value *v, const Layout *l, int depth = 0) {
+    if (!v->type().isTile() || depth > 64 || !desired_.emplace(v, l).second) return;
+    LinearLayout ll = *toLinearLayout(*l, v->type().shape());
+    for (Operation *u : v->users()) {
+      if (u->is(OpCode::Reduce) && u->operand(0) == v) {
+        size_t axis = size_t(u->attr("axis")->getInt());
+        for (Value *r : u->results()) forward(r, asAttribute(ll.sliced(axis)), depth + 1);
+      } else if (u->is(OpCode::ExpandDims)) {
+        forward(u->result(), asAttribute(ll.withInsertedDim(size_t(u->attr("axis")->getInt()))), depth + 1);
+      } else if (u->is(OpCode::Yield) && u->parentOp() && u->parentOp()->is(OpCode::For)) {
+        Operation *loop = u->parentOp();
+        for (unsigned k = 0; k < u->numOperands(); ++k)
+          if (u->operand(k) == v) {
+            forward(loop->result(k), l, depth + 1);
+            forward(loop->region(0).block().argument(k + 1), l, depth + 1);
+            want(loop->operand(3 + k), l);
+          }
+      } else if (u->hasTrait(kElementwise) && u->hasTrait(kPure) && u->numResults() == 1 &&
+                 u->result()->type().shape() == v->type().shape()) {
+        forward(u->result(), l, depth + 1);
+      }
+    }
+  }
+
   // Before assigning: the layouts memory ops want, pushed back through the
   // elementwise ops that compute their operands (pointers, masks, values), so
   // that address arithmetic happens in the coalesced layout (as Triton's
@@ -195,8 +233,18 @@ private:
       op->setOperand(i, rematerialize(v, l, b, op->parentBlock(), budget = 12, /*build=*/true));
       return;
     }
-    // A value from outside a loop is converted once, where it is defined.
     Operation *def = v->definingOp();
+    // A broadcast is re-created in `l` from its (smaller) operand, converted
+    // to the matching collapsed layout if it is not in it already.
+    if (def && def->is(OpCode::Broadcast) && def->parentBlock() == op->parentBlock()) {
+      Value *source = def->operand(0);
+      if (Operation *c = source->definingOp(); c && c->is(OpCode::ConvertLayout)) source = c->operand(0);
+      Value *copy = b.createValue(OpCode::Broadcast, {source}, withLayout(v->type(), l), def->attrs());
+      convertOperand(copy->definingOp(), 0, collapsed(l, def->operand(0)->type(), v->type()));
+      op->setOperand(i, copy);
+      return;
+    }
+    // A value from outside a loop is converted once, where it is defined.
     if (def && def->parentBlock() != op->parentBlock()) {
       std::vector<Operation *> ops = def->parentBlock()->opsVector();
       auto next = std::find(ops.begin(), ops.end(), def) + 1;
@@ -215,7 +263,11 @@ private:
       return build ? b.create(def->code(), def->operands(), {want}, def->attrs())->result() : v;
     if (def->parentBlock() != blk) return nullptr;  // not worth recomputing in a loop
     std::vector<Value *> operands;
-    if (def->is(OpCode::ExpandDims)) {
+    if (def->is(OpCode::Broadcast)) {
+      Value *x = rematerialize(def->operand(0), collapsed(l, def->operand(0)->type(), v->type()), b, blk, budget, build);
+      if (!x) return nullptr;
+      operands.push_back(x);
+    } else if (def->is(OpCode::ExpandDims)) {
       size_t axis = size_t(def->attr("axis")->getInt());
       const Layout *inner = asAttribute(toLinearLayout(*l, v->type().shape())->sliced(axis));
       Value *x = rematerialize(def->operand(0), inner, b, blk, budget, build);
@@ -407,6 +459,7 @@ void assignLayouts(Module &m) {
   for (auto &f : m.functions()) {
     AxisAnalysis axis(*f);  // computed on the tile IR, before any type changes
     Assigner assigner(m.attrs(), axis, dotHookFor(m.attrs().getString("target", "")));
+    assigner.seedFromDots(f->entry());
     assigner.seedFromAnchors(f->entry());
     assigner.block(f->entry());
   }

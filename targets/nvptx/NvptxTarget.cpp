@@ -164,7 +164,7 @@ public:
 
   std::vector<std::string> pipeline() const override {
     return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce", "assign-layouts",
-            "lower-to-threads", "allocate-shared", "insert-barriers"};
+            "dce", "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,
