@@ -155,7 +155,7 @@ class Cublas:
         return run
 
 
-_TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64"}
+_TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "i8": "int8"}
 
 
 # The configurations both Tessera and Triton choose from, by measured speed:
@@ -242,44 +242,66 @@ def make_case(w, shape, dtype, torch, device):
         return W.Case(run, peers, check, 2 * x.nbytes + 2 * wt.nbytes, 2 * x.nbytes)
     if w.name == "matmul":
         m, n, k_ = shape
-        a, bm = torch.randn(m, k_, device=device, dtype=t), torch.randn(k_, n, device=device, dtype=t)
-        c = torch.full((m, n), float("nan"), device=device, dtype=t)
+        int8 = dtype == "i8"
+        if int8:  # int8 x int8 -> int32 (torch._int_mm is the peer)
+            a = torch.randint(-128, 128, (m, k_), device=device, dtype=torch.int8)
+            bm = torch.randint(-128, 128, (k_, n), device=device, dtype=torch.int8)
+            c = torch.full((m, n), -1, device=device, dtype=torch.int32)
+        else:
+            a, bm = torch.randn(m, k_, device=device, dtype=t), torch.randn(k_, n, device=device, dtype=t)
+            c = torch.full((m, n), float("nan"), device=device, dtype=t)
         args = (a, bm, c, m, n, k_, k_, 1, n, 1, n, 1)
+        acc_dtype = "int32" if int8 else "float32"
 
         def launcher(kernel):
             def launch(cfg):
                 bm_, bn_, bk_, warps, stages = cfg
                 grid = (tessera.cdiv(m, bm_) * tessera.cdiv(n, bn_),)
+                # Passed explicitly: a default would be Tessera's dtype in Triton's kernel too.
+                lang = tessera.language
+                if kernel is not W._matmul_kernel:
+                    import triton.language as lang
+                meta = {"ACC": getattr(lang, acc_dtype)}
                 return lambda: kernel[grid](*args, BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8,
-                                            num_warps=warps, num_stages=stages)
+                                            num_warps=warps, num_stages=stages, **meta)
             return launch
         run = _autotune(torch, launcher(W._matmul_kernel), MATMUL_CONFIGS)
         if port:
-            peers["triton"] = _autotune(torch, launcher(port(W._matmul_kernel)), MATMUL_CONFIGS)
+            try:
+                peers["triton"] = _autotune(torch, launcher(port(W._matmul_kernel)), MATMUL_CONFIGS)
+            except RuntimeError as e:  # the row shows no Triton figure rather than no row
+                print("triton matmul %s: %s" % (dtype, e))
+        if int8:
+            peers["torch"] = lambda: torch._int_mm(a, bm)
+            check = lambda: float((c != torch._int_mm(a, bm)).sum())  # mismatches (exact int32 sums): 0
+            return W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes)
         try:
             cublas = Cublas.shared(torch)
             peers["cublas"] = cublas.matmul_fn(a, bm, torch.empty_like(c), dtype)
-        except (OSError, RuntimeError, AttributeError):
+        except (OSError, RuntimeError, AttributeError, KeyError):
             pass
         peers["torch"] = lambda: torch.matmul(a, bm)
         check = lambda: _rel_err(torch, c, a.double() @ bm.double(), scale=k_ ** 0.5)
         return W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes)
-    if w.name == "attention":
+    if w.name in ("attention", "attention_causal"):
         bh, s_, d = shape
         q, k_, v = (torch.randn(bh, s_, d, device=device, dtype=t) for _ in range(3))
         out = torch.full_like(q, float("nan"))
         scale = 1.0 / d ** 0.5
-        grid = (tessera.cdiv(s_, w.BLOCK_M), bh)
+        block_m, block_n, warps = w.config(d)
+        grid = (tessera.cdiv(s_, block_m), bh)
         args = (q, k_, v, out, scale, s_, s_ * d, d)
-        meta = dict(D=d, BLOCK_M=w.BLOCK_M, BLOCK_N=w.BLOCK_N)
-        run = lambda: W._attention_kernel[grid](*args, **meta, num_warps=4)
+        meta = dict(D=d, BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=w.causal)
+        run = lambda: W._attention_kernel[grid](*args, **meta, num_warps=warps)
         if port:
             ka = port(W._attention_kernel)
-            peers["triton"] = lambda: ka[grid](*args, **meta, num_warps=4)
+            peers["triton"] = lambda: ka[grid](*args, **meta, num_warps=warps)
         sdpa = torch.nn.functional.scaled_dot_product_attention
-        peers["sdpa"] = lambda: sdpa(q[None], k_[None], v[None])
-        check = lambda: _rel_err(torch, out, sdpa(q.double()[None], k_.double()[None], v.double()[None])[0])
-        return W.Case(run, peers, check, 4 * bh * s_ * s_ * d, 4 * q.nbytes)
+        peers["sdpa"] = lambda: sdpa(q[None], k_[None], v[None], is_causal=w.causal)
+        check = lambda: _rel_err(torch, out, sdpa(q.double()[None], k_.double()[None], v.double()[None],
+                                                  is_causal=w.causal)[0])
+        work = 4 * bh * s_ * s_ * d // (2 if w.causal else 1)
+        return W.Case(run, peers, check, work, 4 * q.nbytes)
     raise ValueError("no CUDA version of workload " + w.name)
 
 

@@ -41,7 +41,8 @@ def _layernorm_kernel(X, Y, W, B, stride, N, eps, BLOCK: tl.constexpr):
 
 @tessera.jit
 def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr,
+                   ACC: tl.constexpr = tl.float32):
     pid = tl.program_id(0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
@@ -58,7 +59,7 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
     rk = tl.arange(0, BLOCK_K)
     a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
     b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=ACC)  # int32 for int8 inputs
     for k in range(0, tl.cdiv(K, BLOCK_K)):
         a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BLOCK_K), other=0.0)
         b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BLOCK_K) & (rn[None, :] < N), other=0.0)
@@ -73,7 +74,7 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
 
 @tessera.jit
 def _attention_kernel(Q, K, V, Out, sm_scale, seq, stride_bh, stride_s, D: tl.constexpr, BLOCK_M: tl.constexpr,
-                      BLOCK_N: tl.constexpr):
+                      BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr = False):
     # Forward attention for one block of queries of one (batch, head), with
     # the running max / running sum rescaling of online softmax.
     start_m = tl.program_id(0)
@@ -86,10 +87,14 @@ def _attention_kernel(Q, K, V, Out, sm_scale, seq, stride_bh, stride_s, D: tl.co
     row_max = tl.full((BLOCK_M,), -float("inf"), tl.float32)
     row_sum = tl.zeros((BLOCK_M,), tl.float32)
     acc = tl.zeros((BLOCK_M, D), tl.float32)
-    for start_n in range(0, seq, BLOCK_N):
+    end = tl.minimum(seq, (start_m + 1) * BLOCK_M) if CAUSAL else seq  # causal: keys up to the block's last query
+    for start_n in range(0, end, BLOCK_N):
         cols = start_n + keys
         kt = tl.load(K + base + cols[None, :] * stride_s + dims[:, None], mask=cols[None, :] < seq, other=0.0)
-        s = tl.where(cols[None, :] < seq, tl.dot(q, kt) * scale, -float("inf"))
+        keep = cols[None, :] < seq
+        if CAUSAL:
+            keep = keep & (cols[None, :] <= rows[:, None])
+        s = tl.where(keep, tl.dot(q, kt) * scale, -float("inf"))
         new_max = tl.maximum(row_max, tl.max(s, axis=1))
         p = tl.exp2(s - new_max[:, None])
         rescale = tl.exp2(row_max - new_max)
@@ -189,7 +194,7 @@ class LayerNorm(Workload):
 
 class Matmul(Workload):
     name, shapes, dtypes, unit, ceiling = "matmul", [(1024, 1024, 1024)], ["fp32"], "TFLOP/s", "blas"
-    gpu_shapes, gpu_dtypes = [(4096, 4096, 4096), (8192, 8192, 8192)], ["bf16", "fp16", "fp32"]
+    gpu_shapes, gpu_dtypes = [(4096, 4096, 4096), (8192, 8192, 8192)], ["bf16", "fp16", "fp32", "i8"]
     tolerance = {"fp32": 5e-3}  # fp32 dots round their inputs to tf32 (Triton's default input_precision)
 
     def make(self, shape, dtype, rng):
@@ -205,11 +210,18 @@ class Matmul(Workload):
 
 
 class Attention(Workload):
-    """Forward attention, non-causal; shape (batch x heads, sequence, head dim)."""
+    """Forward attention, non-causal; shape (batch x heads, sequence, head dim).
+    On GPUs also Triton's tutorial 06 size: B = 4, H = 32, S = 4096, D = 128."""
     name, shapes, dtypes, unit, ceiling = "attention", [(4, 256, 64)], ["fp32"], "TFLOP/s", "peer"
-    gpu_shapes, gpu_dtypes = [(32, 2048, 64)], ["bf16", "fp32"]
+    gpu_shapes, gpu_dtypes = [(32, 2048, 64), (128, 4096, 128)], ["bf16", "fp32"]
     BLOCK_M, BLOCK_N = 64, 32
+    causal = False
     tolerance = {"fp32": 5e-3}  # tf32 dots, as Triton's
+
+    @staticmethod
+    def config(d):
+        """(BLOCK_M, BLOCK_N, num_warps) on GPUs, for Tessera and Triton alike."""
+        return (128, 64, 8) if d >= 128 else (64, 32, 4)
 
     def make(self, shape, dtype, rng):
         bh, s, d = shape
@@ -219,16 +231,28 @@ class Attention(Workload):
         scale = 1.0 / np.sqrt(d)
         grid = (tessera.cdiv(s, self.BLOCK_M), bh)
         run = lambda: _attention_kernel[grid](q, k, v, out, scale, s, s * d, d, D=d, BLOCK_M=self.BLOCK_M,
-                                              BLOCK_N=self.BLOCK_N)
+                                              BLOCK_N=self.BLOCK_N, CAUSAL=self.causal)
+
+        causal = self.causal
 
         def reference(qq, kk, vv):
             w = qq @ kk.transpose(0, 2, 1) * scale
+            if causal:
+                w = np.where(np.tril(np.ones((s, s), bool)), w, -np.inf)
             w = np.exp(w - w.max(axis=2, keepdims=True))
             return (w / w.sum(axis=2, keepdims=True)) @ vv
 
         peer = lambda: reference(q.astype(np.float32), k.astype(np.float32), v.astype(np.float32))
         check = lambda: _rel_err(out, reference(*(x.astype(np.float64) for x in (q, k, v))), scale=1.0)
-        return Case(run, {"numpy": peer}, check, 4 * bh * s * s * d, 4 * q.nbytes)
+        work = 4 * bh * s * s * d // (2 if self.causal else 1)
+        return Case(run, {"numpy": peer}, check, work, 4 * q.nbytes)
+
+
+class CausalAttention(Attention):
+    """Causal forward attention (each query sees the keys up to its own)."""
+    name = "attention_causal"
+    gpu_shapes = [(128, 4096, 128)]
+    causal = True
 
 
 def _rel_err(got, want, scale=1.0):
@@ -238,4 +262,4 @@ def _rel_err(got, want, scale=1.0):
     return float(np.max(np.abs(got - want) / (np.abs(want) + scale)))
 
 
-WORKLOADS = {w.name: w for w in (VectorAdd(), Softmax(), LayerNorm(), Matmul(), Attention())}
+WORKLOADS = {w.name: w for w in (VectorAdd(), Softmax(), LayerNorm(), Matmul(), Attention(), CausalAttention())}
