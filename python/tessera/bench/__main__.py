@@ -145,11 +145,15 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
     row["value"] = case.work / ms * scale
     peers = {}
     for peer, fn in case.peers.items():
-        peers[peer] = case.work / timer.median_ms(fn, case.data_bytes) * scale
+        try:
+            peers[peer] = case.work / timer.median_ms(fn, case.data_bytes) * scale
+        except Exception as e:  # noqa: BLE001  (a peer that cannot run this case: the row says why)
+            row.setdefault("peer_errors", {})[peer] = str(e).splitlines()[0][:200]
+            print(f"{peer} {w.name} {dtype}: {row['peer_errors'][peer]}", file=sys.stderr)
     row["peers"] = peers
     if hasattr(timer, "launch_us"):
         row["launch_us"] = {"tessera": timer.launch_us(case.run)}
-        if "triton" in case.peers:
+        if "triton" in peers:  # measured above (not failed)
             row["launch_us"]["triton"] = timer.launch_us(case.peers["triton"])
     if w.ceiling == "copy":
         row["ceiling_name"] = "memory copy"

@@ -166,12 +166,13 @@ MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 
 
 def _autotune(torch, launch, configs, reps=5):
     """The fastest of launch(config) for each config (each run once first to compile)."""
-    best, best_ms = None, float("inf")
+    best, best_ms, error = None, float("inf"), None
     for cfg in configs:
         fn = launch(cfg)
         try:
             fn()
-        except Exception:  # noqa: BLE001  (a config this compiler or GPU cannot run)
+        except Exception as e:  # noqa: BLE001  (a config this compiler or GPU cannot run)
+            error = "%s: %s" % (cfg, str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
             continue
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
@@ -183,7 +184,7 @@ def _autotune(torch, launch, configs, reps=5):
         if ms < best_ms:
             best, best_ms = fn, ms
     if best is None:
-        raise RuntimeError("no configuration ran")
+        raise RuntimeError("no configuration ran (last: %s)" % error)
     return best
 
 
@@ -288,14 +289,14 @@ def make_case(w, shape, dtype, torch, device):
         q, k_, v = (torch.randn(bh, s_, d, device=device, dtype=t) for _ in range(3))
         out = torch.full_like(q, float("nan"))
         scale = 1.0 / d ** 0.5
-        block_m, block_n, warps = w.config(d)
+        block_m, block_n, warps, stages = w.config(d, dtype)
         grid = (tessera.cdiv(s_, block_m), bh)
         args = (q, k_, v, out, scale, s_, s_ * d, d)
         meta = dict(D=d, BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=w.causal)
-        run = lambda: W._attention_kernel[grid](*args, **meta, num_warps=warps)
+        run = lambda: W._attention_kernel[grid](*args, **meta, num_warps=warps, num_stages=stages)
         if port:
             ka = port(W._attention_kernel)
-            peers["triton"] = lambda: ka[grid](*args, **meta, num_warps=warps)
+            peers["triton"] = lambda: ka[grid](*args, **meta, num_warps=warps, num_stages=stages)
         sdpa = torch.nn.functional.scaled_dot_product_attention
         peers["sdpa"] = lambda: sdpa(q[None], k_[None], v[None], is_causal=w.causal)
         check = lambda: _rel_err(torch, out, sdpa(q.double()[None], k_.double()[None], v.double()[None],
