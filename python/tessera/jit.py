@@ -49,6 +49,8 @@ def normalize_grid(grid, meta):
         raise ValueError("a grid has 1 to 3 dimensions, got %r" % (grid,))
     if any(g < 0 or g >= 2**31 for g in grid):
         raise ValueError("grid dimensions must be in [0, 2^31), got %r" % (grid,))
+    if any(g > 65535 for g in grid[1:]):  # CUDA's limit, kept on every target
+        raise ValueError("grid dimensions y and z must be at most 65535, got %r" % (grid,))
     return grid + (1,) * (3 - len(grid))
 
 

@@ -36,10 +36,15 @@ public:
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
     if (Status st = checkArgs(args, numArgs, numArgs_); !st) return st;
     if (!streamBelongsTo(stream, device_)) return {StatusCode::InvalidArgument, "launch: the stream belongs to another device"};
+    // CUDA's limits (x < 2^31, y and z <= 65535) on every target: a launch
+    // that runs here runs on a GPU, and a grid of 2^60 programs is refused
+    // rather than run for years.
     int64_t total = 1;
-    for (uint32_t g : config.grid) {
-      if (g > uint32_t(INT32_MAX)) return {StatusCode::InvalidArgument, "grid dimension " + std::to_string(g) + " exceeds 2^31-1"};
-      if (g && total > INT64_MAX / int64_t(g)) return {StatusCode::InvalidArgument, "the grid has more than 2^63 programs"};
+    for (size_t d = 0; d < 3; ++d) {
+      uint32_t g = config.grid[d], limit = d == 0 ? uint32_t(INT32_MAX) : 65535u;
+      if (g > limit)
+        return {StatusCode::InvalidArgument, std::string("grid dimension ") + "xyz"[d] + " = " + std::to_string(g) +
+                                                 " exceeds " + (d == 0 ? "2^31-1" : "65535") + " (CUDA's limit, kept on every target)"};
       total *= int64_t(g);
     }
     if (total == 0) return Status::ok();  // an empty grid runs nothing, as on GPUs

@@ -55,7 +55,7 @@ def test_grid_forms():
     assert normalize_grid(7, {}) == (7, 1, 1)
     assert normalize_grid(lambda meta: (tessera.cdiv(meta["n"], meta["B"]),), {"n": 100, "B": 32}) == (4, 1, 1)
     assert normalize_grid((tl.constexpr(2), 1, 1), {}) == (2, 1, 1)
-    for bad in [(), (1, 2, 3, 4), (-1,), (2**31,)]:
+    for bad in [(), (1, 2, 3, 4), (-1,), (2**31,), (2**20, 2**20, 2**20), (1, 65536), (1, 1, 65536)]:
         with pytest.raises(ValueError):
             normalize_grid(bad, {})
     assert normalize_grid(np.int64(5), {}) == (5, 1, 1)

@@ -158,6 +158,15 @@ TEST(HostLaunch, EveryProgramRunsOnceWithItsCoordinates) {
   LaunchConfig tooBig;
   tooBig.grid = {0x80000000u, 1, 1};
   EXPECT_EQ(k->launch(tooBig, args, 2, nullptr).code(), StatusCode::InvalidArgument);
+  // (2^20)^3 programs would run for years: y and z stop at 65535, as on CUDA.
+  for (std::array<uint32_t, 3> g : {std::array<uint32_t, 3>{1u << 20, 1u << 20, 1u << 20}, {1, 65536, 1}, {1, 1, 65536}}) {
+    LaunchConfig huge;
+    huge.grid = g;
+    Status st = k->launch(huge, args, 2, nullptr);
+    EXPECT_EQ(st.code(), StatusCode::InvalidArgument);
+    EXPECT_NE(st.message().find("65535"), std::string::npos) << st.message();
+  }
+  EXPECT_EQ(counts[0], 0);
 }
 
 TEST(HostLaunch, DeviceAssertBecomesAStatusAndPrintsReachStdout) {
