@@ -56,12 +56,15 @@ class ModuleText:
         return None
 
     def map_message(self, message, default_file):
+        """`message` with module locations (file:line:col, or file:line as a
+        device assertion reports them) in the user's files."""
         def repl(m):
-            loc = self.map_location(int(m.group(1)), int(m.group(2)))
+            line, col = int(m.group(1)), m.group(2)
+            loc = self.map_location(line, int(col) if col else 1)
             if loc is None:
-                return "%s:%s:%s" % (default_file, m.group(1), m.group(2))
-            return "%s:%d:%d" % loc
-        message = re.sub(re.escape(MODULE_NAME) + r":(\d+):(\d+)", repl, message)
+                return "%s:%d" % (default_file, line) + (":" + col if col else "")
+            return "%s:%d:%d" % loc if col else "%s:%d" % loc[:2]
+        message = re.sub(re.escape(MODULE_NAME) + r":(\d+)(?::(\d+))?", repl, message)
         return message.replace(MODULE_NAME, default_file)
 
 

@@ -275,10 +275,14 @@ class JITFunction:
             kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device)
             self.cache[key] = kernel
         stream = _current_stream(device)
-        if stream is None:
-            kernel.launch(normalize_grid(grid, bound), values)
-        else:
-            kernel.launch(normalize_grid(grid, bound), values, stream=stream)
+        try:
+            if stream is None:
+                kernel.launch(normalize_grid(grid, bound), values)
+            else:
+                kernel.launch(normalize_grid(grid, bound), values, stream=stream)
+        except _C.DeviceAssertionError as e:  # the assertion's place in the user's file, not the module's
+            module = self.module_text()
+            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
         return kernel
 
 
