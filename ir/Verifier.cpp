@@ -712,6 +712,16 @@ bool checkTableRules(const Operation &op, Checker &c) {
     for (unsigned i = 0; i < op.numResults(); ++i)
       if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), t)) return false;
   }
+  if ((info.traits & kElementwise) && op.numResults() == 1 && op.result()->type().isTile() && op.result()->type().layout()) {
+    // Register by register: the operands' tiles are laid out as the result.
+    const Layout *l = op.result()->type().layout();
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      Type t = op.operand(i)->type();
+      if (t.isTile() && t.layout() != l)
+        return c.fail("operand #" + std::to_string(i) + ": an elementwise op's tiles share its result's layout; got " +
+                      t.str() + " for a result of " + op.result()->type().str());
+    }
+  }
   if (info.traits & (kNumeric | kIntOnly | kFloatOnly)) {
     Type t = op.operand(0)->type();
     bool ok = (info.traits & kIntOnly) ? t.isInteger() : (info.traits & kFloatOnly) ? t.isFloat() : isNumericElement(t);
