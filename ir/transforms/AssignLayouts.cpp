@@ -37,8 +37,6 @@ DotLayoutHook dotHookFor(const std::string &target) {
   return it == dotHooks().end() ? DotLayoutHook{} : it->second;
 }
 
-const Layout *asAttribute(const LinearLayout &l) { return toLayoutAttribute(l); }
-
 class Assigner {
 public:
   Assigner(const AttrDict &module, const AxisAnalysis &axis, DotLayoutHook dotHook)
@@ -59,7 +57,7 @@ public:
       for (unsigned r = 0; r < op->numRegions(); ++r) seedFromDots(op->region(r).block());
       if (!op->is(OpCode::Dot)) continue;
       std::optional<DotLayouts> l = dotLayouts(*op);
-      if (l && l->acc) forward(op->result(), asAttribute(*toLinearLayout(*l->acc, op->result()->type().shape())));
+      if (l && l->acc) forward(op->result(), l->acc);
     }
   }
 
@@ -69,9 +67,9 @@ public:
     for (Operation *u : v->users()) {
       if (u->is(OpCode::Reduce) && u->operand(0) == v) {
         size_t axis = size_t(u->attr("axis")->getInt());
-        for (Value *r : u->results()) forward(r, asAttribute(ll.sliced(axis)), depth + 1);
+        for (Value *r : u->results()) forward(r, toLayoutAttribute(ll.sliced(axis)), depth + 1);
       } else if (u->is(OpCode::ExpandDims)) {
-        forward(u->result(), asAttribute(ll.withInsertedDim(size_t(u->attr("axis")->getInt()))), depth + 1);
+        forward(u->result(), toLayoutAttribute(ll.withInsertedDim(size_t(u->attr("axis")->getInt()))), depth + 1);
       } else if (u->is(OpCode::Yield) && u->parentOp() && u->parentOp()->is(OpCode::For)) {
         Operation *loop = u->parentOp();
         for (unsigned k = 0; k < u->numOperands(); ++k)
@@ -125,7 +123,7 @@ private:
     LinearLayout ll = *toLinearLayout(*l, to.shape());
     for (size_t d = 0; d < from.shape().size(); ++d)
       if (from.shape()[d] == 1 && to.shape()[d] != 1) ll = ll.sliced(d).withInsertedDim(d);
-    return asAttribute(ll);
+    return toLayoutAttribute(ll);
   }
 
   void want(Value *v, const Layout *l) {
@@ -145,7 +143,7 @@ private:
     if (def->is(OpCode::Broadcast)) return want(def->operand(0), collapsed(l, def->operand(0)->type(), v->type()));
     if (def->is(OpCode::ExpandDims)) {
       size_t axis = size_t(def->attr("axis")->getInt());
-      return want(def->operand(0), asAttribute(toLinearLayout(*l, v->type().shape())->sliced(axis)));
+      return want(def->operand(0), toLayoutAttribute(toLinearLayout(*l, v->type().shape())->sliced(axis)));
     }
     if (def->is(OpCode::Trans) || def->is(OpCode::Reshape) || def->is(OpCode::Join) || def->is(OpCode::Split) ||
         def->is(OpCode::Cat) || def->is(OpCode::Dot))
@@ -220,17 +218,20 @@ private:
   }
 
   // Makes operand i of `op` have layout `l`: a cheap computation (of
-  // constants, splats, aranges and scalars, through elementwise ops and
-  // expand_dims) is re-created in `l`, anything else converted.
+  // constants, splats, aranges and scalars, through elementwise ops,
+  // expand_dims and broadcasts) is re-created in `l`, a broadcast from its
+  // operand, anything else converted.
   void convertOperand(Operation *op, unsigned i, const Layout *l) {
     Value *v = op->operand(i);
     if (!v->type().isTile() || v->type().layout() == l) return;
     Builder b;
     b.setInsertionPoint(op);
     b.setLoc(op->loc());
-    int budget = 12;
+    constexpr int kCheapOps = 12;
+    int budget = kCheapOps;
     if (rematerialize(v, l, b, op->parentBlock(), budget, /*build=*/false)) {
-      op->setOperand(i, rematerialize(v, l, b, op->parentBlock(), budget = 12, /*build=*/true));
+      budget = kCheapOps;
+      op->setOperand(i, rematerialize(v, l, b, op->parentBlock(), budget, /*build=*/true));
       return;
     }
     Operation *def = v->definingOp();
@@ -269,7 +270,7 @@ private:
       operands.push_back(x);
     } else if (def->is(OpCode::ExpandDims)) {
       size_t axis = size_t(def->attr("axis")->getInt());
-      const Layout *inner = asAttribute(toLinearLayout(*l, v->type().shape())->sliced(axis));
+      const Layout *inner = toLayoutAttribute(toLinearLayout(*l, v->type().shape())->sliced(axis));
       Value *x = rematerialize(def->operand(0), inner, b, blk, budget, build);
       if (!x) return nullptr;
       operands.push_back(x);
@@ -313,17 +314,17 @@ private:
       int64_t axis = op->attr("axis")->getInt();
       for (Value *r : op->results()) {
         if (!r->type().isTile()) continue;
-        setLayout(r, op->is(OpCode::Scan) ? l : asAttribute(linear(op->operand(0)).sliced(size_t(axis))));
+        setLayout(r, op->is(OpCode::Scan) ? l : toLayoutAttribute(linear(op->operand(0)).sliced(size_t(axis))));
       }
       return;
     }
     case OpCode::ExpandDims:
       if (layoutOf(op->operand(0)))
-        return setLayout(op->result(), asAttribute(linear(op->operand(0)).withInsertedDim(size_t(op->attr("axis")->getInt()))));
+        return setLayout(op->result(), toLayoutAttribute(linear(op->operand(0)).withInsertedDim(size_t(op->attr("axis")->getInt()))));
       break;
     case OpCode::Trans:
       if (layoutOf(op->operand(0)))
-        return setLayout(op->result(), asAttribute(linear(op->operand(0)).permuted(op->attr("order")->getInts())));
+        return setLayout(op->result(), toLayoutAttribute(linear(op->operand(0)).permuted(op->attr("order")->getInts())));
       break;
     case OpCode::Broadcast: {
       // The operand must hold, in each thread, what the result broadcasts:

@@ -90,7 +90,7 @@ public:
   llvm::Value *i64(int64_t v) { return b.getInt64(v); }
 
   // Math (Math.cpp).
-  llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t) override;
+  llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t, bool approx) override;
   llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *fastExp(llvm::Value *x, bool base2);

@@ -11,12 +11,8 @@ namespace tessera::targets::cpu {
 using ir::ScalarKind;
 using llvmgen::withScalar;
 
-// The host has no faster approximation than its exp: "exp.approx" is exp.
-llvm::Value *Lowering::mathCall(const char *name, llvm::Value *v, ir::Type t) {
-  std::string base = name;
-  if (base.size() > 7 && base.compare(base.size() - 7, 7, ".approx") == 0) base.resize(base.size() - 7);
-  return vectorMath(base == "exp" ? "exp" : base == "exp2" ? "exp2" : name, v, t);
-}
+// The host has no faster approximation than its exp: `approx` changes nothing.
+llvm::Value *Lowering::mathCall(const char *name, llvm::Value *v, ir::Type t, bool) { return vectorMath(name, v, t); }
 
 // e^r for |r| <= ln2/2: 1 + r + c2 r^2 + ... + c5 r^5, minimax for the
 // relative error (1.06e-7 with these f32 coefficients; the whole exp stays

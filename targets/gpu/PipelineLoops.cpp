@@ -73,24 +73,13 @@ private:
         continue;
       }
       ir::Operation *def = v->definingOp();
-      if (!def || def->parentBlock() != &body) {
-        if (v->ownerBlock() != &body && isInside(v->ownerBlock(), body)) return false;  // a nested region's value
-        continue;  // defined before the loop
-      }
+      if (!def || def->parentBlock() != &body) continue;  // defined before the loop
       if (!slice_.insert(def).second) continue;
       if (!def->hasTrait(ir::kPure) || def->numRegions() || def->is(OpCode::Dot)) return false;
       for (ir::Value *o : def->operands()) work.push_back(o);
     }
     return true;
   }
-
-  static bool isInside(const ir::Block *blk, const ir::Block &body) {
-    for (const ir::Operation *p = blk ? blk->parentOp() : nullptr; p; p = p->parentOp())
-      if (p->parentBlock() == &body) return true;
-    return false;
-  }
-
-  ir::Value *constant(ir::Builder &b, int64_t v, ir::Type t) { return b.constantInt(v, t); }
 
   // Clones the slice for the iteration whose induction variable is `iv`
   // and whose carried values are `carried` (by index); returns the map.
@@ -141,9 +130,9 @@ private:
     std::map<unsigned, ir::Value *> ahead;
     for (unsigned k : carried_) ahead[k] = loop_.operand(3 + k);
     for (int j = 0; j + 1 < stages_; ++j) {
-      ir::Value *iv = j ? b.sameType(OpCode::Add, {lb, constant(b, j * step_, ivT)}) : lb;
+      ir::Value *iv = j ? b.sameType(OpCode::Add, {lb, b.constantInt(j * step_, ivT)}) : lb;
       ir::ValueMap map = cloneSlice(b, body, iv, ahead);
-      issue(b, map, iv, constant(b, j, i32));
+      issue(b, map, iv, b.constantInt(j, i32));
       for (unsigned k : carried_) ahead[k] = ir::lookupOrSelf(map, body.terminator()->operand(k));
     }
     // The loop, carrying the slice's values S-1 iterations ahead too.
@@ -166,11 +155,11 @@ private:
     in.create(OpCode::AsyncWait, {}, {}, wait);
     ir::Value *iv = map[body.argument(0)];
     ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
-    if (step_ != 1) index = in.sameType(OpCode::Div, {index, constant(in, step_, ivT)});
+    if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
     if (ivT != i32) index = in.cast(index, i32);
-    ir::Value *readSlot = in.sameType(OpCode::Rem, {index, constant(in, stages_, i32)});
+    ir::Value *readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(stages_, i32)});
     ir::Value *writeSlot =
-        in.sameType(OpCode::Rem, {in.sameType(OpCode::Add, {index, constant(in, stages_ - 1, i32)}), constant(in, stages_, i32)});
+        in.sameType(OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(stages_, i32)});
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
       map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
@@ -179,7 +168,7 @@ private:
       if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end()) ir::cloneOp(in, *op, map);
     // Last, so that the body's reads of the current stage come before any
     // copy (into another stage) in program order.
-    ir::Value *aheadIv = in.sameType(OpCode::Add, {iv, constant(in, (stages_ - 1) * step_, ivT)});
+    ir::Value *aheadIv = in.sameType(OpCode::Add, {iv, in.constantInt((stages_ - 1) * step_, ivT)});
     ir::ValueMap pre = cloneSlice(in, body, aheadIv, aheadArgs);
     issue(in, pre, aheadIv, writeSlot);
     std::vector<ir::Value *> yields;

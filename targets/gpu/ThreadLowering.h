@@ -175,6 +175,13 @@ public:
   void lowerLocalLoad(const ir::Operation &op);
   void lowerLocalView(const ir::Operation &op);
   void lowerAsyncCopy(const ir::Operation &op);
+  // An async_copy's register groups: the widest vector both its buffer's
+  // layout and its pointers allow, and for each group (copies skipped) its
+  // first register and a builder of the shared address it lands at (built
+  // where the caller needs it).
+  int asyncCopyWidth(const ir::Operation &op);
+  void forEachCopyGroup(const ir::Operation &op, int width,
+                        const std::function<void(int first, const std::function<ir::Value *()> &dst)> &each);
   void storeToBuffer(const ir::Operation &op, ir::Value *base, ir::Type buffer, const ir::Value *tile);
   // Where each register of tile layout `l` lives in a buffer of type `buffer`.
   struct Placement {

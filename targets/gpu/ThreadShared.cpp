@@ -20,13 +20,6 @@ namespace {
 
 int64_t elementBytes(ir::Type t) { return std::max(1, t.element().bitWidth() / 8); }
 
-int32_t xorOfBases(const ir::LinearLayout::Bases &bases, int index) {
-  int32_t v = 0;
-  for (size_t bit = 0; bit < bases.size(); ++bit)
-    if (index >> bit & 1) v ^= bases[bit][0];
-  return v;
-}
-
 } // namespace
 
 const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir::Type tile, const ir::Operation &where) {
@@ -41,7 +34,7 @@ const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir
   const TileLayout &l = layoutOf(tile, where);
   ir::LinearLayout toOffset = inverse->compose(l.ll);  // (register, lane, warp) -> offset
   auto p = std::make_unique<Placement>();
-  for (int r = 0; r < l.numRegs; ++r) p->regOffset.push_back(xorOfBases(toOffset.bases("register"), r));
+  for (int r = 0; r < l.numRegs; ++r) p->regOffset.push_back(toOffset.apply({{"register", r}})[0]);
   p->laneWarpOffset = laneWarpPart(toOffset)[0];
   // Vector accesses: the low register bits step through consecutive
   // offsets, and every other basis keeps groups aligned.
@@ -108,19 +101,31 @@ void ThreadLowering::lowerLocalView(const ir::Operation &op) {
   set(op.result(), {sharedAddress(scalar(op.operand(0)), mul(index, i32(rest.numElements())))});
 }
 
-void ThreadLowering::lowerAsyncCopy(const ir::Operation &op) {
+int ThreadLowering::asyncCopyWidth(const ir::Operation &op) {
   ir::Type t = op.operand(0)->type(), ptrsT = op.operand(1)->type();
-  ir::Type elem = t.element();
-  const Placement &p = placementOf(t, ptrsT.withElement(elem), op);
-  const TileLayout &l = layoutOf(ptrsT, op);
+  const Placement &p = placementOf(t, ptrsT.withElement(t.element()), op);
   const ir::Value *maskV = op.numOperands() > 2 ? op.operand(2) : nullptr;
-  int w = std::min(p.width, vectorWidth(op.operand(1), maskV, l, int(elementBytes(t))));
-  const Regs &ptrs = get(op.operand(1));
-  const Regs *mask = maskV ? &get(maskV) : nullptr;
-  const Regs *other = op.numOperands() > 3 ? &get(op.operand(3)) : nullptr;
+  return std::min(p.width, vectorWidth(op.operand(1), maskV, layoutOf(ptrsT, op), int(elementBytes(t))));
+}
+
+void ThreadLowering::forEachCopyGroup(const ir::Operation &op, int width,
+                                      const std::function<void(int first, const std::function<ir::Value *()> &dst)> &each) {
+  ir::Type t = op.operand(0)->type(), ptrsT = op.operand(1)->type();
+  const Placement &p = placementOf(t, ptrsT.withElement(t.element()), op);
+  const TileLayout &l = layoutOf(ptrsT, op);
   ir::Value *base = scalar(op.operand(0));
-  for (int g = 0; g < l.numRegs; g += w) {
-    if (l.isCopy(g)) continue;
+  for (int g = 0; g < l.numRegs; g += width)
+    if (!l.isCopy(g))
+      each(g, [&] { return sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)]))); });
+}
+
+void ThreadLowering::lowerAsyncCopy(const ir::Operation &op) {
+  ir::Type elem = op.operand(0)->type().element();
+  int w = asyncCopyWidth(op);
+  const Regs &ptrs = get(op.operand(1));
+  const Regs *mask = op.numOperands() > 2 ? &get(op.operand(2)) : nullptr;
+  const Regs *other = op.numOperands() > 3 ? &get(op.operand(3)) : nullptr;
+  forEachCopyGroup(op, w, [&](int g, const std::function<ir::Value *()> &dst) {
     std::vector<ir::Value *> loadOperands = {ptrs[size_t(g)]};
     if (mask) {
       // Masked-off elements take `other` (zero without one), as a load's.
@@ -128,10 +133,10 @@ void ThreadLowering::lowerAsyncCopy(const ir::Operation &op) {
       for (int i = 0; i < w; ++i) loadOperands.push_back(other ? (*other)[size_t(g + i)] : zero(elem));
     }
     ir::Operation *ld = b.create(OpCode::VLoad, loadOperands, std::vector<ir::Type>(size_t(w), elem));
-    std::vector<ir::Value *> storeOperands = {sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)])))};
+    std::vector<ir::Value *> storeOperands = {dst()};
     for (int i = 0; i < w; ++i) storeOperands.push_back(ld->result(unsigned(i)));
     b.create(OpCode::VStore, storeOperands, {});
-  }
+  });
 }
 
 } // namespace tessera::targets::gpu

@@ -188,8 +188,8 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
     ir::Type pointee = op.operand(0)->type().pointee();
     return b.CreateGEP(storageType(pointee), in[0], in[1]);
   }
-  case OpCode::Exp: return mathCall(op.attrs().getBool("approx", false) ? "exp.approx" : "exp", in[0], t);
-  case OpCode::Exp2: return mathCall(op.attrs().getBool("approx", false) ? "exp2.approx" : "exp2", in[0], t);
+  case OpCode::Exp: return mathCall("exp", in[0], t, op.attrs().getBool("approx", false));
+  case OpCode::Exp2: return mathCall("exp2", in[0], t, op.attrs().getBool("approx", false));
   case OpCode::Log: return mathCall("log", in[0], t);
   case OpCode::Log2: return mathCall("log2", in[0], t);
   case OpCode::Sqrt: return intr(llvm::Intrinsic::sqrt);

@@ -58,8 +58,10 @@ public:
   std::vector<llvm::Value *> combineRegion(const ir::Block &region, std::vector<llvm::Value *> args,
                                            const std::function<llvm::Value *(const ir::Value *)> &outside);
 
-  // Hook: exp, exp2, log, log2, sin, cos, erf of `v` (elements of type `t`).
-  virtual llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t) = 0;
+  // Hook: exp, exp2, log, log2, sin, cos, erf of `v` (elements of type `t`);
+  // `approx`: the op's approx attribute (the target may use a faster, less
+  // accurate version).
+  virtual llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t, bool approx = false) = 0;
   // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
   [[noreturn]] virtual void fail(const ir::Operation &op, const std::string &msg) const;
   const std::string &targetName() const { return targetName_; }

@@ -27,9 +27,10 @@ public:
   virtual void barrier(llvm::IRBuilder<> &b) const = 0;
   // The i32 `v` of the lane whose id is this lane's id xor `laneMask`.
   virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, int laneMask) const = 0;
-  // exp, exp2, log, log2, sin, cos, erf on a scalar of element type `t`.
-  virtual llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v,
-                            ir::Type t) const = 0;
+  // exp, exp2, log, log2, sin, cos, erf on a scalar of element type `t`;
+  // `approx`: a faster, less accurate version is allowed (the op's attribute).
+  virtual llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v, ir::Type t,
+                            bool approx) const = 0;
   // printf-style output from the device: `format` with `args` (ints widened
   // to 32 or 64 bits, floats to double, strings as pointers).
   virtual void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,

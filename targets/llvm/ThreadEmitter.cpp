@@ -22,7 +22,9 @@ public:
     b.setFastMathFlags(contract);
   }
 
-  llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t) override { return info.math(b, m, name, v, t); }
+  llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t, bool approx) override {
+    return info.math(b, m, name, v, t, approx);
+  }
 
   void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, GpuKernelInfo &out) {
     std::vector<llvm::Type *> argTys;
@@ -247,9 +249,7 @@ private:
   void emitMma(const ir::Operation &op) {
     std::vector<llvm::Value *> operands;
     for (ir::Value *v : op.operands()) operands.push_back(get(v));
-    int64_t nA = 0;
     ir::Type a = op.operand(0)->type();
-    while (nA < int64_t(op.numOperands()) && op.operand(unsigned(nA))->type() == a) ++nA;
     std::vector<int64_t> shape = op.attr("shape")->getInts();
     int64_t lanes = shape[0] * shape[1] / int64_t(op.numResults());
     ir::Type bt = op.operand(unsigned(shape[0] * shape[2] / lanes))->type();

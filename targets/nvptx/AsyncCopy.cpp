@@ -27,27 +27,18 @@ bool isZero(const ir::Value *v) {
 
 bool lowerAsyncCopy(const ir::Operation &op, ThreadLowering &L) {
   if (op.numOperands() > 3 && !isZero(op.operand(3))) return false;
-  ir::Type buffer = op.operand(0)->type(), ptrsT = op.operand(1)->type();
-  ir::Type elem = buffer.element();
-  int elemBytes = std::max(1, elem.bitWidth() / 8);
-  const ThreadLowering::Placement &p = L.placementOf(buffer, ptrsT.withElement(elem), op);
-  const gpu::TileLayout &l = L.layoutOf(ptrsT, op);
-  const ir::Value *maskV = op.numOperands() > 2 ? op.operand(2) : nullptr;
-  int w = std::min(p.width, L.vectorWidth(op.operand(1), maskV, l, elemBytes));
-  int bytes = w * elemBytes;
+  int width = L.asyncCopyWidth(op);
+  int bytes = width * std::max(1, op.operand(0)->type().element().bitWidth() / 8);
   if (bytes != 4 && bytes != 8 && bytes != 16) return false;
   const gpu::Regs &ptrs = L.get(op.operand(1));
-  const gpu::Regs *mask = maskV ? &L.get(maskV) : nullptr;
-  ir::Value *base = L.scalar(op.operand(0));
+  const gpu::Regs *mask = op.numOperands() > 2 ? &L.get(op.operand(2)) : nullptr;
   ir::AttrDict attrs;
   attrs.set("bytes", ir::Attribute(int64_t(bytes)));
-  for (int g = 0; g < l.numRegs; g += w) {
-    if (l.isCopy(g)) continue;
-    std::vector<ir::Value *> operands = {L.sharedAddress(base, L.bitXor(p.laneWarpOffset, L.i32(p.regOffset[size_t(g)]))),
-                                         ptrs[size_t(g)]};
+  L.forEachCopyGroup(op, width, [&](int g, const std::function<ir::Value *()> &dst) {
+    std::vector<ir::Value *> operands = {dst(), ptrs[size_t(g)]};
     if (mask) operands.push_back((*mask)[size_t(g)]);
     L.b.create(OpCode::CpAsync, operands, {}, attrs);
-  }
+  });
   return true;
 }
 

@@ -35,6 +35,9 @@ struct MmaInstruction {
 const MmaInstruction *findMma(int sm, ir::ScalarKind a, ir::ScalarKind b, ir::ScalarKind acc,
                               const std::string &precision);
 
+// log2 of a power of two, -1 for anything else.
+int log2Exact(int64_t v);
+
 // The compute capability of an "sm_80" / "sm_90a" architecture name (0 if none).
 int smNumber(const std::string &arch);
 

@@ -8,7 +8,9 @@
 //  - convert_layout to a 16-bit dot operand: the tile goes to shared memory
 //    in a swizzled layout whose 16-byte rows land in eight different bank
 //    groups, and comes back with `ldmatrix` (transposed when the tile's
-//    contiguous dimension is not k).
+//    contiguous dimension is not k); local_load of one from a buffer whose
+//    layout keeps ldmatrix's rows whole (pipelined stages) likewise. Each
+//    ldmatrix then moves down to its first mma.
 // A dot or a conversion none of these fits falls to the shared lowering.
 #include "targets/nvptx/Lowerings.h"
 
@@ -89,12 +91,6 @@ std::optional<ir::DotLayouts> dotLayouts(const ir::Operation &dot, const ir::Att
   std::optional<DotPlan> p = planDot(dot, module);
   if (!p) return std::nullopt;
   return ir::DotLayouts{ir::toLayoutAttribute(p->a), ir::toLayoutAttribute(p->b), ir::toLayoutAttribute(p->c)};
-}
-
-int log2Of(int64_t v) {
-  int bits = 0;
-  while ((int64_t(1) << bits) < v) ++bits;
-  return bits;
 }
 
 // f32 split into a tf32 high part (low 13 mantissa bits cleared) and the rest.
@@ -245,24 +241,17 @@ ir::LinearLayout rowAddresses(const OperandMatch &m, const std::vector<int64_t> 
     lane.push_back(reps > 1 ? at(0, 8 * m.tiling.warpsN) : at(0, 0));
   }
   matrices = isA || reps > 1 ? 4 : 2;
-  for (int b = 0; b < log2Of(shape[size_t(kDim)] / mma.k); ++b) reg.push_back(unit(kDim, mma.k << b));
+  for (int b = 0; b < log2Exact(shape[size_t(kDim)] / mma.k); ++b) reg.push_back(unit(kDim, mma.k << b));
   if (isA)
-    for (int b = 0; b < log2Of(reps); ++b) reg.push_back(at(mma.m * m.tiling.warpsM << b, 0));
+    for (int b = 0; b < log2Exact(reps); ++b) reg.push_back(at(mma.m * m.tiling.warpsM << b, 0));
   else
-    for (int b = 1; b < log2Of(reps); ++b) reg.push_back(at(0, mma.n * m.tiling.warpsN << b));
-  int wn = log2Of(m.tiling.warpsN), wm = log2Of(m.tiling.warpsM);
+    for (int b = 1; b < log2Exact(reps); ++b) reg.push_back(at(0, mma.n * m.tiling.warpsN << b));
+  int wn = log2Exact(m.tiling.warpsN), wm = log2Exact(m.tiling.warpsM);
   for (int b = 0; b < wn; ++b) warp.push_back(isA ? at(0, 0) : at(0, mma.n << b));
   for (int b = 0; b < wm; ++b) warp.push_back(isA ? at(mma.m << b, 0) : at(0, 0));
-  for (int b = wn + wm; b < log2Of(numWarps); ++b) warp.push_back(at(0, 0));
+  for (int b = wn + wm; b < log2Exact(numWarps); ++b) warp.push_back(at(0, 0));
   return ir::LinearLayout({{"register", reg}, {"lane", lane}, {"warp", warp}},
                           {{"dim0", int32_t(shape[0])}, {"dim1", int32_t(shape[1])}});
-}
-
-int32_t xorOfBases(const ir::LinearLayout::Bases &bases, int64_t index) {
-  int32_t v = 0;
-  for (size_t bit = 0; bit < bases.size(); ++bit)
-    if (index >> bit & 1) v ^= bases[bit][0];
-  return v;
 }
 
 // Reads a 16-bit dot operand in layout `dst` (matched as `m`) from `base`,
@@ -297,7 +286,7 @@ std::optional<Regs> loadWithLdmatrix(ThreadLowering &L, const ir::Operation &op,
   int64_t kTiles = dst.shape[size_t(kDim)] / m.mma->k;
   Regs out(size_t(dst.numRegs), nullptr);
   for (int64_t i = 0; i < loads; ++i) {
-    ir::Value *addr = L.sharedAddress(base, L.bitXor(laneWarp, L.i32(xorOfBases(toOffset.bases("register"), i))));
+    ir::Value *addr = L.sharedAddress(base, L.bitXor(laneWarp, L.i32(toOffset.apply({{"register", int32_t(i)}})[0])));
     ir::Operation *ld = L.b.create(OpCode::LdMatrix, {addr}, std::vector<ir::Type>(size_t(matrices * 2), elem), attrs);
     int64_t kk = i % kTiles, rep = i / kTiles;
     for (int e = 0; e < matrices * 2; ++e) {

@@ -30,13 +30,13 @@ const MmaInstruction kMmas[] = {
     {80, K::U8, K::U8, K::I32, "", 16, 8, 32, &kA8, &kB8, &kC, "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32"},
 };
 
+} // namespace
+
 int log2Exact(int64_t v) {
   int bits = 0;
   while ((int64_t(1) << bits) < v) ++bits;
   return (int64_t(1) << bits) == v ? bits : -1;
 }
-
-} // namespace
 
 int smNumber(const std::string &arch) {
   if (arch.rfind("sm_", 0) != 0) return 0;

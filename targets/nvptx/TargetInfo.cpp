@@ -40,20 +40,18 @@ public:
   }
 
   // libdevice: __nv_<name>f on f32 (f16/bf16 widen to f32), __nv_<name> on f64.
-  // "exp.approx" and "exp2.approx" (tl.exp, tl.exp2 below f64: Triton's
-  // contract) are ex2.approx.f32, 2 ulp, subnormal results flushed.
-  llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v, ir::Type t) const override {
+  // Approximate exp and exp2 (tl.exp, tl.exp2 below f64: Triton's contract)
+  // are ex2.approx.f32, 2 ulp, subnormal results flushed.
+  llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v, ir::Type t,
+                    bool approx) const override {
     bool f64 = t.scalarKind() == ir::ScalarKind::F64;
     std::string fn = name;
-    bool approx = fn.size() > 7 && fn.compare(fn.size() - 7, 7, ".approx") == 0;
-    if (approx) fn.resize(fn.size() - 7);
-    if (approx && !f64) {
+    if (approx && !f64 && (fn == "exp" || fn == "exp2")) {
       llvm::Value *x = v->getType()->isFloatTy() ? v : b.CreateFPExt(v, b.getFloatTy());
       if (fn == "exp") x = b.CreateFMul(x, llvm::ConstantFP::get(b.getFloatTy(), 1.4426950408889634));
       llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {x});
       return v->getType()->isFloatTy() ? r : b.CreateFPTrunc(r, v->getType());
     }
-    name = fn == "exp" ? "exp" : fn == "exp2" ? "exp2" : name;
     llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
     std::string fname = std::string("__nv_") + name + (f64 ? "" : "f");
     llvm::FunctionCallee callee = m.getOrInsertFunction(fname, ft, ft);
