@@ -245,11 +245,18 @@ private:
       op->setOperand(i, copy);
       return;
     }
-    // A value from outside a loop is converted once, where it is defined.
+    // A value from outside a loop is re-created (if cheap) or converted
+    // once, where it is defined.
     if (def && def->parentBlock() != op->parentBlock()) {
       std::vector<Operation *> ops = def->parentBlock()->opsVector();
       auto next = std::find(ops.begin(), ops.end(), def) + 1;
       if (next != ops.end()) b.setInsertionPoint(*next);
+      budget = kCheapOps;
+      if (rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/false)) {
+        budget = kCheapOps;
+        op->setOperand(i, rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/true));
+        return;
+      }
     }
     op->setOperand(i, b.createValue(OpCode::ConvertLayout, {v}, withLayout(v->type(), l)));
   }

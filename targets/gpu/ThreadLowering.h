@@ -183,6 +183,8 @@ public:
   void forEachCopyGroup(const ir::Operation &op, int width,
                         const std::function<void(int first, const std::function<ir::Value *()> &dst)> &each);
   void storeToBuffer(const ir::Operation &op, ir::Value *base, ir::Type buffer, const ir::Value *tile);
+  // A tile of type `tile` read from a buffer of type `buffer` at `base`.
+  Regs loadFromBuffer(const ir::Operation &op, ir::Value *base, ir::Type buffer, ir::Type tile);
   // Where each register of tile layout `l` lives in a buffer of type `buffer`.
   struct Placement {
     std::vector<int32_t> regOffset;  // [register], elements

@@ -1,6 +1,8 @@
 // Global loads, stores and atomics; shared memory; layout conversions.
 #include "targets/gpu/ThreadLowering.h"
 
+#include "ir/Layouts.h"
+
 #include <algorithm>
 
 namespace tessera::targets::gpu {
@@ -12,6 +14,19 @@ namespace {
 int64_t storageBytes(ir::Type elem) {
   elem = elem.element();
   return elem.isPointer() ? 8 : std::max(1, elem.bitWidth() / 8);
+}
+
+// The dimension register 1 of `l` steps along by one, or -1.
+int64_t contiguousDim(const TileLayout &l) {
+  const auto &rb = l.bases("register");
+  if (rb.empty()) return -1;
+  int64_t dim = -1;
+  for (size_t d = 0; d < rb[0].size(); ++d) {
+    if (rb[0][d] == 0) continue;
+    if (rb[0][d] != 1 || dim >= 0) return -1;
+    dim = int64_t(d);
+  }
+  return dim;
 }
 
 int64_t floorPow2(int64_t v) {
@@ -81,9 +96,25 @@ void ThreadLowering::lowerConvertLayout(const ir::Operation &op) {
     }
     if (regs.size() == size_t(lo.numRegs)) return set(op.result(), regs);
   }
-  ir::Value *buffer = allocShared(in.element(), in.numElements());
-  storeTileShared(src, li, buffer);
-  set(op.result(), readTileShared(lo, buffer));
+  ir::Type elem = in.element();
+  if (elem.isPointer() || elem.bitWidth() < 8) {
+    ir::Value *buffer = allocShared(elem, in.numElements());
+    storeTileShared(src, li, buffer);
+    return set(op.result(), readTileShared(lo, buffer));
+  }
+  // Through a buffer whose 16-byte groups run along the dimension the
+  // result's (else the operand's) registers step through, swizzled so that
+  // rows land in different banks: both sides access it with vectors.
+  int64_t fast = contiguousDim(lo);
+  if (fast < 0) fast = contiguousDim(li);
+  if (fast < 0) fast = in.rank() - 1;
+  std::vector<int64_t> order = {fast};
+  for (int64_t d = in.rank() - 1; d >= 0; --d)
+    if (d != fast) order.push_back(d);
+  ir::Type buffer = ir::Type::buffer(in.shape(), elem, ir::swizzledSharedLayout(in.shape(), order, int(storageBytes(elem))));
+  ir::Value *base = allocShared(elem, in.numElements());
+  storeToBuffer(op, base, buffer, op.operand(0));
+  set(op.result(), loadFromBuffer(op, base, buffer, outT));
 }
 
 // ---- global memory

@@ -80,17 +80,19 @@ void ThreadLowering::storeToBuffer(const ir::Operation &op, ir::Value *base, ir:
 }
 
 void ThreadLowering::lowerLocalLoad(const ir::Operation &op) {
-  ir::Type t = op.operand(0)->type(), tile = op.result()->type();
-  const Placement &p = placementOf(t, tile, op);
+  set(op.result(), loadFromBuffer(op, scalar(op.operand(0)), op.operand(0)->type(), op.result()->type()));
+}
+
+Regs ThreadLowering::loadFromBuffer(const ir::Operation &op, ir::Value *base, ir::Type buffer, ir::Type tile) {
+  const Placement &p = placementOf(buffer, tile, op);
   const TileLayout &l = layoutOf(tile, op);
-  ir::Value *base = scalar(op.operand(0));
   Regs regs(size_t(l.numRegs));
   for (int g = 0; g < l.numRegs; g += p.width) {
     ir::Value *ptr = sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)])));
-    ir::Operation *ld = b.create(OpCode::VLoad, {ptr}, std::vector<ir::Type>(size_t(p.width), t.element()));
+    ir::Operation *ld = b.create(OpCode::VLoad, {ptr}, std::vector<ir::Type>(size_t(p.width), buffer.element()));
     for (int i = 0; i < p.width; ++i) regs[size_t(g + i)] = ld->result(unsigned(i));
   }
-  set(op.result(), regs);
+  return regs;
 }
 
 // The buffer's dimension 0 is stacked outermost (the verifier checks its
