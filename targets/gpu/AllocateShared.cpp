@@ -8,6 +8,12 @@
 // to the end of the kernel. Buffers whose lifetimes do not overlap share
 // memory; each is 16-byte aligned and placed first-fit in the order of
 // definition. The kernel's shared_memory_bytes is the peak.
+//
+// Small buffers (reduction partials, broadcast scalars: at most
+// kPrivateBytes each, kPrivateTotal together) share with nothing: the
+// bytes saved would cost a barrier before the next writer, which then
+// waits for the last reader (a loop's reductions would otherwise take two
+// barriers each instead of one).
 #include "targets/gpu/Passes.h"
 
 #include "ir/Builder.h"
@@ -23,6 +29,7 @@ using ir::OpCode;
 namespace {
 
 constexpr int64_t kAlign = 16;
+constexpr int64_t kPrivateBytes = 128, kPrivateTotal = 4096;
 
 struct Buffer {
   ir::Operation *alloc;
@@ -40,6 +47,12 @@ public:
         buffers.push_back({op, op->attr("bytes")->getInt(), index_[op], lastUse(op), 0});
     });
     std::sort(buffers.begin(), buffers.end(), [](const Buffer &a, const Buffer &b) { return a.first < b.first; });
+    int64_t privateBytes = 0;
+    for (Buffer &buf : buffers) {
+      if (buf.bytes > kPrivateBytes || privateBytes + buf.bytes > kPrivateTotal) continue;
+      privateBytes += buf.bytes;
+      buf.first = 0, buf.last = next_;  // live throughout: overlaps every other buffer
+    }
     int64_t peak = 0;
     for (size_t i = 0; i < buffers.size(); ++i) {
       Buffer &cur = buffers[i];

@@ -9,7 +9,7 @@
 // or by copies holding the same value), and two `exclusive` accesses do not
 // race (each thread works on elements no other thread touches until the
 // next barrier). Writes to different buffers that share bytes (allocate-
-// shared reuses memory) do race. A cp_async does not race with earlier
+// shared reuses memory) do race, even when both span the same bytes. A cp_async does not race with earlier
 // reads: its destination is read only after a wait for it, and written
 // only after the barrier that follows the wait after its last read.
 //
@@ -35,9 +35,11 @@ namespace {
 struct Access {
   int64_t lo, hi;
   bool write, exclusive;
-  bool async = false;  // a cp_async: its destination's readers finished before the last wait
+  bool async = false;                      // a cp_async: its destination's readers finished before the last wait
+  const ir::Operation *buffer = nullptr;  // its shared_ptr; null: unknown
   bool operator==(const Access &o) const {
-    return lo == o.lo && hi == o.hi && write == o.write && exclusive == o.exclusive && async == o.async;
+    return lo == o.lo && hi == o.hi && write == o.write && exclusive == o.exclusive && async == o.async &&
+           buffer == o.buffer;
   }
 };
 
@@ -47,7 +49,7 @@ using State = std::vector<Access>;
 bool races(const Access &a, const Access &b) {
   if (a.hi <= b.lo || b.hi <= a.lo) return false;
   if (!a.write && !b.write) return false;
-  if (a.lo != b.lo || a.hi != b.hi) return true;  // another buffer in the same bytes
+  if (!a.buffer || a.buffer != b.buffer) return true;  // another buffer in the same bytes
   if (b.async && !a.write) return false;  // ordered by the wait's barrier (Ops.def, cp_async)
   return a.write != b.write && !(a.exclusive && b.exclusive);
 }
@@ -143,20 +145,16 @@ public:
   }
 
 private:
-  // The bytes `ptr` may address.
-  static std::pair<int64_t, int64_t> rangeOf(const ir::Value *ptr) {
+  // The buffer `ptr` addresses (its shared_ptr), null if unknown.
+  static const ir::Operation *bufferOf(const ir::Value *ptr) {
     while (const ir::Operation *d = ptr->definingOp()) {
       if (d->is(OpCode::AddPtr)) {
         ptr = d->operand(0);
         continue;
       }
-      if (d->is(OpCode::SharedPtr)) {
-        int64_t lo = d->attr("offset")->getInt();
-        return {lo, lo + d->attr("bytes")->getInt()};
-      }
-      break;
+      return d->is(OpCode::SharedPtr) ? d : nullptr;
     }
-    return {0, std::numeric_limits<int64_t>::max()};
+    return nullptr;
   }
 
   static bool sharedAccess(const ir::Operation &op, Access &out) {
@@ -164,8 +162,10 @@ private:
     bool atomic = op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
     if (!load && !store && !atomic) return false;
     if (op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared) return false;
-    auto [lo, hi] = rangeOf(op.operand(0));
-    out = {lo, hi, !load, op.attrs().getBool("exclusive", false), op.is(OpCode::CpAsync)};
+    const ir::Operation *buffer = bufferOf(op.operand(0));
+    int64_t lo = buffer ? buffer->attr("offset")->getInt() : 0;
+    int64_t hi = buffer ? lo + buffer->attr("bytes")->getInt() : std::numeric_limits<int64_t>::max();
+    out = {lo, hi, !load, op.attrs().getBool("exclusive", false), op.is(OpCode::CpAsync), buffer};
     return true;
   }
 

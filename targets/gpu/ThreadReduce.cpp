@@ -2,8 +2,9 @@
 //
 // reduce: registers of a thread that differ only along the axis combine
 // first, then lanes by a butterfly of xor shuffles, then warps through
-// shared memory (every thread reads the warps' partials in the same order,
-// so all copies of a result agree). Layouts whose lanes or warps mix the
+// shared memory (every thread reads the warps' partials and combines them
+// in the same order, so all copies of a result agree); registers and
+// partials combine as a tree of neighbours. Layouts whose lanes or warps mix the
 // axis with other dimensions take the general path: the tile goes to shared
 // memory and each thread combines its results' lines there.
 // scan: doubling over the bits of the axis coordinate (partners across a
@@ -71,6 +72,17 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
   const TileLayout &l = layoutOf(in, op);
   const ir::Block &region = op.region(0).block();
   auto combineAll = [&](const Regs &left, const Regs &right) { return combine(region, left, right); };
+  // Neighbours first, level by level (the order of the operands kept, as
+  // the combine need only be associative): log2(n) dependent steps, not n.
+  auto combineTree = [&](std::vector<Regs> xs) {
+    while (xs.size() > 1) {
+      std::vector<Regs> next;
+      for (size_t i = 0; i + 1 < xs.size(); i += 2) next.push_back(combineAll(xs[i], xs[i + 1]));
+      if (xs.size() % 2) next.push_back(xs.back());
+      xs = std::move(next);
+    }
+    return xs.front();
+  };
   std::vector<int64_t> shape = in.shape(), strides = rowMajorStrides(shape);
   Regs buffers;
 
@@ -127,11 +139,13 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
     std::sort(rs.begin(), rs.end(), [&](int x, int y) {
       return std::make_pair(l.regCoord[size_t(x)][axis], x) < std::make_pair(l.regCoord[size_t(y)][axis], y);
     });
+    std::vector<Regs> xs;
     for (int r : rs) {
       Regs x;
       for (size_t k = 0; k < n; ++k) x.push_back(get(op.operand(unsigned(k)))[size_t(r)]);
-      acc[g] = acc[g].empty() ? x : combineAll(acc[g], x);
+      xs.push_back(x);
     }
+    acc[g] = combineTree(xs);
   }
   // 2. Across lanes.
   const auto &lb = l.bases("lane");
@@ -168,14 +182,14 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
     for (size_t g = 0; g < keys.size(); ++g)
       for (size_t k = 0; k < n; ++k) storeShared(buffers[k], add(outIdx[g], warpSlot), acc[g][k]);
     for (size_t g = 0; g < keys.size(); ++g) {
-      Regs total;
+      std::vector<Regs> xs;
       for (int64_t w = 0; w < numWarpsAlong; ++w) {
         Regs x;
         for (size_t k = 0; k < n; ++k)
           x.push_back(loadShared(buffers[k], add(outIdx[g], i32(w))));
-        total = total.empty() ? x : combineAll(total, x);
+        xs.push_back(x);
       }
-      acc[g] = total;
+      acc[g] = combineTree(xs);
     }
   }
   // 4. Results: a scalar, or the sliced layout (register r of the result
@@ -256,6 +270,17 @@ bool ThreadLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
     for (size_t k = 0; k < n; ++k) scan[size_t(r)].push_back(get(op.operand(unsigned(k)))[size_t(r)]);
   total = scan;
   auto combineAll = [&](const Regs &left, const Regs &right) { return combine(region, left, right); };
+  // Neighbours first, level by level (the order of the operands kept, as
+  // the combine need only be associative): log2(n) dependent steps, not n.
+  auto combineTree = [&](std::vector<Regs> xs) {
+    while (xs.size() > 1) {
+      std::vector<Regs> next;
+      for (size_t i = 0; i + 1 < xs.size(); i += 2) next.push_back(combineAll(xs[i], xs[i + 1]));
+      if (xs.size() % 2) next.push_back(xs.back());
+      xs = std::move(next);
+    }
+    return xs.front();
+  };
   for (const AxisBit &ab : bits) {
     if (ab.kind == AxisBit::Register) {
       // Both registers of a pair end with one block total.
