@@ -550,8 +550,9 @@ SValue dot(CodeGen &cg, CallArgs &a) {
     cg.fail(a.loc, "tl.dot inner dimensions differ: " + xt.str() + " and " + yt.str());
   for (int64_t d : {dim(xt, 0), dim(xt, 1), dim(yt, 1)})
     if (d < 16) cg.fail(a.loc, "tl.dot needs every dimension to be at least 16, found " + xt.str() + " x " + yt.str());
-  if (xt.element() != yt.element()) {
-    // Triton allows mixing only through an explicit cast.
+  auto fp8 = [](Type t) { return t == Type::scalar(ir::ScalarKind::F8E4M3) || t == Type::scalar(ir::ScalarKind::F8E5M2); };
+  if (xt.element() != yt.element() && !(fp8(xt.element()) && fp8(yt.element()))) {
+    // Triton allows mixing only through an explicit cast (or of two fp8 types).
     cg.fail(a.loc, "tl.dot operands must have the same dtype, found " + dtypeName(xt.element()) + " and " +
                        dtypeName(yt.element()));
   }

@@ -254,8 +254,9 @@ bool verifyDot(const Operation &op, Checker &c) {
   int64_t rank = a.rank();
   if ((rank != 2 && rank != 3) || b.rank() != rank || acc.rank() != rank)
     return c.fail("expects operands of rank 2 (or 3 with a batch), got " + a.str() + ", " + b.str() + ", " + acc.str());
-  if (!isNumericElement(a) || a.element() != b.element())
-    return c.fail("operands #0 and #1: expected one numeric element type, got " + a.str() + " and " + b.str());
+  auto fp8 = [](Type t) { return t.element().isScalar() && (t.element().scalarKind() == ScalarKind::F8E4M3 || t.element().scalarKind() == ScalarKind::F8E5M2); };
+  if (!isNumericElement(a) || (a.element() != b.element() && !(fp8(a) && fp8(b))))
+    return c.fail("operands #0 and #1: expected one numeric element type (or two fp8 types), got " + a.str() + " and " + b.str());
   auto d = [](Type t, int64_t i) { return t.shape()[t.rank() - 2 + i]; };
   if (d(a, 1) != d(b, 0)) return c.fail("inner dimensions differ: " + a.str() + " and " + b.str());
   if (d(acc, 0) != d(a, 0) || d(acc, 1) != d(b, 1) || (rank == 3 && (a.shape()[0] != b.shape()[0] || a.shape()[0] != acc.shape()[0])))

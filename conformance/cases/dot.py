@@ -107,3 +107,16 @@ def matmul_inputs(rng, dt):
 Case("dot.matmul_ragged", matmul_kernel, matmul_inputs,
      lambda a: {"c_ptr": a["a_ptr"] @ a["b_ptr"]}, dtypes=["fp32", "fp16", "bf16"],
      grid=lambda a: (tessera.cdiv(a["M"], 32), tessera.cdiv(a["N"], 32)), tol={"fp32": (1e-5, 1e-5)})
+
+
+def mixed_fp8_inputs(rng, dt):
+    # A in the case's fp8 type, B in the other one (Triton lets two fp8 types mix).
+    other = "fp8e5" if dt == "fp8e4nv" else "fp8e4nv"
+    return dict(a_ptr=rand(rng, (32, 64), dt, -4, 4), b_ptr=rand(rng, (64, 32), other, -4, 4), c_ptr=None,
+                out_ptr=Out((32, 32), "fp32"), M=32, N=32, K=64, MODE="default", OUT=tl.float32)
+
+
+# fp8 products are exact in f32: the error is the f32 sum's.
+Case("dot.mixed_fp8_32x32x64", dot_kernel, mixed_fp8_inputs,
+     lambda a: {"out_ptr": a["a_ptr"].astype(np.float64) @ a["b_ptr"].astype(np.float64)},
+     dtypes=["fp8e4nv", "fp8e5"], tol=(1e-5, 1e-4))

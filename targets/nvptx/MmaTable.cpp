@@ -28,6 +28,11 @@ const MmaInstruction kMmas[] = {
     {80, K::F32, K::F32, K::F32, "tf32x3", 16, 8, 8, &kA32, &kB32, &kC, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
     {80, K::I8, K::I8, K::I32, "", 16, 8, 32, &kA8, &kB8, &kC, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"},
     {80, K::U8, K::U8, K::I32, "", 16, 8, 32, &kA8, &kB8, &kC, "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32"},
+    // fp8 (sm_89 on, PTX 8.4): the int8 fragments, f32 accumulators; A and B may differ.
+    {89, K::F8E4M3, K::F8E4M3, K::F32, "", 16, 8, 32, &kA8, &kB8, &kC, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"},
+    {89, K::F8E4M3, K::F8E5M2, K::F32, "", 16, 8, 32, &kA8, &kB8, &kC, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32"},
+    {89, K::F8E5M2, K::F8E4M3, K::F32, "", 16, 8, 32, &kA8, &kB8, &kC, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32"},
+    {89, K::F8E5M2, K::F8E5M2, K::F32, "", 16, 8, 32, &kA8, &kB8, &kC, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32"},
 };
 
 } // namespace

@@ -21,8 +21,9 @@ namespace tessera::targets::nvptx {
 namespace {
 
 constexpr const char *kTriple = "nvptx64-nvidia-cuda";
-// PTX ISA 8.0: the oldest that has sm_90a; every arch we emit accepts it.
-constexpr const char *kPtxFeatures = "+ptx80";
+// PTX ISA 8.4 (CUDA 12.4 drivers and ptxas): fp8 mma needs it; every
+// arch we emit accepts it.
+constexpr const char *kPtxFeatures = "+ptx84";
 
 // Architectures we generate code for (a table, not branches): shared memory
 // per program block (bytes) is what a launch may request.

@@ -164,3 +164,21 @@ def test_attention_chained_dots(torch, dtype):
     ref = torch.nn.functional.scaled_dot_product_attention(q.double(), k.double(), v.double())
     torch.testing.assert_close(out.double(), ref, rtol=2e-2, atol=2e-2)
     assert W._attention_kernel.compile_only("nvptx", *args, **meta).assembly.count("mma.sync") >= 2
+
+
+@pytest.mark.parametrize("a_dtype,b_dtype", [("float8_e4m3fn", "float8_e4m3fn"), ("float8_e5m2", "float8_e5m2"),
+                                             ("float8_e4m3fn", "float8_e5m2"), ("float8_e5m2", "float8_e4m3fn")])
+@pytest.mark.parametrize("a_t,b_t", [(False, False), (True, True)])
+@pytest.mark.parametrize("block,num_warps", [((64, 64, 64), 4), ((128, 64, 32), 8)])
+def test_matmul_fp8_ragged(torch, a_dtype, b_dtype, a_t, b_t, block, num_warps):
+    # fp8 inputs are exact in float64 and the products accumulate in f32:
+    # the error is f32 rounding alone. sm_89 and later have fp8 mma.
+    m, n, k = 201, 150, 224
+    ta, tb = getattr(torch, a_dtype), getattr(torch, b_dtype)
+    a = (torch.rand((k, m) if a_t else (m, k), device="cuda") * 8 - 4).to(ta)
+    b = (torch.rand((n, k) if b_t else (k, n), device="cuda") * 8 - 4).to(tb)
+    c, ptx = _matmul(torch, a, b, block, num_warps, a_t, b_t)
+    A, B = (a.t() if a_t else a).double(), (b.t() if b_t else b).double()
+    torch.testing.assert_close(c.double(), A @ B, rtol=1e-5, atol=1e-3)
+    kinds = {"float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
+    assert "mma.sync.aligned.m16n8k32.row.col.f32.%s.%s.f32" % (kinds[a_dtype], kinds[b_dtype]) in ptx

@@ -1,6 +1,8 @@
 # RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s
 # RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --arch sm_80 --emit asm | FileCheck %s
 # RUN: tessera compile %s --entry mm4 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=STAGES4
+# RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_89 --emit asm | FileCheck %s --check-prefix=FP8
+# RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=FP8-SM80
 # A pipelined matmul on tensor cores (ptxas assembles it for sm_90a and
 # sm_80): with the default 3 stages, the prologue issues the copies of two
 # iterations (16-byte cp.async, zero-filled past the edges) as two groups;
@@ -27,6 +29,13 @@
 # tl.range(..., num_stages=4): two groups may stay in flight.
 # STAGES4: cp.async.wait_group 2;
 # STAGES4: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+# fp8 (e4m3 x e5m2, Triton lets two fp8 types mix) on sm_89: m16n8k32 with
+# f32 accumulators, 16 per warp and iteration (32 x 32 of the result, two k
+# steps); PTX 8.4. sm_80 has no fp8 mma: CUDA cores.
+# FP8: .version 8.4
+# FP8-COUNT-16: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32
+# FP8-NOT: mma.sync
+# FP8-SM80-NOT: mma.sync
 import tessera.language as tl
 
 
