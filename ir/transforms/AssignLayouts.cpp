@@ -153,6 +153,10 @@ private:
   }
 
   std::unordered_map<const Value *, const Layout *> desired_;
+  // How many ops a value may take to be re-created in another layout
+  // (a tree: shared operands count once per use), rather than converted.
+  static constexpr int kCheapOps = 24;
+  std::map<std::pair<Value *, const Layout *>, Value *> outside_;  // outsideInLayout's values
 
   // The target's answer for a dot, asked once.
   std::optional<DotLayouts> dotLayouts(const Operation &dot) {
@@ -227,7 +231,6 @@ private:
     Builder b;
     b.setInsertionPoint(op);
     b.setLoc(op->loc());
-    constexpr int kCheapOps = 12;
     int budget = kCheapOps;
     if (rematerialize(v, l, b, op->parentBlock(), budget, /*build=*/false)) {
       budget = kCheapOps;
@@ -261,6 +264,27 @@ private:
     op->setOperand(i, b.createValue(OpCode::ConvertLayout, {v}, withLayout(v->type(), l)));
   }
 
+  // `v` in layout `l` where it is defined: re-created if cheap, else
+  // converted (once for every user that asks).
+  Value *outsideInLayout(Value *v, const Layout *l) {
+    auto key = std::make_pair(v, l);
+    if (auto it = outside_.find(key); it != outside_.end()) return it->second;
+    Operation *def = v->definingOp();
+    std::vector<Operation *> ops = def->parentBlock()->opsVector();
+    Builder b;
+    b.setInsertionPoint(*(std::find(ops.begin(), ops.end(), def) + 1));
+    b.setLoc(def->loc());
+    int budget = kCheapOps;
+    Value *made = nullptr;
+    if (rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/false)) {
+      budget = kCheapOps;
+      made = rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/true);
+    } else {
+      made = b.createValue(OpCode::ConvertLayout, {v}, withLayout(v->type(), l));
+    }
+    return outside_[key] = made;
+  }
+
   // `v` computed again in layout `l` at the builder (null if it is not
   // cheap); with build = false, only whether it can be.
   Value *rematerialize(Value *v, const Layout *l, Builder &b, Block *blk, int &budget, bool build) {
@@ -269,7 +293,8 @@ private:
     Type want = withLayout(v->type(), l);
     if (def->is(OpCode::Splat) || def->is(OpCode::Constant) || def->is(OpCode::Arange))
       return build ? b.create(def->code(), def->operands(), {want}, def->attrs())->result() : v;
-    if (def->parentBlock() != blk) return nullptr;  // not worth recomputing in a loop
+    // Defined in an enclosing block (outside a loop): made once there.
+    if (def->parentBlock() != blk) return build ? outsideInLayout(v, l) : v;
     std::vector<Value *> operands;
     if (def->is(OpCode::Broadcast)) {
       Value *x = rematerialize(def->operand(0), collapsed(l, def->operand(0)->type(), v->type()), b, blk, budget, build);

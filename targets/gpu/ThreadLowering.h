@@ -189,9 +189,16 @@ public:
   struct Placement {
     std::vector<int32_t> regOffset;  // [register], elements
     ir::Value *laneWarpOffset;       // xor-ed in, from the prologue
+    int32_t laneWarpBits;            // the bits laneWarpOffset may have
     int width;                       // registers per vector access (consecutive, aligned)
   };
   const Placement &placementOf(ir::Type buffer, ir::Type tile, const ir::Operation &where);
+  // The address of register `reg`'s element (placement `p`, buffer at `base`).
+  ir::Value *placedAddress(ir::Value *base, const Placement &p, int reg);
+  // base + (laneWarp ^ offset), where laneWarp has only `laneWarpBits`.
+  ir::Value *swizzledAddress(ir::Value *base, ir::Value *laneWarp, int32_t laneWarpBits, int32_t offset);
+  // The bits the lane and warp bases of `ll`'s first output may set.
+  static int32_t laneWarpBits(const ir::LinearLayout &ll);
 
   // dot on CUDA cores / SIMT lanes (ThreadDot.cpp).
   void lowerDot(const ir::Operation &op);

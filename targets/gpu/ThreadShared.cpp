@@ -36,6 +36,7 @@ const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir
   auto p = std::make_unique<Placement>();
   for (int r = 0; r < l.numRegs; ++r) p->regOffset.push_back(toOffset.apply({{"register", r}})[0]);
   p->laneWarpOffset = laneWarpPart(toOffset)[0];
+  p->laneWarpBits = laneWarpBits(toOffset);
   // Vector accesses: the low register bits step through consecutive
   // offsets, and every other basis keeps groups aligned.
   int64_t maxWidth = std::max<int64_t>(1, 16 / elementBytes(buffer));
@@ -57,6 +58,28 @@ const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir
   return *placements_.emplace(key, std::move(p)).first->second;
 }
 
+int32_t ThreadLowering::laneWarpBits(const ir::LinearLayout &ll) {
+  int32_t bits = 0;
+  for (const char *dim : {"lane", "warp"})
+    for (const auto &basis : ll.bases(dim)) bits |= basis[0];
+  return bits;
+}
+
+// The offset is xor-ed with the lane/warp part only in the bits they share;
+// the rest is added, a constant the access folds in. A loop's accesses then
+// need one address register per distinct xor-ed part (a few swizzle
+// phases), not one per access, which LICM would keep live throughout the
+// loop.
+ir::Value *ThreadLowering::swizzledAddress(ir::Value *base, ir::Value *laneWarp, int32_t laneWarpBits, int32_t offset) {
+  int32_t shared = offset & laneWarpBits, rest = offset & ~laneWarpBits;
+  ir::Value *ptr = sharedAddress(base, shared ? bitXor(laneWarp, i32(shared)) : laneWarp);
+  return rest ? sharedAddress(ptr, i32(rest)) : ptr;
+}
+
+ir::Value *ThreadLowering::placedAddress(ir::Value *base, const Placement &p, int reg) {
+  return swizzledAddress(base, p.laneWarpOffset, p.laneWarpBits, p.regOffset[size_t(reg)]);
+}
+
 void ThreadLowering::lowerLocalAlloc(const ir::Operation &op) {
   ir::Type t = op.result()->type();
   set(op.result(), {allocShared(t.element(), t.numElements())});
@@ -73,7 +96,7 @@ void ThreadLowering::storeToBuffer(const ir::Operation &op, ir::Value *base, ir:
   const Regs &vals = get(tile);
   for (int g = 0; g < l.numRegs; g += p.width) {
     if (l.isCopy(g)) continue;  // another register stores these elements
-    std::vector<ir::Value *> operands = {sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)])))};
+    std::vector<ir::Value *> operands = {placedAddress(base, p, g)};
     for (int i = 0; i < p.width; ++i) operands.push_back(vals[size_t(g + i)]);
     b.create(OpCode::VStore, operands, {});
   }
@@ -88,7 +111,7 @@ Regs ThreadLowering::loadFromBuffer(const ir::Operation &op, ir::Value *base, ir
   const TileLayout &l = layoutOf(tile, op);
   Regs regs(size_t(l.numRegs));
   for (int g = 0; g < l.numRegs; g += p.width) {
-    ir::Value *ptr = sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)])));
+    ir::Value *ptr = placedAddress(base, p, g);
     ir::Operation *ld = b.create(OpCode::VLoad, {ptr}, std::vector<ir::Type>(size_t(p.width), buffer.element()));
     for (int i = 0; i < p.width; ++i) regs[size_t(g + i)] = ld->result(unsigned(i));
   }
@@ -118,7 +141,7 @@ void ThreadLowering::forEachCopyGroup(const ir::Operation &op, int width,
   ir::Value *base = scalar(op.operand(0));
   for (int g = 0; g < l.numRegs; g += width)
     if (!l.isCopy(g))
-      each(g, [&] { return sharedAddress(base, bitXor(p.laneWarpOffset, i32(p.regOffset[size_t(g)]))); });
+      each(g, [&] { return placedAddress(base, p, g); });
 }
 
 void ThreadLowering::lowerAsyncCopy(const ir::Operation &op) {

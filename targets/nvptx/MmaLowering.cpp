@@ -100,10 +100,24 @@ std::pair<ir::Value *, ir::Value *> splitTf32(ThreadLowering &L, ir::Value *x) {
   return {high, L.emit(OpCode::Sub, {x, high}, ir::Type::f32())};
 }
 
-// Moves each ldmatrix that produced operand registers down to its first
-// user in the block, so that a dot holds one k step's fragments at a time
-// rather than all of them (registers: a 64 x 64 warp tile with k = 64 would
-// otherwise need 128 of them for fragments beside 128 of accumulators).
+// Moves each shared-memory load (ldmatrix, or a plain vload) that produced
+// operand registers down to its first user in the block, so that a dot
+// holds one k step's fragments at a time rather than all of them
+// (registers: a 64 x 64 warp tile with k = 64 would otherwise need 128 of
+// them for fragments beside 128 of accumulators; an f32 operand read
+// element by element, 256). A load stops short of any op that may write
+// shared memory or holds regions.
+bool writesSharedOrNests(const ir::Operation &op) {
+  if (op.numRegions() || op.is(OpCode::Barrier) || op.is(OpCode::CpAsync)) return true;
+  bool writes = op.is(OpCode::VStore) || op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
+  return writes && op.operand(0)->type().addressSpace() != ir::AddressSpace::Global;
+}
+
+bool sinkableLoad(const ir::Operation &op) {
+  if (op.is(OpCode::LdMatrix)) return true;
+  return op.is(OpCode::VLoad) && op.numOperands() == 1 && op.operand(0)->type().addressSpace() == ir::AddressSpace::Shared;
+}
+
 void sinkFragmentLoads(ThreadLowering &L, const Regs &a, const Regs &b) {
   ir::Block *block = L.b.block();
   std::vector<ir::Operation *> ops = block->opsVector();
@@ -112,7 +126,7 @@ void sinkFragmentLoads(ThreadLowering &L, const Regs &a, const Regs &b) {
   std::set<ir::Operation *> loads;
   for (const Regs *regs : {&a, &b})
     for (ir::Value *v : *regs)
-      if (ir::Operation *d = v->definingOp(); d && d->is(OpCode::LdMatrix) && d->parentBlock() == block) loads.insert(d);
+      if (ir::Operation *d = v->definingOp(); d && sinkableLoad(*d) && d->parentBlock() == block) loads.insert(d);
   for (ir::Operation *ld : loads) {
     ir::Operation *first = nullptr;
     bool local = true;
@@ -121,7 +135,11 @@ void sinkFragmentLoads(ThreadLowering &L, const Regs &a, const Regs &b) {
         if (u->parentBlock() != block) local = false;
         else if (!first || position[u] < position[first]) first = u;
       }
-    if (local && first && position[first] > position[ld] + 1) ld->moveBefore(first);
+    if (!local || !first) continue;
+    size_t to = position[first];
+    for (size_t i = position[ld] + 1; i < to; ++i)
+      if (writesSharedOrNests(*ops[i])) to = i;
+    if (to > position[ld] + 1) ld->moveBefore(ops[to]);
   }
 }
 
@@ -279,6 +297,7 @@ std::optional<Regs> loadWithLdmatrix(ThreadLowering &L, const ir::Operation &op,
     for (const auto &basis : toOffset.bases(dim))
       if (basis[0] % 8) return std::nullopt;
   ir::Value *laneWarp = L.laneWarpPart(toOffset)[0];
+  int32_t laneWarpBits = ThreadLowering::laneWarpBits(toOffset);
   ir::Type elem = buffer.element();
   ir::AttrDict attrs;
   if (trans) attrs.set("trans", ir::Attribute(true));
@@ -286,7 +305,7 @@ std::optional<Regs> loadWithLdmatrix(ThreadLowering &L, const ir::Operation &op,
   int64_t kTiles = dst.shape[size_t(kDim)] / m.mma->k;
   Regs out(size_t(dst.numRegs), nullptr);
   for (int64_t i = 0; i < loads; ++i) {
-    ir::Value *addr = L.sharedAddress(base, L.bitXor(laneWarp, L.i32(toOffset.apply({{"register", int32_t(i)}})[0])));
+    ir::Value *addr = L.swizzledAddress(base, laneWarp, laneWarpBits, toOffset.apply({{"register", int32_t(i)}})[0]);
     ir::Operation *ld = L.b.create(OpCode::LdMatrix, {addr}, std::vector<ir::Type>(size_t(matrices * 2), elem), attrs);
     int64_t kk = i % kTiles, rep = i / kTiles;
     for (int e = 0; e < matrices * 2; ++e) {

@@ -6,6 +6,7 @@
 
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <cctype>
@@ -41,6 +42,11 @@ const llvm::Target *nvptx(std::string &error) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Shared-memory pointers in 32 bits (the hardware's): a 64-bit one per
+    // shared access doubles the registers its addresses take.
+    auto &options = llvm::cl::getRegisteredOptions();
+    if (auto it = options.find("nvptx-short-ptr"); it != options.end())
+      static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
   });
   return llvm::TargetRegistry::lookupTarget(kTriple, error);
 }

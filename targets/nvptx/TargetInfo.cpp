@@ -259,15 +259,21 @@ private:
 
   // cp.async with a source size: 0 bytes read where `pred` is false, the
   // rest of the destination zero-filled (.cg, bypassing L1, for 16 bytes).
+  // Inline PTX: LLVM 19 selects the intrinsic only for 64-bit shared
+  // addresses, and ours are 32-bit.
   bool asyncCopy(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *src, int bytes, llvm::Value *pred) const override {
-    using llvm::Intrinsic::ID;
-    ID id = bytes == 16 ? llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16_s
-            : bytes == 8 ? llvm::Intrinsic::nvvm_cp_async_ca_shared_global_8_s
-            : bytes == 4 ? llvm::Intrinsic::nvvm_cp_async_ca_shared_global_4_s
-                         : llvm::Intrinsic::not_intrinsic;
-    if (id == llvm::Intrinsic::not_intrinsic) return false;
+    if (bytes != 16 && bytes != 8 && bytes != 4) return false;
     llvm::Value *size = pred ? b.CreateSelect(pred, b.getInt32(uint32_t(bytes)), b.getInt32(0)) : b.getInt32(uint32_t(bytes));
-    b.CreateIntrinsic(id, {}, {dst, src, size});
+    std::string text = std::string(bytes == 16 ? "cp.async.cg" : "cp.async.ca") + ".shared.global [$0], [$1], " +
+                       std::to_string(bytes) + ", $2;";
+    const llvm::DataLayout &layout = b.GetInsertBlock()->getModule()->getDataLayout();
+    unsigned bits = layout.getPointerSizeInBits(dst->getType()->getPointerAddressSpace());
+    llvm::Value *dstWord = b.CreatePtrToInt(dst, b.getIntNTy(bits));
+    std::vector<llvm::Value *> args = {dstWord, src, size};
+    std::vector<llvm::Type *> types = {dstWord->getType(), src->getType(), size->getType()};
+    std::string constraints = std::string(bits == 32 ? "r" : "l") + ",l,r,~{memory}";
+    auto *fty = llvm::FunctionType::get(b.getVoidTy(), types, false);
+    b.CreateCall(llvm::InlineAsm::get(fty, text, constraints, /*hasSideEffects=*/true), args);
     return true;
   }
   bool asyncCommit(llvm::IRBuilder<> &b) const override {

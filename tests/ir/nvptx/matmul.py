@@ -5,14 +5,15 @@
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=FP8-SM80
 # A pipelined matmul on tensor cores (ptxas assembles it for sm_90a and
 # sm_80): with the default 3 stages, the prologue issues the copies of two
-# iterations (16-byte cp.async, zero-filled past the edges) as two groups;
+# iterations (16-byte cp.async to a 32-bit shared address, zero-filled
+# past the edges) as two groups;
 # each iteration waits until one group is left in flight, reads its stage
 # with ldmatrix (b, contiguous along n, transposed), each ldmatrix just
 # before its first mma, runs 64 m16n8k16 mma.sync per warp (its 64 x 64 of
 # the result, two k steps), and issues the copies of the iteration two
 # ahead. All copies are waited for after
 # the loop.
-# CHECK: cp.async.cg.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
+# CHECK: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
 # CHECK: cp.async.commit_group;
 # CHECK: cp.async.commit_group;
 # CHECK: [[LOOP:\$L__BB0_[0-9]+]]:
