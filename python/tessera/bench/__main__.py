@@ -96,6 +96,11 @@ def main(argv=None):
         print("host time per launch from Python (µs, GPU kept busy): " + "; ".join(
             f"{r['workload']} {r['dtype']}: " + ", ".join(f"{k} {v:.1f}" for k, v in r["launch_us"].items())
             for r in launches))
+    tuned = [r for r in rows if r.get("configs")]
+    if tuned:
+        print("autotuned configurations chosen: " + "; ".join(
+            f"{r['workload']} {r['shape']} {r['dtype']}: " + ", ".join(f"{k} {v}" for k, v in r["configs"].items())
+            for r in tuned))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"seed": seed, "rows": rows, "compile": compile_times}, f, indent=2)
@@ -151,6 +156,8 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
             row.setdefault("peer_errors", {})[peer] = str(e).splitlines()[0][:200]
             print(f"{peer} {w.name} {dtype}: {row['peer_errors'][peer]}", file=sys.stderr)
     row["peers"] = peers
+    if getattr(case, "configs", None):
+        row["configs"] = case.configs
     if hasattr(timer, "launch_us"):
         row["launch_us"] = {"tessera": timer.launch_us(case.run)}
         if "triton" in peers:  # measured above (not failed)

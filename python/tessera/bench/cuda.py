@@ -165,7 +165,8 @@ MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 
 
 
 def _autotune(torch, launch, configs, reps=5):
-    """The fastest of launch(config) for each config (each run once first to compile)."""
+    """The fastest of launch(config) for each config (each run once first to
+    compile), with the configuration it ran as `.config`."""
     best, best_ms, error = None, float("inf"), None
     for cfg in configs:
         fn = launch(cfg)
@@ -183,9 +184,17 @@ def _autotune(torch, launch, configs, reps=5):
         ms = start.elapsed_time(end) / reps
         if ms < best_ms:
             best, best_ms = fn, ms
+            best.config = cfg
     if best is None:
         raise RuntimeError("no configuration ran (last: %s)" % error)
     return best
+
+
+def _chosen(case):
+    """case.configs: the configuration each autotuned kernel ran (the row reports it)."""
+    case.configs = {name: fn.config for name, fn in [("tessera", case.run)] + list(case.peers.items())
+                    if hasattr(fn, "config")}
+    return case
 
 
 def make_case(w, shape, dtype, torch, device):
@@ -215,17 +224,19 @@ def make_case(w, shape, dtype, torch, device):
         x = torch.randn(m, n, device=device, dtype=t)
         out = torch.full_like(x, float("nan"))
         block = tessera.next_power_of_2(n)
-        # One row per program; the same configuration for Triton (best for
-        # both in a sweep on the H200: 16 warps for 4096 columns).
-        warps = 16 if block >= 4096 else 8 if block >= 2048 else 4
+        # One row per program; both autotune num_warps over the same list
+        # (on the H200 at 4096 columns: 8 warps for bf16, 16 for fp32).
         grid = (m,)
-        run = lambda: W._softmax_kernel[grid](out, x, n, n, m, n, BLOCK=block, num_warps=warps)
+        configs = [4, 8, 16]
+
+        def launcher(kernel):
+            return lambda warps: lambda: kernel[grid](out, x, n, n, m, n, BLOCK=block, num_warps=warps)
+        run = _autotune(torch, launcher(W._softmax_kernel), configs)
         if port:
-            k = port(W._softmax_kernel)
-            peers["triton"] = lambda: k[grid](out, x, n, n, m, n, BLOCK=block, num_warps=warps)
+            peers["triton"] = _autotune(torch, launcher(port(W._softmax_kernel)), configs)
         peers["torch"] = lambda: torch.softmax(x, dim=1)
         check = lambda: _rel_err(torch, out, torch.softmax(x.double(), dim=1))
-        return W.Case(run, peers, check, 2 * x.nbytes, 2 * x.nbytes)
+        return _chosen(W.Case(run, peers, check, 2 * x.nbytes, 2 * x.nbytes))
     if w.name == "layernorm":
         m, n = shape
         x = torch.randn(m, n, device=device, dtype=t)
@@ -275,7 +286,7 @@ def make_case(w, shape, dtype, torch, device):
         if int8:
             peers["torch"] = lambda: torch._int_mm(a, bm)
             check = lambda: float((c != torch._int_mm(a, bm)).sum())  # mismatches (exact int32 sums): 0
-            return W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes)
+            return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes))
         try:
             cublas = Cublas.shared(torch)
             peers["cublas"] = cublas.matmul_fn(a, bm, torch.empty_like(c), dtype)
@@ -283,26 +294,34 @@ def make_case(w, shape, dtype, torch, device):
             pass
         peers["torch"] = lambda: torch.matmul(a, bm)
         check = lambda: _rel_err(torch, c, a.double() @ bm.double(), scale=k_ ** 0.5)
-        return W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes)
+        return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes))
     if w.name in ("attention", "attention_causal"):
         bh, s_, d = shape
         q, k_, v = (torch.randn(bh, s_, d, device=device, dtype=t) for _ in range(3))
         out = torch.full_like(q, float("nan"))
         scale = 1.0 / d ** 0.5
-        block_m, block_n, warps, stages = w.config(d, dtype)
-        grid = (tessera.cdiv(s_, block_m), bh)
         args = (q, k_, v, out, scale, s_, s_ * d, d)
-        meta = dict(D=d, BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=w.causal)
-        run = lambda: W._attention_kernel[grid](*args, **meta, num_warps=warps, num_stages=stages)
+
+        def launcher(kernel):
+            def launch(cfg):
+                block_m, block_n, warps, stages = cfg
+                grid = (tessera.cdiv(s_, block_m), bh)
+                meta = dict(D=d, BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=w.causal)
+                return lambda: kernel[grid](*args, **meta, num_warps=warps, num_stages=stages)
+            return launch
+        configs = w.configs(d, dtype)
+        run = _autotune(torch, launcher(W._attention_kernel), configs)
         if port:
-            ka = port(W._attention_kernel)
-            peers["triton"] = lambda: ka[grid](*args, **meta, num_warps=warps, num_stages=stages)
+            try:
+                peers["triton"] = _autotune(torch, launcher(port(W._attention_kernel)), configs)
+            except RuntimeError as e:
+                print("triton attention %s: %s" % (dtype, e))
         sdpa = torch.nn.functional.scaled_dot_product_attention
         peers["sdpa"] = lambda: sdpa(q[None], k_[None], v[None], is_causal=w.causal)
         check = lambda: _rel_err(torch, out, sdpa(q.double()[None], k_.double()[None], v.double()[None],
                                                   is_causal=w.causal)[0])
         work = 4 * bh * s_ * s_ * d // (2 if w.causal else 1)
-        return W.Case(run, peers, check, work, 4 * q.nbytes)
+        return _chosen(W.Case(run, peers, check, work, 4 * q.nbytes))
     raise ValueError("no CUDA version of workload " + w.name)
 
 

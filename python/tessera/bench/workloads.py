@@ -219,15 +219,15 @@ class Attention(Workload):
     tolerance = {"fp32": 5e-3}  # tf32 dots, as Triton's
 
     @staticmethod
-    def config(d, dtype):
-        """(BLOCK_M, BLOCK_N, num_warps, num_stages) on GPUs, for Tessera and
-        Triton alike. fp32 at D = 128: 2 stages (Triton's K and V buffers
-        pass the shared memory of an H200 with 3) and blocks of 32 keys
-        (with 64, Tessera's f32 operands, read from shared memory element by
-        element, need more than 255 registers and ptxas spills everything)."""
+    def configs(d, dtype):
+        """(BLOCK_M, BLOCK_N, num_warps, num_stages) that Tessera and Triton
+        both autotune over on GPUs. fp32 at D = 128 keeps to 2 stages
+        (Triton's K and V buffers pass the shared memory of an H200 with 3)."""
         if d >= 128:
-            return (128, 32, 8, 2) if dtype == "fp32" else (128, 64, 8, 3)
-        return (64, 32, 4, 3)
+            if dtype == "fp32":
+                return [(128, 32, 8, 2), (64, 32, 4, 2), (128, 64, 8, 2)]
+            return [(128, 64, 8, 3), (128, 32, 8, 3), (64, 64, 4, 3), (128, 128, 8, 2)]
+        return [(64, 32, 4, 3), (128, 64, 4, 3), (128, 64, 8, 3), (64, 64, 4, 3)]
 
     def make(self, shape, dtype, rng):
         bh, s, d = shape
