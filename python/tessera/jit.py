@@ -217,7 +217,10 @@ class JITFunction:
                 signature.append("i32:1" if spec and value == 1 else "i32:16" if spec and value % 16 == 0 else "i32")
                 values.append(ctypes.c_int32(value))
                 continue
-            ty, cvalue, device = specialize_arg(value, spec)
+            try:
+                ty, cvalue, device = specialize_arg(value, spec)
+            except (TypeError, OverflowError) as e:
+                raise type(e)("kernel '%s', argument '%s': %s" % (self.__name__, name, e)) from None
             signature.append(ty)
             values.append(cvalue)
             if device is not None:

@@ -87,3 +87,17 @@ def test_constexpr_text():
     assert constexpr_text("ieee") == "'ieee'"
     with pytest.raises(TypeError):
         constexpr_text(object())
+
+
+def test_a_bad_argument_names_the_kernel_and_parameter():
+    import tessera
+
+    @tessera.jit
+    def copy(src, dst, n):
+        tl.store(dst + tl.arange(0, 16), tl.load(src + tl.arange(0, 16)))
+
+    a = np.zeros(16, np.float32)
+    with pytest.raises(TypeError, match="kernel 'copy', argument 'dst': cannot pass a bytes"):
+        copy[(1,)](a, bytes(64), 16)
+    with pytest.raises(OverflowError, match="kernel 'copy', argument 'n': integer argument"):
+        copy[(1,)](a, a, 2**64)
