@@ -2,6 +2,8 @@
 // events, and launching a loaded kernel. Compiling lives in Compile.cpp.
 #include "capi/CApiInternal.h"
 
+#include "capi/Handles.h"
+
 #include <map>
 #include <mutex>
 
@@ -41,15 +43,18 @@ tessera_status fromStatus(const Status &st) {
 
 tessera_device wrapDevice(runtime::Device *device) {
   static std::mutex mutex;
-  static std::map<runtime::Device *, std::unique_ptr<tessera_device_t>> wrappers;
+  static auto *wrappers = new std::map<runtime::Device *, tessera_device>();
   std::lock_guard<std::mutex> lock(mutex);
-  auto &w = wrappers[device];
-  if (!w) {
-    w = std::make_unique<tessera_device_t>();
+  tessera_device &h = (*wrappers)[device];
+  if (!h) {
+    auto w = std::make_unique<tessera_device_t>();
     w->device = device, w->name = device->name(), w->backend = device->backend();
+    h = handles<tessera_device_t>().add(std::move(w));
   }
-  return w.get();
+  return h;
 }
+
+tessera_device_t *liveDevice(tessera_device handle) { return handles<tessera_device_t>().get(handle); }
 
 } // namespace tessera::capi
 
@@ -61,6 +66,19 @@ using capi::guarded;
 #define REQUIRE(cond, what)                                                                                            \
   do {                                                                                                                 \
     if (!(cond)) return fail(TESSERA_ERROR_INVALID_ARGUMENT, std::string(api) + ": " + (what));                  \
+  } while (0)
+
+// `var` = the live object of handle `h` (a `type` handle), else an error.
+#define RESOLVE(var, type, h)                                                                                          \
+  type##_t *var = capi::handles<type##_t>().get(h);                                                                    \
+  REQUIRE(var, (h) ? "not a live " #type " (destroyed already, or not a handle)" : "null " #type)
+
+// Destroys handle `h` of `type`: null is a no-op, a dead or garbage one an error.
+#define DESTROY(type, h)                                                                                               \
+  do {                                                                                                                 \
+    if (!(h)) return TESSERA_SUCCESS;                                                                                  \
+    REQUIRE(capi::handles<type##_t>().remove(h), "not a live " #type " (destroyed already, or not a handle)");        \
+    return TESSERA_SUCCESS;                                                                                            \
   } while (0)
 
 extern "C" {
@@ -115,44 +133,53 @@ tessera_status tessera_get_device(const char *backend, int index, tessera_device
   });
 }
 
-const char *tessera_device_name(tessera_device device) { return device ? device->name.c_str() : ""; }
-const char *tessera_device_backend(tessera_device device) { return device ? device->backend.c_str() : ""; }
+const char *tessera_device_name(tessera_device device) {
+  tessera_device_t *d = capi::liveDevice(device);
+  return d ? d->name.c_str() : "";
+}
+const char *tessera_device_backend(tessera_device device) {
+  tessera_device_t *d = capi::liveDevice(device);
+  return d ? d->backend.c_str() : "";
+}
 
 tessera_status tessera_device_synchronize(tessera_device device) {
   static constexpr const char *api = "tessera_device_synchronize";
   return guarded([&] {
-    REQUIRE(device, "null device");
-    return fromStatus(device->device->synchronize());
+    RESOLVE(d, tessera_device, device);
+    return fromStatus(d->device->synchronize());
   });
 }
 
 tessera_status tessera_buffer_alloc(tessera_device device, size_t bytes, tessera_buffer *buffer) {
   static constexpr const char *api = "tessera_buffer_alloc";
   return guarded([&] {
-    REQUIRE(device && buffer, "null argument");
+    REQUIRE(buffer, "null argument");
+    RESOLVE(d, tessera_device, device);
     auto b = std::make_unique<tessera_buffer_t>();
-    if (Status st = device->device->allocate(bytes, b->buffer); !st) return fromStatus(st);
-    *buffer = b.release();
+    if (Status st = d->device->allocate(bytes, b->buffer); !st) return fromStatus(st);
+    *buffer = capi::handles<tessera_buffer_t>().add(std::move(b));
     return TESSERA_SUCCESS;
   });
 }
 
 tessera_status tessera_buffer_free(tessera_buffer buffer) {
-  delete buffer;
-  return TESSERA_SUCCESS;
+  static constexpr const char *api = "tessera_buffer_free";
+  return guarded([&] { DESTROY(tessera_buffer, buffer); });
 }
 
 tessera_status tessera_buffer_size(tessera_buffer buffer, size_t *bytes) {
   static constexpr const char *api = "tessera_buffer_size";
-  REQUIRE(buffer && bytes, "null argument");
-  *bytes = buffer->buffer->size();
+  REQUIRE(bytes, "null argument");
+  RESOLVE(b, tessera_buffer, buffer);
+  *bytes = b->buffer->size();
   return TESSERA_SUCCESS;
 }
 
 tessera_status tessera_buffer_device_ptr(tessera_buffer buffer, void **ptr) {
   static constexpr const char *api = "tessera_buffer_device_ptr";
-  REQUIRE(buffer && ptr, "null argument");
-  *ptr = buffer->buffer->devicePointer();
+  REQUIRE(ptr, "null argument");
+  RESOLVE(b, tessera_buffer, buffer);
+  *ptr = b->buffer->devicePointer();
   return TESSERA_SUCCESS;
 }
 
@@ -160,9 +187,13 @@ tessera_status tessera_copy_host_to_device(tessera_buffer dst, size_t dst_offset
                                            tessera_stream stream) {
   static constexpr const char *api = "tessera_copy_host_to_device";
   return guarded([&] {
-    REQUIRE(dst, "null buffer");
-    runtime::Stream *s = stream ? stream->stream.get() : nullptr;
-    return fromStatus(dst->buffer->device().copyToDevice(*dst->buffer, dst_offset, src, bytes, s));
+    RESOLVE(d, tessera_buffer, dst);
+    runtime::Stream *s = nullptr;
+    if (stream) {
+      RESOLVE(st, tessera_stream, stream);
+      s = st->stream.get();
+    }
+    return fromStatus(d->buffer->device().copyToDevice(*d->buffer, dst_offset, src, bytes, s));
   });
 }
 
@@ -170,9 +201,13 @@ tessera_status tessera_copy_device_to_host(void *dst, tessera_buffer src, size_t
                                            tessera_stream stream) {
   static constexpr const char *api = "tessera_copy_device_to_host";
   return guarded([&] {
-    REQUIRE(src, "null buffer");
-    runtime::Stream *s = stream ? stream->stream.get() : nullptr;
-    return fromStatus(src->buffer->device().copyToHost(dst, *src->buffer, src_offset, bytes, s));
+    RESOLVE(b, tessera_buffer, src);
+    runtime::Stream *s = nullptr;
+    if (stream) {
+      RESOLVE(st, tessera_stream, stream);
+      s = st->stream.get();
+    }
+    return fromStatus(b->buffer->device().copyToHost(dst, *b->buffer, src_offset, bytes, s));
   });
 }
 
@@ -180,20 +215,26 @@ tessera_status tessera_copy_device_to_device(tessera_buffer dst, size_t dst_offs
                                              size_t src_offset, size_t bytes, tessera_stream stream) {
   static constexpr const char *api = "tessera_copy_device_to_device";
   return guarded([&] {
-    REQUIRE(dst && src, "null buffer");
-    REQUIRE(&dst->buffer->device() == &src->buffer->device(), "the buffers belong to different devices");
-    runtime::Stream *s = stream ? stream->stream.get() : nullptr;
-    return fromStatus(dst->buffer->device().copyDeviceToDevice(*dst->buffer, dst_offset, *src->buffer, src_offset, bytes, s));
+    RESOLVE(d, tessera_buffer, dst);
+    RESOLVE(b, tessera_buffer, src);
+    REQUIRE(&d->buffer->device() == &b->buffer->device(), "the buffers belong to different devices");
+    runtime::Stream *s = nullptr;
+    if (stream) {
+      RESOLVE(st, tessera_stream, stream);
+      s = st->stream.get();
+    }
+    return fromStatus(d->buffer->device().copyDeviceToDevice(*d->buffer, dst_offset, *b->buffer, src_offset, bytes, s));
   });
 }
 
 tessera_status tessera_stream_create(tessera_device device, tessera_stream *stream) {
   static constexpr const char *api = "tessera_stream_create";
   return guarded([&] {
-    REQUIRE(device && stream, "null argument");
+    REQUIRE(stream, "null argument");
+    RESOLVE(d, tessera_device, device);
     auto s = std::make_unique<tessera_stream_t>();
-    if (Status st = device->device->createStream(s->stream); !st) return fromStatus(st);
-    *stream = s.release();
+    if (Status st = d->device->createStream(s->stream); !st) return fromStatus(st);
+    *stream = capi::handles<tessera_stream_t>().add(std::move(s));
     return TESSERA_SUCCESS;
   });
 }
@@ -201,64 +242,69 @@ tessera_status tessera_stream_create(tessera_device device, tessera_stream *stre
 tessera_status tessera_stream_wrap(tessera_device device, void *native, tessera_stream *stream) {
   static constexpr const char *api = "tessera_stream_wrap";
   return guarded([&] {
-    REQUIRE(device && stream, "null argument");
+    REQUIRE(stream, "null argument");
+    RESOLVE(d, tessera_device, device);
     auto s = std::make_unique<tessera_stream_t>();
-    if (Status st = device->device->wrapNativeStream(native, s->stream); !st) return fromStatus(st);
-    *stream = s.release();
+    if (Status st = d->device->wrapNativeStream(native, s->stream); !st) return fromStatus(st);
+    *stream = capi::handles<tessera_stream_t>().add(std::move(s));
     return TESSERA_SUCCESS;
   });
 }
 
 tessera_status tessera_stream_destroy(tessera_stream stream) {
-  delete stream;
-  return TESSERA_SUCCESS;
+  static constexpr const char *api = "tessera_stream_destroy";
+  return guarded([&] { DESTROY(tessera_stream, stream); });
 }
 
 tessera_status tessera_stream_synchronize(tessera_stream stream) {
   static constexpr const char *api = "tessera_stream_synchronize";
   return guarded([&] {
-    REQUIRE(stream, "null stream");
-    return fromStatus(stream->stream->synchronize());
+    RESOLVE(s, tessera_stream, stream);
+    return fromStatus(s->stream->synchronize());
   });
 }
 
 tessera_status tessera_event_create(tessera_device device, tessera_event *event) {
   static constexpr const char *api = "tessera_event_create";
   return guarded([&] {
-    REQUIRE(device && event, "null argument");
+    REQUIRE(event, "null argument");
+    RESOLVE(d, tessera_device, device);
     auto e = std::make_unique<tessera_event_t>();
-    if (Status st = device->device->createEvent(e->event); !st) return fromStatus(st);
-    *event = e.release();
+    if (Status st = d->device->createEvent(e->event); !st) return fromStatus(st);
+    *event = capi::handles<tessera_event_t>().add(std::move(e));
     return TESSERA_SUCCESS;
   });
 }
 
 tessera_status tessera_event_destroy(tessera_event event) {
-  delete event;
-  return TESSERA_SUCCESS;
+  static constexpr const char *api = "tessera_event_destroy";
+  return guarded([&] { DESTROY(tessera_event, event); });
 }
 
 tessera_status tessera_event_record(tessera_event event, tessera_stream stream) {
   static constexpr const char *api = "tessera_event_record";
   return guarded([&] {
-    REQUIRE(event && stream, "null argument");
-    return fromStatus(stream->stream->record(*event->event));
+    RESOLVE(e, tessera_event, event);
+    RESOLVE(s, tessera_stream, stream);
+    return fromStatus(s->stream->record(*e->event));
   });
 }
 
 tessera_status tessera_event_synchronize(tessera_event event) {
   static constexpr const char *api = "tessera_event_synchronize";
   return guarded([&] {
-    REQUIRE(event, "null event");
-    return fromStatus(event->event->synchronize());
+    RESOLVE(e, tessera_event, event);
+    return fromStatus(e->event->synchronize());
   });
 }
 
 tessera_status tessera_event_elapsed_ms(tessera_event start, tessera_event end, double *ms) {
   static constexpr const char *api = "tessera_event_elapsed_ms";
   return guarded([&] {
-    REQUIRE(start && end && ms, "null argument");
-    return fromStatus(end->event->elapsedMs(*start->event, *ms));
+    REQUIRE(ms, "null argument");
+    RESOLVE(a, tessera_event, start);
+    RESOLVE(b, tessera_event, end);
+    return fromStatus(b->event->elapsedMs(*a->event, *ms));
   });
 }
 
@@ -266,51 +312,55 @@ tessera_status tessera_kernel_load(tessera_device device, const char *format, co
                                    const char *entry, size_t num_params, tessera_kernel *kernel) {
   static constexpr const char *api = "tessera_kernel_load";
   return guarded([&] {
-    REQUIRE(device && format && binary && entry && kernel, "null argument");
+    REQUIRE(format && binary && entry && kernel, "null argument");
+    RESOLVE(d, tessera_device, device);
     auto k = std::make_unique<tessera_kernel_t>();
-    if (Status st = device->device->loadModule(format, binary, size, k->module); !st) return fromStatus(st);
+    if (Status st = d->device->loadModule(format, binary, size, k->module); !st) return fromStatus(st);
     if (Status st = k->module->getKernel(entry, num_params, k->kernel); !st) return fromStatus(st);
     k->numParams = num_params;
     k->device = device;
-    *kernel = k.release();
+    *kernel = capi::handles<tessera_kernel_t>().add(std::move(k));
     return TESSERA_SUCCESS;
   });
 }
 
 tessera_status tessera_kernel_destroy(tessera_kernel kernel) {
-  delete kernel;
-  return TESSERA_SUCCESS;
+  static constexpr const char *api = "tessera_kernel_destroy";
+  return guarded([&] { DESTROY(tessera_kernel, kernel); });
 }
 
 tessera_status tessera_kernel_num_params(tessera_kernel kernel, size_t *count) {
   static constexpr const char *api = "tessera_kernel_num_params";
-  REQUIRE(kernel && count, "null argument");
-  *count = kernel->numParams;
+  REQUIRE(count, "null argument");
+  RESOLVE(k, tessera_kernel, kernel);
+  *count = k->numParams;
   return TESSERA_SUCCESS;
 }
 
 tessera_status tessera_kernel_set_launch_params(tessera_kernel kernel, int threads_per_program,
                                                 int64_t shared_memory_bytes) {
   static constexpr const char *api = "tessera_kernel_set_launch_params";
-  REQUIRE(kernel, "null kernel");
+  RESOLVE(k, tessera_kernel, kernel);
   REQUIRE(threads_per_program >= 1, "threads per program must be at least 1, not " + std::to_string(threads_per_program));
   REQUIRE(shared_memory_bytes >= 0, "negative shared memory size");
-  kernel->threadsPerProgram = threads_per_program;
-  kernel->sharedMemoryBytes = shared_memory_bytes;
+  k->threadsPerProgram = threads_per_program;
+  k->sharedMemoryBytes = shared_memory_bytes;
   return TESSERA_SUCCESS;
 }
 
 tessera_status tessera_kernel_device(tessera_kernel kernel, tessera_device *device) {
   static constexpr const char *api = "tessera_kernel_device";
-  REQUIRE(kernel && device, "null argument");
-  *device = kernel->device;
+  REQUIRE(device, "null argument");
+  RESOLVE(k, tessera_kernel, kernel);
+  *device = k->device;
   return TESSERA_SUCCESS;
 }
 
 tessera_status tessera_kernel_from_cache(tessera_kernel kernel, int *from_cache) {
   static constexpr const char *api = "tessera_kernel_from_cache";
-  REQUIRE(kernel && from_cache, "null argument");
-  *from_cache = kernel->fromCache ? 1 : 0;
+  REQUIRE(from_cache, "null argument");
+  RESOLVE(k, tessera_kernel, kernel);
+  *from_cache = k->fromCache ? 1 : 0;
   return TESSERA_SUCCESS;
 }
 
@@ -318,13 +368,21 @@ tessera_status tessera_kernel_launch(tessera_kernel kernel, const uint32_t grid[
                                      tessera_stream stream) {
   static constexpr const char *api = "tessera_kernel_launch";
   return guarded([&] {
-    REQUIRE(kernel && grid, "null argument");
-    REQUIRE(args || kernel->numParams == 0, "null args for a kernel with parameters");
+    REQUIRE(grid, "null argument");
+    RESOLVE(k, tessera_kernel, kernel);
+    REQUIRE(args || k->numParams == 0, "null args for a kernel with parameters");
+    for (size_t i = 0; i < k->numParams; ++i)
+      REQUIRE(args[i], "args[" + std::to_string(i) + "] is null (each entry points at that argument's value)");
+    runtime::Stream *s = nullptr;
+    if (stream) {
+      RESOLVE(st, tessera_stream, stream);
+      s = st->stream.get();
+    }
     runtime::LaunchConfig config;
     config.grid = {grid[0], grid[1], grid[2]};
-    config.threadsPerProgram = kernel->threadsPerProgram;
-    config.sharedMemoryBytes = kernel->sharedMemoryBytes;
-    return fromStatus(kernel->kernel->launch(config, args, kernel->numParams, stream ? stream->stream.get() : nullptr));
+    config.threadsPerProgram = k->threadsPerProgram;
+    config.sharedMemoryBytes = k->sharedMemoryBytes;
+    return fromStatus(k->kernel->launch(config, args, k->numParams, s));
   });
 }
 

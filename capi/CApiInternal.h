@@ -1,5 +1,6 @@
 // Private to the C API: what its handles hold, error reporting, and the hooks
-// its tests use. The handles wrap the C++ runtime objects one to one.
+// its tests use. The handles name C++ runtime objects one to one, through
+// the tables of Handles.h (a handle is never an object's address).
 #pragma once
 
 #include "runtime/Runtime.h"
@@ -38,8 +39,10 @@ namespace tessera::capi {
 // Records `message` as the thread's last error and returns `status`.
 tessera_status fail(tessera_status status, std::string message);
 tessera_status fromStatus(const runtime::Status &status);
-// One wrapper per runtime device, alive for the process.
+// One handle per runtime device, alive for the process; liveDevice gives
+// a handle's wrapper, or null for a garbage handle.
 tessera_device wrapDevice(runtime::Device *device);
+tessera_device_t *liveDevice(tessera_device handle);
 
 // Runs `body`, turning any C++ exception into a status: nothing may unwind
 // through the C interface.

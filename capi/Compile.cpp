@@ -2,6 +2,7 @@
 // cache -> runtime module and kernel. The cache is consulted first, keyed by
 // everything that decides the binary, so a hit skips the frontend entirely.
 #include "capi/CApiInternal.h"
+#include "capi/Handles.h"
 
 #include "frontend/Compile.h"
 #include "frontend/Parser.h"
@@ -173,7 +174,7 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
   k->device = wrapDevice(&device);
   if (auto st = device.loadModule(get("format"), e.binary.data(), e.binary.size(), k->module); !st) return fromStatus(st);
   if (auto st = k->module->getKernel(get("entry"), k->numParams, k->kernel); !st) return fromStatus(st);
-  *out = k.release();
+  *out = handles<tessera_kernel_t>().add(std::move(k));
   return TESSERA_SUCCESS;
 }
 
@@ -221,7 +222,10 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
 
     // A missing code generator is reported before a missing device (after
     // the frontend, below): it is the more fundamental of the two.
-    runtime::Device *device = o.device ? o.device->device : nullptr;
+    tessera_device_t *wrapper = o.device ? capi::liveDevice(o.device) : nullptr;
+    if (o.device && !wrapper)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: not a live tessera_device (not a handle)");
+    runtime::Device *device = wrapper ? wrapper->device : nullptr;
     std::string noDevice;
     if (!device && t)
       if (auto st = runtime::getDevice(capi::backendForTarget(target), 0, device); !st)
@@ -281,20 +285,38 @@ extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *
     auto out = std::make_unique<tessera_binary_t>();
     if (!t->compile(*fr.module, req.entry, topts, out->kernel, error))
       return fail(TESSERA_ERROR_COMPILATION, "target '" + target + "': " + error);
-    *binary = out.release();
+    *binary = capi::handles<tessera_binary_t>().add(std::move(out));
     return TESSERA_SUCCESS;
   });
 }
 
-extern "C" const char *tessera_binary_format(tessera_binary b) { return b ? b->kernel.format.c_str() : ""; }
-extern "C" const void *tessera_binary_data(tessera_binary b, size_t *size) {
+// A dead or garbage binary handle reads as an empty binary.
+static tessera_binary_t *liveBinary(tessera_binary h) { return capi::handles<tessera_binary_t>().get(h); }
+extern "C" const char *tessera_binary_format(tessera_binary h) {
+  tessera_binary_t *b = liveBinary(h);
+  return b ? b->kernel.format.c_str() : "";
+}
+extern "C" const void *tessera_binary_data(tessera_binary h, size_t *size) {
+  tessera_binary_t *b = liveBinary(h);
   if (size) *size = b ? b->kernel.binary.size() : 0;
   return b ? b->kernel.binary.data() : nullptr;
 }
-extern "C" const char *tessera_binary_assembly(tessera_binary b) { return b ? b->kernel.assembly.c_str() : ""; }
-extern "C" int tessera_binary_threads_per_program(tessera_binary b) { return b ? b->kernel.threadsPerProgram : 0; }
-extern "C" int64_t tessera_binary_shared_memory_bytes(tessera_binary b) { return b ? b->kernel.sharedMemoryBytes : 0; }
-extern "C" void tessera_binary_destroy(tessera_binary b) { delete b; }
+extern "C" const char *tessera_binary_assembly(tessera_binary h) {
+  tessera_binary_t *b = liveBinary(h);
+  return b ? b->kernel.assembly.c_str() : "";
+}
+extern "C" int tessera_binary_threads_per_program(tessera_binary h) {
+  tessera_binary_t *b = liveBinary(h);
+  return b ? b->kernel.threadsPerProgram : 0;
+}
+extern "C" int64_t tessera_binary_shared_memory_bytes(tessera_binary h) {
+  tessera_binary_t *b = liveBinary(h);
+  return b ? b->kernel.sharedMemoryBytes : 0;
+}
+extern "C" void tessera_binary_destroy(tessera_binary h) {
+  if (h && !capi::handles<tessera_binary_t>().remove(h))
+    capi::fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_binary_destroy: not a live tessera_binary (destroyed already, or not a handle)");
+}
 
 extern "C" int tessera_target_available(const char *target) {
   try {

@@ -13,7 +13,10 @@
  * holds a readable message for the calling thread until its next failing call.
  * Nothing here aborts the process. Handles are opaque and owned by the caller,
  * who releases them with the matching *_destroy / *_free; devices are owned by
- * the library and live as long as the process.
+ * the library and live as long as the process. A handle is checked on every
+ * call: a destroyed one (used again, or destroyed twice) or a value that was
+ * never a handle gives TESSERA_ERROR_INVALID_ARGUMENT ("not a live ..."). A
+ * null handle passed to *_destroy / *_free is a no-op.
  *
  * The compile cache (see docs/architecture.md): $TESSERA_CACHE_DIR or
  * ~/.cache/tessera; TESSERA_ALWAYS_COMPILE=1 bypasses it. */

@@ -140,6 +140,67 @@ TEST(CApi, BuffersStreamsEvents) {
   tessera_buffer_free(b);
 }
 
+// Handles are checked: a destroyed one (used again or destroyed twice) and
+// a garbage value are errors naming the handle type, never a crash.
+TEST(CApi, DeadAndGarbageHandlesAreErrors) {
+  tessera_device d = host();
+  auto expectDead = [](tessera_status st, const char *type) {
+    EXPECT_EQ(st, TESSERA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(tessera_last_error()).find(std::string("not a live ") + type), std::string::npos)
+        << tessera_last_error();
+  };
+  tessera_buffer b;
+  ASSERT_EQ(tessera_buffer_alloc(d, 64, &b), TESSERA_SUCCESS);
+  ASSERT_EQ(tessera_buffer_free(b), TESSERA_SUCCESS);
+  size_t size = 0;
+  expectDead(tessera_buffer_size(b, &size), "tessera_buffer");
+  expectDead(tessera_buffer_free(b), "tessera_buffer");  // double free
+  char host[8] = {};
+  expectDead(tessera_copy_host_to_device(b, 0, host, 8, nullptr), "tessera_buffer");
+  // A new buffer may take the dead one's slot: the old handle stays dead.
+  tessera_buffer b2;
+  ASSERT_EQ(tessera_buffer_alloc(d, 64, &b2), TESSERA_SUCCESS);
+  expectDead(tessera_buffer_size(b, &size), "tessera_buffer");
+  ASSERT_EQ(tessera_buffer_size(b2, &size), TESSERA_SUCCESS);
+  EXPECT_EQ(size, 64u);
+  expectDead(tessera_buffer_size(reinterpret_cast<tessera_buffer>(uintptr_t(0xdeadbeef)), &size), "tessera_buffer");
+
+  tessera_stream s;
+  tessera_event e;
+  ASSERT_EQ(tessera_stream_create(d, &s), TESSERA_SUCCESS);
+  ASSERT_EQ(tessera_event_create(d, &e), TESSERA_SUCCESS);
+  ASSERT_EQ(tessera_stream_destroy(s), TESSERA_SUCCESS);
+  expectDead(tessera_stream_destroy(s), "tessera_stream");
+  expectDead(tessera_stream_synchronize(s), "tessera_stream");
+  expectDead(tessera_event_record(e, s), "tessera_stream");
+  expectDead(tessera_copy_device_to_host(host, b2, 0, 8, s), "tessera_stream");
+  ASSERT_EQ(tessera_event_destroy(e), TESSERA_SUCCESS);
+  expectDead(tessera_event_synchronize(e), "tessera_event");
+  expectDead(tessera_event_destroy(e), "tessera_event");
+
+  tessera_device garbage = reinterpret_cast<tessera_device>(uintptr_t(0x1234));
+  expectDead(tessera_device_synchronize(garbage), "tessera_device");
+  expectDead(tessera_buffer_alloc(garbage, 8, &b), "tessera_device");
+  EXPECT_STREQ(tessera_device_name(garbage), "");
+
+  std::vector<uint8_t> bin = test::abiKernelsBinary();
+  tessera_kernel k;
+  ASSERT_EQ(tessera_kernel_load(d, "elf-shared-object", bin.data(), bin.size(), "add_kernel", 4, &k), TESSERA_SUCCESS);
+  ASSERT_EQ(tessera_kernel_destroy(k), TESSERA_SUCCESS);
+  uint32_t grid[3] = {1, 1, 1};
+  int32_t n = 0;
+  void *args[] = {&n, &n, &n, &n};
+  expectDead(tessera_kernel_launch(k, grid, args, nullptr), "tessera_kernel");
+  expectDead(tessera_kernel_destroy(k), "tessera_kernel");
+  size_t params = 0;
+  expectDead(tessera_kernel_num_params(k, &params), "tessera_kernel");
+
+  tessera_binary_destroy(reinterpret_cast<tessera_binary>(uintptr_t(0x77)));  // ignored, reported
+  EXPECT_NE(std::string(tessera_last_error()).find("not a live tessera_binary"), std::string::npos);
+  EXPECT_STREQ(tessera_binary_format(reinterpret_cast<tessera_binary>(uintptr_t(0x77))), "");
+  tessera_buffer_free(b2);
+}
+
 TEST(CApi, LoadsAndLaunchesABinary) {
   std::vector<uint8_t> bin = test::abiKernelsBinary();
   ASSERT_FALSE(bin.empty());
