@@ -381,6 +381,15 @@ class Kernel:
         g = (ctypes.c_uint32 * 3)(*grid)
         _check(library().tessera_kernel_launch(self.handle, g, ptrs, self._stream(stream)))
 
+    def launch_ctypes(self, grid3, args, stream=None):
+        """launch() for the JIT's launch path: grid3 is 3 ints, args are
+        ctypes values of the parameters' exact types."""
+        if len(args) != self.num_params:
+            raise TypeError("kernel takes %d runtime arguments, got %d" % (self.num_params, len(args)))
+        ptrs = (ctypes.c_void_p * max(1, len(args)))(*map(ctypes.addressof, args))
+        _check(library().tessera_kernel_launch(self.handle, (ctypes.c_uint32 * 3)(*grid3), ptrs,
+                                               None if stream is None else self._stream(stream)))
+
     def _stream(self, stream):
         if stream is None:
             return None

@@ -130,6 +130,37 @@ def _dlpack_info(arg):
     return address, dtype, device
 
 
+# type -> (address, signature dtype, device) extractor for the common
+# pointer types, found once per type (the launch path's fast lane).
+_fast_pointers = {}
+
+
+def _numpy_pointer(a):
+    return a.__array_interface__["data"][0], _dtype_name(a.dtype), "cpu"
+
+
+def _torch_pointer(t):
+    return t.data_ptr(), _dtype_name(t.dtype), _torch_device(t.device)
+
+
+def fast_pointer(cls):
+    """The extractor for arguments of exactly type `cls` (numpy.ndarray,
+    torch.Tensor), else None: other types take pointer_info's checks."""
+    try:
+        return _fast_pointers[cls]
+    except KeyError:
+        pass
+    fn = None
+    np = sys.modules.get("numpy")
+    torch = sys.modules.get("torch")
+    if np is not None and cls is np.ndarray:
+        fn = _numpy_pointer
+    elif torch is not None and cls is getattr(torch, "Tensor", None):
+        fn = _torch_pointer
+    _fast_pointers[cls] = fn
+    return fn
+
+
 def pointer_info(arg):
     """(address, signature dtype, device) of an array-like argument, or None;
     device is "cpu", "cuda:N", "hip:N" and so on. Checked in this order: torch-style tensors

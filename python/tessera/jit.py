@@ -16,6 +16,7 @@ import sys
 from . import _C, _source, _targets
 from . import language as tl
 from ._specialize import constexpr_text, specialize_arg
+from ._specialize import fast_pointer as _fast_pointer
 
 # Launch options Triton accepts that the CPU target has no use for.
 _IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "debug")
@@ -39,6 +40,8 @@ def normalize_grid(grid, meta):
     """A grid as 3 non-negative ints; a callable grid gets the meta dict."""
     if callable(grid):
         grid = grid(meta)
+    if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and 0 <= grid[0] < 2**31:
+        return (grid[0], 1, 1)  # the common case, checked as below
     if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__"):
         if not hasattr(grid, "__index__") and not isinstance(grid, tl.constexpr):
             raise TypeError("a grid is an int, a tuple of 1 to 3 ints, or a callable returning one; got %r (%s)"
@@ -59,6 +62,11 @@ def resolve_target(explicit, devices):
     for the pointer arguments ("cpu", "cuda:N", "hip:N"...). Without an
     explicit target the arguments' device decides, through the target
     registry (no pointers: the host CPU)."""
+    if len(devices) == 1 or all(d == devices[0][1] for _, d in devices):  # the common case: one device
+        kinds = [devices[0][1]] if devices else []
+        if explicit is None:
+            device = kinds[0] if kinds else None
+            return _targets.target_of_device(device), device
     kinds = sorted({d for _, d in devices})
     if len(kinds) > 1:
         raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "kernel arguments are on different devices: " +
@@ -218,6 +226,13 @@ class JITFunction:
                 values.append(ctypes.c_int32(value))
                 continue
             try:
+                fast = _fast_pointer(type(value))
+                if fast is not None:  # numpy arrays and torch tensors
+                    address, dtype, device = fast(value)
+                    signature.append("*" + dtype + ":16" if spec and address % 16 == 0 else "*" + dtype)
+                    values.append(ctypes.c_void_p(address))
+                    devices.append((name, device))
+                    continue
                 ty, cvalue, device = specialize_arg(value, spec)
             except (TypeError, OverflowError) as e:
                 raise type(e)("kernel '%s', argument '%s': %s" % (self.__name__, name, e)) from None
@@ -279,10 +294,7 @@ class JITFunction:
             self.cache[key] = kernel
         stream = _current_stream(device)
         try:
-            if stream is None:
-                kernel.launch(normalize_grid(grid, bound), values)
-            else:
-                kernel.launch(normalize_grid(grid, bound), values, stream=stream)
+            kernel.launch_ctypes(normalize_grid(grid, bound), values, stream)
         except _C.DeviceAssertionError as e:  # the assertion's place in the user's file, not the module's
             module = self.module_text()
             raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None

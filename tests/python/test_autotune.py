@@ -15,7 +15,7 @@ class SleepyKernel:
     def __init__(self, seconds, log):
         self.seconds, self.log = seconds, log
 
-    def launch(self, grid, args):
+    def launch_ctypes(self, grid, args, stream=None):
         self.log.append(grid)
         time.sleep(self.seconds)
 

@@ -101,3 +101,21 @@ def test_a_bad_argument_names_the_kernel_and_parameter():
         copy[(1,)](a, bytes(64), 16)
     with pytest.raises(OverflowError, match="kernel 'copy', argument 'n': integer argument"):
         copy[(1,)](a, a, 2**64)
+
+
+def test_numpy_fast_path_matches_the_general_one():
+    # The launch path's per-type extractor (numpy.ndarray) gives what
+    # pointer_info does, and an unsupported dtype still names the kernel.
+    import tessera
+    from tessera._specialize import fast_pointer, pointer_info
+
+    a = np.zeros(64, np.float16)
+    assert fast_pointer(np.ndarray)(a) == pointer_info(a)
+    assert fast_pointer(type(a[:0].view(np.matrix))) is None  # subclasses take the checked path
+
+    @tessera.jit
+    def touch(p):
+        tl.store(p, tl.load(p))
+
+    with pytest.raises(TypeError, match="kernel 'touch', argument 'p': unsupported element type 'complex64'"):
+        touch[(1,)](np.zeros(4, np.complex64))
