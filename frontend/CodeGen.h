@@ -126,6 +126,8 @@ private:
 
   // Expressions.
   SValue eval(const Expr &e);
+  SValue evalUnchecked(const Expr &e);
+  static constexpr int64_t kMaxTileElements = int64_t(1) << 20;
   // eval() outside a function body; any IR it builds is discarded.
   SValue evalDetached(const Expr &e);
   SValue evalName(const NameExpr &e);

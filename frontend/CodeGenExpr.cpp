@@ -38,7 +38,17 @@ SValue CodeGen::evalName(const NameExpr &e) {
 
 // ---- expressions
 
+// Every tile an expression makes is checked against the size limit here
+// (tl.arange, broadcasts, dots... not only the shape arguments).
 SValue CodeGen::eval(const Expr &e) {
+  SValue v = evalUnchecked(e);
+  if (v.is(Kind::Tensor) && v.v && v.v->type().isTile() && v.v->type().numElements() > kMaxTileElements)
+    fail(e.loc, "a tile may hold at most 2^20 elements, this one (" + v.v->type().str() + ") has " +
+                    std::to_string(v.v->type().numElements()));
+  return v;
+}
+
+SValue CodeGen::evalUnchecked(const Expr &e) {
   switch (e.kind) {
   case ExprKind::Name: return evalName(static_cast<const NameExpr &>(e));
   case ExprKind::Int: return SValue::integer(BigInt(static_cast<const IntExpr &>(e).value));
@@ -540,7 +550,7 @@ std::vector<int64_t> CodeGen::shapeArg(const SValue &v, SourceLoc loc) const {
     add(v);
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
-  if (n > (int64_t(1) << 20)) fail(loc, "a tile may hold at most 2^20 elements, this one has " + std::to_string(n));
+  if (n > kMaxTileElements) fail(loc, "a tile may hold at most 2^20 elements, this one has " + std::to_string(n));
   return shape;
 }
 

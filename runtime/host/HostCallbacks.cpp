@@ -1,8 +1,10 @@
 #include "runtime/host/HostCallbacks.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <memory>
 
 namespace tessera::runtime {
 
@@ -46,4 +48,28 @@ extern "C" void tessera_host_assert_fail(const char *message, const char *file, 
   state.message = std::string(file ? file : "<unknown>") + ":" + std::to_string(line) + ": device assertion failed: " +
                   (message ? message : "");
   state.failed.store(true);
+}
+
+extern "C" void *tessera_host_scratch(uint64_t bytes) {
+  struct Area {
+    void *data = nullptr;
+    uint64_t size = 0;
+    ~Area() { std::free(data); }
+  };
+  thread_local Area area;
+  if (bytes <= area.size) return area.data;
+  std::free(area.data);
+  uint64_t rounded = (bytes + 63) / 64 * 64;
+  area.data = std::aligned_alloc(64, rounded);
+  area.size = area.data ? rounded : 0;
+  if (!area.data) {
+    auto &state = hostLaunchFailure();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (!state.failed.load()) {
+      state.message = "cannot allocate " + std::to_string(bytes) + " bytes for its tiles";
+      state.outOfMemory = true;
+      state.failed.store(true);
+    }
+  }
+  return area.data;
 }

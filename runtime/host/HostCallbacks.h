@@ -14,6 +14,11 @@ extern "C" {
 __attribute__((visibility("default"))) void tessera_host_print(const char *text);
 __attribute__((visibility("default"))) void tessera_host_assert_fail(const char *message, const char *file,
                                                                      int32_t line);
+// The calling thread's scratch area of at least `bytes` (64-byte aligned,
+// kept for the thread's next kernels): where a kernel whose tiles would not
+// fit a thread's stack keeps them. Null when it cannot be allocated (the
+// launch then fails with OutOfMemory).
+__attribute__((visibility("default"))) void *tessera_host_scratch(uint64_t bytes);
 }
 
 namespace tessera::runtime {
@@ -24,11 +29,13 @@ struct HostLaunchFailure {
   std::atomic<bool> failed{false};
   std::mutex mutex;
   std::string message;  // the first failure: "file:line: message"
+  bool outOfMemory = false;  // a scratch area could not be allocated (else an assertion)
 
   void reset() {
     std::lock_guard<std::mutex> lock(mutex);
     failed.store(false);
     message.clear();
+    outOfMemory = false;
   }
 };
 

@@ -61,7 +61,8 @@ public:
     ThreadPool::instance().parallelFor(total, body, &failure.failed);
     if (failure.failed.load()) {
       std::lock_guard<std::mutex> m(failure.mutex);
-      return {StatusCode::AssertFailed, "kernel '" + name_ + "': " + failure.message};
+      return {failure.outOfMemory ? StatusCode::OutOfMemory : StatusCode::AssertFailed,
+              "kernel '" + name_ + "': " + failure.message};
     }
     return Status::ok();
   }

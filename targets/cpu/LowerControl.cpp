@@ -263,6 +263,7 @@ void Lowering::lowerBody(const ir::Function &kernel, llvm::Function *f, llvm::Va
   for (unsigned i = 0; i < kernel.numArguments(); ++i) set(kernel.argument(i), {fn->getArg(i)});
   lowerBlock(kernel.entry());
   b.CreateRetVoid();
+  moveLargeFrameToScratch();
 }
 
 bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const HostFacts &facts, llvm::Module &m,

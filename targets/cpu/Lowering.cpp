@@ -44,6 +44,39 @@ llvm::Value *Lowering::entryAlloca(llvm::Type *type, int64_t count) {
   return a;
 }
 
+void Lowering::moveLargeFrameToScratch() {
+  const llvm::DataLayout &layout = m.getDataLayout();
+  std::vector<std::pair<llvm::AllocaInst *, uint64_t>> moved;  // alloca, offset
+  uint64_t total = 0;
+  for (llvm::Instruction &inst : fn->getEntryBlock()) {
+    auto *a = llvm::dyn_cast<llvm::AllocaInst>(&inst);
+    if (!a || !a->isStaticAlloca()) continue;
+    std::optional<llvm::TypeSize> size = a->getAllocationSize(layout);
+    if (!size || size->isScalable()) continue;
+    moved.push_back({a, total});
+    total += (size->getFixedValue() + 63) / 64 * 64;
+  }
+  if (total <= kStackBudget) return;
+  // A new first block takes the area; without one the program returns (the
+  // runtime has recorded the failure, and the launch reports it).
+  llvm::BasicBlock *body = &fn->getEntryBlock();
+  llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "scratch", fn, body);
+  llvm::BasicBlock *none = llvm::BasicBlock::Create(ctx, "scratch.none", fn);
+  llvm::IRBuilder<> at(head);
+  llvm::FunctionCallee get =
+      m.getOrInsertFunction("tessera_host_scratch", llvm::FunctionType::get(at.getPtrTy(), {at.getInt64Ty()}, false));
+  if (auto *f = llvm::dyn_cast<llvm::Function>(get.getCallee())) f->addRetAttr(llvm::Attribute::NoAlias);  // like malloc
+  llvm::CallInst *area = at.CreateCall(get, {at.getInt64(int64_t(total))});
+  area->addRetAttr(llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
+  for (auto [a, offset] : moved) {
+    llvm::Value *p = at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), area, offset);
+    a->replaceAllUsesWith(p);
+    a->eraseFromParent();
+  }
+  at.CreateCondBr(at.CreateICmpNE(area, llvm::ConstantPointerNull::get(at.getPtrTy())), body, none);
+  llvm::IRBuilder<>(none).CreateRetVoid();
+}
+
 llvm::Value *Lowering::newBuffer(ir::Type tile) { return entryAlloca(storageType(tile.element()), tile.numElements()); }
 
 

@@ -77,6 +77,11 @@ public:
   void set(const ir::Value *v, Lowered l) { values_[v] = l; }
   llvm::Value *newBuffer(ir::Type tile);
   llvm::Value *entryAlloca(llvm::Type *type, int64_t count);
+  // Tiles over kStackBudget bytes in all move from the stack to the
+  // thread's scratch area (tessera_host_scratch): a few 2^20-element tiles
+  // would overflow a thread's stack.
+  static constexpr uint64_t kStackBudget = 1 << 20;
+  void moveLargeFrameToScratch();
   llvm::Value *materialize(const ir::Value *v);  // buffer of a tile, filling one for uniform tiles
   llvm::Value *loadChunk(const ir::Value *v, llvm::Value *index, unsigned width);
   llvm::Value *loadElement(const ir::Value *v, llvm::Value *index);

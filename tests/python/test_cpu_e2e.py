@@ -99,3 +99,25 @@ def test_processes_share_the_compile_cache(tmp_path):
     always = subprocess.run([sys.executable, str(script), python], env=dict(env, TESSERA_ALWAYS_COMPILE="1"),
                             capture_output=True, text=True)
     assert always.stdout.strip() == "MISS", always.stderr
+
+
+@tessera.jit
+def _big_add(x, y, out, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = i < n
+    a = tl.load(x + i, mask=m)
+    b = tl.load(y + i, mask=m)
+    tl.store(out + i, a * b + a + tl.sqrt(b), mask=m)
+
+
+def test_tiles_at_the_size_limit_run():
+    # 2^20-element tiles (the documented limit): a handful of them is more
+    # than a thread's stack holds, so they live in the thread's scratch area.
+    block = 1 << 20
+    n = 2 * block + 77  # ragged: three programs, the last mostly masked
+    rng = np.random.default_rng(7)
+    x, y = rng.random(n).astype(np.float32), rng.random(n).astype(np.float32)
+    out = np.full(n, np.nan, np.float32)
+    _big_add[(tessera.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    ref = x.astype(np.float64) * y + x + np.sqrt(y.astype(np.float64))
+    np.testing.assert_allclose(out, ref, rtol=1e-6)

@@ -118,6 +118,8 @@
 # RUN: not tessera compile %s --entry k117 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E117
 # RUN: not tessera compile %s --entry k118 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E118
 # RUN: not tessera compile %s --entry k119 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E119
+# RUN: not tessera compile %s --entry k120 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E120
+# RUN: not tessera compile %s --entry k121 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E121
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1045,3 +1047,19 @@ def k118(X):
 @tessera.jit
 def k119(X):
     x = tl.cumsum(tl.load(X))
+
+# Every op that makes a tile is held to the limit, not only shape arguments.
+# E120: sema.py:[[@LINE+5]]:9: error: a tile may hold at most 2^20 elements, this one (tile<67108864xi32>) has 67108864
+# E120-NEXT: {{^}}    x = tl.arange(0, 1 << 26)
+# E120-NEXT: {{^}}        ^
+@tessera.jit
+def k120(X):
+    x = tl.arange(0, 1 << 26)
+
+# E121: sema.py:[[@LINE+6]]:9: error: a tile may hold at most 2^20 elements, this one (tile<4096x4096xi32>) has 16777216
+# E121-NEXT: {{^}}    t = i[:, None] + i[None, :]
+# E121-NEXT: {{^}}        ^
+@tessera.jit
+def k121(X):
+    i = tl.arange(0, 4096)
+    t = i[:, None] + i[None, :]
