@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,13 +97,38 @@ bool CompileCache::deserialize(const std::string &bytes, CacheEntry &out) {
   return true;
 }
 
+// The metadata field that records an entry's key.
+static constexpr const char *kKeyField = "cache.key";
+
 bool CompileCache::lookup(const std::string &key, CacheEntry &out) const {
   if (!enabled_) return false;
-  std::ifstream in(pathFor(key), std::ios::binary);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return deserialize(ss.str(), out);
+  // Regular files only (a FIFO in an entry's place would block the read),
+  // opened without following a link to one.
+  int fd = ::open(pathFor(key).c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  std::string bytes;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (int64_t(1) << 32)) {
+    bytes.resize(size_t(st.st_size));
+    size_t got = 0;
+    while (got < bytes.size()) {
+      ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += size_t(n);
+    }
+    bytes.resize(got);
+  }
+  ::close(fd);
+  CacheEntry e;
+  // An entry answers only its own key: one copied over another key's file
+  // (intact, checksum and all) is a miss, not another kernel.
+  if (!deserialize(bytes, e)) return false;
+  auto it = e.metadata.find(kKeyField);
+  if (it == e.metadata.end() || it->second != key) return false;
+  e.metadata.erase(it);
+  out = std::move(e);
+  return true;
 }
 
 Status CompileCache::store(const std::string &key, const CacheEntry &entry) const {
@@ -113,7 +139,9 @@ Status CompileCache::store(const std::string &key, const CacheEntry &entry) cons
   std::string tmp = dir_ + "/." + key + ".tmp-XXXXXX";
   int fd = ::mkstemp(tmp.data());
   if (fd < 0) return {StatusCode::IoError, "cannot create a temp file in '" + dir_ + "': " + std::strerror(errno)};
-  std::string bytes = serialize(entry);
+  CacheEntry keyed = entry;
+  keyed.metadata[kKeyField] = key;
+  std::string bytes = serialize(keyed);
   const char *p = bytes.data();
   size_t left = bytes.size();
   while (left) {

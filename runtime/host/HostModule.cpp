@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 #include <mutex>
 #include <unistd.h>
 
@@ -105,11 +106,41 @@ Status writeAll(int fd, const void *data, size_t size) {
   return Status::ok();
 }
 
+// Why `data` is not a whole 64-bit little-endian ELF shared object for this
+// machine, or empty. dlopen trusts the file: a truncated one (a damaged
+// cache entry, a short read) makes it read past the end and crash.
+std::string elfProblem(const uint8_t *data, size_t size) {
+  if (!data || size < sizeof(Elf64_Ehdr) || std::memcmp(data, ELFMAG, SELFMAG) != 0) return "not an ELF file";
+  Elf64_Ehdr h;
+  std::memcpy(&h, data, sizeof h);
+  if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_ident[EI_DATA] != ELFDATA2LSB) return "not a 64-bit little-endian ELF file";
+  if (h.e_type != ET_DYN) return "not a shared object";
+#if defined(__x86_64__)
+  if (h.e_machine != EM_X86_64) return "built for another machine (e_machine " + std::to_string(h.e_machine) + ")";
+#elif defined(__aarch64__)
+  if (h.e_machine != EM_AARCH64) return "built for another machine (e_machine " + std::to_string(h.e_machine) + ")";
+#endif
+  auto within = [&](uint64_t offset, uint64_t count, uint64_t each) {
+    return offset <= size && each != 0 && count <= (size - offset) / each;
+  };
+  if (h.e_phnum == 0 || h.e_phentsize < sizeof(Elf64_Phdr) || !within(h.e_phoff, h.e_phnum, h.e_phentsize))
+    return "truncated (program headers)";
+  if (h.e_shnum && (h.e_shentsize < sizeof(Elf64_Shdr) || !within(h.e_shoff, h.e_shnum, h.e_shentsize)))
+    return "truncated (section headers)";
+  for (uint16_t i = 0; i < h.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    std::memcpy(&ph, data + h.e_phoff + uint64_t(i) * h.e_phentsize, sizeof ph);
+    if ((ph.p_type == PT_LOAD || ph.p_type == PT_DYNAMIC) && (ph.p_offset > size || ph.p_filesz > size - ph.p_offset))
+      return "truncated (segment " + std::to_string(i) + " ends past the file)";
+  }
+  return "";
+}
+
 } // namespace
 
 Status loadHostModule(Device &device, const void *binary, size_t size, std::unique_ptr<Module> &out) {
-  if (!binary || size < 4 || std::memcmp(binary, "\x7f" "ELF", 4) != 0)
-    return {StatusCode::LoadFailed, "the binary is not an ELF shared object"};
+  if (std::string problem = elfProblem(static_cast<const uint8_t *>(binary), size); !problem.empty())
+    return {StatusCode::LoadFailed, "the binary is not a loadable ELF shared object: " + problem};
   exposeHostCallbacks();
   const char *tmp = std::getenv("TMPDIR");
   std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/tessera-kernel-XXXXXX.so";

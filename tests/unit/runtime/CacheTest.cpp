@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 extern char **environ;
@@ -62,6 +63,22 @@ TEST(CompileCache, DamagedEntriesAreMisses) {
   CompileCache cache(dir.path, true);
   std::ofstream(cache.pathFor("bad")) << bytes.substr(0, bytes.size() - 10);
   EXPECT_FALSE(cache.lookup("bad", out));
+}
+
+// An entry answers only its own key, and only a regular file is read.
+TEST(CompileCache, EntriesKnowTheirKeyAndOnlyFilesAreRead) {
+  TempDir dir;
+  CompileCache cache(dir.path, true);
+  ASSERT_TRUE(cache.store("k1", sampleEntry()).isOk());
+  std::filesystem::copy_file(cache.pathFor("k1"), cache.pathFor("k2"));  // intact, but k1's
+  CacheEntry out;
+  EXPECT_TRUE(cache.lookup("k1", out));
+  EXPECT_EQ(out.metadata, sampleEntry().metadata);  // the key field stays inside the cache
+  EXPECT_FALSE(cache.lookup("k2", out));
+  ASSERT_EQ(::mkfifo(cache.pathFor("k3").c_str(), 0644), 0);
+  EXPECT_FALSE(cache.lookup("k3", out));  // returns at once: a read would block forever
+  std::filesystem::create_directory(cache.pathFor("k4"));
+  EXPECT_FALSE(cache.lookup("k4", out));
 }
 
 TEST(CompileCache, Environment) {

@@ -100,6 +100,15 @@ TEST(HostModules, RejectsBadBinariesWithoutCrashing) {
   Status st = d.loadModule("elf-shared-object", truncatedElf, sizeof truncatedElf, m);
   EXPECT_EQ(st.code(), StatusCode::LoadFailed) << st.toString();
   EXPECT_EQ(d.loadModule("cubin", junk, sizeof junk, m).code(), StatusCode::Unsupported);
+  // A real shared object cut short anywhere past its header (a damaged cache
+  // entry) is refused before dlopen, which would read past the end.
+  std::vector<uint8_t> bin = abiKernelsBinary();
+  ASSERT_GT(bin.size(), 4096u);
+  for (size_t keep : {size_t(64), size_t(200), bin.size() / 2, bin.size() - 1}) {
+    st = d.loadModule("elf-shared-object", bin.data(), keep, m);
+    EXPECT_EQ(st.code(), StatusCode::LoadFailed) << keep << " bytes: " << st.toString();
+    EXPECT_NE(st.message().find("truncated"), std::string::npos) << st.toString();
+  }
   auto good = loadAbiKernels();
   ASSERT_TRUE(good);
   std::unique_ptr<Kernel> k;
