@@ -161,6 +161,20 @@ def fast_pointer(cls):
     return fn
 
 
+def _checked_address(iface):
+    """An array interface's data address; null only for an empty array (a
+    kernel must not touch those, as with an empty torch tensor)."""
+    address = iface["data"][0] if iface.get("data") is not None else 0
+    if not address:
+        size = 1
+        for n in iface.get("shape", ()):
+            size *= n
+        if size:
+            raise TypeError("an array of shape %s with a null data pointer cannot be a pointer argument"
+                            % (tuple(iface.get("shape", ())),))
+    return address
+
+
 def pointer_info(arg):
     """(address, signature dtype, device) of an array-like argument, or None;
     device is "cpu", "cuda:N", "hip:N" and so on. Checked in this order: torch-style tensors
@@ -174,11 +188,11 @@ def pointer_info(arg):
         typestr = iface["typestr"]
         if typestr[1:] not in _TYPESTRS:
             raise TypeError("unsupported element type %r for a kernel pointer argument" % typestr)
-        return iface["data"][0], _TYPESTRS[typestr[1:]], _cuda_interface_device(arg)
+        return _checked_address(iface), _TYPESTRS[typestr[1:]], _cuda_interface_device(arg)
     if hasattr(arg, "__array_interface__"):
         iface = arg.__array_interface__
         import numpy as np
-        return iface["data"][0], _dtype_name(np.dtype(iface["typestr"]) if not hasattr(arg, "dtype") else arg.dtype), "cpu"
+        return _checked_address(iface), _dtype_name(np.dtype(iface["typestr"]) if not hasattr(arg, "dtype") else arg.dtype), "cpu"
     if hasattr(arg, "__dlpack__"):
         return _dlpack_info(arg)
     return None

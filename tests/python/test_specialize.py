@@ -119,3 +119,17 @@ def test_numpy_fast_path_matches_the_general_one():
 
     with pytest.raises(TypeError, match="kernel 'touch', argument 'p': unsupported element type 'complex64'"):
         touch[(1,)](np.zeros(4, np.complex64))
+
+
+def test_an_array_with_a_null_data_pointer_is_refused():
+    import tessera
+
+    class NullArray:  # an array interface that claims 4 elements at address 0
+        __array_interface__ = {"data": (0, False), "shape": (4,), "typestr": "<i4", "version": 3}
+
+    @tessera.jit
+    def fill(x):
+        tl.store(x + tl.arange(0, 4), tl.arange(0, 4))
+
+    with pytest.raises(TypeError, match="kernel 'fill', argument 'x': an array of shape \\(4,\\) with a null data"):
+        fill[(1,)](NullArray())
