@@ -37,6 +37,7 @@ tessera_status fromStatus(const Status &st) {
   case StatusCode::Unsupported: s = TESSERA_ERROR_UNSUPPORTED; break;
   case StatusCode::IoError: s = TESSERA_ERROR_IO; break;
   case StatusCode::Internal: s = TESSERA_ERROR_INTERNAL; break;
+  case StatusCode::Interrupted: s = TESSERA_ERROR_INTERRUPTED; break;
   }
   return fail(s, st.message());
 }
@@ -99,6 +100,7 @@ const char *tessera_status_string(tessera_status status) {
   case TESSERA_ERROR_UNSUPPORTED: return "unsupported";
   case TESSERA_ERROR_IO: return "I/O error";
   case TESSERA_ERROR_INTERNAL: return "internal error";
+  case TESSERA_ERROR_INTERRUPTED: return "interrupted";
   }
   return "unknown status";
 }

@@ -17,6 +17,7 @@ const char *statusCodeName(StatusCode code) {
   case StatusCode::Unsupported: return "Unsupported";
   case StatusCode::IoError: return "IoError";
   case StatusCode::Internal: return "Internal";
+  case StatusCode::Interrupted: return "Interrupted";
   }
   return "Unknown";
 }

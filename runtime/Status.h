@@ -21,6 +21,7 @@ enum class StatusCode {
   Unsupported,      // a format or feature this backend does not have
   IoError,          // files: the compile cache, temp files
   Internal,
+  Interrupted,      // a launch stopped by SIGINT (Ctrl-C)
 };
 
 const char *statusCodeName(StatusCode code);

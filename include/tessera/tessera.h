@@ -16,7 +16,9 @@
  * the library and live as long as the process. A handle is checked on every
  * call: a destroyed one (used again, or destroyed twice) or a value that was
  * never a handle gives TESSERA_ERROR_INVALID_ARGUMENT ("not a live ..."). A
- * null handle passed to *_destroy / *_free is a no-op.
+ * null handle passed to *_destroy / *_free is a no-op. A host launch catches
+ * SIGINT while it runs and returns TESSERA_ERROR_INTERRUPTED (raising SIGINT
+ * again afterwards when its disposition was the default).
  *
  * The compile cache (see docs/architecture.md): $TESSERA_CACHE_DIR or
  * ~/.cache/tessera; TESSERA_ALWAYS_COMPILE=1 bypasses it. */
@@ -48,7 +50,8 @@ typedef enum tessera_status {
   TESSERA_ERROR_ASSERT = 8,           /* a tl.device_assert failed during the launch */
   TESSERA_ERROR_UNSUPPORTED = 9,
   TESSERA_ERROR_IO = 10,
-  TESSERA_ERROR_INTERNAL = 11
+  TESSERA_ERROR_INTERNAL = 11,
+  TESSERA_ERROR_INTERRUPTED = 12      /* a host launch stopped by SIGINT (Ctrl-C) */
 } tessera_status;
 
 typedef struct tessera_device_t *tessera_device;

@@ -22,8 +22,9 @@ ERROR_UNAVAILABLE = 3
 _STATUS_NAMES = {
     1: "invalid argument", 2: "not found", 3: "unavailable", 4: "out of memory",
     5: "compilation error", 6: "load error", 7: "launch error",
-    8: "device assertion failed", 9: "unsupported", 10: "I/O error", 11: "internal error",
+    8: "device assertion failed", 9: "unsupported", 10: "I/O error", 11: "internal error", 12: "interrupted",
 }
+ERROR_INTERRUPTED = 12
 
 
 class TesseraError(RuntimeError):
@@ -162,6 +163,8 @@ def _check(status, error_class=TesseraError):
     if status == SUCCESS:
         return
     message = (library().tessera_last_error() or b"").decode("utf-8", "replace")
+    if status == ERROR_INTERRUPTED:  # Ctrl-C during a host launch
+        raise KeyboardInterrupt(message)
     if status == ERROR_COMPILATION:
         error_class = CompilationError
     elif status == 8:

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <csignal>
 #include <memory>
 
 namespace tessera::runtime {
@@ -29,6 +30,37 @@ void exposeHostCallbacks() {
 } // namespace tessera::runtime
 
 using tessera::runtime::hostLaunchFailure;
+
+extern "C" volatile int32_t tessera_host_interrupted = 0;
+
+namespace tessera::runtime {
+
+namespace {
+extern "C" void onInterrupt(int) {
+  tessera_host_interrupted = 1;
+  hostLaunchFailure().failed.store(true);  // lock-free: safe in a handler
+}
+} // namespace
+
+InterruptScope::InterruptScope() {
+  tessera_host_interrupted = 0;
+  struct sigaction current {};
+  if (sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
+  struct sigaction act {};
+  act.sa_handler = onInterrupt;
+  sigemptyset(&act.sa_mask);
+  installed_ = sigaction(SIGINT, &act, &previous_) == 0;
+}
+
+InterruptScope::~InterruptScope() {
+  if (!installed_) return;
+  sigaction(SIGINT, &previous_, nullptr);
+  if (interrupted() && previous_.sa_handler == SIG_DFL) std::raise(SIGINT);
+}
+
+bool InterruptScope::interrupted() const { return tessera_host_interrupted != 0; }
+
+} // namespace tessera::runtime
 
 extern "C" void tessera_host_print(const char *text) {
   // One line at a time from many threads: a lock keeps lines whole.

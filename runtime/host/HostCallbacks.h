@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <csignal>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -19,6 +20,9 @@ __attribute__((visibility("default"))) void tessera_host_assert_fail(const char 
 // fit a thread's stack keeps them. Null when it cannot be allocated (the
 // launch then fails with OutOfMemory).
 __attribute__((visibility("default"))) void *tessera_host_scratch(uint64_t bytes);
+// Non-zero once SIGINT arrives during a host launch: kernels read it at each
+// iteration of their loops and return (docs/cpu-abi.md).
+__attribute__((visibility("default"))) extern volatile int32_t tessera_host_interrupted;
 }
 
 namespace tessera::runtime {
@@ -40,6 +44,21 @@ struct HostLaunchFailure {
 };
 
 HostLaunchFailure &hostLaunchFailure();
+
+// Catches SIGINT for the lifetime of a launch (unless the process ignores
+// it): the handler raises tessera_host_interrupted and stops the pool from
+// starting programs. On destruction the previous handler returns, and a
+// default-handled SIGINT is raised again so that a C program still ends.
+class InterruptScope {
+public:
+  InterruptScope();
+  ~InterruptScope();
+  bool interrupted() const;
+
+private:
+  bool installed_ = false;
+  struct sigaction previous_ {};
+};
 
 // Makes the object that defines the callbacks part of the global symbol scope,
 // so kernels loaded with RTLD_LOCAL resolve them even when this library itself

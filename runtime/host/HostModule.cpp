@@ -56,10 +56,14 @@ public:
     static std::mutex launchMutex;
     std::lock_guard<std::mutex> lock(launchMutex);
     failure.reset();
+    InterruptScope interrupt;
     const int32_t gx = int32_t(config.grid[0]), gy = int32_t(config.grid[1]), gz = int32_t(config.grid[2]);
     EntryFn fn = fn_;
     std::function<void(int64_t, int64_t)> body = [&](int64_t first, int64_t last) { fn(args, gx, gy, gz, first, last); };
     ThreadPool::instance().parallelFor(total, body, &failure.failed);
+    if (interrupt.interrupted())
+      return {StatusCode::Interrupted, "kernel '" + name_ + "': interrupted (SIGINT); running programs stopped at "
+                                       "their next loop iteration, so its outputs are incomplete"};
     if (failure.failed.load()) {
       std::lock_guard<std::mutex> m(failure.mutex);
       return {failure.outOfMemory ? StatusCode::OutOfMemory : StatusCode::AssertFailed,

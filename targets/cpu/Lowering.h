@@ -82,6 +82,10 @@ public:
   // would overflow a thread's stack.
   static constexpr uint64_t kStackBudget = 1 << 20;
   void moveLargeFrameToScratch();
+  // Ends a loop iteration: back to `head`, or, once the runtime has seen
+  // SIGINT (tessera_host_interrupted), out of the program.
+  void continueUnlessInterrupted(llvm::BasicBlock *head);
+  llvm::BasicBlock *interruptedExit_ = nullptr;
   llvm::Value *materialize(const ir::Value *v);  // buffer of a tile, filling one for uniform tiles
   llvm::Value *loadChunk(const ir::Value *v, llvm::Value *index, unsigned width);
   llvm::Value *loadElement(const ir::Value *v, llvm::Value *index);

@@ -121,3 +121,46 @@ def test_tiles_at_the_size_limit_run():
     _big_add[(tessera.cdiv(n, block),)](x, y, out, n, BLOCK=block)
     ref = x.astype(np.float64) * y + x + np.sqrt(y.astype(np.float64))
     np.testing.assert_allclose(out, ref, rtol=1e-6)
+
+
+def test_ctrl_c_stops_a_kernel_that_never_ends(tmp_path):
+    # SIGINT during a host launch: the kernel's loops see it at their next
+    # iteration, the launch returns, Python raises KeyboardInterrupt and the
+    # process goes on (a fresh process, so the signal touches nothing else).
+    script = textwrap.dedent("""
+        import os, signal, threading, time
+        import numpy as np, tessera, tessera.language as tl
+
+        @tessera.jit
+        def spin(x, n):
+            i = 0
+            acc = tl.load(x)
+            while i >= 0:
+                acc = acc * 1.0000001 + 1.0
+                i = (i + 1) % n
+            tl.store(x, acc)
+
+        x = np.zeros(1, np.float32)
+        threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t0 = time.time()
+        try:
+            spin[(4,)](x, 7)
+            print("RETURNED")
+        except KeyboardInterrupt as e:
+            print("INTERRUPTED", round(time.time() - t0), e)
+        y = np.zeros(1, np.float32)  # the process is still usable:
+
+        @tessera.jit
+        def inc(y):
+            tl.store(y, tl.load(y) + 1.0)
+        inc[(1,)](y)
+        print("AFTER", y[0])
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [os.path.dirname(os.path.dirname(tessera.__file__)),
+                                                                   os.environ.get("PYTHONPATH", "")] if p))
+    path = tmp_path / "spin.py"  # kernels need a source file
+    path.write_text(script)
+    r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "INTERRUPTED" in r.stdout and "interrupted (SIGINT)" in r.stdout, r.stdout + r.stderr
+    assert "AFTER 1.0" in r.stdout, r.stdout
