@@ -58,6 +58,12 @@ bool Parser::expectClose(Tok close, const Token& open, std::string_view context)
   return false;
 }
 
+bool Parser::enterChain() {
+  if (++chain_ <= kMaxChain) return true;
+  error(cur().loc, "an expression or if/elif chain is too long (more than " + std::to_string(kMaxChain) + " links)");
+  return false;
+}
+
 bool Parser::enterNesting() {
   if (++nesting_ <= kMaxNesting) return true;
   error(cur().loc, "code is nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)");
@@ -392,9 +398,13 @@ std::optional<StmtList> Parser::parseBlock(std::string_view owner) {
 }
 
 StmtPtr Parser::parseIf() {
-  NestingGuard guard(*this);  // elif chains recurse
-  if (!guard.ok) return nullptr;
   bool isElif = at(Tok::KwElif);
+  int outerChain = chain_;  // elif chains recurse
+  struct Restore {
+    int &chain, value;
+    ~Restore() { chain = value; }
+  } restore{chain_, outerChain};
+  if (isElif && !enterChain()) return nullptr;
   auto s = std::make_unique<IfStmt>(advance().loc);
   std::string_view owner = isElif ? "'elif' statement" : "'if' statement";
   if (!(s->test = parseTest())) return nullptr;

@@ -25,8 +25,12 @@ public:
   ExprPtr parseStandaloneExpression();
 
   // Bounds recursion (and so stack use) on adversarial input such as
-  // "((((...": counts open brackets, unary chains, chained operators, blocks.
+  // "((((...": counts open brackets, unary chains, blocks.
   static constexpr int kMaxNesting = 200;
+  // Flat chains (a + b + c..., if/elif/elif...) make left-deep trees whose
+  // depth costs one frame per link downstream, far less than a bracket's
+  // trip through the whole expression grammar: they have their own bound.
+  static constexpr int kMaxChain = 1000;
 
 private:
   // Leaves the nesting level as it found it; `ok` is false past the limit.
@@ -105,6 +109,8 @@ private:
   bool lastErrorDropped_ = false;
   size_t pos_ = 0;
   int nesting_ = 0;
+  int chain_ = 0;
+  bool enterChain();
   bool inFunction_ = false;
   int loopDepth_ = 0;
 };

@@ -184,18 +184,18 @@ ExprPtr Parser::parseComparison() {
 ExprPtr Parser::parseBinary(int minPrec) {
   ExprPtr lhs = parseFactor();
   if (!lhs) return nullptr;
-  int outer = nesting_;
+  int outer = chain_;
   while (true) {
     BinaryLevel level = binaryLevel(cur().kind);
     if (level.prec == 0 || level.prec < minPrec) break;
-    if (!enterNesting()) {
-      nesting_ = outer;
+    if (!enterChain()) {
+      chain_ = outer;
       return nullptr;
     }
     advance();
     ExprPtr rhs = parseBinary(level.prec + 1);
     if (!rhs) {
-      nesting_ = outer;
+      chain_ = outer;
       return nullptr;
     }
     auto b = node<BinaryExpr>(lhs->loc);
@@ -204,7 +204,7 @@ ExprPtr Parser::parseBinary(int minPrec) {
     b->rhs = std::move(rhs);
     lhs = std::move(b);
   }
-  nesting_ = outer;
+  chain_ = outer;
   return lhs;
 }
 
