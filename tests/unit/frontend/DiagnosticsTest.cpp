@@ -211,7 +211,10 @@ TEST(Diagnostics, DeepNestingIsAnErrorNotACrash) {
   EXPECT_EQ(firstMessage(src), "1:205: code is nested too deeply (more than 200 levels)");
   std::string chain = "x = 1";
   for (int i = 0; i < 5000; ++i) chain += " + 1";
-  EXPECT_NE(firstMessage(chain + "\n").find("nested too deeply"), std::string::npos);
+  EXPECT_NE(firstMessage(chain + "\n").find("chain is too long (more than 1000 links)"), std::string::npos);
+  std::string elifs = "def f(n):\n    if n == 0:\n        return 0\n";
+  for (int i = 1; i < 1500; ++i) elifs += "    elif n == " + std::to_string(i) + ":\n        return 1\n";
+  EXPECT_NE(firstMessage(elifs).find("chain is too long"), std::string::npos);
 }
 
 TEST(Diagnostics, RecoveryReportsIndependentErrorsAndKeepsGoodCode) {
