@@ -42,13 +42,13 @@ def plot(rows, directory):
     paths = []
     for workload in sorted({r["workload"] for r in rows if "skip" not in r}):
         sel = [r for r in rows if r["workload"] == workload and "skip" not in r]
-        labels, series = [], {}
-        for r in sel:
-            labels.append(f"{r['target']}\n{r['shape']} {r['dtype']}")
-            series.setdefault("tessera", []).append(r["value"])
-            for k, v in r["peers"].items():
-                series.setdefault(k, []).append(v)
-            series.setdefault(r["ceiling_name"], []).append(r.get("ceiling") or 0)
+        labels = [f"{r['target']}\n{r['shape']} {r['dtype']}" for r in sel]
+        # One bar series per name, a value (or 0) for every row: peers that
+        # did not run a row (no int8 Triton, a failed peer) leave a gap.
+        series = {}
+        for i, r in enumerate(sel):
+            for name, v in [("tessera", r["value"])] + list(r["peers"].items()) + [(r["ceiling_name"], r.get("ceiling"))]:
+                series.setdefault(name, [0.0] * len(sel))[i] = v or 0.0
         fig, ax = plt.subplots(figsize=(max(4, 2 + 1.8 * len(labels)), 3.5))
         width = 0.8 / len(series)
         for i, (name, values) in enumerate(series.items()):
