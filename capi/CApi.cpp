@@ -339,6 +339,15 @@ tessera_status tessera_kernel_num_params(tessera_kernel kernel, size_t *count) {
   return TESSERA_SUCCESS;
 }
 
+tessera_status tessera_kernel_param_written(tessera_kernel kernel, size_t index, int *written) {
+  static constexpr const char *api = "tessera_kernel_param_written";
+  REQUIRE(written, "null argument");
+  RESOLVE(k, tessera_kernel, kernel);
+  REQUIRE(index < k->numParams, "parameter " + std::to_string(index) + " of a kernel with " + std::to_string(k->numParams));
+  *written = index < k->written.size() && k->written[index] ? 1 : 0;
+  return TESSERA_SUCCESS;
+}
+
 tessera_status tessera_kernel_set_launch_params(tessera_kernel kernel, int threads_per_program,
                                                 int64_t shared_memory_bytes) {
   static constexpr const char *api = "tessera_kernel_set_launch_params";

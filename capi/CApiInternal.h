@@ -29,6 +29,7 @@ struct tessera_kernel_t {
   std::unique_ptr<tessera::runtime::Kernel> kernel;
   tessera_device device = nullptr;  // where it was loaded
   size_t numParams = 0;
+  std::vector<bool> written;  // per parameter: may the kernel store through it (compiled kernels only)
   int threadsPerProgram = 1;
   int64_t sharedMemoryBytes = 0;
   bool fromCache = false;

@@ -154,7 +154,8 @@ runtime::CacheEntry toEntry(const targets::CompiledKernel &ck) {
   e.metadata["num_params"] = std::to_string(ck.params.size());
   for (size_t i = 0; i < ck.params.size(); ++i) {
     const targets::KernelParam &p = ck.params[i];
-    e.metadata["param." + std::to_string(i)] = p.name + " " + frontend::dtypeName(p.type) + " " + std::to_string(p.sizeBytes);
+    e.metadata["param." + std::to_string(i)] = p.name + " " + frontend::dtypeName(p.type) + " " + std::to_string(p.sizeBytes) +
+                                               (p.written ? " written" : "");
   }
   e.binary = ck.binary;
   return e;
@@ -172,6 +173,10 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
   k->sharedMemoryBytes = std::stoll("0" + get("shared_memory_bytes"));
   k->fromCache = fromCache;
   k->device = wrapDevice(&device);
+  for (size_t i = 0; i < k->numParams; ++i) {
+    std::string p = get(("param." + std::to_string(i)).c_str());
+    k->written.push_back(p.size() > 8 && p.compare(p.size() - 8, 8, " written") == 0);
+  }
   if (auto st = device.loadModule(get("format"), e.binary.data(), e.binary.size(), k->module); !st) return fromStatus(st);
   if (auto st = k->module->getKernel(get("entry"), k->numParams, k->kernel); !st) return fromStatus(st);
   *out = handles<tessera_kernel_t>().add(std::move(k));

@@ -1,6 +1,7 @@
 #include "targets/Target.h"
 
 #include "ir/PassManager.h"
+#include "ir/analysis/WrittenArguments.h"
 #include "targets/gpu/Passes.h"
 
 #include <chrono>
@@ -37,6 +38,11 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
     return nullptr;
   }
   return kernel;
+}
+
+void markWrittenParams(const ir::Function &kernel, std::vector<KernelParam> &params) {
+  std::vector<bool> written = ir::writtenPointerArguments(kernel);
+  for (size_t i = 0; i < params.size() && i < written.size(); ++i) params[i].written = written[i];
 }
 
 namespace {

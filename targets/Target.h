@@ -37,7 +37,11 @@ struct KernelParam {
   std::string name;
   ir::Type type;     // a scalar (i32, f32, ...) or a pointer
   int sizeBytes = 0; // bytes the launch copies from the argument's address
+  bool written = false;  // a pointer the kernel may store through (ir::writtenPointerArguments)
 };
+
+// Sets KernelParam::written for a kernel whose params follow its arguments.
+void markWrittenParams(const ir::Function &kernel, std::vector<KernelParam> &params);
 
 struct CompiledKernel {
   std::string target;     // "cpu", "nvptx", ...

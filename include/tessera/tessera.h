@@ -159,6 +159,11 @@ TESSERA_API tessera_status tessera_kernel_load(tessera_device device, const char
                                                tessera_kernel *kernel);
 TESSERA_API tessera_status tessera_kernel_destroy(tessera_kernel kernel);
 TESSERA_API tessera_status tessera_kernel_num_params(tessera_kernel kernel, size_t *count);
+/* 1 when the compiled kernel may store through pointer parameter `index`
+ * (traced from its stores; a pointer loaded from memory is not traced, so
+ * this can miss a write but never reports one that cannot happen); 0 for
+ * the others and for binaries loaded with tessera_kernel_load. */
+TESSERA_API tessera_status tessera_kernel_param_written(tessera_kernel kernel, size_t index, int *written);
 /* Threads per program (blockDim.x on CUDA; 1 on the host) and dynamic shared
  * memory bytes for later launches (above 48 KB the CUDA backend opts the
  * kernel in with cuFuncSetAttribute). Compiled kernels get them from the

@@ -111,6 +111,7 @@ _SIGNATURES = [
                                            ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
     ("tessera_kernel_destroy", ctypes.c_int, [ctypes.c_void_p]),
     ("tessera_kernel_num_params", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]),
+    ("tessera_kernel_param_written", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)]),
     ("tessera_kernel_from_cache", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]),
     ("tessera_kernel_launch", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
                                              ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]),
@@ -358,6 +359,13 @@ class Kernel:
         n = ctypes.c_size_t()
         _check(library().tessera_kernel_num_params(handle, ctypes.byref(n)))
         self.num_params = n.value
+        w = ctypes.c_int()
+        written = []
+        for i in range(self.num_params):
+            _check(library().tessera_kernel_param_written(handle, i, ctypes.byref(w)))
+            if w.value:
+                written.append(i)
+        self.written = frozenset(written)  # parameters the kernel may store through
         c = ctypes.c_int()
         _check(library().tessera_kernel_from_cache(handle, ctypes.byref(c)))
         self.from_cache = bool(c.value)

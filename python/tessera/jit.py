@@ -57,6 +57,16 @@ def normalize_grid(grid, meta):
     return grid + (1,) * (3 - len(grid))
 
 
+def _read_only(value):
+    """A host array that must not be written: numpy's writeable flag, or an
+    array interface's read-only bit (torch tensors have neither)."""
+    flags = getattr(value, "flags", None)
+    if flags is not None and getattr(flags, "writeable", True) is False:
+        return True
+    iface = getattr(value, "__array_interface__", None)
+    return bool(iface and iface.get("data") and len(iface["data"]) > 1 and iface["data"][1])
+
+
 def resolve_target(explicit, devices):
     """(target, device) for a launch: `devices` lists (parameter, device)
     for the pointer arguments ("cpu", "cuda:N", "hip:N"...). Without an
@@ -203,17 +213,19 @@ class JITFunction:
         return dict(bound.arguments)
 
     def specialization(self, bound, num_warps, num_stages):
-        """(key, signature, constexprs, launch values, target, device) for
-        bound arguments; device is "cpu", "cuda:N"... or None (no pointers)."""
-        signature, values, constexprs, devices = self._signature(bound)
+        """(key, signature, constexprs, launch values, target, device, read-only
+        arguments) for bound arguments; device is "cpu", "cuda:N"... or None
+        (no pointers); read-only arguments are (runtime parameter, name)."""
+        signature, values, constexprs, devices, readonly = self._signature(bound)
         target, device = resolve_target(self.target, devices)
         key = (tuple(signature), tuple(constexprs), num_warps, num_stages, target, device)
-        return key, signature, constexprs, values, target, device
+        return key, signature, constexprs, values, target, device, readonly
 
     def _signature(self, bound):
         """(signature, launch values, constexprs, (parameter, device) of each
         pointer) for bound arguments."""
         signature, values, constexprs, devices = [], [], [], []
+        readonly = []  # (runtime parameter, name) of read-only arrays
         if self._params is None:
             self._params = [(n, n in self.constexpr_names, n not in self.do_not_specialize) for n in self.arg_names]
         for name, is_constexpr, spec in self._params:
@@ -230,17 +242,21 @@ class JITFunction:
                 if fast is not None:  # numpy arrays and torch tensors
                     address, dtype, device = fast(value)
                     signature.append("*" + dtype + ":16" if spec and address % 16 == 0 else "*" + dtype)
+                    if _read_only(value):
+                        readonly.append((len(values), name))
                     values.append(ctypes.c_void_p(address))
                     devices.append((name, device))
                     continue
                 ty, cvalue, device = specialize_arg(value, spec)
+                if device is not None and _read_only(value):
+                    readonly.append((len(values), name))
             except (TypeError, OverflowError) as e:
                 raise type(e)("kernel '%s', argument '%s': %s" % (self.__name__, name, e)) from None
             signature.append(ty)
             values.append(cvalue)
             if device is not None:
                 devices.append((name, device))
-        return signature, values, constexprs, devices
+        return signature, values, constexprs, devices, readonly
 
     def _compile_module(self, compile_fn, signature, constexprs, num_warps, num_stages, **options):
         """compile_fn (_C.compile or _C.compile_binary) on the module text,
@@ -271,7 +287,7 @@ class JITFunction:
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
-        signature, _, constexprs, _ = self._signature(self.bind(args, kwargs))
+        signature, _, constexprs, _, _ = self._signature(self.bind(args, kwargs))
         self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
                                     arch=arch)
@@ -287,11 +303,16 @@ class JITFunction:
             kwargs["num_stages"] = num_stages
         bound = self.bind(args, kwargs)
         self._forget_if_stale()
-        key, signature, constexprs, values, target, device = self.specialization(bound, num_warps, num_stages)
+        key, signature, constexprs, values, target, device, readonly = self.specialization(bound, num_warps, num_stages)
         kernel = self.cache.get(key)
         if kernel is None:
             kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device)
             self.cache[key] = kernel
+        if readonly and kernel.written:
+            for index, name in readonly:
+                if index in kernel.written:
+                    raise TypeError("kernel '%s' stores through argument '%s', a read-only array"
+                                    % (self.__name__, name))
         stream = _current_stream(device)
         try:
             kernel.launch_ctypes(normalize_grid(grid, bound), values, stream)

@@ -117,6 +117,7 @@ public:
     std::string symbol = "tessera_kernel_" + entry;
     PhaseTimer timer;
     if (!lowerKernel(*kernel, symbol, facts, m, out.params, error)) return false;
+    markWrittenParams(*kernel, out.params);
     timer.mark("lower");
     llvmgen::optimizeModule(m, *tm, options.optLevel);
     timer.mark("optimize");

@@ -57,6 +57,7 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   out.target = target.name();
   out.entry = entry;
   out.params = ki.params;
+  markWrittenParams(*kernel, out.params);
   out.threadsPerProgram = ki.threads;
   out.sharedMemoryBytes = ki.sharedMemoryBytes;
   return true;

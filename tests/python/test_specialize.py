@@ -133,3 +133,23 @@ def test_an_array_with_a_null_data_pointer_is_refused():
 
     with pytest.raises(TypeError, match="kernel 'fill', argument 'x': an array of shape \\(4,\\) with a null data"):
         fill[(1,)](NullArray())
+
+
+def test_a_read_only_array_is_refused_only_where_the_kernel_stores():
+    import tessera
+
+    @tessera.jit
+    def copy(src, dst):
+        i = tl.arange(0, 8)
+        tl.store(dst + i, tl.load(src + i) * 2.0)
+
+    src = np.arange(8, dtype=np.float32)
+    src.flags.writeable = False  # read-only input: fine
+    dst = np.zeros(8, np.float32)
+    copy[(1,)](src, dst)
+    np.testing.assert_array_equal(dst, src * 2)
+    frozen = np.zeros(8, np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(TypeError, match="kernel 'copy' stores through argument 'dst', a read-only array"):
+        copy[(1,)](src, frozen)
+    assert not frozen.any()  # nothing was written

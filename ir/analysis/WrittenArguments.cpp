@@ -1,0 +1,92 @@
+#include "ir/analysis/WrittenArguments.h"
+
+#include <unordered_set>
+
+namespace tessera::ir {
+
+namespace {
+
+class Tracer {
+public:
+  explicit Tracer(const Function &f) : f_(f), written_(f.numArguments(), false) {}
+
+  std::vector<bool> run() {
+    visit(f_.entry());
+    return written_;
+  }
+
+private:
+  void visit(const Block &b) {
+    for (const auto &op : b.ops()) {
+      bool writes = op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas) ||
+                    op->is(OpCode::VStore);
+      if (writes && op->numOperands() && op->operand(0)->type().element().isPointer()) origin(op->operand(0));
+      for (unsigned r = 0; r < op->numRegions(); ++r) visit(op->region(r).block());
+    }
+  }
+
+  void origin(const Value *v) {
+    if (!v || !seen_.insert(v).second) return;
+    if (const Operation *d = v->definingOp()) return fromOp(*d, v->index());
+    const Block *owner = v->ownerBlock();
+    const Operation *parent = owner ? owner->parentOp() : nullptr;
+    if (!parent) {  // the function's own arguments
+      if (owner == &f_.entry()) written_[v->index()] = true;
+      return;
+    }
+    unsigned k = v->index();
+    if (parent->is(OpCode::For)) {  // (iv, carried...) <- (lb, ub, step, inits...), body yields
+      if (k == 0) return;
+      origin(parent->operand(2 + k));
+      yielded(parent->region(0).block(), k - 1);
+    } else if (parent->is(OpCode::While)) {
+      if (owner == &parent->region(0).block()) {  // before: inits, and what the body yields
+        origin(parent->operand(k));
+        yielded(parent->region(1).block(), k);
+      } else {  // after: what the condition forwards
+        yielded(parent->region(0).block(), k + 1);
+      }
+    }
+  }
+
+  void fromOp(const Operation &d, unsigned result) {
+    switch (d.code()) {
+    case OpCode::AddPtr:
+    case OpCode::Splat:
+    case OpCode::Broadcast:
+    case OpCode::ExpandDims:
+    case OpCode::Reshape:
+    case OpCode::Trans:
+    case OpCode::ConvertLayout:
+    case OpCode::Hint:
+      return origin(d.operand(0));
+    case OpCode::Select:
+      origin(d.operand(1));
+      return origin(d.operand(2));
+    case OpCode::For:
+      return yielded(d.region(0).block(), result);
+    case OpCode::If:
+      for (unsigned r = 0; r < d.numRegions(); ++r) yielded(d.region(r).block(), result);
+      return;
+    case OpCode::While:
+      return yielded(d.region(0).block(), result + 1);  // the condition forwards the results
+    default:
+      return;  // loaded, computed from integers...: not traced
+    }
+  }
+
+  void yielded(const Block &b, unsigned k) {
+    const Operation *t = b.terminator();
+    if (t && k < t->numOperands()) origin(t->operand(k));
+  }
+
+  const Function &f_;
+  std::vector<bool> written_;
+  std::unordered_set<const Value *> seen_;
+};
+
+} // namespace
+
+std::vector<bool> writtenPointerArguments(const Function &f) { return Tracer(f).run(); }
+
+} // namespace tessera::ir

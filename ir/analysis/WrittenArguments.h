@@ -1,0 +1,19 @@
+// Which pointer arguments of a function its stores and atomics may write
+// through, so that a launch can refuse a read-only array there.
+#pragma once
+
+#include "ir/IR.h"
+
+#include <vector>
+
+namespace tessera::ir {
+
+// One flag per argument of `f` (tile or thread level). A store's pointer is
+// traced back through addptr, splat, broadcast, expand_dims, reshape,
+// trans, convert_layout, hint, select and the values loops and branches
+// carry; one from anywhere else (a pointer loaded from memory) marks
+// nothing. So a flag may miss a write, never invent one: a launch that
+// trusts it refuses no valid argument.
+std::vector<bool> writtenPointerArguments(const Function &f);
+
+} // namespace tessera::ir
