@@ -18,7 +18,9 @@
  * never a handle gives TESSERA_ERROR_INVALID_ARGUMENT ("not a live ..."). A
  * null handle passed to *_destroy / *_free is a no-op. A host launch catches
  * SIGINT while it runs and returns TESSERA_ERROR_INTERRUPTED (raising SIGINT
- * again afterwards when its disposition was the default).
+ * again afterwards when its disposition was the default). A memory fault
+ * inside a host kernel ends its launch with TESSERA_ERROR_LAUNCH (the process
+ * goes on; memory the kernel wrote may be corrupted).
  *
  * The compile cache (see docs/architecture.md): $TESSERA_CACHE_DIR or
  * ~/.cache/tessera; TESSERA_ALWAYS_COMPILE=1 bypasses it. */

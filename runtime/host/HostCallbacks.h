@@ -34,12 +34,14 @@ struct HostLaunchFailure {
   std::mutex mutex;
   std::string message;  // the first failure: "file:line: message"
   bool outOfMemory = false;  // a scratch area could not be allocated (else an assertion)
+  bool fault = false;        // a program faulted (SIGSEGV, SIGBUS, SIGFPE): this message wins
 
   void reset() {
     std::lock_guard<std::mutex> lock(mutex);
     failed.store(false);
     message.clear();
     outOfMemory = false;
+    fault = false;
   }
 };
 

@@ -2,6 +2,7 @@
 // bytes go to a private temp file that is unlinked as soon as it is mapped.
 // A launch splits the grid's linear program ids over the thread pool.
 #include "runtime/host/HostCallbacks.h"
+#include "runtime/host/HostFaults.h"
 #include "runtime/host/HostInternal.h"
 #include "runtime/host/ThreadPool.h"
 
@@ -57,17 +58,28 @@ public:
     std::lock_guard<std::mutex> lock(launchMutex);
     failure.reset();
     InterruptScope interrupt;
+    FaultScope faults;
     const int32_t gx = int32_t(config.grid[0]), gy = int32_t(config.grid[1]), gz = int32_t(config.grid[2]);
     EntryFn fn = fn_;
-    std::function<void(int64_t, int64_t)> body = [&](int64_t first, int64_t last) { fn(args, gx, gy, gz, first, last); };
+    std::function<void(int64_t, int64_t)> body = [&](int64_t first, int64_t last) {
+      std::string fault;
+      if (runGuarded([&] { fn(args, gx, gy, gz, first, last); }, fault)) return;
+      std::lock_guard<std::mutex> m(failure.mutex);
+      if (failure.message.empty() || !failure.fault)
+        failure.message = "a program in " + std::to_string(first) + ".." + std::to_string(last - 1) + " (linear ids) faulted: " +
+                          fault + "; the process goes on, but memory the kernel wrote may be corrupted";
+      failure.fault = true;
+      failure.failed.store(true);
+    };
     ThreadPool::instance().parallelFor(total, body, &failure.failed);
     if (interrupt.interrupted())
       return {StatusCode::Interrupted, "kernel '" + name_ + "': interrupted (SIGINT); running programs stopped at "
                                        "their next loop iteration, so its outputs are incomplete"};
     if (failure.failed.load()) {
       std::lock_guard<std::mutex> m(failure.mutex);
-      return {failure.outOfMemory ? StatusCode::OutOfMemory : StatusCode::AssertFailed,
-              "kernel '" + name_ + "': " + failure.message};
+      StatusCode code = failure.fault ? StatusCode::LaunchFailed
+                        : failure.outOfMemory ? StatusCode::OutOfMemory : StatusCode::AssertFailed;
+      return {code, "kernel '" + name_ + "': " + failure.message};
     }
     return Status::ok();
   }

@@ -164,3 +164,18 @@ def test_ctrl_c_stops_a_kernel_that_never_ends(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "INTERRUPTED" in r.stdout and "interrupted (SIGINT)" in r.stdout, r.stdout + r.stderr
     assert "AFTER 1.0" in r.stdout, r.stdout
+
+
+@tessera.jit
+def _far_load(x, far):
+    i = tl.arange(0, 16)
+    tl.store(x + i, tl.load(x + far + i))  # unmasked, far past the array
+
+
+def test_a_memory_fault_in_a_kernel_is_an_error_and_the_process_goes_on():
+    x = np.ones(16, np.float32)
+    with pytest.raises(tessera.TesseraError, match=r"faulted: SIGSEGV at address 0x[0-9a-f]+ .* may be corrupted"):
+        _far_load[(8,)](x, 1 << 40)
+    y = np.arange(16, dtype=np.float32)
+    _far_load[(1,)](y, 0)  # the same kernel in bounds, and the process, still work
+    np.testing.assert_array_equal(y, np.arange(16, dtype=np.float32))
