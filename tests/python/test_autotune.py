@@ -111,3 +111,16 @@ def test_bench_plots_rows_whose_peers_differ(tmp_path):
             for d in ["bf16", "i8", "fp16"]]
     paths = plot(rows, str(tmp_path))
     assert paths and all(os.path.getsize(p) > 0 for p in paths)
+
+
+def test_bench_writes_plain_lines_into_a_log():
+    # Progress is rewritten in place only on a terminal: a piped log gets one
+    # plain line per step and no control codes.
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(tessera.__file__)))
+    r = subprocess.run([sys.executable, "-m", "tessera.bench", "--workload", "vector_add", "--shape", "4096",
+                        "--reps", "2", "--no-compile-time"], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "\x1b[" not in r.stderr + r.stdout and "\r" not in r.stderr + r.stdout
+    assert "cpu vector_add 4096 fp32 ..." in r.stderr

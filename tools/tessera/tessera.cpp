@@ -23,16 +23,39 @@
 
 using namespace tessera;
 
+static const char *kUsage =
+    "usage: tessera targets\n"
+    "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
+    "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
+    "                       [--target NAME [--arch sm_80] [--num-warps N] [-o FILE] [--emit llvm|asm]]\n"
+    "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
+    "       tessera conformance [--target ...] [--json F] [--junit F]\n"
+    "       tessera version\n"
+    "       tessera COMMAND --help\n";
+
+static const char *kCompileHelp =
+    "usage: tessera compile FILE.py --entry NAME [options]\n"
+    "Compiles one kernel of FILE.py (the tile language) and prints its IR, or with\n"
+    "--target its code.\n"
+    "  --entry NAME            the kernel (a def in FILE.py)\n"
+    "  --signature S           Triton-style types of the runtime parameters, in order:\n"
+    "                          \"*fp32:16,i32,...\" (pointer, :16 = 16-byte aligned)\n"
+    "  -D NAME=VALUE           a tl.constexpr parameter or module global\n"
+    "  --inline-calls          inline device functions in the printed IR\n"
+    "  --pipeline P,Q,...      run these passes on the tile IR and print it\n"
+    "  --dump-ir-after-each    print the IR after every pass\n"
+    "  --print-loc             print source locations in the IR\n"
+    "  --target NAME           compile for a target (tessera targets lists them)\n"
+    "  --arch ARCH             its architecture (sm_80, sm_90a...)\n"
+    "  --num-warps N           warps per program (GPU targets)\n"
+    "  -o FILE                 write the binary here\n"
+    "  --emit asm|llvm         print the target's readable code (PTX on nvptx, LLVM IR on cpu)\n";
+
+static bool isHelp(const char *a) { return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0; }
+
 static int usage(const std::string &msg = "") {
   if (!msg.empty()) std::fprintf(stderr, "tessera: %s\n", msg.c_str());
-  std::fprintf(stderr,
-               "usage: tessera targets\n"
-               "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
-               "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
-               "                       [--target NAME [--arch sm_80] [--num-warps N] [-o FILE] [--emit llvm|asm]]\n"
-               "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
-               "       tessera conformance [--target ...] [--json F] [--junit F]\n"
-               "       tessera version\n");
+  std::fputs(kUsage, stderr);
   return 2;
 }
 
@@ -59,6 +82,10 @@ static int compile(int argc, char **argv) {
   ir::PassOptions popts = ir::PassOptions::fromEnvironment();
   ir::PrintOptions print;
   for (int i = 2; i < argc; ++i) {
+    if (isHelp(argv[i])) {
+      std::fputs(kCompileHelp, stdout);
+      return 0;
+    }
     std::string a = argv[i];
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
@@ -255,6 +282,16 @@ static int printTargets() {
 
 int main(int argc, char **argv) {
   std::string cmd = argc > 1 ? argv[1] : "targets";
+  if (isHelp(cmd.c_str()) || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  // bench and conformance hand --help to their Python parsers.
+  if ((cmd == "targets" || cmd == "version") && argc > 2 && isHelp(argv[2])) {
+    std::printf(cmd == "targets" ? "usage: tessera targets\nLists the compile targets, their runtimes and formats.\n"
+                                 : "usage: tessera version\nPrints Tessera's version and its LLVM's.\n");
+    return 0;
+  }
   try {
     if (cmd == "version") {
       std::printf("tessera 0.1.0 (LLVM %s)\n", targets::llvmVersion().c_str());

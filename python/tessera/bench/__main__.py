@@ -33,7 +33,12 @@ def parse_args(argv):
 
 
 def progress(text):
-    sys.stderr.write("\r\033[K" + text)
+    """One status line, rewritten in place on a terminal; in a log (not a
+    terminal) one plain line per step, without control codes."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+    elif text:
+        sys.stderr.write(text + "\n")
     sys.stderr.flush()
 
 
