@@ -231,10 +231,8 @@ private:
     Builder b;
     b.setInsertionPoint(op);
     b.setLoc(op->loc());
-    int budget = kCheapOps;
-    if (rematerialize(v, l, b, op->parentBlock(), budget, /*build=*/false)) {
-      budget = kCheapOps;
-      op->setOperand(i, rematerialize(v, l, b, op->parentBlock(), budget, /*build=*/true));
+    if (Value *x = rebuilt(v, l, b, op->parentBlock())) {
+      op->setOperand(i, x);
       return;
     }
     Operation *def = v->definingOp();
@@ -251,17 +249,19 @@ private:
     // A value from outside a loop is re-created (if cheap) or converted
     // once, where it is defined.
     if (def && def->parentBlock() != op->parentBlock()) {
-      std::vector<Operation *> ops = def->parentBlock()->opsVector();
-      auto next = std::find(ops.begin(), ops.end(), def) + 1;
-      if (next != ops.end()) b.setInsertionPoint(*next);
-      budget = kCheapOps;
-      if (rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/false)) {
-        budget = kCheapOps;
-        op->setOperand(i, rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/true));
-        return;
-      }
+      op->setOperand(i, outsideInLayout(v, l));
+      return;
     }
     op->setOperand(i, b.createValue(OpCode::ConvertLayout, {v}, withLayout(v->type(), l)));
+  }
+
+  // `v` computed again in layout `l` at the builder when that is cheap
+  // (rematerialize's check, then its build), else null.
+  Value *rebuilt(Value *v, const Layout *l, Builder &b, Block *blk) {
+    int budget = kCheapOps;
+    if (!rematerialize(v, l, b, blk, budget, /*build=*/false)) return nullptr;
+    budget = kCheapOps;
+    return rematerialize(v, l, b, blk, budget, /*build=*/true);
   }
 
   // `v` in layout `l` where it is defined: re-created if cheap, else
@@ -274,14 +274,8 @@ private:
     Builder b;
     b.setInsertionPoint(*(std::find(ops.begin(), ops.end(), def) + 1));
     b.setLoc(def->loc());
-    int budget = kCheapOps;
-    Value *made = nullptr;
-    if (rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/false)) {
-      budget = kCheapOps;
-      made = rematerialize(v, l, b, def->parentBlock(), budget, /*build=*/true);
-    } else {
-      made = b.createValue(OpCode::ConvertLayout, {v}, withLayout(v->type(), l));
-    }
+    Value *made = rebuilt(v, l, b, def->parentBlock());
+    if (!made) made = b.createValue(OpCode::ConvertLayout, {v}, withLayout(v->type(), l));
     return outside_[key] = made;
   }
 

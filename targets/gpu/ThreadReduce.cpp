@@ -270,17 +270,6 @@ bool ThreadLowering::scanByBits(const ir::Operation &op, const TileLayout &l) {
     for (size_t k = 0; k < n; ++k) scan[size_t(r)].push_back(get(op.operand(unsigned(k)))[size_t(r)]);
   total = scan;
   auto combineAll = [&](const Regs &left, const Regs &right) { return combine(region, left, right); };
-  // Neighbours first, level by level (the order of the operands kept, as
-  // the combine need only be associative): log2(n) dependent steps, not n.
-  auto combineTree = [&](std::vector<Regs> xs) {
-    while (xs.size() > 1) {
-      std::vector<Regs> next;
-      for (size_t i = 0; i + 1 < xs.size(); i += 2) next.push_back(combineAll(xs[i], xs[i + 1]));
-      if (xs.size() % 2) next.push_back(xs.back());
-      xs = std::move(next);
-    }
-    return xs.front();
-  };
   for (const AxisBit &ab : bits) {
     if (ab.kind == AxisBit::Register) {
       // Both registers of a pair end with one block total.
