@@ -17,7 +17,7 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
   gpu::registerPasses();
   // The one channel from a target to the shared passes: its facts and the
   // launch options they need, as module attributes.
-  TargetFacts facts = target.facts();
+  TargetFacts facts = target.facts(options);
   module.attrs().set("target", ir::Attribute(target.name()));
   if (std::string arch = target.architecture(options); !arch.empty())
     module.attrs().set("arch", ir::Attribute(arch));

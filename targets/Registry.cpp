@@ -3,6 +3,7 @@
 // linker drops objects nothing references, constructors included.
 #include "targets/Target.h"
 
+#include "targets/amdgpu/AmdgpuTarget.h"
 #include "targets/cpu/CpuTarget.h"
 #include "targets/nvptx/NvptxTarget.h"
 
@@ -42,9 +43,9 @@ std::vector<TargetRow> makeRows() {
        // ROCm's PyTorch names AMD GPUs "cuda" (and sets torch.version.hip).
        .flavours = {{"", "hip", "cuda", "hip", {kDLROCM}}},
        .formats = {"hsaco"},
-       .generator = "LLVM AMDGPU -> lld",
+       .generator = "LLVM AMDGPU -> HSA code object (lld)",
        .llvmTarget = "amdgcn",
-       .create = nullptr},
+       .create = amdgpu::createAmdgpuTarget},
       {.name = "spirv",
        .aliases = {{"vulkan", "vulkan"}, {"opencl", "opencl"}, {"level_zero", "opencl"}},
        // Vulkan compute shaders, and OpenCL kernels run by Level Zero (Intel

@@ -58,7 +58,8 @@ class Target {
 public:
   virtual ~Target() = default;
   virtual std::string name() const = 0;
-  virtual TargetFacts facts() const = 0;
+  // Its facts for `options` (the wave size of an AMD GPU depends on its arch).
+  virtual TargetFacts facts(const TargetOptions &options) const = 0;
   // The architecture `options` select ("sm_90a", "gfx942"), empty where the
   // target has one; the passes see it as the module attribute `arch`.
   virtual std::string architecture(const TargetOptions &options) const {

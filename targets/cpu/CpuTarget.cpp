@@ -1,8 +1,8 @@
 #include "targets/cpu/CpuTarget.h"
 
 #include "targets/cpu/Lowering.h"
+#include "targets/llvm/Lld.h"
 
-#include "lld/Common/Driver.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -13,9 +13,6 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
-#include <mutex>
-
-LLD_HAS_DRIVER(elf)
 
 namespace tessera::targets::cpu {
 namespace {
@@ -60,28 +57,22 @@ std::unique_ptr<llvm::TargetMachine> makeMachine(int optLevel) {
       h.target->createTargetMachine(h.triple, h.cpu, h.features, opts, llvm::Reloc::PIC_, std::nullopt, level));
 }
 
-// lld is not reentrant: one link at a time per process.
+// libmvec and libm provide the vector and scalar math functions.
 bool linkShared(const std::string &objectPath, const std::string &soPath, std::string &error) {
-  static std::mutex mu;
-  std::lock_guard<std::mutex> lock(mu);
-  std::string out, err;
-  llvm::raw_string_ostream outS(out), errS(err);
-  // libmvec and libm provide the vector and scalar math functions.
-  const char *args[] = {"ld.lld", "-shared", "-o", soPath.c_str(), objectPath.c_str(), "--as-needed",
-                        "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lmvec", "-lm"};
-  lld::Result r = lld::lldMain(args, outS, errS, {{lld::Gnu, &lld::elf::link}});
-  if (r.retCode != 0) {
-    error = "linking the kernel failed: " + errS.str();
-    return false;
-  }
-  return true;
+  std::string lldError;
+  if (llvmgen::linkWithLld({"-shared", "-o", soPath, objectPath, "--as-needed", "-L/usr/lib/x86_64-linux-gnu",
+                            "-L/lib/x86_64-linux-gnu", "-lmvec", "-lm"},
+                           lldError))
+    return true;
+  error = "linking the kernel failed: " + lldError;
+  return false;
 }
 
 class CpuTarget final : public Target {
 public:
   std::string name() const override { return "cpu"; }
 
-  TargetFacts facts() const override {
+  TargetFacts facts(const TargetOptions &) const override {
     TargetFacts f;
     f.warpSize = 1;
     f.vectorBits = host().vectorBits;

@@ -33,8 +33,9 @@ TESSERA_STUB_TARGET(WebAssembly)
 TESSERA_STUB_TARGET(XCore)
 TESSERA_STUB_TARGET(Xtensa)
 
-// NVPTX's code generator is linked (the nvptx target); lld finds no parser
-// or disassembler for it. AMDGPU: only its target info is linked so far.
+// NVPTX's and AMDGPU's code generators are linked (their targets); lld
+// finds no assembly parser or disassembler for them.
 extern "C" __attribute__((weak)) void LLVMInitializeNVPTXAsmParser() {}
 extern "C" __attribute__((weak)) void LLVMInitializeNVPTXDisassembler() {}
-TESSERA_STUB_CODEGEN(AMDGPU)
+extern "C" __attribute__((weak)) void LLVMInitializeAMDGPUAsmParser() {}
+extern "C" __attribute__((weak)) void LLVMInitializeAMDGPUDisassembler() {}

@@ -7,6 +7,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 namespace tessera::targets::llvmgen {
 
@@ -40,18 +41,26 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   timer.mark("libraries");
   optimizeModule(m, *tm, options.optLevel);
   timer.mark("optimize");
-  std::string codegen;
-  {
+  auto generate = [&](llvm::Module &input, llvm::CodeGenFileType type, std::string &result) {
     llvm::SmallString<0> buf;
     llvm::raw_svector_ostream os(buf);
     llvm::legacy::PassManager cg;
-    if (tm->addPassesToEmitFile(cg, os, nullptr, toolchain.codegenOutput())) {
+    if (tm->addPassesToEmitFile(cg, os, nullptr, type)) {
       error = "LLVM cannot generate code for " + target.name() + " " + toolchain.architecture();
       return false;
     }
-    cg.run(m);
-    codegen = buf.str().str();
+    cg.run(input);
+    result = buf.str().str();
+    return true;
+  };
+  // A toolchain that generates objects shows their assembly when asked
+  // (code generation changes the module, so it runs on a copy).
+  if (options.emitAssembly && toolchain.codegenOutput() == llvm::CodeGenFileType::ObjectFile) {
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
+    if (!generate(*copy, llvm::CodeGenFileType::AssemblyFile, out.assembly)) return false;
   }
+  std::string codegen;
+  if (!generate(m, toolchain.codegenOutput(), codegen)) return false;
   timer.mark("codegen");
   if (!toolchain.finish(codegen, options, out, error)) return false;
   out.target = target.name();

@@ -36,29 +36,6 @@ struct DotPlan {
   ir::LinearLayout a, b, c;
 };
 
-// Whether `v` comes from a dot through elementwise ops (attention's
-// P = softmax(Q Kt) feeding P V), or feeds one's first operand.
-bool fromDot(const ir::Value *v, int depth = 0) {
-  const ir::Operation *d = v->definingOp();
-  if (!d || depth > 16) return false;
-  if (d->is(OpCode::Dot)) return true;
-  if (!d->hasTrait(ir::kElementwise) && !d->is(OpCode::ConvertLayout)) return false;
-  for (const ir::Value *o : d->operands())
-    if (o->type().isTile() && o->type().shape() == v->type().shape() && fromDot(o, depth + 1)) return true;
-  return false;
-}
-
-bool feedsDotA(const ir::Value *v, int depth = 0) {
-  if (depth > 16) return false;
-  for (const ir::Operation *u : v->users()) {
-    if (u->is(OpCode::Dot) && u->operand(0) == v) return true;
-    if ((u->hasTrait(ir::kElementwise) || u->is(OpCode::ConvertLayout)) && u->numResults() == 1 &&
-        u->result()->type().shape() == v->type().shape() && feedsDotA(u->result(), depth + 1))
-      return true;
-  }
-  return false;
-}
-
 std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &module) {
   if (module.getInt("warp_size", 32) != 32) return std::nullopt;
   ir::Type at = dot.operand(0)->type(), bt = dot.operand(1)->type(), rt = dot.result()->type();
@@ -73,15 +50,10 @@ std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &mod
   int64_t m = rt.shape()[rank - 2], n = rt.shape()[rank - 1];
   // Chained dots keep every warp on its own rows, so that one dot's result
   // is the next one's operand without moving between warps.
-  if (fromDot(dot.operand(0)) || feedsDotA(dot.result())) {
-    p.tiling.warpsM = 1;
-    while (p.tiling.warpsM < p.numWarps && m / (int64_t(p.mma->m) * p.tiling.warpsM) >= 2) p.tiling.warpsM *= 2;
-  } else {
-    p.tiling = chooseWarpTiling(*p.mma, m, n, p.numWarps);
-  }
-  auto a = mmaLayout(*p.mma, Operand::A, at.shape(), p.tiling, p.numWarps);
-  auto b = mmaLayout(*p.mma, Operand::B, bt.shape(), p.tiling, p.numWarps);
-  auto c = mmaLayout(*p.mma, Operand::C, rt.shape(), p.tiling, p.numWarps);
+  p.tiling = gpu::dotWarpTiling(dot, *p.mma, m, n, p.numWarps);
+  auto a = gpu::matrixLayout(*p.mma, Operand::A, at.shape(), p.tiling, p.numWarps);
+  auto b = gpu::matrixLayout(*p.mma, Operand::B, bt.shape(), p.tiling, p.numWarps);
+  auto c = gpu::matrixLayout(*p.mma, Operand::C, rt.shape(), p.tiling, p.numWarps);
   if (!a || !b || !c) return std::nullopt;
   p.a = *a, p.b = *b, p.c = *c;
   return p;
@@ -151,52 +123,25 @@ bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
                         &lc = L.layoutOf(op.operand(2)->type(), op);
   if (!(la.ll == p->a) || !(lb.ll == p->b) || !(lc.ll == p->c)) return false;
   const MmaInstruction &mma = *p->mma;
-  ir::Type rt = op.result()->type();
-  size_t rank = size_t(rt.rank());
-  int64_t batch = rank == 3 ? rt.shape()[0] : 1, M = rt.shape()[rank - 2], N = rt.shape()[rank - 1];
-  int64_t K = op.operand(0)->type().shape()[rank - 1];
-  int64_t MT = M / (mma.m * p->tiling.warpsM), NT = N / (mma.n * p->tiling.warpsN), KT = K / mma.k;
-  int64_t nA = int64_t(1) << mma.fragA->reg.size(), nB = int64_t(1) << mma.fragB->reg.size(),
-          nC = int64_t(1) << mma.fragC->reg.size();
-  const Regs &A = L.get(op.operand(0)), &B = L.get(op.operand(1));
-  Regs C = L.get(op.operand(2));
+  ir::Type acc = op.result()->type().element();
   bool threeProducts = std::string(mma.precision) == "tf32x3";
-  ir::Type acc = rt.element();
-  ir::AttrDict attrs;
-  attrs.set("shape", ir::Attribute(std::vector<int64_t>{mma.m, mma.n, mma.k}));
-  auto issue = [&](const std::vector<ir::Value *> &a, const std::vector<ir::Value *> &b, int64_t cBase) {
-    std::vector<ir::Value *> operands = a;
-    operands.insert(operands.end(), b.begin(), b.end());
-    for (int64_t e = 0; e < nC; ++e) operands.push_back(C[size_t(cBase + e)]);
-    ir::Operation *d = L.b.create(OpCode::Mma, operands, std::vector<ir::Type>(size_t(nC), acc), attrs);
-    for (int64_t e = 0; e < nC; ++e) C[size_t(cBase + e)] = d->result(unsigned(e));
-  };
-  for (int64_t bt = 0; bt < batch; ++bt)
-    for (int64_t kk = 0; kk < KT; ++kk)
-      for (int64_t i = 0; i < MT; ++i)
-        for (int64_t j = 0; j < NT; ++j) {
-          int64_t aBase = nA * (kk + KT * (i + MT * bt)), bBase = nB * (kk + KT * (j + NT * bt));
-          int64_t cBase = nC * (j + NT * (i + MT * bt));
-          std::vector<ir::Value *> a(A.begin() + aBase, A.begin() + aBase + nA), b(B.begin() + bBase, B.begin() + bBase + nB);
-          if (!threeProducts) {
-            issue(a, b, cBase);
-            continue;
-          }
-          std::vector<ir::Value *> aHigh, aLow, bHigh, bLow;
-          for (ir::Value *x : a) {
-            auto [h, l] = splitTf32(L, x);
-            aHigh.push_back(h), aLow.push_back(l);
-          }
-          for (ir::Value *x : b) {
-            auto [h, l] = splitTf32(L, x);
-            bHigh.push_back(h), bLow.push_back(l);
-          }
-          issue(aLow, bHigh, cBase);
-          issue(aHigh, bLow, cBase);
-          issue(aHigh, bHigh, cBase);
-        }
+  Regs C = gpu::lowerMatrixDot(L, op, mma, p->tiling, [&](const Regs &a, const Regs &b, Regs &c, int64_t cBase) {
+    if (!threeProducts) return gpu::issueMma(L, mma, acc, a, b, c, cBase);
+    Regs aHigh, aLow, bHigh, bLow;
+    for (ir::Value *x : a) {
+      auto [h, l] = splitTf32(L, x);
+      aHigh.push_back(h), aLow.push_back(l);
+    }
+    for (ir::Value *x : b) {
+      auto [h, l] = splitTf32(L, x);
+      bHigh.push_back(h), bLow.push_back(l);
+    }
+    gpu::issueMma(L, mma, acc, aLow, bHigh, c, cBase);
+    gpu::issueMma(L, mma, acc, aHigh, bLow, c, cBase);
+    gpu::issueMma(L, mma, acc, aHigh, bHigh, c, cBase);
+  });
   L.set(op.result(), C);
-  sinkFragmentLoads(L, A, B);
+  sinkFragmentLoads(L, L.get(op.operand(0)), L.get(op.operand(1)));
   return true;
 }
 
@@ -217,7 +162,7 @@ std::optional<OperandMatch> matchOperand(const gpu::TileLayout &l, ir::Type elem
     for (int wm = 1; wm <= numWarps; wm *= 2)
       for (int wn = 1; wm * wn <= numWarps; wn *= 2) {
         WarpTiling t{wm, wn};
-        std::optional<ir::LinearLayout> want = mmaLayout(*mma, which, l.shape, t, numWarps);
+        std::optional<ir::LinearLayout> want = gpu::matrixLayout(*mma, which, l.shape, t, numWarps);
         if (want && *want == l.ll) return OperandMatch{mma, which, t};
       }
   return std::nullopt;

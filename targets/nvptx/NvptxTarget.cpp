@@ -151,7 +151,7 @@ class NvptxTarget final : public Target {
 public:
   std::string name() const override { return "nvptx"; }
 
-  TargetFacts facts() const override {
+  TargetFacts facts(const TargetOptions &) const override {
     TargetFacts f;
     f.warpSize = 32;
     f.vectorBits = 128;

@@ -9,6 +9,7 @@
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "targets/gpu/Passes.h"
+#include "targets/amdgpu/Lowerings.h"
 #include "targets/nvptx/Lowerings.h"
 
 #include <fstream>
@@ -28,6 +29,7 @@ static int usage(const std::string &msg) {
 int main(int argc, char **argv) {
   tessera::targets::gpu::registerPasses();
   tessera::targets::nvptx::registerLowerings();
+  tessera::targets::amdgpu::registerLowerings();
   std::string input = "-", output;
   std::vector<std::string> passes;
   PassOptions popts = PassOptions::fromEnvironment();

@@ -68,7 +68,7 @@ public:
   explicit FakeTarget(std::vector<uint8_t> binary, int *compiles = nullptr, std::chrono::milliseconds delay = {})
       : binary_(std::move(binary)), compiles_(compiles), delay_(delay) {}
   std::string name() const override { return "fake"; }
-  targets::TargetFacts facts() const override { return {}; }
+  targets::TargetFacts facts(const targets::TargetOptions &) const override { return {}; }
   std::vector<std::string> pipeline() const override { return {}; }
   std::string fingerprint(const targets::TargetOptions &) const override { return "fake-target-v1"; }
   bool compile(ir::Module &module, const std::string &entry, const targets::TargetOptions &, targets::CompiledKernel &out,

@@ -1,0 +1,77 @@
+// Matrix-core dots on AMD GPUs, through the GPU lowering's seams: a dot the
+// table (Mfma.h) has an instruction for takes the instruction's fragment
+// layouts for its operands and accumulator (assign-layouts converts the
+// operands, through LDS, as for any layout change), and becomes one `mma`
+// thread op per instruction tile. Anything else falls to the shared lowering.
+#include "targets/amdgpu/Lowerings.h"
+
+#include "ir/Layouts.h"
+#include "ir/transforms/Passes.h"
+#include "targets/amdgpu/Mfma.h"
+
+namespace tessera::targets::amdgpu {
+namespace {
+
+using ir::OpCode;
+using gpu::Operand;
+
+struct DotPlan {
+  const MatrixInstruction *inst = nullptr;
+  gpu::WarpTiling tiling;
+  ir::LinearLayout a, b, c;
+};
+
+std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &module) {
+  ir::Type at = dot.operand(0)->type(), bt = dot.operand(1)->type(), rt = dot.result()->type();
+  if (!at.element().isScalar() || !bt.element().isScalar() || !rt.element().isScalar()) return std::nullopt;
+  int numWarps = int(module.getInt("num_warps", 4));
+  size_t rank = size_t(rt.rank());
+  int64_t m = rt.shape()[rank - 2], n = rt.shape()[rank - 1];
+  DotPlan p;
+  p.inst = findMatrixInstruction(module.getString("arch", ""), at.element().scalarKind(), bt.element().scalarKind(),
+                                 rt.element().scalarKind(), dot.attrs().getString("input_precision", "ieee"), m, n,
+                                 numWarps);
+  if (!p.inst) return std::nullopt;
+  p.tiling = gpu::dotWarpTiling(dot, *p.inst, m, n, numWarps);
+  auto a = gpu::matrixLayout(*p.inst, Operand::A, at.shape(), p.tiling, numWarps);
+  auto b = gpu::matrixLayout(*p.inst, Operand::B, bt.shape(), p.tiling, numWarps);
+  auto c = gpu::matrixLayout(*p.inst, Operand::C, rt.shape(), p.tiling, numWarps);
+  if (!a || !b || !c) return std::nullopt;
+  p.a = *a, p.b = *b, p.c = *c;
+  return p;
+}
+
+std::optional<ir::DotLayouts> dotLayouts(const ir::Operation &dot, const ir::AttrDict &module) {
+  std::optional<DotPlan> p = planDot(dot, module);
+  if (!p) return std::nullopt;
+  return ir::DotLayouts{ir::toLayoutAttribute(p->a), ir::toLayoutAttribute(p->b), ir::toLayoutAttribute(p->c)};
+}
+
+bool lowerDot(const ir::Operation &op, gpu::ThreadLowering &L) {
+  std::optional<DotPlan> p = planDot(op, L.moduleAttrs);
+  if (!p) return false;
+  // The operands must be in the layouts asked for (assign-layouts converts them).
+  if (!(L.layoutOf(op.operand(0)->type(), op).ll == p->a) || !(L.layoutOf(op.operand(1)->type(), op).ll == p->b) ||
+      !(L.layoutOf(op.operand(2)->type(), op).ll == p->c))
+    return false;
+  ir::Type acc = op.result()->type().element();
+  const MatrixInstruction &inst = *p->inst;
+  L.set(op.result(), gpu::lowerMatrixDot(L, op, inst, p->tiling, [&](const gpu::Regs &a, const gpu::Regs &b,
+                                                                      gpu::Regs &c, int64_t cBase) {
+          gpu::issueMma(L, inst, acc, a, b, c, cBase);
+        }));
+  return true;
+}
+
+} // namespace
+
+void registerLowerings() {
+  static bool once = [] {
+    ir::registerDotLayouts("amdgpu", dotLayouts);
+    gpu::registerOpLowering("amdgpu", OpCode::Dot, lowerDot);
+    return true;
+  }();
+  (void)once;
+}
+
+} // namespace tessera::targets::amdgpu

@@ -1,0 +1,28 @@
+// AMDGPU's parts of the shared GPU driver, private to this folder.
+#pragma once
+
+#include "targets/llvm/TargetInfo.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tessera::targets::amdgpu {
+
+// The hooks of the thread emitter for `arch`, with `waveSize` lanes per wave.
+std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &arch, int waveSize);
+
+// Links the functions of ROCm's device libraries (ocml: math, ockl:
+// printf) the module calls, with their control constants (`isaVersion`:
+// ocml's __oclc_ISA_version of the architecture).
+bool linkDeviceLibraries(llvm::Module &m, int isaVersion, int waveSize, std::string &error);
+// Where those libraries are: $TESSERA_ROCM_DEVICE_LIBS, or Debian's path.
+std::string deviceLibraryDirectory();
+
+// An object file -> an HSA code object (a shared object, linked by lld),
+// checked: a kernel descriptor for `entry`, its LDS within `ldsLimit`
+// bytes and its wave size `waveSize`.
+bool linkCodeObject(const std::string &object, const std::string &entry, int64_t ldsLimit, int waveSize,
+                    std::vector<uint8_t> &hsaco, std::string &error);
+
+} // namespace tessera::targets::amdgpu
