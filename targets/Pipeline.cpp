@@ -24,7 +24,7 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
   if (facts.warpSize > 1) {
     module.attrs().set("warp_size", ir::Attribute(int64_t(facts.warpSize)));
     module.attrs().set("num_warps", ir::Attribute(int64_t(options.numWarps)));
-    module.attrs().set("num_stages", ir::Attribute(int64_t(options.numStages)));
+    module.attrs().set("num_stages", ir::Attribute(int64_t(pipelineStages(target, options))));
   }
   for (const std::string &p : target.pipeline())
     if (!pm.add(p)) {
@@ -38,6 +38,10 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
     return nullptr;
   }
   return kernel;
+}
+
+int pipelineStages(const Target &target, const TargetOptions &options) {
+  return options.numStages ? options.numStages : target.facts(options).defaultStages;
 }
 
 void markWrittenParams(const ir::Function &kernel, std::vector<KernelParam> &params) {

@@ -16,7 +16,7 @@ namespace tessera::targets {
 struct TargetOptions {
   std::string arch;        // "" = the target's default (the host CPU, sm_90a, ...)
   int numWarps = 4;        // GPU: warps per program
-  int numStages = 3;       // GPU: software-pipelining depth
+  int numStages = 0;       // GPU: software-pipelining depth; 0 = the target's default
   int optLevel = 3;
   bool dumpIR = false;     // print the IR after each pass (also TESSERA_DUMP_IR=1)
   bool emitAssembly = false; // fill CompiledKernel::assembly (LLVM IR, PTX, ...)
@@ -29,6 +29,7 @@ struct TargetFacts {
   int warpSize = 1;            // lanes per warp (1 on the CPU: no warp_size attribute)
   int vectorBits = 128;        // native vector register width
   int64_t sharedMemoryBytes = 0;
+  int defaultStages = 3;       // num_stages when the user gives none (Triton's per backend)
 };
 
 // One runtime parameter of a compiled kernel, in launch order. Compile-time
@@ -76,6 +77,9 @@ public:
   virtual bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options,
                        CompiledKernel &out, std::string &error) = 0;
 };
+
+// The software-pipelining depth a compile with `options` uses.
+int pipelineStages(const Target &target, const TargetOptions &options);
 
 // Runs `target`'s pipeline on `module` (per-pass dumps with options.dumpIR or
 // TESSERA_DUMP_IR) and returns kernel `entry`, or null with `error` set.

@@ -117,6 +117,9 @@ public:
     f.warpSize = arch ? arch->waveSize : 64;
     f.vectorBits = 128;
     f.sharedMemoryBytes = arch ? arch->ldsBytes : 64 * 1024;
+    // Triton's AMD default: with no asynchronous copies, a second stage
+    // already overlaps the next tile's loads with this one's MFMAs.
+    f.defaultStages = 2;
     return f;
   }
 
@@ -128,7 +131,7 @@ public:
   std::string fingerprint(const TargetOptions &o) const override {
     const ArchInfo *arch = findArch(requestedArch(o));
     return std::string("amdgpu;") + kTriple + ";" + requestedArch(o) + ";" + (arch ? arch->features : "") +
-           ";cov5;warps" + std::to_string(o.numWarps) + ";stages" + std::to_string(o.numStages) +
+           ";cov5;warps" + std::to_string(o.numWarps) + ";stages" + std::to_string(pipelineStages(*this, o)) +
            ";devlibs=" + deviceLibraryDirectory();
   }
 

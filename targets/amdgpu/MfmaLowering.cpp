@@ -60,6 +60,7 @@ bool lowerDot(const ir::Operation &op, gpu::ThreadLowering &L) {
                                                                       gpu::Regs &c, int64_t cBase) {
           gpu::issueMma(L, inst, acc, a, b, c, cBase);
         }));
+  gpu::sinkOperandLoads(L, L.get(op.operand(0)), L.get(op.operand(1)));
   return true;
 }
 

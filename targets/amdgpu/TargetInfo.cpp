@@ -139,6 +139,8 @@ public:
     return out;
   }
 
+  bool staticSharedMemory() const override { return true; }
+
   void markKernel(llvm::Function *fn, int threads) const override {
     fn->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
     std::string size = std::to_string(threads);

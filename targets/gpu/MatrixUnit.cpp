@@ -1,5 +1,8 @@
 #include "targets/gpu/MatrixUnit.h"
 
+#include <set>
+#include <unordered_map>
+
 namespace tessera::targets::gpu {
 
 using ir::OpCode;
@@ -122,6 +125,46 @@ Regs lowerMatrixDot(ThreadLowering &L, const ir::Operation &op, const MatrixTile
           issue(a, b, C, cBase);
         }
   return C;
+}
+
+namespace {
+
+bool writesSharedOrNests(const ir::Operation &op) {
+  if (op.numRegions() || op.is(OpCode::Barrier) || op.is(OpCode::CpAsync)) return true;
+  bool writes = op.is(OpCode::VStore) || op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
+  return writes && op.operand(0)->type().addressSpace() != ir::AddressSpace::Global;
+}
+
+bool sinkableLoad(const ir::Operation &op) {
+  if (op.is(OpCode::LdMatrix)) return true;
+  return op.is(OpCode::VLoad) && op.numOperands() == 1 && op.operand(0)->type().addressSpace() == ir::AddressSpace::Shared;
+}
+
+} // namespace
+
+void sinkOperandLoads(ThreadLowering &L, const Regs &a, const Regs &b) {
+  ir::Block *block = L.b.block();
+  std::vector<ir::Operation *> ops = block->opsVector();
+  std::unordered_map<const ir::Operation *, size_t> position;
+  for (size_t i = 0; i < ops.size(); ++i) position[ops[i]] = i;
+  std::set<ir::Operation *> loads;
+  for (const Regs *regs : {&a, &b})
+    for (ir::Value *v : *regs)
+      if (ir::Operation *d = v->definingOp(); d && sinkableLoad(*d) && d->parentBlock() == block) loads.insert(d);
+  for (ir::Operation *ld : loads) {
+    ir::Operation *first = nullptr;
+    bool local = true;
+    for (ir::Value *r : ld->results())
+      for (ir::Operation *u : r->users()) {
+        if (u->parentBlock() != block) local = false;
+        else if (!first || position[u] < position[first]) first = u;
+      }
+    if (!local || !first) continue;
+    size_t to = position[first];
+    for (size_t i = position[ld] + 1; i < to; ++i)
+      if (writesSharedOrNests(*ops[i])) to = i;
+    if (to > position[ld] + 1) ld->moveBefore(ops[to]);
+  }
 }
 
 void issueMma(ThreadLowering &L, const MatrixTile &tile, ir::Type acc, const std::vector<ir::Value *> &a,

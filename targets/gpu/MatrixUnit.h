@@ -66,4 +66,13 @@ Regs lowerMatrixDot(ThreadLowering &L, const ir::Operation &dot, const MatrixTil
 void issueMma(ThreadLowering &L, const MatrixTile &tile, ir::Type acc, const std::vector<ir::Value *> &a,
               const std::vector<ir::Value *> &b, Regs &c, int64_t cBase);
 
+// After a dot is lowered: moves each shared-memory load (ldmatrix, or a plain vload) that produced
+// operand registers down to its first user in the block, so that a dot
+// holds one k step's fragments at a time rather than all of them
+// (registers: a 64 x 64 warp tile with k = 64 would otherwise need 128 of
+// them for fragments beside 128 of accumulators; an f32 operand read
+// element by element, 256). A load stops short of any op that may write
+// shared memory or holds regions.
+void sinkOperandLoads(ThreadLowering &L, const Regs &a, const Regs &b);
+
 } // namespace tessera::targets::gpu

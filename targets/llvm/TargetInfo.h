@@ -84,6 +84,10 @@ public:
     (void)pending;
     return false;
   }
+  // Whether the kernel's shared memory is a sized global (its binary states
+  // it: AMDGPU's group segment) rather than requested at launch (CUDA's
+  // dynamic shared memory).
+  virtual bool staticSharedMemory() const { return false; }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
 };

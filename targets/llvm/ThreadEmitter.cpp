@@ -50,6 +50,7 @@ public:
     emitBlock(kernel.entry());
     b.CreateRetVoid();
     out.sharedMemoryBytes = kernel.attrs().getInt("shared_memory_bytes", 0);
+    if (info.staticSharedMemory()) sizeSharedMemory(out.sharedMemoryBytes);
   }
 
 private:
@@ -132,6 +133,19 @@ private:
       g->setAlignment(llvm::Align(16));
     }
     return b.CreateConstGEP1_64(b.getInt8Ty(), g, uint64_t(offset));
+  }
+
+  // The shared-memory global, given its size.
+  void sizeSharedMemory(int64_t bytes) {
+    llvm::GlobalVariable *g = m.getNamedGlobal("tessera_shared");
+    if (!g) return;
+    auto *sized = new llvm::GlobalVariable(m, llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes)), false,
+                                           llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes))),
+                                           "", nullptr, llvm::GlobalValue::NotThreadLocal, info.sharedAddressSpace());
+    sized->setAlignment(llvm::Align(16));
+    g->replaceAllUsesWith(sized);
+    g->eraseFromParent();
+    sized->setName("tessera_shared");
   }
 
   void emitLoad(const ir::Operation &op) {

@@ -19,8 +19,6 @@
 #include "targets/gpu/ThreadLowering.h"
 #include "targets/nvptx/Mma.h"
 
-#include <set>
-#include <unordered_map>
 
 namespace tessera::targets::nvptx {
 namespace {
@@ -72,49 +70,6 @@ std::pair<ir::Value *, ir::Value *> splitTf32(ThreadLowering &L, ir::Value *x) {
   return {high, L.emit(OpCode::Sub, {x, high}, ir::Type::f32())};
 }
 
-// Moves each shared-memory load (ldmatrix, or a plain vload) that produced
-// operand registers down to its first user in the block, so that a dot
-// holds one k step's fragments at a time rather than all of them
-// (registers: a 64 x 64 warp tile with k = 64 would otherwise need 128 of
-// them for fragments beside 128 of accumulators; an f32 operand read
-// element by element, 256). A load stops short of any op that may write
-// shared memory or holds regions.
-bool writesSharedOrNests(const ir::Operation &op) {
-  if (op.numRegions() || op.is(OpCode::Barrier) || op.is(OpCode::CpAsync)) return true;
-  bool writes = op.is(OpCode::VStore) || op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
-  return writes && op.operand(0)->type().addressSpace() != ir::AddressSpace::Global;
-}
-
-bool sinkableLoad(const ir::Operation &op) {
-  if (op.is(OpCode::LdMatrix)) return true;
-  return op.is(OpCode::VLoad) && op.numOperands() == 1 && op.operand(0)->type().addressSpace() == ir::AddressSpace::Shared;
-}
-
-void sinkFragmentLoads(ThreadLowering &L, const Regs &a, const Regs &b) {
-  ir::Block *block = L.b.block();
-  std::vector<ir::Operation *> ops = block->opsVector();
-  std::unordered_map<const ir::Operation *, size_t> position;
-  for (size_t i = 0; i < ops.size(); ++i) position[ops[i]] = i;
-  std::set<ir::Operation *> loads;
-  for (const Regs *regs : {&a, &b})
-    for (ir::Value *v : *regs)
-      if (ir::Operation *d = v->definingOp(); d && sinkableLoad(*d) && d->parentBlock() == block) loads.insert(d);
-  for (ir::Operation *ld : loads) {
-    ir::Operation *first = nullptr;
-    bool local = true;
-    for (ir::Value *r : ld->results())
-      for (ir::Operation *u : r->users()) {
-        if (u->parentBlock() != block) local = false;
-        else if (!first || position[u] < position[first]) first = u;
-      }
-    if (!local || !first) continue;
-    size_t to = position[first];
-    for (size_t i = position[ld] + 1; i < to; ++i)
-      if (writesSharedOrNests(*ops[i])) to = i;
-    if (to > position[ld] + 1) ld->moveBefore(ops[to]);
-  }
-}
-
 bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
   std::optional<DotPlan> p = planDot(op, L.moduleAttrs);
   if (!p) return false;
@@ -141,7 +96,7 @@ bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
     gpu::issueMma(L, mma, acc, aHigh, bHigh, c, cBase);
   });
   L.set(op.result(), C);
-  sinkFragmentLoads(L, L.get(op.operand(0)), L.get(op.operand(1)));
+  gpu::sinkOperandLoads(L, L.get(op.operand(0)), L.get(op.operand(1)));
   return true;
 }
 

@@ -166,7 +166,7 @@ public:
 
   std::string fingerprint(const TargetOptions &o) const override {
     return std::string("nvptx;") + kTriple + ";" + resolveArch(o) + ";" + kPtxFeatures + ";warps" +
-           std::to_string(o.numWarps) + ";stages" + std::to_string(o.numStages) + ";ptxas=" + ptxasPath();
+           std::to_string(o.numWarps) + ";stages" + std::to_string(pipelineStages(*this, o)) + ";ptxas=" + ptxasPath();
   }
 
   std::vector<std::string> pipeline() const override {

@@ -8,7 +8,7 @@
 # CHECK-NEXT: names: nvptx, cuda
 # CHECK-NEXT: runs on: cuda (PyTorch 'cuda' where torch.version.cuda is set, DLPack device types 2, 13)
 # CHECK-NEXT: formats: cubin, ptx
-# CHECK: amdgpu LLVM AMDGPU -> lld: not in this build
+# CHECK: amdgpu LLVM AMDGPU -> HSA code object (lld): in this build
 # CHECK-NEXT: names: amdgpu, hip
 # CHECK-NEXT: runs on: hip (PyTorch 'cuda' where torch.version.hip is set, DLPack device types 10)
 # CHECK-NEXT: formats: hsaco

@@ -27,7 +27,7 @@ static const char *kUsage =
     "usage: tessera targets\n"
     "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
     "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
-    "                       [--target NAME [--arch sm_80] [--num-warps N] [-o FILE] [--emit llvm|asm]]\n"
+    "                       [--target NAME [--arch sm_80] [--num-warps N] [--num-stages N] [-o FILE] [--emit llvm|asm]]\n"
     "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
     "       tessera conformance [--target ...] [--json F] [--junit F]\n"
     "       tessera version\n"
@@ -46,8 +46,9 @@ static const char *kCompileHelp =
     "  --dump-ir-after-each    print the IR after every pass\n"
     "  --print-loc             print source locations in the IR\n"
     "  --target NAME           compile for a target (tessera targets lists them)\n"
-    "  --arch ARCH             its architecture (sm_80, sm_90a...)\n"
+    "  --arch ARCH             its architecture (sm_80, sm_90a, gfx90a, gfx942, gfx1100...)\n"
     "  --num-warps N           warps per program (GPU targets)\n"
+    "  --num-stages N          software-pipelining depth (GPU targets; default: the target's)\n"
     "  -o FILE                 write the binary here\n"
     "  --emit asm|llvm         print the target's readable code (PTX on nvptx, LLVM IR on cpu)\n";
 
@@ -77,7 +78,7 @@ static std::vector<std::string> splitTopLevel(const std::string &s) {
 static int compile(int argc, char **argv) {
   frontend::CompileRequest req;
   std::string signature, pipeline, target, output, emit, arch;
-  int numWarps = 0;
+  int numWarps = 0, numStages = 0;
   std::vector<std::pair<std::string, std::string>> defines;
   ir::PassOptions popts = ir::PassOptions::fromEnvironment();
   ir::PrintOptions print;
@@ -105,6 +106,7 @@ static int compile(int argc, char **argv) {
     else if (a == "--emit") emit = next();
     else if (a == "--arch") arch = next();
     else if (a == "--num-warps") numWarps = std::atoi(next().c_str());
+    else if (a == "--num-stages") numStages = std::atoi(next().c_str());
     else if (a == "--dump-ir-after-each") popts.dumpAfterEach = true;
     else if (a == "--print-loc") print.locations = true;
     else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
@@ -187,6 +189,7 @@ static int compile(int argc, char **argv) {
     topts.emitAssembly = emit == "asm" || emit == "llvm";
     topts.arch = arch;
     if (numWarps) topts.numWarps = numWarps;
+    if (numStages) topts.numStages = numStages;
     targets::CompiledKernel k;
     if (!t->compile(*r.module, req.entry, topts, k, error)) {
       std::fprintf(stderr, "%s\n", error.c_str());

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""Tessera against Triton on AMD GPUs: the same kernels compiled by both (no
+GPU needed) and their AMDGPU assembly compared, one row per kernel and
+architecture.
+
+    /tmp/tv/bin/python tools/amd_parity.py [--tessera PATH] [--arch gfx942 ...]
+
+Run it with a Python that has Triton (3.9). Tessera's side is the
+`tessera compile` CLI (its Python package is not needed); Triton's side is
+triton.compile on an ASTSource. The kernels are the benchmark's
+(python/tessera/bench/workloads.py): each one's `def` is read from that file
+and written to two modules that differ only in their import line, `tl` being
+tessera.language in one and triton.language in the other.
+
+Each cell shows Tessera / Triton:
+  MFMA      static count of v_mfma / v_wmma instructions
+  VGPR      .vgpr_count (on gfx90a and gfx94x/gfx95x it already counts the
+            AGPRs: one register file)
+  AGPR      .agpr_count
+  scratch   .private_segment_fixed_size (bytes)
+  spills    .vgpr_spill_count + .sgpr_spill_count
+  LDS       .group_segment_fixed_size (bytes; LDS sized at launch, as both
+            compilers size it, is not in it)
+  x16B      16-byte global/buffer loads and stores (dwordx4, b128 on RDNA)
+  instrs    instructions in the kernel body
+The bar passes when Tessera has no spills where Triton has none, the same
+MFMA/WMMA count, 16-byte global accesses where Triton has them, and at most
+1.1x Triton's vector registers.
+"""
+import argparse
+import ast
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+WORKLOADS = REPO / "python" / "tessera" / "bench" / "workloads.py"
+DEFAULT_TESSERA = REPO / "build" / "tools" / "tessera" / "tessera"
+DEFAULT_ARCHS = ("gfx942", "gfx1100")
+WAVE_SIZE = {"gfx1100": 32, "gfx1101": 32, "gfx1102": 32, "gfx1200": 32, "gfx1201": 32}  # others: 64
+REGISTER_SLACK = 1.1
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One kernel to compile: `entry` (a def of `source`) with the runtime
+    parameters typed by `signature` (Tessera's and Triton's syntax:
+    "*bf16:16" a 16-byte aligned pointer, "i32:16" an int divisible by 16,
+    "i32:1" an int equal to 1, "fp32" a float) and every tl.constexpr
+    parameter given by `constexprs` (Python expressions, `tl` in scope)."""
+    label: str
+    entry: str
+    signature: str
+    constexprs: dict
+    num_warps: int
+    num_stages: int = 2  # Triton's default on AMD
+    source: Path = WORKLOADS
+
+
+def _matmul(dtype, c_dtype, acc):
+    # Bench arguments (a, b, c, M, N, K, K, 1, N, 1, N, 1) at 4096^3: unit
+    # strides are specialized to 1, the others divisible by 16.
+    sig = f"*{dtype}:16,*{dtype}:16,*{c_dtype}:16," + ",".join(["i32:16"] * 4 + ["i32:1", "i32:16"] * 2 + ["i32:1"])
+    return Kernel(f"matmul {dtype}", "_matmul_kernel", sig,
+                  {"BLOCK_M": "128", "BLOCK_N": "128", "BLOCK_K": "64", "GROUP_M": "8", "ACC": acc}, num_warps=4)
+
+
+KERNELS = [
+    Kernel("vector_add fp32", "_add_kernel", "*fp32:16,*fp32:16,*fp32:16,i32:16", {"BLOCK": "1024"}, num_warps=4),
+    # One row per program, 4096 columns.
+    Kernel("softmax fp32", "_softmax_kernel", "*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16", {"BLOCK": "4096"},
+           num_warps=8),
+    Kernel("softmax bf16", "_softmax_kernel", "*bf16:16,*bf16:16,i32:16,i32:16,i32:16,i32:16", {"BLOCK": "4096"},
+           num_warps=8),
+    # 8192 columns; the bench's warps, min(BLOCK // 256, 8).
+    Kernel("layernorm bf16", "_layernorm_kernel", "*bf16:16,*bf16:16,*bf16:16,*bf16:16,i32:16,i32:16,fp32",
+           {"BLOCK": "8192"}, num_warps=8),
+    _matmul("bf16", "bf16", "tl.float32"),
+    _matmul("fp16", "fp16", "tl.float32"),
+    _matmul("i8", "i32", "tl.int32"),
+    # The bench's first configuration at head dim 128 in bf16: (128, 64, 8 warps).
+    Kernel("attention bf16", "_attention_kernel", "*bf16:16,*bf16:16,*bf16:16,*bf16:16,fp32,i32:16,i32:16,i32:16",
+           {"D": "128", "BLOCK_M": "128", "BLOCK_N": "64", "CAUSAL": "False"}, num_warps=8),
+]
+
+
+# --- Kernel sources ---------------------------------------------------------
+
+def _kernel_def(path, entry):
+    """(source of `def entry` in `path` without its decorators, its parameter names)."""
+    text = path.read_text()
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == entry:
+            lines = text.splitlines(keepends=True)[node.lineno - 1:node.end_lineno]
+            return "".join(lines), [a.arg for a in node.args.args]
+    raise ValueError(f"no 'def {entry}' in {path}")
+
+
+class KernelModules:
+    """Each kernel's def written to a module per language under `root`."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+        self.params = {}
+
+    def path(self, kernel, language):
+        """The module for `language` ("tessera" or "triton")."""
+        key = (kernel.source, kernel.entry)
+        name = f"{kernel.source.stem}_{kernel.entry.strip('_')}_{language}.py"
+        out = self.root / name
+        if not out.exists():
+            body, self.params[key] = _kernel_def(kernel.source, kernel.entry)
+            out.write_text(f"import {language}.language as tl\n\n\n{body}")
+        return out
+
+    def runtime_params(self, kernel):
+        """The parameters the signature types, in order (the others are constexprs)."""
+        self.path(kernel, "tessera")
+        params = [p for p in self.params[(kernel.source, kernel.entry)] if p not in kernel.constexprs]
+        types = kernel.signature.split(",")
+        if len(params) != len(types):
+            raise ValueError(f"{kernel.label}: {len(types)} types in the signature for {len(params)} runtime "
+                             f"parameters ({', '.join(params)})")
+        return list(zip(params, types))
+
+
+# --- Compiling ----------------------------------------------------------------
+
+class CompileError(Exception):
+    pass
+
+
+def _first_line(text):
+    return next((line.strip() for line in str(text).splitlines() if line.strip()), "unknown error")
+
+
+class Tessera:
+    def __init__(self, exe):
+        self.exe = str(exe)
+        try:
+            usage = subprocess.run([self.exe, "compile", "--help"], capture_output=True, text=True).stdout
+        except OSError as e:
+            sys.exit(f"cannot run {self.exe}: {e} (build Tessera or pass --tessera)")
+        self.has_num_stages = "--num-stages" in usage
+
+    def stages(self, kernel):
+        return str(kernel.num_stages) if self.has_num_stages else "default"
+
+    def compile(self, kernel, modules, arch):
+        path = modules.path(kernel, "tessera")
+        cmd = [self.exe, "compile", str(path), "--entry", kernel.entry, "--signature", kernel.signature,
+               "--target", "amdgpu", "--arch", arch, "--num-warps", str(kernel.num_warps), "--emit", "asm"]
+        for name, value in kernel.constexprs.items():
+            cmd += ["-D", f"{name}={value}"]
+        if self.has_num_stages:
+            cmd += ["--num-stages", str(kernel.num_stages)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            message = _first_line(r.stderr.replace(str(path) + ":", ""))
+            raise CompileError(message.removeprefix("tessera: "))
+        return r.stdout
+
+
+class Triton:
+    def __init__(self, pointer_range):
+        os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # its default, without the warning
+        import triton
+        import triton.language
+        self.triton = triton
+        self.pointer_range = pointer_range
+        self.version = triton.__version__
+        self.jitted = {}
+
+    def _jit(self, kernel, modules):
+        path = modules.path(kernel, "triton")
+        if path not in self.jitted:
+            spec = importlib.util.spec_from_file_location(path.stem, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self.jitted[path] = self.triton.jit(getattr(module, kernel.entry))
+        return self.jitted[path]
+
+    def compile(self, kernel, modules, arch):
+        """amdgcn assembly, specialized as a launch would specialize the
+        signature's arguments: ":16" divisibility, ":1" a constexpr 1, and
+        pointers within 2 GiB (tt.pointer_range 32) unless told otherwise."""
+        triton = self.triton
+        fn = self._jit(kernel, modules)
+        scope = {"tl": triton.language}
+        constexprs = {name: eval(value, scope) for name, value in kernel.constexprs.items()}
+        signature, attrs = {}, {}
+        for name, ty in modules.runtime_params(kernel):
+            ty, _, hint = ty.partition(":")
+            if hint == "1":
+                constexprs[name] = 1
+                continue
+            signature[name] = ty
+            index = (fn.arg_names.index(name),)
+            if hint == "16":
+                attrs.setdefault(index, []).append(["tt.divisibility", 16])
+            if ty.startswith("*") and self.pointer_range:
+                attrs.setdefault(index, []).append(["tt.pointer_range", 32])
+        signature.update({name: "constexpr" for name in constexprs})
+        signature = {name: signature[name] for name in fn.arg_names}
+        src = triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
+        target = triton.backends.compiler.GPUTarget("hip", arch, WAVE_SIZE.get(arch, 64))
+        try:
+            compiled = triton.compile(src, target=target,
+                                      options={"num_warps": kernel.num_warps, "num_stages": kernel.num_stages})
+        except Exception as e:  # noqa: BLE001  (any failure is a row's note, not the end of the run)
+            message = getattr(e, "error_message", None) or str(e) or type(e).__name__
+            raise CompileError(_first_line(message)) from None
+        return compiled.asm["amdgcn"]
+
+
+# --- Reading the assembly -------------------------------------------------------
+
+WIDE_ACCESS = re.compile(r"^(global|buffer)_(load|store)_(dwordx4|b128)\b")
+MATRIX_OP = re.compile(r"^v_(mfma|wmma)")
+
+
+@dataclass
+class Stats:
+    mfma: int
+    vgpr: int
+    agpr: int
+    scratch: int
+    spills: int
+    lds: int
+    wide: int
+    instructions: int
+    unified_vgprs: bool = field(default=False)
+
+    @property
+    def registers(self):
+        """Vector registers a wave holds (AGPRs included)."""
+        return self.vgpr if self.unified_vgprs else self.vgpr + self.agpr
+
+
+def _metadata(asm, key):
+    m = re.search(rf"^\s*\.{key}:\s*(\d+)", asm, re.M)
+    return int(m.group(1)) if m else 0
+
+
+def _body(asm, entry):
+    """The instructions of `entry`: from its label to the end of the function,
+    without labels, directives and comments."""
+    code = [line.split(";", 1)[0].split("//", 1)[0].strip() for line in asm.splitlines()]
+    if entry + ":" not in code:
+        raise CompileError(f"no '{entry}:' label in the assembly")
+    body = []
+    for line in code[code.index(entry + ":") + 1:]:
+        if line.startswith((".Lfunc_end", ".size")):
+            break
+        if line and not line.startswith(".") and not line.endswith(":"):
+            body.append(line)
+    return body
+
+
+def analyze(asm, entry, arch):
+    body = _body(asm, entry)
+    return Stats(mfma=sum(bool(MATRIX_OP.match(i)) for i in body),
+                 vgpr=_metadata(asm, "vgpr_count"),
+                 agpr=_metadata(asm, "agpr_count"),
+                 scratch=_metadata(asm, "private_segment_fixed_size"),
+                 spills=_metadata(asm, "vgpr_spill_count") + _metadata(asm, "sgpr_spill_count"),
+                 lds=_metadata(asm, "group_segment_fixed_size"),
+                 wide=sum(bool(WIDE_ACCESS.match(i)) for i in body),
+                 instructions=len(body),
+                 unified_vgprs=arch.startswith(("gfx90a", "gfx94", "gfx95")))
+
+
+def bar(tessera, triton):
+    """'PASS', or 'FAIL' with the criteria Tessera misses."""
+    misses = []
+    if triton.spills == 0 and tessera.spills > 0:
+        misses.append("spills")
+    if tessera.mfma != triton.mfma:
+        misses.append("mfma")
+    if triton.wide > 0 and tessera.wide == 0:
+        misses.append("x16B")
+    if tessera.registers > REGISTER_SLACK * triton.registers:
+        misses.append("vgpr")
+    return "PASS" if not misses else "FAIL " + ",".join(misses)
+
+
+# --- The table --------------------------------------------------------------------
+
+COLUMNS = [("MFMA", "mfma"), ("VGPR", "vgpr"), ("AGPR", "agpr"), ("scratch", "scratch"), ("spills", "spills"),
+           ("LDS", "lds"), ("x16B", "wide"), ("instrs", "instructions")]
+
+
+def _cell(stats, attr):
+    return "err" if stats is None else str(getattr(stats, attr))
+
+
+def run(kernels, archs, tessera, triton, modules):
+    rows = []
+    for arch in archs:
+        for kernel in kernels:
+            stats, notes = {}, []
+            for name, compiler in (("tessera", tessera), ("triton", triton)):
+                try:
+                    stats[name] = analyze(compiler.compile(kernel, modules, arch), kernel.entry, arch)
+                except (CompileError, ValueError) as e:
+                    stats[name] = None
+                    notes.append(f"{name}: {e}")
+            tes, tri = stats["tessera"], stats["triton"]
+            if tes and tri:
+                verdict = bar(tes, tri)
+            else:
+                verdict = "n/a" if tri is None else "FAIL compile"
+            cells = [f"{_cell(tes, attr)}/{_cell(tri, attr)}" for _, attr in COLUMNS]
+            rows.append([kernel.label, arch, f"{kernel.num_warps}/{kernel.num_stages}", *cells, verdict,
+                         "; ".join(notes)])
+            print(f"  compiled {kernel.label} for {arch}", file=sys.stderr, flush=True)
+    return rows
+
+
+def format_table(rows):
+    header = ["kernel", "arch", "warps/stages", *(title for title, _ in COLUMNS), "bar", "notes"]
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header) - 1)]
+    lines = []
+    for r in [header] + rows:
+        text = "  ".join(str(v).ljust(w) for v, w in zip(r, widths)) + "  " + r[-1]
+        lines.append(text.rstrip())
+    lines.insert(1, "-" * max(len(line) for line in lines))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tessera", type=Path, default=DEFAULT_TESSERA, help="the tessera CLI (default: %(default)s)")
+    parser.add_argument("--arch", action="append", help="an AMDGPU architecture; repeat for several "
+                        f"(default: {' and '.join(DEFAULT_ARCHS)})")
+    parser.add_argument("--kernel", action="append", help="only kernels whose label contains this; repeatable")
+    parser.add_argument("--no-pointer-range", action="store_true",
+                        help="compile Triton's side as for tensors past 2 GiB (no tt.pointer_range: no buffer ops)")
+    args = parser.parse_args(argv)
+
+    archs = args.arch or list(DEFAULT_ARCHS)
+    kernels = [k for k in KERNELS if not args.kernel or any(s in k.label for s in args.kernel)]
+    tessera = Tessera(args.tessera)
+    triton = Triton(pointer_range=not args.no_pointer_range)
+    with tempfile.TemporaryDirectory(prefix="amd_parity_") as tmp:
+        rows = run(kernels, archs, tessera, triton, KernelModules(tmp))
+
+    stages = "as Triton's" if tessera.has_num_stages else "its default (this tessera has no --num-stages)"
+    print(f"Tessera: {args.tessera} (num_stages: {stages})")
+    print(f"Triton {triton.version}" + ("" if triton.pointer_range else " (no tt.pointer_range)"))
+    print("Cells: Tessera/Triton; warps/stages as given to Triton.\n")
+    print(format_table(rows))
+
+
+if __name__ == "__main__":
+    main()
