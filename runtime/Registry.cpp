@@ -2,6 +2,7 @@
 // registered by static constructors: the runtime is a static library, and a
 // linker drops objects nothing references, constructors included.
 #include "runtime/Runtime.h"
+#include "runtime/hip/HipBackend.h"
 #include "runtime/host/HostBackend.h"
 #if TESSERA_HAVE_CUDA_BACKEND
 #include "runtime/cuda/CudaBackend.h"
@@ -20,12 +21,13 @@ struct Entry {
   Status (*why)();
 };
 
-// Preference order: GPUs first, the host last. hip, level_zero and vulkan
-// slot in above "host" as they land.
+// Preference order: GPUs first, the host last. level_zero and vulkan slot
+// in above "host" as they land.
 const Entry kBackends[] = {
 #if TESSERA_HAVE_CUDA_BACKEND
     {"cuda", &cudaBackend, &cudaBackendStatus},
 #endif
+    {"hip", &hipBackend, &hipBackendStatus},
     {"host", &hostBackend, nullptr},
 };
 

@@ -12,20 +12,24 @@ triton.compile on an ASTSource. The kernels are the benchmark's
 and written to two modules that differ only in their import line, `tl` being
 tessera.language in one and triton.language in the other.
 
-Each cell shows Tessera / Triton:
-  MFMA      static count of v_mfma / v_wmma instructions
-  VGPR      .vgpr_count (on gfx90a and gfx94x/gfx95x it already counts the
-            AGPRs: one register file)
-  AGPR      .agpr_count
-  scratch   .private_segment_fixed_size (bytes)
-  spills    .vgpr_spill_count + .sgpr_spill_count
-  LDS       .group_segment_fixed_size (bytes; LDS sized at launch, as both
-            compilers size it, is not in it)
-  x16B      16-byte global/buffer loads and stores (dwordx4, b128 on RDNA)
-  instrs    instructions in the kernel body
+Each cell shows Tessera/Triton:
+  MFMA        v_mfma / v_wmma instructions in the kernel (static count: a
+              loop's peeled iterations count again)
+  in loops    those of them in blocks on a cycle of the control flow graph
+  VGPR        .vgpr_count (on gfx90a, gfx94x and gfx95x this already counts
+              the AGPRs: one register file)
+  AGPR        .agpr_count
+  scratch     .private_segment_fixed_size (bytes)
+  spills      .vgpr_spill_count + .sgpr_spill_count
+  LDS         .group_segment_fixed_size (bytes)
+  LDS@launch  LDS the launcher adds (bytes; Triton's metadata.shared, "-"
+              where the compiler does not say)
+  x16B        16-byte global/buffer loads and stores (dwordx4; b128 on RDNA)
+  instrs      instructions in the kernel body (no labels, directives, comments)
 The bar passes when Tessera has no spills where Triton has none, the same
 MFMA/WMMA count, 16-byte global accesses where Triton has them, and at most
-1.1x Triton's vector registers.
+1.1x Triton's vector registers (VGPRs and AGPRs); a row where only Tessera
+fails to compile fails it, and one where Triton fails is "n/a".
 """
 import argparse
 import ast
@@ -35,14 +39,13 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 WORKLOADS = REPO / "python" / "tessera" / "bench" / "workloads.py"
 DEFAULT_TESSERA = REPO / "build" / "tools" / "tessera" / "tessera"
 DEFAULT_ARCHS = ("gfx942", "gfx1100")
-WAVE_SIZE = {"gfx1100": 32, "gfx1101": 32, "gfx1102": 32, "gfx1200": 32, "gfx1201": 32}  # others: 64
 REGISTER_SLACK = 1.1
 
 
@@ -106,22 +109,24 @@ class KernelModules:
 
     def __init__(self, root):
         self.root = Path(root)
-        self.params = {}
+        self.defs = {}  # (source, entry) -> (def text, parameter names)
+
+    def _def(self, kernel):
+        key = (kernel.source, kernel.entry)
+        if key not in self.defs:
+            self.defs[key] = _kernel_def(kernel.source, kernel.entry)
+        return self.defs[key]
 
     def path(self, kernel, language):
         """The module for `language` ("tessera" or "triton")."""
-        key = (kernel.source, kernel.entry)
-        name = f"{kernel.source.stem}_{kernel.entry.strip('_')}_{language}.py"
-        out = self.root / name
+        out = self.root / f"{kernel.source.stem}_{kernel.entry.strip('_')}_{language}.py"
         if not out.exists():
-            body, self.params[key] = _kernel_def(kernel.source, kernel.entry)
-            out.write_text(f"import {language}.language as tl\n\n\n{body}")
+            out.write_text(f"import {language}.language as tl\n\n\n{self._def(kernel)[0]}")
         return out
 
     def runtime_params(self, kernel):
         """The parameters the signature types, in order (the others are constexprs)."""
-        self.path(kernel, "tessera")
-        params = [p for p in self.params[(kernel.source, kernel.entry)] if p not in kernel.constexprs]
+        params = [p for p in self._def(kernel)[1] if p not in kernel.constexprs]
         types = kernel.signature.split(",")
         if len(params) != len(types):
             raise ValueError(f"{kernel.label}: {len(types)} types in the signature for {len(params)} runtime "
@@ -146,10 +151,7 @@ class Tessera:
             usage = subprocess.run([self.exe, "compile", "--help"], capture_output=True, text=True).stdout
         except OSError as e:
             sys.exit(f"cannot run {self.exe}: {e} (build Tessera or pass --tessera)")
-        self.has_num_stages = "--num-stages" in usage
-
-    def stages(self, kernel):
-        return str(kernel.num_stages) if self.has_num_stages else "default"
+        self.has_num_stages = "--num-stages" in usage  # else the target's default
 
     def compile(self, kernel, modules, arch):
         path = modules.path(kernel, "tessera")
@@ -163,14 +165,17 @@ class Tessera:
         if r.returncode != 0:
             message = _first_line(r.stderr.replace(str(path) + ":", ""))
             raise CompileError(message.removeprefix("tessera: "))
-        return r.stdout
+        return r.stdout, None  # the CLI does not tell LDS sized at launch
 
 
 class Triton:
     def __init__(self, pointer_range):
         os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # its default, without the warning
-        import triton
-        import triton.language
+        try:
+            import triton
+            import triton.language
+        except ImportError as e:
+            sys.exit(f"{e}: run this with a Python that has Triton (e.g. /tmp/tv/bin/python)")
         self.triton = triton
         self.pointer_range = pointer_range
         self.version = triton.__version__
@@ -208,33 +213,37 @@ class Triton:
         signature.update({name: "constexpr" for name in constexprs})
         signature = {name: signature[name] for name in fn.arg_names}
         src = triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
-        target = triton.backends.compiler.GPUTarget("hip", arch, WAVE_SIZE.get(arch, 64))
+        wave_size = 32 if arch.startswith(("gfx10", "gfx11", "gfx12")) else 64  # RDNA: wave32, as Triton's
+        target = triton.backends.compiler.GPUTarget("hip", arch, wave_size)
         try:
             compiled = triton.compile(src, target=target,
                                       options={"num_warps": kernel.num_warps, "num_stages": kernel.num_stages})
         except Exception as e:  # noqa: BLE001  (any failure is a row's note, not the end of the run)
             message = getattr(e, "error_message", None) or str(e) or type(e).__name__
             raise CompileError(_first_line(message)) from None
-        return compiled.asm["amdgcn"]
+        return compiled.asm["amdgcn"], compiled.metadata.shared  # LDS the launcher asks for
 
 
 # --- Reading the assembly -------------------------------------------------------
 
 WIDE_ACCESS = re.compile(r"^(global|buffer)_(load|store)_(dwordx4|b128)\b")
 MATRIX_OP = re.compile(r"^v_(mfma|wmma)")
+BRANCH = re.compile(r"^s_(cbranch_\w+|branch)\s+(\S+)")
 
 
 @dataclass
 class Stats:
     mfma: int
+    loop_mfma: int
     vgpr: int
     agpr: int
     scratch: int
     spills: int
     lds: int
+    launch_lds: object  # int, or None when the compiler does not say
     wide: int
     instructions: int
-    unified_vgprs: bool = field(default=False)
+    unified_vgprs: bool
 
     @property
     def registers(self):
@@ -243,13 +252,13 @@ class Stats:
 
 
 def _metadata(asm, key):
-    m = re.search(rf"^\s*\.{key}:\s*(\d+)", asm, re.M)
+    m = re.search(rf"^[\s-]*\.{key}:\s*(\d+)", asm, re.M)  # "  - .agpr_count: 8" opens a kernel's map
     return int(m.group(1)) if m else 0
 
 
 def _body(asm, entry):
-    """The instructions of `entry`: from its label to the end of the function,
-    without labels, directives and comments."""
+    """The instructions and labels of `entry`, from its label to the end of
+    the function, without directives and comments."""
     code = [line.split(";", 1)[0].split("//", 1)[0].strip() for line in asm.splitlines()]
     if entry + ":" not in code:
         raise CompileError(f"no '{entry}:' label in the assembly")
@@ -257,21 +266,67 @@ def _body(asm, entry):
     for line in code[code.index(entry + ":") + 1:]:
         if line.startswith((".Lfunc_end", ".size")):
             break
-        if line and not line.startswith(".") and not line.endswith(":"):
+        if line and not line.startswith("."):
+            body.append(line)
+        elif line.endswith(":"):  # a local label (.LBB0_3:)
             body.append(line)
     return body
 
 
-def analyze(asm, entry, arch):
+def _in_loops(body):
+    """For each line of `body`, whether its basic block lies on a cycle of
+    the control flow graph (the loops, however the blocks are laid out)."""
+    blocks, labels = [[]], {}  # blocks as lists of line numbers; label -> block
+    for i, line in enumerate(body):
+        if line.endswith(":"):
+            if blocks[-1]:
+                blocks.append([])
+            labels[line[:-1]] = len(blocks) - 1
+        blocks[-1].append(i)
+        if BRANCH.match(line) or line.startswith("s_endpgm"):
+            blocks.append([])
+    successors = []
+    for b, lines in enumerate(blocks):
+        last = body[lines[-1]] if lines else ""
+        m = BRANCH.match(last)
+        succ = {labels[m.group(2)]} if m and m.group(2) in labels else set()
+        if not (last.startswith(("s_branch", "s_endpgm", "s_setpc")) or b + 1 == len(blocks)):
+            succ.add(b + 1)  # falls through
+        successors.append(succ)
+
+    def on_cycle(b):
+        seen, todo = set(), list(successors[b])
+        while todo:
+            n = todo.pop()
+            if n == b:
+                return True
+            if n not in seen:
+                seen.add(n)
+                todo.extend(successors[n])
+        return False
+
+    inside = [False] * len(body)
+    for b, lines in enumerate(blocks):
+        if lines and on_cycle(b):
+            for i in lines:
+                inside[i] = True
+    return inside
+
+
+def analyze(asm, entry, arch, launch_lds=None):
     body = _body(asm, entry)
-    return Stats(mfma=sum(bool(MATRIX_OP.match(i)) for i in body),
+    loops = _in_loops(body)
+    instructions = [line for line in body if not line.endswith(":")]
+    return Stats(mfma=sum(bool(MATRIX_OP.match(i)) for i in instructions),
+                 loop_mfma=sum(bool(MATRIX_OP.match(i)) and inside for i, inside in zip(body, loops)),
                  vgpr=_metadata(asm, "vgpr_count"),
                  agpr=_metadata(asm, "agpr_count"),
                  scratch=_metadata(asm, "private_segment_fixed_size"),
                  spills=_metadata(asm, "vgpr_spill_count") + _metadata(asm, "sgpr_spill_count"),
                  lds=_metadata(asm, "group_segment_fixed_size"),
-                 wide=sum(bool(WIDE_ACCESS.match(i)) for i in body),
-                 instructions=len(body),
+                 launch_lds=launch_lds,
+                 wide=sum(bool(WIDE_ACCESS.match(i)) for i in instructions),
+                 instructions=len(instructions),
                  unified_vgprs=arch.startswith(("gfx90a", "gfx94", "gfx95")))
 
 
@@ -291,12 +346,16 @@ def bar(tessera, triton):
 
 # --- The table --------------------------------------------------------------------
 
-COLUMNS = [("MFMA", "mfma"), ("VGPR", "vgpr"), ("AGPR", "agpr"), ("scratch", "scratch"), ("spills", "spills"),
-           ("LDS", "lds"), ("x16B", "wide"), ("instrs", "instructions")]
+COLUMNS = [("MFMA", "mfma"), ("in loops", "loop_mfma"), ("VGPR", "vgpr"), ("AGPR", "agpr"), ("scratch", "scratch"),
+           ("spills", "spills"), ("LDS", "lds"), ("LDS@launch", "launch_lds"), ("x16B", "wide"),
+           ("instrs", "instructions")]
 
 
 def _cell(stats, attr):
-    return "err" if stats is None else str(getattr(stats, attr))
+    if stats is None:
+        return "err"
+    value = getattr(stats, attr)
+    return "-" if value is None else str(value)
 
 
 def run(kernels, archs, tessera, triton, modules):
@@ -306,7 +365,8 @@ def run(kernels, archs, tessera, triton, modules):
             stats, notes = {}, []
             for name, compiler in (("tessera", tessera), ("triton", triton)):
                 try:
-                    stats[name] = analyze(compiler.compile(kernel, modules, arch), kernel.entry, arch)
+                    asm, launch_lds = compiler.compile(kernel, modules, arch)
+                    stats[name] = analyze(asm, kernel.entry, arch, launch_lds)
                 except (CompileError, ValueError) as e:
                     stats[name] = None
                     notes.append(f"{name}: {e}")
@@ -325,12 +385,9 @@ def run(kernels, archs, tessera, triton, modules):
 def format_table(rows):
     header = ["kernel", "arch", "warps/stages", *(title for title, _ in COLUMNS), "bar", "notes"]
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header) - 1)]
-    lines = []
-    for r in [header] + rows:
-        text = "  ".join(str(v).ljust(w) for v, w in zip(r, widths)) + "  " + r[-1]
-        lines.append(text.rstrip())
-    lines.insert(1, "-" * max(len(line) for line in lines))
-    return "\n".join(lines)
+    lines = ["  ".join(str(v).ljust(w) for v, w in zip(r, widths)) + "  " + r[-1] for r in [header] + rows]
+    lines.insert(1, "-" * (sum(widths) + 2 * len(widths) + len("notes")))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def main(argv=None):

@@ -14,6 +14,7 @@ extern "C" void LLVMInitializeAMDGPUTargetInfo();
 extern "C" void LLVMInitializeAMDGPUTarget();
 extern "C" void LLVMInitializeAMDGPUTargetMC();
 extern "C" void LLVMInitializeAMDGPUAsmPrinter();
+extern "C" void LLVMInitializeAMDGPUAsmParser();
 
 namespace tessera::targets::amdgpu {
 namespace {
@@ -43,6 +44,7 @@ const llvm::Target *amdgpu(std::string &error) {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
   });
   return llvm::TargetRegistry::lookupTarget(kTriple, error);
 }
@@ -90,10 +92,17 @@ public:
     m.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", uint32_t(500));
     return amdgpu::linkDeviceLibraries(m, arch_.isaVersion, arch_.waveSize, error);
   }
-  llvm::CodeGenFileType codegenOutput() const override { return llvm::CodeGenFileType::ObjectFile; }
+  // Assembly, which Assemble.cpp turns into an object (see there why).
+  llvm::CodeGenFileType codegenOutput() const override { return llvm::CodeGenFileType::AssemblyFile; }
 
-  bool finish(const std::string &object, const TargetOptions &, CompiledKernel &out, std::string &error) const override {
+  bool finish(const std::string &text, const TargetOptions &options, CompiledKernel &out,
+              std::string &error) const override {
+    if (options.emitAssembly) out.assembly = text;
     PhaseTimer timer;
+    const llvm::Target *target = amdgpu(error);
+    std::string object;
+    if (!target || !assemble(*target, kTriple, arch_.name, arch_.features, text, object, error)) return false;
+    timer.mark("assemble");
     std::vector<uint8_t> hsaco;
     if (!linkCodeObject(object, entry_, arch_.ldsBytes, arch_.waveSize, hsaco, error)) return false;
     timer.mark("link");

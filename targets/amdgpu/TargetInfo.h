@@ -3,6 +3,8 @@
 
 #include "targets/llvm/TargetInfo.h"
 
+#include "llvm/MC/TargetRegistry.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +20,11 @@ std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &a
 bool linkDeviceLibraries(llvm::Module &m, int isaVersion, int waveSize, std::string &error);
 // Where those libraries are: $TESSERA_ROCM_DEVICE_LIBS, or Debian's path.
 std::string deviceLibraryDirectory();
+
+// AMDGPU assembly `text` -> an object file, with LLVM's assembler;
+// false with `error` holding its diagnostics.
+bool assemble(const llvm::Target &target, const std::string &triple, const std::string &cpu,
+              const std::string &features, const std::string &text, std::string &object, std::string &error);
 
 // An object file -> an HSA code object (a shared object, linked by lld),
 // checked: a kernel descriptor for `entry`, its LDS within `ldsLimit`

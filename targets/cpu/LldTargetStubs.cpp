@@ -33,9 +33,9 @@ TESSERA_STUB_TARGET(WebAssembly)
 TESSERA_STUB_TARGET(XCore)
 TESSERA_STUB_TARGET(Xtensa)
 
-// NVPTX's and AMDGPU's code generators are linked (their targets); lld
-// finds no assembly parser or disassembler for them.
+// NVPTX's and AMDGPU's code generators are linked (their targets), and
+// AMDGPU's assembler; lld finds no disassembler for either, nor NVPTX's
+// (nonexistent) assembly parser.
 extern "C" __attribute__((weak)) void LLVMInitializeNVPTXAsmParser() {}
 extern "C" __attribute__((weak)) void LLVMInitializeNVPTXDisassembler() {}
-extern "C" __attribute__((weak)) void LLVMInitializeAMDGPUAsmParser() {}
 extern "C" __attribute__((weak)) void LLVMInitializeAMDGPUDisassembler() {}
