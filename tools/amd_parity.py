@@ -39,8 +39,9 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Optional
 
 REPO = Path(__file__).resolve().parents[1]
 WORKLOADS = REPO / "python" / "tessera" / "bench" / "workloads.py"
@@ -240,7 +241,7 @@ class Stats:
     scratch: int
     spills: int
     lds: int
-    launch_lds: object  # int, or None when the compiler does not say
+    launch_lds: Optional[int]  # None where the compiler does not say
     wide: int
     instructions: int
     unified_vgprs: bool
@@ -266,9 +267,7 @@ def _body(asm, entry):
     for line in code[code.index(entry + ":") + 1:]:
         if line.startswith((".Lfunc_end", ".size")):
             break
-        if line and not line.startswith("."):
-            body.append(line)
-        elif line.endswith(":"):  # a local label (.LBB0_3:)
+        if line and (not line.startswith(".") or line.endswith(":")):  # instructions, labels (.LBB0_3:)
             body.append(line)
     return body
 
@@ -378,7 +377,7 @@ def run(kernels, archs, tessera, triton, modules):
             cells = [f"{_cell(tes, attr)}/{_cell(tri, attr)}" for _, attr in COLUMNS]
             rows.append([kernel.label, arch, f"{kernel.num_warps}/{kernel.num_stages}", *cells, verdict,
                          "; ".join(notes)])
-            print(f"  compiled {kernel.label} for {arch}", file=sys.stderr, flush=True)
+            print(f"  {kernel.label} on {arch}: {verdict}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -397,21 +396,27 @@ def main(argv=None):
     parser.add_argument("--arch", action="append", help="an AMDGPU architecture; repeat for several "
                         f"(default: {' and '.join(DEFAULT_ARCHS)})")
     parser.add_argument("--kernel", action="append", help="only kernels whose label contains this; repeatable")
+    parser.add_argument("--num-stages", type=int, help="compile every kernel with this many stages (default: 2)")
     parser.add_argument("--no-pointer-range", action="store_true",
                         help="compile Triton's side as for tensors past 2 GiB (no tt.pointer_range: no buffer ops)")
     args = parser.parse_args(argv)
 
     archs = args.arch or list(DEFAULT_ARCHS)
     kernels = [k for k in KERNELS if not args.kernel or any(s in k.label for s in args.kernel)]
+    if args.num_stages:
+        kernels = [replace(k, num_stages=args.num_stages) for k in kernels]
     tessera = Tessera(args.tessera)
     triton = Triton(pointer_range=not args.no_pointer_range)
     with tempfile.TemporaryDirectory(prefix="amd_parity_") as tmp:
         rows = run(kernels, archs, tessera, triton, KernelModules(tmp))
 
-    stages = "as Triton's" if tessera.has_num_stages else "its default (this tessera has no --num-stages)"
-    print(f"Tessera: {args.tessera} (num_stages: {stages})")
+    print(f"Tessera: {args.tessera}")
     print(f"Triton {triton.version}" + ("" if triton.pointer_range else " (no tt.pointer_range)"))
-    print("Cells: Tessera/Triton; warps/stages as given to Triton.\n")
+    if tessera.has_num_stages:
+        print("Cells: Tessera/Triton; both compile with the row's warps and stages.\n")
+    else:
+        print("Cells: Tessera/Triton; both compile with the row's warps, Tessera with its default stages "
+              "(its CLI has no --num-stages).\n")
     print(format_table(rows))
 
 
