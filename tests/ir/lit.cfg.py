@@ -14,6 +14,7 @@ tools = {
     "tessera": os.path.join(config.tessera_build_dir, "tools", "tessera", "tessera"),
     "FileCheck": os.path.join(config.llvm_tools_dir, "FileCheck"),
     "not": os.path.join(config.llvm_tools_dir, "not"),
+    "llvm-readobj": os.path.join(config.llvm_tools_dir, "llvm-readobj"),
 }
 for name, path in tools.items():
     config.substitutions.append((r"(?<![\w/.-])" + name + r"(?![\w-])", path))
