@@ -1,0 +1,77 @@
+"""The amdgpu target without an AMD GPU: every conformance kernel compiles
+to an HSA code object for each architecture of the table (CDNA 2 and 3
+with waves of 64, RDNA 3 with waves of 32), and the HIP target's errors
+are clean where there is no ROCm device."""
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera import _C
+from tessera import conformance as conf
+
+CASES = conf.load_corpus()
+ARCHS = ["gfx90a", "gfx942", "gfx1100"]
+EM_AMDGPU, ELFOSABI_AMDGPU_HSA = 224, 64
+EF_AMDGPU_MACH = {"gfx90a": 0x3F, "gfx942": 0x4C, "gfx1100": 0x41}
+
+
+@pytest.fixture(scope="module")
+def amdgpu():
+    if not _C.target_available("amdgpu"):
+        pytest.skip("this build has no amdgpu code generator")
+
+
+def _params():
+    return [pytest.param(c, d, id="%s[%s]" % (c.name, d)) for c in CASES for d in c.dtypes
+            if not c.reason("skip", d)]
+
+
+def _check_code_object(data, arch):
+    assert data[:4] == b"\x7fELF" and data[4] == 2
+    assert int.from_bytes(data[18:20], "little") == EM_AMDGPU
+    assert data[7] == ELFOSABI_AMDGPU_HSA
+    assert int.from_bytes(data[48:52], "little") & 0xFF == EF_AMDGPU_MACH[arch]
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("case,dtype", _params())
+def test_conformance_kernel_compiles(amdgpu, case, dtype, arch):
+    try:
+        binary = conf.compile_case(case, dtype, "amdgpu", 7, arch=arch)
+    except Exception as e:  # noqa: BLE001
+        if case.raises is not None and isinstance(e, case.raises):
+            return
+        raise
+    assert binary.format == "hsaco"
+    _check_code_object(bytes(binary.data), arch)
+
+
+@tessera.jit(target="hip")
+def _add(x, y, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, tl.load(x + offs, mask=mask) + tl.load(y + offs, mask=mask), mask=mask)
+
+
+def test_unsupported_arch_names_the_supported_ones(amdgpu):
+    x = np.ones(64, np.float32)
+    with pytest.raises(tessera.TesseraError, match=r"unsupported AMD GPU architecture 'gfx803' \(supported: gfx90a, "):
+        _add.compile_only("amdgpu", x, x, x, 64, BLOCK=64, arch="gfx803")
+
+
+def test_hip_features_after_the_arch_are_ignored(amdgpu):
+    x = np.ones(64, np.float32)
+    binary = _add.compile_only("amdgpu", x, x, x, 64, BLOCK=64, arch="gfx90a:sramecc+:xnack-")
+    _check_code_object(bytes(binary.data), "gfx90a")
+
+
+def test_launch_without_a_rocm_device_is_a_clear_error(amdgpu):
+    if "hip" in _C.backend_names():
+        pytest.skip("this machine has an AMD GPU")
+    with pytest.raises(tessera.TesseraError, match="backend 'hip' is not usable on this machine: hipInit failed"):
+        _C.get_device("hip")
+    x = np.ones(64, np.float32)
+    with pytest.raises(tessera.TesseraError):
+        _add[(1,)](x, x, x, 64, BLOCK=64)
