@@ -361,7 +361,7 @@ def _cell(stats, attr):
     return "-" if value is None else str(value)
 
 
-def run(kernels, archs, tessera, triton, modules):
+def run(kernels, archs, tessera, triton, modules, dump=None):
     rows = []
     for arch in archs:
         for kernel in kernels:
@@ -369,6 +369,9 @@ def run(kernels, archs, tessera, triton, modules):
             for name, compiler in (("tessera", tessera), ("triton", triton)):
                 try:
                     asm, launch_lds = compiler.compile(kernel, modules, arch)
+                    if dump:
+                        stem = f"{kernel.label}.{arch}.{name}".replace(" ", "_")
+                        (dump / f"{stem}.s").write_text(asm)
                     stats[name] = analyze(asm, kernel.entry, arch, launch_lds)
                 except (CompileError, ValueError) as e:
                     stats[name] = None
@@ -403,7 +406,10 @@ def main(argv=None):
     parser.add_argument("--num-stages", type=int, help="compile every kernel with this many stages (default: 2)")
     parser.add_argument("--no-pointer-range", action="store_true",
                         help="compile Triton's side as for tensors past 2 GiB (no tt.pointer_range: no buffer ops)")
+    parser.add_argument("--dump", type=Path, help="write each compiler's assembly of each kernel into this folder")
     args = parser.parse_args(argv)
+    if args.dump:
+        args.dump.mkdir(parents=True, exist_ok=True)
 
     archs = args.arch or list(DEFAULT_ARCHS)
     kernels = [k for k in KERNELS if not args.kernel or any(s in k.label for s in args.kernel)]
@@ -412,7 +418,7 @@ def main(argv=None):
     tessera = Tessera(args.tessera)
     triton = Triton(pointer_range=not args.no_pointer_range)
     with tempfile.TemporaryDirectory(prefix="amd_parity_") as tmp:
-        rows = run(kernels, archs, tessera, triton, KernelModules(tmp))
+        rows = run(kernels, archs, tessera, triton, KernelModules(tmp), args.dump)
 
     print(f"Tessera: {args.tessera}")
     print(f"Triton {triton.version}" + ("" if triton.pointer_range else " (no tt.pointer_range)"))

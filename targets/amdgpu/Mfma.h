@@ -29,10 +29,11 @@ struct MatrixInstruction : gpu::MatrixTile {
 
 // The instruction for a dot of `a` x `b` elements into `acc` with
 // `precision` on `arch` whose tile divides an m x n result: the largest
-// with a tile for each of `numWarps` waves, else the largest; null if none.
+// with a tile for each of `numWarps` waves (tiles along m alone when
+// `rowsOnly`: a chain of dots), else the largest; null if none.
 const MatrixInstruction *findMatrixInstruction(const std::string &arch, ir::ScalarKind a, ir::ScalarKind b,
                                                ir::ScalarKind acc, const std::string &precision, int64_t m, int64_t n,
-                                               int numWarps);
+                                               int numWarps, bool rowsOnly);
 // The instruction of `arch` whose tile is m x n x k with these types.
 const MatrixInstruction *findMatrixInstruction(const std::string &arch, int64_t m, int64_t n, int64_t k,
                                                ir::ScalarKind a, ir::ScalarKind b, ir::ScalarKind acc);

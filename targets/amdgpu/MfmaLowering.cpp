@@ -30,7 +30,7 @@ std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &mod
   DotPlan p;
   p.inst = findMatrixInstruction(module.getString("arch", ""), at.element().scalarKind(), bt.element().scalarKind(),
                                  rt.element().scalarKind(), dot.attrs().getString("input_precision", "ieee"), m, n,
-                                 numWarps);
+                                 numWarps, gpu::inDotChain(dot));
   if (!p.inst) return std::nullopt;
   p.tiling = gpu::dotWarpTiling(dot, *p.inst, m, n, numWarps);
   auto a = gpu::matrixLayout(*p.inst, Operand::A, at.shape(), p.tiling, numWarps);

@@ -88,13 +88,14 @@ bool serves(const char *precisions, const std::string &precision) {
 
 const MatrixInstruction *findMatrixInstruction(const std::string &arch, ir::ScalarKind a, ir::ScalarKind b,
                                                ir::ScalarKind acc, const std::string &precision, int64_t m, int64_t n,
-                                               int numWarps) {
+                                               int numWarps, bool rowsOnly) {
   for (bool everyWave : {true, false})
     for (const MatrixInstruction &inst : kInstructions) {
       if (arch != inst.arch || inst.a != a || inst.b != b || inst.acc != acc) continue;
       if (a == K::F32 && !serves(inst.precisions, precision)) continue;
       if (m % inst.m || n % inst.n) continue;
-      if (!everyWave || (m / inst.m) * (n / inst.n) >= numWarps) return &inst;
+      int64_t tiles = m / inst.m * (rowsOnly ? 1 : n / inst.n);
+      if (!everyWave || tiles >= numWarps) return &inst;
     }
   return nullptr;
 }

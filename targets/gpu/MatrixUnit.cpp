@@ -52,8 +52,10 @@ bool feedsDotA(const ir::Value *v, int depth = 0) {
 
 } // namespace
 
+bool inDotChain(const ir::Operation &dot) { return fromDot(dot.operand(0)) || feedsDotA(dot.result()); }
+
 WarpTiling dotWarpTiling(const ir::Operation &dot, const MatrixTile &tile, int64_t m, int64_t n, int numWarps) {
-  if (!fromDot(dot.operand(0)) && !feedsDotA(dot.result())) return chooseWarpTiling(tile, m, n, numWarps);
+  if (!inDotChain(dot)) return chooseWarpTiling(tile, m, n, numWarps);
   WarpTiling t;
   while (t.warpsM < numWarps && m / (int64_t(tile.m) * t.warpsM) >= 2) t.warpsM *= 2;
   return t;

@@ -45,6 +45,8 @@ WarpTiling chooseWarpTiling(const MatrixTile &tile, int64_t m, int64_t n, int nu
 // own rows so that one dot's result is the next one's operand without
 // moving between warps.
 WarpTiling dotWarpTiling(const ir::Operation &dot, const MatrixTile &tile, int64_t m, int64_t n, int numWarps);
+// Whether `dot` is in such a chain.
+bool inDotChain(const ir::Operation &dot);
 
 enum class Operand { A, B, C };
 // The layout of a dot's operand (A: [.., M, K], B: [.., K, N]) or accumulator
