@@ -25,6 +25,7 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
     module.attrs().set("warp_size", ir::Attribute(int64_t(facts.warpSize)));
     module.attrs().set("num_warps", ir::Attribute(int64_t(options.numWarps)));
     module.attrs().set("num_stages", ir::Attribute(int64_t(pipelineStages(target, options))));
+    if (!facts.asyncCopies) module.attrs().set("async_copy", ir::Attribute(int64_t(0)));
   }
   for (const std::string &p : target.pipeline())
     if (!pm.add(p)) {

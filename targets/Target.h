@@ -30,6 +30,7 @@ struct TargetFacts {
   int vectorBits = 128;        // native vector register width
   int64_t sharedMemoryBytes = 0;
   int defaultStages = 3;       // num_stages when the user gives none (Triton's per backend)
+  bool asyncCopies = true;     // global -> shared copies that run in the background (cp.async)
 };
 
 // One runtime parameter of a compiled kernel, in launch order. Compile-time

@@ -127,8 +127,10 @@ public:
     f.vectorBits = 128;
     f.sharedMemoryBytes = arch ? arch->ldsBytes : 64 * 1024;
     // Triton's AMD default: with no asynchronous copies, a second stage
-    // already overlaps the next tile's loads with this one's MFMAs.
+    // (staged through registers) already overlaps the next tile's loads
+    // with this one's MFMAs.
     f.defaultStages = 2;
+    f.asyncCopies = false;
     return f;
   }
 

@@ -10,6 +10,14 @@
 // used. The copies of iterations past the end are masked off (they
 // read nothing), and all copies are waited for after the loop.
 //
+// A target without asynchronous copies (module attribute async_copy = 0:
+// AMD GPUs; or TESSERA_PIPELINE_REGISTERS=1, to test this form anywhere)
+// stages through registers instead, as Triton's AMD pipeliner does: one
+// buffer per load; before the loop, iteration 0's tiles are loaded and
+// stored to it; iteration i reads its tiles back, loads iteration i+1's
+// into registers before its other work, and stores them to the buffer
+// after it (insert-barriers orders the store after every read).
+//
 // To compute iteration i + S-1's pointers and masks early, the ops they
 // depend on in the body (the "slice": pure, region-free ops of the
 // induction variable, loop invariants and loop-carried values computed
@@ -25,6 +33,7 @@
 #include "targets/gpu/Passes.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -42,7 +51,8 @@ bool feedsOnlyDots(const ir::Value *v) {
 
 class Pipeliner {
 public:
-  Pipeliner(ir::Operation &loop, int stages, const ir::AxisAnalysis &axis) : loop_(loop), stages_(stages), axis_(axis) {}
+  Pipeliner(ir::Operation &loop, int stages, bool throughRegisters, const ir::AxisAnalysis &axis)
+      : loop_(loop), stages_(throughRegisters ? 2 : stages), registers_(throughRegisters), axis_(axis) {}
 
   void run() {
     ir::Block &body = loop_.region(0).block();
@@ -92,21 +102,42 @@ private:
     return map;
   }
 
+  // The operands of load `i` (pointers and mask from `map`), masked off
+  // where `valid` (the iteration is before the loop's end) is false:
+  // pointers, mask[, other].
+  std::vector<ir::Value *> loadOperands(ir::Builder &b, const ir::ValueMap &map, ir::Value *valid, size_t i) {
+    ir::Operation *ld = loads_[i];
+    ir::Value *mask = b.splat(valid, ld->result()->type().shape());
+    if (ld->numOperands() > 1) mask = b.sameType(OpCode::And, {ir::lookupOrSelf(map, ld->operand(1)), mask});
+    std::vector<ir::Value *> operands = {ir::lookupOrSelf(map, ld->operand(0)), mask};
+    if (ld->numOperands() > 2) operands.push_back(ir::lookupOrSelf(map, ld->operand(2)));
+    return operands;
+  }
+
   // Copies of iteration `iv`'s loads into stage `slot` of each buffer,
   // masked off past the loop's end, as one group.
   void issue(ir::Builder &b, const ir::ValueMap &map, ir::Value *iv, ir::Value *slot) {
     ir::Value *valid = b.cmp("lt", iv, loop_.operand(1));
     for (size_t i = 0; i < loads_.size(); ++i) {
-      ir::Operation *ld = loads_[i];
-      std::vector<int64_t> shape = ld->result()->type().shape();
-      ir::Value *mask = b.splat(valid, shape);
-      if (ld->numOperands() > 1) mask = b.sameType(OpCode::And, {ir::lookupOrSelf(map, ld->operand(1)), mask});
-      ir::Value *view = b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]);
-      std::vector<ir::Value *> operands = {view, ir::lookupOrSelf(map, ld->operand(0)), mask};
-      if (ld->numOperands() > 2) operands.push_back(ir::lookupOrSelf(map, ld->operand(2)));
+      std::vector<ir::Value *> operands = loadOperands(b, map, valid, i);
+      operands.insert(operands.begin(), b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]));
       b.create(OpCode::AsyncCopy, operands, {});
     }
     b.create(OpCode::AsyncCommitGroup, {}, {});
+  }
+
+  // Iteration `iv`'s tiles, loaded into registers (masked off past the end).
+  std::vector<ir::Value *> loadAhead(ir::Builder &b, const ir::ValueMap &map, ir::Value *iv) {
+    std::vector<ir::Value *> tiles;
+    ir::Value *valid = b.cmp("lt", iv, loop_.operand(1));
+    for (size_t i = 0; i < loads_.size(); ++i)
+      tiles.push_back(b.createValue(OpCode::Load, loadOperands(b, map, valid, i), loads_[i]->result()->type(),
+                                    loads_[i]->attrs()));
+    return tiles;
+  }
+  void storeStage(ir::Builder &b, const std::vector<ir::Value *> &tiles, ir::Value *slot) {
+    for (size_t i = 0; i < loads_.size(); ++i)
+      b.create(OpCode::LocalStore, {b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]), tiles[i]}, {});
   }
 
   void rewrite(ir::Block &body) {
@@ -115,13 +146,14 @@ private:
     b.setLoc(loop_.loc());
     ir::Type ivT = body.argument(0)->type(), i32 = ir::Type::i32();
     ir::Value *lb = loop_.operand(0);
-    // One buffer of `stages` entries per load.
+    // One buffer of `stages` entries per load (one entry through registers).
+    int64_t entries = registers_ ? 1 : stages_;
     for (ir::Operation *ld : loads_) {
       ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
       int64_t fast = info.contiguity[0] > info.contiguity[1] ? 0 : 1;
       int elemBytes = std::max(1, t.element().bitWidth() / 8);
-      std::vector<int64_t> stacked = {stages_, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
+      std::vector<int64_t> stacked = {entries, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
       buffers_.push_back(b.createValue(
           OpCode::LocalAlloc, {}, ir::Type::buffer(stacked, t.element(), ir::swizzledSharedLayout(stacked, order, elemBytes, 1))));
       views_.push_back(ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), order, elemBytes)));
@@ -132,7 +164,8 @@ private:
     for (int j = 0; j + 1 < stages_; ++j) {
       ir::Value *iv = j ? b.sameType(OpCode::Add, {lb, b.constantInt(j * step_, ivT)}) : lb;
       ir::ValueMap map = cloneSlice(b, body, iv, ahead);
-      issue(b, map, iv, b.constantInt(j, i32));
+      if (registers_) storeStage(b, loadAhead(b, map, iv), b.constantInt(0, i32));
+      else issue(b, map, iv, b.constantInt(j, i32));
       for (unsigned k : carried_) ahead[k] = ir::lookupOrSelf(map, body.terminator()->operand(k));
     }
     // The loop, carrying the slice's values S-1 iterations ahead too.
@@ -152,25 +185,41 @@ private:
     in.setLoc(loop_.loc());
     ir::AttrDict wait;
     wait.set("pending", ir::Attribute(int64_t(stages_ - 2)));
-    in.create(OpCode::AsyncWait, {}, {}, wait);
+    if (!registers_) in.create(OpCode::AsyncWait, {}, {}, wait);
     ir::Value *iv = map[body.argument(0)];
     ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
     if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
     if (ivT != i32) index = in.cast(index, i32);
-    ir::Value *readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(stages_, i32)});
-    ir::Value *writeSlot =
-        in.sameType(OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(stages_, i32)});
+    ir::Value *readSlot = in.constantInt(0, i32), *writeSlot = readSlot;
+    if (!registers_) {
+      readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(stages_, i32)});
+      writeSlot = in.sameType(
+          OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(stages_, i32)});
+    }
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
       map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
     }
+    auto aheadIv = [&] { return in.sameType(OpCode::Add, {iv, in.constantInt((stages_ - 1) * step_, ivT)}); };
+    ir::ValueMap pre;
+    std::vector<ir::Value *> nextTiles;
+    if (registers_) {
+      // The next iteration's global loads first, to overlap the work below.
+      ir::Value *nextIv = aheadIv();
+      pre = cloneSlice(in, body, nextIv, aheadArgs);
+      nextTiles = loadAhead(in, pre, nextIv);
+    }
     for (ir::Operation *op : body.opsVector())
       if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end()) ir::cloneOp(in, *op, map);
-    // Last, so that the body's reads of the current stage come before any
-    // copy (into another stage) in program order.
-    ir::Value *aheadIv = in.sameType(OpCode::Add, {iv, in.constantInt((stages_ - 1) * step_, ivT)});
-    ir::ValueMap pre = cloneSlice(in, body, aheadIv, aheadArgs);
-    issue(in, pre, aheadIv, writeSlot);
+    if (registers_) {
+      storeStage(in, nextTiles, writeSlot);
+    } else {
+      // Last, so that the body's reads of the current stage come before any
+      // copy (into another stage) in program order.
+      ir::Value *nextIv = aheadIv();
+      pre = cloneSlice(in, body, nextIv, aheadArgs);
+      issue(in, pre, nextIv, writeSlot);
+    }
     std::vector<ir::Value *> yields;
     for (ir::Value *v : body.terminator()->operands()) yields.push_back(ir::lookupOrSelf(map, v));
     for (unsigned k : carried_) yields.push_back(ir::lookupOrSelf(pre, body.terminator()->operand(k)));
@@ -178,13 +227,14 @@ private:
     // Drain: copies of iterations past the end are still in flight.
     ir::AttrDict drain;
     drain.set("pending", ir::Attribute(int64_t(0)));
-    b.create(OpCode::AsyncWait, {}, {}, drain);
+    if (!registers_) b.create(OpCode::AsyncWait, {}, {}, drain);
     for (unsigned k = 0; k < loop_.numResults(); ++k) loop_.result(k)->replaceAllUsesWith(next->result(k));
     loop_.erase();
   }
 
   ir::Operation &loop_;
   int stages_;
+  bool registers_;  // stage through registers into one buffer (no async copies)
   const ir::AxisAnalysis &axis_;
   int64_t step_ = 1;
   std::vector<ir::Operation *> loads_;
@@ -205,6 +255,8 @@ void collectLoops(ir::Block &b, std::vector<ir::Operation *> &out) {
 
 void pipelineLoops(ir::Module &m) {
   int64_t moduleStages = m.attrs().getInt("num_stages", 1);
+  const char *env = std::getenv("TESSERA_PIPELINE_REGISTERS");
+  bool throughRegisters = !m.attrs().getInt("async_copy", 1) || (env && std::string(env) == "1");
   for (auto &f : m.functions()) {
     if (f->isThreadLevel()) continue;
     std::vector<ir::Operation *> loops;
@@ -213,7 +265,7 @@ void pipelineLoops(ir::Module &m) {
     ir::AxisAnalysis axis(*f);
     for (ir::Operation *loop : loops) {
       int64_t stages = loop->attrs().getInt("num_stages", moduleStages);
-      if (stages >= 2) Pipeliner(*loop, int(stages), axis).run();
+      if (stages >= 2) Pipeliner(*loop, int(stages), throughRegisters, axis).run();
     }
   }
 }
