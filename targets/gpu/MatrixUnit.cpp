@@ -1,5 +1,6 @@
 #include "targets/gpu/MatrixUnit.h"
 
+#include <algorithm>
 #include <set>
 #include <unordered_map>
 
@@ -149,10 +150,14 @@ void sinkOperandLoads(ThreadLowering &L, const Regs &a, const Regs &b) {
   std::vector<ir::Operation *> ops = block->opsVector();
   std::unordered_map<const ir::Operation *, size_t> position;
   for (size_t i = 0; i < ops.size(); ++i) position[ops[i]] = i;
-  std::set<ir::Operation *> loads;
+  std::set<ir::Operation *> found;
   for (const Regs *regs : {&a, &b})
     for (ir::Value *v : *regs)
-      if (ir::Operation *d = v->definingOp(); d && sinkableLoad(*d) && d->parentBlock() == block) loads.insert(d);
+      if (ir::Operation *d = v->definingOp(); d && sinkableLoad(*d) && d->parentBlock() == block) found.insert(d);
+  // In program order, not by address: loads that share a first user then
+  // keep their order, and the code is the same from run to run.
+  std::vector<ir::Operation *> loads(found.begin(), found.end());
+  std::sort(loads.begin(), loads.end(), [&](ir::Operation *x, ir::Operation *y) { return position[x] < position[y]; });
   for (ir::Operation *ld : loads) {
     ir::Operation *first = nullptr;
     bool local = true;

@@ -76,3 +76,19 @@ def test_compile_only_errors_point_into_the_users_file(nvptx):
     import numpy as np
     with pytest.raises(_C.CompilationError, match=r"test_nvptx_compile\.py:\d+:\d+: error: name 'undefined_name'"):
         _undefined_name_kernel.compile_only("nvptx", np.zeros(4, np.float32), BLOCK=4)
+
+
+def test_the_same_kernel_compiles_to_the_same_code(nvptx, monkeypatch):
+    # fp32 attention: several operand loads share their first mma, and the
+    # order they were moved in once followed heap addresses (different PTX
+    # from run to run, and so different cache entries' code).
+    import numpy as np
+    monkeypatch.setenv("TESSERA_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("TESSERA_PTXAS", "none")
+    q = np.zeros((2, 256, 64), np.float32)
+    codes = set()
+    for _ in range(3):
+        b = workloads._attention_kernel.compile_only("nvptx", q, q, q, q, 0.1, 256, 256 * 64, 64, D=64, BLOCK_M=64,
+                                                     BLOCK_N=32, num_warps=4, arch="sm_90a")
+        codes.add(bytes(b.data))
+    assert len(codes) == 1
