@@ -1,5 +1,6 @@
 // ROCm's device libraries (Debian's rocm-device-libs: ocml for math, ockl
-// for printf), linked on demand as libdevice is for nvptx. Their behaviour
+// for printf), embedded at build time and linked on demand as libdevice is
+// for nvptx; $TESSERA_ROCM_DEVICE_LIBS names a directory to read instead. Their behaviour
 // is set by __oclc_* constants, which the kernel module defines here
 // rather than linking one control library per setting and architecture.
 #include "targets/amdgpu/TargetInfo.h"
@@ -11,16 +12,37 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <mutex>
+
+#ifdef TESSERA_HAVE_ROCM_DEVICE_LIBS
+extern "C" const char tessera_ocml_begin[], tessera_ocml_end[], tessera_ockl_begin[], tessera_ockl_end[];
+#endif
 
 namespace tessera::targets::amdgpu {
 
 std::string deviceLibraryDirectory() {
-  if (const char *env = std::getenv("TESSERA_ROCM_DEVICE_LIBS")) return env;
+  if (const char *env = std::getenv("TESSERA_ROCM_DEVICE_LIBS"); env && *env) return env;
+#ifdef TESSERA_HAVE_ROCM_DEVICE_LIBS
+  return "(embedded)";
+#else
   return "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
+#endif
 }
 
 namespace {
+
+// The embedded copy of `file` ("ocml.bc"), if this build has one.
+std::optional<llvm::MemoryBufferRef> embedded(const std::string &file) {
+#ifdef TESSERA_HAVE_ROCM_DEVICE_LIBS
+  if (file == "ocml.bc")
+    return llvm::MemoryBufferRef(llvm::StringRef(tessera_ocml_begin, size_t(tessera_ocml_end - tessera_ocml_begin)), file);
+  if (file == "ockl.bc")
+    return llvm::MemoryBufferRef(llvm::StringRef(tessera_ockl_begin, size_t(tessera_ockl_end - tessera_ockl_begin)), file);
+#endif
+  (void)file;
+  return std::nullopt;
+}
 
 // A library's bytes, read once per process.
 const llvm::MemoryBuffer *libraryBytes(const std::string &path, std::string &error) {
@@ -40,9 +62,15 @@ const llvm::MemoryBuffer *libraryBytes(const std::string &path, std::string &err
 }
 
 bool linkLibrary(llvm::Module &m, const std::string &file, std::string &error) {
-  const llvm::MemoryBuffer *bytes = libraryBytes(deviceLibraryDirectory() + "/" + file, error);
-  if (!bytes) return false;
-  auto lib = llvm::parseBitcodeFile(bytes->getMemBufferRef(), m.getContext());
+  std::optional<llvm::MemoryBufferRef> bytes;
+  const char *env = std::getenv("TESSERA_ROCM_DEVICE_LIBS");
+  if (!(env && *env)) bytes = embedded(file);
+  if (!bytes) {
+    const llvm::MemoryBuffer *read = libraryBytes(deviceLibraryDirectory() + "/" + file, error);
+    if (!read) return false;
+    bytes = read->getMemBufferRef();
+  }
+  auto lib = llvm::parseBitcodeFile(*bytes, m.getContext());
   if (!lib) {
     error = "cannot read " + file + ": " + llvm::toString(lib.takeError());
     return false;

@@ -75,3 +75,19 @@ def test_launch_without_a_rocm_device_is_a_clear_error(amdgpu):
     x = np.ones(64, np.float32)
     with pytest.raises(tessera.TesseraError):
         _add[(1,)](x, x, x, 64, BLOCK=64)
+
+
+@tessera.jit(target="hip")
+def _exp(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.math.log(tl.load(x + offs, mask=offs < n)), mask=offs < n)
+
+
+def test_math_needs_the_device_libraries_it_names(amdgpu, monkeypatch, tmp_path):
+    # The embedded ocml serves by default; a directory given without them is a clear error.
+    x = np.ones(64, np.float32)
+    monkeypatch.setenv("TESSERA_ALWAYS_COMPILE", "1")
+    assert _exp.compile_only("amdgpu", x, x, 64, BLOCK=64).format == "hsaco"
+    monkeypatch.setenv("TESSERA_ROCM_DEVICE_LIBS", str(tmp_path))
+    with pytest.raises(tessera.TesseraError, match=r"ocml\.bc .*need ROCm's device libraries"):
+        _exp.compile_only("amdgpu", x, x, 64, BLOCK=64)
