@@ -119,8 +119,9 @@ def test_bench_writes_plain_lines_into_a_log():
     import subprocess
     import sys
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(tessera.__file__)))
-    r = subprocess.run([sys.executable, "-m", "tessera.bench", "--target", "cpu", "--workload", "vector_add", "--shape", "4096",
-                        "--reps", "2", "--no-compile-time"], capture_output=True, text=True, timeout=300, env=env)
+    r = subprocess.run([sys.executable, "-m", "tessera.bench", "--target", "cpu", "--workload", "vector_add",
+                        "--shape", "4096", "--reps", "2", "--no-compile-time"],
+                       capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     assert "\x1b[" not in r.stderr + r.stdout and "\r" not in r.stderr + r.stdout
     assert "cpu vector_add 4096 fp32 ..." in r.stderr
