@@ -14,7 +14,7 @@
 namespace tessera::targets::amdgpu {
 
 enum class MatrixCall {
-  Mfma,      // intrinsic(A, B, C, cbsz, abid, blgp)
+  Mfma,      // intrinsic(B, A, C, cbsz, abid, blgp): operands swapped, C transposed (MfmaTable.cpp)
   Wmma,      // intrinsic(A, B, C)
   WmmaInt8,  // intrinsic(signed A, A, signed B, B, C, clamp)
 };

@@ -20,8 +20,13 @@ Fragment transpose(Fragment f) {
     for (auto &b : *bases) std::swap(b[0], b[1]);
   return f;
 }
-// MFMA's m x m accumulator: lane id walks the columns, then groups of four
+// MFMA's m x m result: lane id walks the columns, then groups of four
 // rows; registers walk four rows, then the next groups of 4 * 64 / m rows.
+// Tessera issues MFMA with A and B swapped (as Triton's "transposed" MFMA
+// layout does): the instruction computes (A B)^T = B^T A^T, whose fragment
+// for B^T (n x k) is A's and for A^T (k x m) is B's, while the accumulator
+// is the transpose of this one. A lane then holds runs of four columns,
+// which it stores to global memory directly as one 8- or 16-byte access.
 Fragment mfmaC(int m) {
   Fragment f = {{{1, 0}, {2, 0}}, {}};
   for (int c = 1; c < m; c *= 2) f.lane.push_back({0, c});
@@ -39,7 +44,7 @@ const Fragment kA32x2 = mfmaA(32, 2), kB32x2 = transpose(mfmaA(32, 2));
 const Fragment kA16x2 = mfmaA(16, 2), kB16x2 = transpose(mfmaA(16, 2));
 const Fragment kA32x1 = mfmaA(32, 1), kB32x1 = transpose(mfmaA(32, 1));
 const Fragment kA16x1 = mfmaA(16, 1), kB16x1 = transpose(mfmaA(16, 1));
-const Fragment kC32 = mfmaC(32), kC16 = mfmaC(16);
+const Fragment kC32 = transpose(mfmaC(32)), kC16 = transpose(mfmaC(16));
 
 // WMMA 16 x 16 x 16 (wave32): each lane holds a whole row of A (a column of
 // B), lanes 16-31 repeating lanes 0-15; the accumulator's rows alternate

@@ -129,7 +129,7 @@ public:
     };
     std::vector<llvm::Value *> args;
     switch (inst->call) {
-    case MatrixCall::Mfma: args = {as(av, 0), as(bv, 1), cv, b.getInt32(0), b.getInt32(0), b.getInt32(0)}; break;
+    case MatrixCall::Mfma: args = {as(bv, 0), as(av, 1), cv, b.getInt32(0), b.getInt32(0), b.getInt32(0)}; break;
     case MatrixCall::Wmma: args = {as(av, 0), as(bv, 1), cv}; break;
     case MatrixCall::WmmaInt8: args = {b.getTrue(), as(av, 1), b.getTrue(), as(bv, 3), cv, b.getFalse()}; break;
     }
