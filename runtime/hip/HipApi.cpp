@@ -2,6 +2,7 @@
 // code-object check done before anything reaches the driver.
 #include "runtime/hip/HipApi.h"
 
+#include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
 #include <vector>
@@ -95,6 +96,60 @@ Status checkCodeObject(const void *binary, size_t size, const std::string &arch)
                                                                  : objectArch) +
                                              "; this device is " + device + " (compile with arch=\"" + device + "\")"};
   return Status::ok();
+}
+
+namespace {
+
+template <typename T> bool readAt(const unsigned char *b, size_t size, uint64_t offset, T &out) {
+  if (offset > size || sizeof(T) > size - offset) return false;
+  std::memcpy(&out, b + offset, sizeof(T));  // ELF64 little-endian, as the host
+  return true;
+}
+
+} // namespace
+
+Status readKernelDescriptor(const void *binary, size_t size, const std::string &entry, KernelDescriptor &out) {
+  const auto *b = static_cast<const unsigned char *>(binary);
+  const Status malformed{StatusCode::InvalidArgument, "malformed HSA code object (ELF section or symbol table)"};
+  uint64_t shoff = 0;
+  uint16_t shentsize = 0, shnum = 0;
+  if (!readAt(b, size, 40, shoff) || !readAt(b, size, 58, shentsize) || !readAt(b, size, 60, shnum) || shentsize < 64)
+    return malformed;
+  auto section = [&](uint32_t index, uint64_t field, auto &value) {
+    return index < shnum && readAt(b, size, shoff + uint64_t(index) * shentsize + field, value);
+  };
+  std::string wanted = entry + ".kd";
+  for (uint32_t s = 0; s < shnum; ++s) {
+    uint32_t type = 0, link = 0;
+    uint64_t offset = 0, bytes = 0, entsize = 0, strOffset = 0, strBytes = 0;
+    if (!section(s, 4, type)) return malformed;
+    if (type != 2 /* SHT_SYMTAB */ && type != 11 /* SHT_DYNSYM */) continue;
+    if (!section(s, 24, offset) || !section(s, 32, bytes) || !section(s, 40, link) || !section(s, 56, entsize) ||
+        entsize < 24 || !section(link, 24, strOffset) || !section(link, 32, strBytes))
+      return malformed;
+    for (uint64_t at = offset; at + entsize <= offset + bytes; at += entsize) {
+      uint32_t name = 0;
+      uint16_t shndx = 0;
+      uint64_t value = 0;
+      if (!readAt(b, size, at, name) || !readAt(b, size, at + 6, shndx) || !readAt(b, size, at + 8, value))
+        return malformed;
+      if (name >= strBytes || strOffset + name >= size) continue;
+      const char *symbol = reinterpret_cast<const char *>(b + strOffset + name);
+      size_t room = size_t(std::min<uint64_t>(strBytes - name, size - strOffset - name));
+      if (strnlen(symbol, room) != wanted.size() || wanted.compare(0, wanted.size(), symbol, wanted.size()) != 0)
+        continue;
+      uint64_t addr = 0, fileOffset = 0;
+      if (!section(shndx, 16, addr) || !section(shndx, 24, fileOffset) || value < addr) return malformed;
+      uint64_t kd = fileOffset + (value - addr);
+      uint16_t properties = 0;
+      if (!readAt(b, size, kd + 0, out.ldsBytes) || !readAt(b, size, kd + 4, out.scratchBytes) ||
+          !readAt(b, size, kd + 8, out.kernargBytes) || !readAt(b, size, kd + 56, properties))
+        return malformed;
+      out.waveSize = properties & (1u << 10) ? 32 : 64;  // ENABLE_WAVEFRONT_SIZE32
+      return Status::ok();
+    }
+  }
+  return {StatusCode::NotFound, "the code object has no kernel '" + entry + "' (no descriptor " + wanted + ")"};
 }
 
 } // namespace tessera::runtime

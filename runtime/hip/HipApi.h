@@ -6,6 +6,7 @@
 #include "runtime/Status.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -80,5 +81,18 @@ Status openHipApi(const std::string &path, std::unique_ptr<HipApi> &out);
 // Checks that `binary` is an AMDGPU HSA code object for `arch` ("gfx942",
 // or "" for any): InvalidArgument naming what it is otherwise.
 Status checkCodeObject(const void *binary, size_t size, const std::string &arch);
+
+// What a kernel's descriptor (the `<entry>.kd` symbol of its code object)
+// says about launching it.
+struct KernelDescriptor {
+  uint32_t ldsBytes = 0;      // group segment: LDS per work-group
+  uint32_t scratchBytes = 0;  // private segment per lane
+  uint32_t kernargBytes = 0;  // the kernel arguments, implicit ones included
+  int waveSize = 64;
+};
+// Reads `entry`'s descriptor from code object `binary` (checked by
+// checkCodeObject); NotFound when it has none, InvalidArgument when the
+// ELF is malformed.
+Status readKernelDescriptor(const void *binary, size_t size, const std::string &entry, KernelDescriptor &out);
 
 } // namespace tessera::runtime

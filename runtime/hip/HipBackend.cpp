@@ -8,6 +8,7 @@
 #include "runtime/Sha256.h"
 #include "runtime/hip/HipApi.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -110,6 +111,7 @@ private:
 struct LoadedHipModule {
   const HipApi *api = nullptr;
   hip::ModuleHandle module = nullptr;
+  std::vector<unsigned char> image;  // the code object, for its kernels' descriptors
   ~LoadedHipModule() {
     if (module) (void)api->hipModuleUnload(module);
   }
@@ -118,8 +120,9 @@ struct LoadedHipModule {
 class HipKernel final : public Kernel {
 public:
   HipKernel(HipDevice &device, std::shared_ptr<LoadedHipModule> module, hip::Function fn, std::string name,
-            size_t numArgs)
-      : device_(device), module_(std::move(module)), fn_(fn), name_(std::move(name)), numArgs_(numArgs) {}
+            size_t numArgs, KernelDescriptor descriptor)
+      : device_(device), module_(std::move(module)), fn_(fn), name_(std::move(name)), numArgs_(numArgs),
+        descriptor_(descriptor) {}
   const std::string &name() const override { return name_; }
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override;
 
@@ -129,6 +132,7 @@ private:
   hip::Function fn_;
   std::string name_;
   size_t numArgs_;
+  KernelDescriptor descriptor_;
 };
 
 class HipModule final : public Module {
@@ -221,6 +225,7 @@ public:
       if (!guard.status()) return guard.status();
       loaded = std::make_shared<LoadedHipModule>();
       loaded->api = &api_;
+      loaded->image.assign(static_cast<const unsigned char *>(binary), static_cast<const unsigned char *>(binary) + size);
       if (Status st = api_.check(api_.hipModuleLoadData(&loaded->module, binary), "hipModuleLoadData",
                                  StatusCode::InvalidArgument);
           !st) {
@@ -281,6 +286,8 @@ HipBuffer::~HipBuffer() {
 Device &HipBuffer::device() const { return device_; }
 
 Status HipModule::getKernel(const std::string &entry, size_t numArgs, std::unique_ptr<Kernel> &out) {
+  KernelDescriptor descriptor;
+  if (Status st = readKernelDescriptor(module_->image.data(), module_->image.size(), entry, descriptor); !st) return st;
   DeviceGuard guard(device_.api(), device_.index());
   if (!guard.status()) return guard.status();
   hip::Function fn = nullptr;
@@ -288,7 +295,7 @@ Status HipModule::getKernel(const std::string &entry, size_t numArgs, std::uniqu
                                       ("hipModuleGetFunction(\"" + entry + "\")").c_str(), StatusCode::NotFound);
       !st)
     return st;
-  out = std::make_unique<HipKernel>(device_, module_, fn, entry, numArgs);
+  out = std::make_unique<HipKernel>(device_, module_, fn, entry, numArgs, descriptor);
   return Status::ok();
 }
 
@@ -297,17 +304,24 @@ Status HipKernel::launch(const LaunchConfig &config, void **args, size_t numArgs
   if (config.threadsPerProgram < 1 || config.threadsPerProgram > 1024)
     return {StatusCode::InvalidArgument, "kernel '" + name_ + "': " + std::to_string(config.threadsPerProgram) +
                                              " threads per program (HIP allows 1 to 1024)"};
-  if (config.sharedMemoryBytes < 0 || config.sharedMemoryBytes > 64 * 1024)
-    return {StatusCode::InvalidArgument, "kernel '" + name_ + "': " + std::to_string(config.sharedMemoryBytes) +
-                                             " bytes of shared memory (AMD GPUs have 64 KiB per work-group)"};
+  // The code object states its LDS (a sized group segment); any more is
+  // requested at launch.
+  int64_t dynamicLds = std::max<int64_t>(0, config.sharedMemoryBytes - descriptor_.ldsBytes);
+  if (config.sharedMemoryBytes < 0 || descriptor_.ldsBytes + dynamicLds > 64 * 1024)
+    return {StatusCode::InvalidArgument, "kernel '" + name_ + "': " + std::to_string(descriptor_.ldsBytes) +
+                                             " bytes of LDS in its code object and " + std::to_string(dynamicLds) +
+                                             " more at launch (AMD GPUs have 64 KiB per work-group)"};
+  if (config.threadsPerProgram % descriptor_.waveSize && config.threadsPerProgram > descriptor_.waveSize)
+    return {StatusCode::InvalidArgument, "kernel '" + name_ + "': " + std::to_string(config.threadsPerProgram) +
+                                             " threads per program is not a whole number of its waves of " +
+                                             std::to_string(descriptor_.waveSize)};
   hip::Stream s = nullptr;
   if (Status st = device_.streamHandle(stream, s); !st) return st;
   DeviceGuard guard(device_.api(), device_.index());
   if (!guard.status()) return guard.status();
-  // The code object states its LDS (a sized group segment): nothing dynamic.
   return device_.api().check(device_.api().hipModuleLaunchKernel(fn_, config.grid[0], config.grid[1], config.grid[2],
-                                                                 unsigned(config.threadsPerProgram), 1, 1, 0, s, args,
-                                                                 nullptr),
+                                                                 unsigned(config.threadsPerProgram), 1, 1,
+                                                                 unsigned(dynamicLds), s, args, nullptr),
                              ("hipModuleLaunchKernel(\"" + name_ + "\")").c_str(), StatusCode::LaunchFailed);
 }
 

@@ -4,8 +4,10 @@
 // device (fake_libamdhip64.c: host memory, launches that fail) exercises
 // memory, code-object checks, kernel lookup and launch errors.
 #include "runtime/Runtime.h"
+#include "runtime/hip/HipApi.h"
 #include "runtime/hip/HipBackend.h"
 #include "TestSupport.h"
+#include "tessera/tessera.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -33,6 +35,25 @@ Status open(const std::string &path, std::unique_ptr<Backend> *keep = nullptr) {
 }
 
 bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
+// A real code object: a kernel compiled for gfx942 through the C API.
+std::vector<unsigned char> compiledCodeObject(int &threads) {
+  static const char *signature[] = {"*fp32:16"};
+  tessera_compile_options o{};
+  o.source = "import tessera.language as tl\n\ndef k(p):\n    tl.store(p + tl.arange(0, 256), 1.0)\n";
+  o.entry = "k";
+  o.signature = signature, o.num_signature = 1;
+  o.target = "amdgpu";
+  o.arch = "gfx942";
+  tessera_binary bin = nullptr;
+  if (tessera_compile_binary(&o, &bin) != TESSERA_SUCCESS) return {};
+  size_t size = 0;
+  const auto *data = static_cast<const unsigned char *>(tessera_binary_data(bin, &size));
+  std::vector<unsigned char> out(data, data + size);
+  threads = tessera_binary_threads_per_program(bin);
+  tessera_binary_destroy(bin);
+  return out;
+}
 
 // The first 64 bytes of an ELF code object: AMDGPU, HSA OS ABI, `mach` in e_flags.
 std::vector<unsigned char> codeObjectHeader(unsigned mach, unsigned machine = 224) {
@@ -96,6 +117,25 @@ TEST(HipBackend, RegistryOmitsHipWithoutADevice) {
   EXPECT_TRUE(contains(st.message(), "backend 'hip' is not usable on this machine")) << st.message();
 }
 
+TEST(HipBackend, KernelDescriptorsOfTruncatedOrDamagedCodeObjects) {
+  int threads = 0;
+  std::vector<unsigned char> image = compiledCodeObject(threads);
+  ASSERT_FALSE(image.empty()) << tessera_last_error();
+  KernelDescriptor d;
+  ASSERT_TRUE(readKernelDescriptor(image.data(), image.size(), "k", d).isOk());
+  EXPECT_EQ(d.waveSize, 64);
+  EXPECT_EQ(d.kernargBytes, 8u);  // one pointer; it uses none of the implicit arguments
+  EXPECT_EQ(d.ldsBytes, 0u);
+  // Every truncation, and bytes flipped all over, end in a status (ASan
+  // builds check that nothing reads outside the image).
+  for (size_t n = 0; n < image.size(); n += 7) (void)readKernelDescriptor(image.data(), n, "k", d);
+  for (size_t i = 0; i < image.size(); i += 13) {
+    std::vector<unsigned char> damaged = image;
+    damaged[i] ^= 0xff;
+    (void)readKernelDescriptor(damaged.data(), damaged.size(), "k", d);
+  }
+}
+
 TEST(HipBackend, FakeDeviceMemoryCodeObjectsAndLaunchErrors) {
   std::string lib = fakeRuntime("onedevice", "-DINIT_RESULT=0 -DDEVICE_COUNT=1");
   ASSERT_FALSE(lib.empty());
@@ -133,24 +173,39 @@ TEST(HipBackend, FakeDeviceMemoryCodeObjectsAndLaunchErrors) {
   EXPECT_TRUE(contains(st.message(), "the code object is for gfx90a; this device is gfx942")) << st.message();
   st = device->loadModule("cubin", gfx90a.data(), gfx90a.size(), module);
   EXPECT_TRUE(contains(st.message(), "not \"cubin\"")) << st.message();
-  std::vector<unsigned char> gfx942 = codeObjectHeader(0x4c);
-  ASSERT_TRUE(device->loadModule("hsaco", gfx942.data(), gfx942.size(), module).isOk());
-
+  // A header alone passes the check but has no kernel descriptors.
+  std::vector<unsigned char> header = codeObjectHeader(0x4c);
+  ASSERT_TRUE(device->loadModule("hsaco", header.data(), header.size(), module).isOk());
   std::unique_ptr<Kernel> kernel;
+  EXPECT_EQ(module->getKernel("k", 1, kernel).code(), StatusCode::InvalidArgument);
+
+  // A real one: the kernel's descriptor is read from it.
+  int threads = 0;
+  std::vector<unsigned char> image = compiledCodeObject(threads);
+  ASSERT_FALSE(image.empty()) << tessera_last_error();
+  EXPECT_EQ(threads, 256);
+  ASSERT_TRUE(device->loadModule("hsaco", image.data(), image.size(), module).isOk());
   st = module->getKernel("missing", 1, kernel);
   EXPECT_EQ(st.code(), StatusCode::NotFound);
-  EXPECT_TRUE(contains(st.message(), "hipErrorNotFound")) << st.message();
-  ASSERT_TRUE(module->getKernel("add", 1, kernel).isOk());
+  EXPECT_TRUE(contains(st.message(), "no descriptor missing.kd")) << st.message();
+  ASSERT_TRUE(module->getKernel("k", 1, kernel).isOk());
   void *ptr = buf->devicePointer();
   void *args[] = {&ptr};
   LaunchConfig config;
-  config.threadsPerProgram = 256;
+  config.threadsPerProgram = threads;
   st = kernel->launch(config, args, 1, nullptr);
   EXPECT_EQ(st.code(), StatusCode::LaunchFailed);
   EXPECT_TRUE(contains(st.message(), "hipErrorLaunchFailure")) << st.message();
   EXPECT_FALSE(kernel->launch(config, args, 2, nullptr).isOk());
   config.threadsPerProgram = 2048;
   EXPECT_EQ(kernel->launch(config, args, 1, nullptr).code(), StatusCode::InvalidArgument);
+  config.threadsPerProgram = 96;  // one and a half waves of 64
+  st = kernel->launch(config, args, 1, nullptr);
+  EXPECT_TRUE(contains(st.message(), "not a whole number of its waves of 64")) << st.message();
+  config.threadsPerProgram = threads;
+  config.sharedMemoryBytes = 70000;
+  st = kernel->launch(config, args, 1, nullptr);
+  EXPECT_TRUE(contains(st.message(), "64 KiB per work-group")) << st.message();
 
   // Streams and events.
   std::unique_ptr<Stream> stream;
