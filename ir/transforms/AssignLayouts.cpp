@@ -110,7 +110,7 @@ public:
         continue;
       }
       if (!anchor || !op->operand(0)->type().isTile()) continue;
-      const Layout *l = coalesced(op->operand(0));
+      const Layout *l = memoryLayout(op);
       for (Value *v : op->operands()) want(v, l);
       for (Value *r : op->results()) desired_.emplace(r, l);
     }
@@ -170,11 +170,22 @@ private:
   // Triton's blocked layout with `perThread` elements along order[0], lanes
   // and then warps spread over the dimensions fastest first; what is left over
   // wraps (broadcasts) along the fastest dimension.
-  const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread) {
+  // `perThread` consecutive elements along order[0] per thread, and
+  // `perThreadNext` along order[1] (where the tile has elements enough).
+  const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread,
+                        int64_t perThreadNext = 1) {
     size_t r = shape.size();
     std::vector<int64_t> spt(r, 1), tpw(r, 1), wpc(r, 1), left = shape;
     spt[size_t(order[0])] = std::min(perThread, shape[size_t(order[0])]);
     left[size_t(order[0])] /= spt[size_t(order[0])];
+    if (r > 1 && perThreadNext > 1) {
+      int64_t total = 1;
+      for (int64_t s : shape) total *= s;
+      // No more than the tile gives each thread: no thread may repeat another's.
+      int64_t room = total / (lanes_ * warps_ * spt[size_t(order[0])]);
+      spt[size_t(order[1])] = std::max<int64_t>(1, std::min({perThreadNext, room, shape[size_t(order[1])]}));
+      left[size_t(order[1])] /= spt[size_t(order[1])];
+    }
     int64_t lanes = lanes_, warps = warps_;
     for (int64_t d : order) {
       int64_t t = std::min(lanes, left[size_t(d)]);
@@ -213,6 +224,77 @@ private:
     int64_t perThread = 1;
     while (perThread * 2 <= limit) perThread *= 2;
     return blocked(t.shape(), order, std::max<int64_t>(1, perThread));
+  }
+
+  // A load whose tile only goes to shared memory with another dimension
+  // contiguous there (a pipeline's staging buffer, k-contiguous for a dot):
+  // coalesced, and each thread also holds a run along the buffer's
+  // contiguous dimension, so that it writes vectors rather than elements.
+  const Layout *coalescedForStaging(const Operation *load) {
+    const Value *v = load->result();
+    if (v->type().rank() != 2 || !v->hasUses()) return nullptr;
+    const Layout *shared = nullptr;
+    for (const Operation *u : v->users()) {
+      if (!u->is(OpCode::LocalStore) || u->operand(1) != v) return nullptr;
+      const Layout *s = u->operand(0)->type().layout();
+      if (!s || (shared && s != shared)) return nullptr;
+      shared = s;
+    }
+    const std::vector<int64_t> *order = shared->param("order");
+    const std::vector<int64_t> *vec = shared->param("vec");
+    const Layout *l = coalesced(load->operand(0));
+    const std::vector<int64_t> *loadOrder = l->param("order");
+    const std::vector<int64_t> *spt = l->param("size_per_thread");
+    if (!order || !vec || !loadOrder || !spt || order->empty() || (*order)[0] == (*loadOrder)[0]) return nullptr;
+    // Half the buffer's swizzle vector: 8 bytes of 16-bit elements, as the
+    // dot fragments read them.
+    int64_t run = std::max<int64_t>(1, (*vec)[0] / 2);
+    return blocked(v->type().shape(), *loadOrder, (*spt)[size_t((*loadOrder)[0])], run);
+  }
+
+  // The layout of a load's, store's or atomic's tiles.
+  const Layout *memoryLayout(const Operation *op) {
+    const Layout *l = op->is(OpCode::Load) ? coalescedForStaging(op) : op->is(OpCode::Store) ? storeInDotLayout(op) : nullptr;
+    return l ? l : coalesced(op->operand(0));
+  }
+
+  // The dot whose result `v` is, through elementwise ops of its shape and
+  // the loops that carry it, if any.
+  const Operation *sourceDot(const Value *v, int depth = 0) {
+    const Operation *d = v->definingOp();
+    if (!d || depth > 16) return nullptr;
+    if (d->is(OpCode::Dot)) return d;
+    if (d->is(OpCode::For)) return sourceDot(d->region(0).block().terminator()->operand(v->index()), depth + 1);
+    if (!d->hasTrait(kElementwise) && !d->is(OpCode::ConvertLayout)) return nullptr;
+    for (const Value *o : d->operands())
+      if (o->type().isTile() && o->type().shape() == v->type().shape())
+        if (const Operation *dot = sourceDot(o, depth + 1)) return dot;
+    return nullptr;
+  }
+
+  // A store of a dot's result keeps the dot's layout where that gives each
+  // thread runs of at least 4 elements and 8 bytes along the pointers'
+  // contiguous dimension (AMD's transposed MFMA accumulators): the tile goes
+  // out as it is, as Triton stores it, without a trip through shared memory.
+  const Layout *storeInDotLayout(const Operation *store) {
+    const Value *v = store->operand(1);
+    if (v->type().rank() != 2) return nullptr;
+    const Operation *dot = sourceDot(v);
+    std::optional<DotLayouts> dl = dot ? dotLayouts(*dot) : std::nullopt;
+    if (!dl || !dl->acc) return nullptr;
+    const std::vector<int64_t> *order = coalesced(store->operand(0))->param("order");
+    std::optional<LinearLayout> acc = toLinearLayout(*dl->acc, v->type().shape());
+    if (!order || !acc) return nullptr;
+    size_t fast = size_t((*order)[0]);
+    int64_t run = 1;
+    for (const auto &basis : acc->bases("register")) {
+      bool along = basis[fast] == run;
+      for (size_t d = 0; d < basis.size(); ++d) along &= d == fast || basis[d] == 0;
+      if (!along) break;
+      run *= 2;
+    }
+    int64_t bytes = std::max(1, v->type().element().bitWidth() / 8);
+    return run >= 4 && run * bytes >= 8 ? dl->acc : nullptr;
   }
 
   static Type withLayout(Type t, const Layout *l) { return Type::tile(t.shape(), t.element(), l); }
@@ -323,7 +405,7 @@ private:
     case OpCode::AtomicRmw:
     case OpCode::AtomicCas: {
       if (!op->operand(0)->type().isTile()) return;
-      const Layout *l = coalesced(op->operand(0));
+      const Layout *l = memoryLayout(op);
       for (unsigned i = 0; i < op->numOperands(); ++i) convertOperand(op, i, l);
       for (Value *r : op->results()) setLayout(r, l);
       return;

@@ -22,19 +22,20 @@ namespace {
 constexpr const char *kTriple = "amdgcn-amd-amdhsa";
 
 // The architectures we generate code for, as data: lanes per wave, LDS a
-// work-group may use, the features that fix the wave size, and ocml's
-// __oclc_ISA_version for it.
+// work-group may use, the features that fix the wave size, ocml's
+// __oclc_ISA_version for it, and whether VGPRs and AGPRs share one file.
 struct ArchInfo {
   const char *name;
   int waveSize;
   int64_t ldsBytes;
   const char *features;
   int isaVersion;
+  bool unifiedRegisters;
 };
 constexpr ArchInfo kArchs[] = {
-    {"gfx90a", 64, 64 * 1024, "+wavefrontsize64", 9010},
-    {"gfx942", 64, 64 * 1024, "+wavefrontsize64", 9402},
-    {"gfx1100", 32, 64 * 1024, "+wavefrontsize32", 11000},
+    {"gfx90a", 64, 64 * 1024, "+wavefrontsize64", 9010, true},
+    {"gfx942", 64, 64 * 1024, "+wavefrontsize64", 9402, true},
+    {"gfx1100", 32, 64 * 1024, "+wavefrontsize32", 11000, false},
 };
 
 const llvm::Target *amdgpu(std::string &error) {
@@ -84,7 +85,7 @@ public:
     if (!tm) error = std::string("LLVM cannot create an AMDGPU target machine for ") + arch_.name;
     return tm;
   }
-  std::unique_ptr<llvmgen::TargetInfo> targetInfo() const override { return createAmdgpuTargetInfo(arch_.name, arch_.waveSize); }
+  std::unique_ptr<llvmgen::TargetInfo> targetInfo() const override { return createAmdgpuTargetInfo(arch_.name, arch_.waveSize, arch_.unifiedRegisters); }
   int64_t sharedMemoryLimit() const override { return arch_.ldsBytes; }
   std::string architecture() const override { return arch_.name; }
 

@@ -13,7 +13,8 @@ namespace {
 
 class AmdgpuTargetInfo final : public llvmgen::TargetInfo {
 public:
-  AmdgpuTargetInfo(std::string arch, int waveSize) : arch_(std::move(arch)), waveSize_(waveSize) {}
+  AmdgpuTargetInfo(std::string arch, int waveSize, bool unifiedRegisters)
+      : arch_(std::move(arch)), waveSize_(waveSize), unifiedRegisters_(unifiedRegisters) {}
 
   std::string name() const override { return "amdgpu"; }
   unsigned globalAddressSpace() const override { return 1; }
@@ -146,6 +147,12 @@ public:
     std::string size = std::to_string(threads);
     fn->addFnAttr("amdgpu-flat-work-group-size", size + "," + size);
     fn->addFnAttr("uniform-work-group-size", "true");
+    // MFMA accumulators in VGPRs, as Triton keeps them: where VGPRs and
+    // AGPRs share one file, LLVM 19 selects MFMA's VGPR form only for a
+    // kernel held to 256 registers per lane (at least two waves per SIMD);
+    // otherwise the accumulators live in AGPRs and are copied to and from
+    // VGPRs around every loop iteration.
+    if (unifiedRegisters_) fn->addFnAttr("amdgpu-waves-per-eu", "2");
   }
 
 private:
@@ -174,12 +181,14 @@ private:
 
   std::string arch_;
   int waveSize_;
+  bool unifiedRegisters_;
 };
 
 } // namespace
 
-std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &arch, int waveSize) {
-  return std::make_unique<AmdgpuTargetInfo>(arch, waveSize);
+std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &arch, int waveSize,
+                                                            bool unifiedRegisters) {
+  return std::make_unique<AmdgpuTargetInfo>(arch, waveSize, unifiedRegisters);
 }
 
 } // namespace tessera::targets::amdgpu

@@ -11,8 +11,10 @@
 
 namespace tessera::targets::amdgpu {
 
-// The hooks of the thread emitter for `arch`, with `waveSize` lanes per wave.
-std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &arch, int waveSize);
+// The hooks of the thread emitter for `arch`, with `waveSize` lanes per wave;
+// `unifiedRegisters`: VGPRs and AGPRs share one register file (gfx90a on).
+std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &arch, int waveSize,
+                                                            bool unifiedRegisters);
 
 // Links the functions of ROCm's device libraries (ocml: math, ockl:
 // printf) the module calls, with their control constants (`isaVersion`:

@@ -6,12 +6,15 @@
 # RUN: llvm-readobj --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 # A 128 x 128 x 64 tile at 4 warps on matrix cores: on CDNA each wave
 # computes 64 x 64 of the result as 2 x 2 MFMA 32x32x8 tiles over 8 k steps,
-# 32 per iteration as Triton; the operands come through LDS (two stages,
-# Triton's AMD default), the accumulators live in AGPRs.
+# 32 per iteration as Triton; the operands come through one LDS buffer each
+# (two stages, Triton's AMD default: the next tile waits in registers), B
+# with k contiguous there so that the fragments read runs of k; the
+# accumulators live in VGPRs (no AGPRs), and MFMA runs with A and B swapped
+# so that each lane stores runs of columns straight to global memory.
 # GFX942: v_mfma_f32_32x32x8_bf16
 # GFX942-COUNT-31: v_mfma_f32_32x32x8_bf16
 # GFX942-NOT: v_mfma
-# GFX942: .agpr_count: 64
+# GFX942: .agpr_count: 0
 # GFX942: .vgpr_spill_count: 0
 # GFX90A-COUNT-32: v_mfma_f32_32x32x8bf16_1k
 # GFX90A-NOT: v_mfma
@@ -21,8 +24,8 @@
 # GFX1100: .wavefront_size: 32
 # f32 inputs (input_precision tf32, tl.dot's default) on gfx942: xf32 MFMA.
 # F32: v_mfma_f32_32x32x4_xf32
-# NOTES: .agpr_count: 64
-# NOTES: .group_segment_fixed_size: 65536
+# NOTES: .agpr_count: 0
+# NOTES: .group_segment_fixed_size: 32768
 # NOTES: .wavefront_size: 64
 import tessera.language as tl
 
