@@ -41,6 +41,7 @@ fi
 
 step "sanitizers (Debug, ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$root/ci/lsan.supp
 bash ci/build.sh "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON
 ctest --test-dir "$root/build-asan" --output-on-failure -j"$(nproc)" --output-junit "$results/unit-asan.xml" || status=1
 "$root/.venv/bin/lit" -q --xunit-xml-output "$results/ir-asan.xml" "$root/build-asan/tests/ir" || status=1

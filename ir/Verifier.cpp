@@ -531,10 +531,14 @@ bool verifyMma(const Operation &op, Checker &c) {
   int64_t m = shape[0], n = shape[1], k = shape[2], perLane = int64_t(op.numResults());
   if (perLane == 0 || (m * n) % perLane) return c.fail("expected a share of the m x n result per lane");
   int64_t lanes = m * n / perLane, a = m * k / lanes, b = k * n / lanes;
-  if (a * lanes != m * k || b * lanes != k * n || int64_t(op.numOperands()) != a + b + perLane)
+  // A and B may each be held by `repeat` lanes (a power of two).
+  int64_t inputs = int64_t(op.numOperands()) - perLane, repeat = a + b > 0 ? inputs / (a + b) : 0;
+  bool repeated = repeat >= 1 && (repeat & (repeat - 1)) == 0 && repeat * (a + b) == inputs;
+  if (a * lanes != m * k || b * lanes != k * n || !repeated)
     return c.fail("expected " + std::to_string(a) + " + " + std::to_string(b) + " + " + std::to_string(perLane) +
-                  " operands (A, B, C shares of " + std::to_string(lanes) + " lanes), got " +
-                  std::to_string(op.numOperands()));
+                  " operands (A, B, C shares of " + std::to_string(lanes) +
+                  " lanes; A's and B's shares may be repeated), got " + std::to_string(op.numOperands()));
+  a *= repeat, b *= repeat;
   Type acc = op.result(0)->type();
   if (!acc.isScalar()) return c.fail("result #0: expected a scalar, got " + acc.str());
   for (unsigned i = 0; i < op.numResults(); ++i)

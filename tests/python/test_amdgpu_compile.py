@@ -23,6 +23,12 @@ def amdgpu():
         pytest.skip("this build has no amdgpu code generator")
 
 
+@pytest.fixture(autouse=True)
+def _verify_each_pass(monkeypatch):
+    # The IR verifier after every pass of the amdgpu pipeline (as debug builds do).
+    monkeypatch.setenv("TESSERA_VERIFY_EACH", "1")
+
+
 def _params():
     return [pytest.param(c, d, id="%s[%s]" % (c.name, d)) for c in CASES for d in c.dtypes
             if not c.reason("skip", d)]
