@@ -170,22 +170,11 @@ private:
   // Triton's blocked layout with `perThread` elements along order[0], lanes
   // and then warps spread over the dimensions fastest first; what is left over
   // wraps (broadcasts) along the fastest dimension.
-  // `perThread` consecutive elements along order[0] per thread, and
-  // `perThreadNext` along order[1] (where the tile has elements enough).
-  const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread,
-                        int64_t perThreadNext = 1) {
+  const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread) {
     size_t r = shape.size();
     std::vector<int64_t> spt(r, 1), tpw(r, 1), wpc(r, 1), left = shape;
     spt[size_t(order[0])] = std::min(perThread, shape[size_t(order[0])]);
     left[size_t(order[0])] /= spt[size_t(order[0])];
-    if (r > 1 && perThreadNext > 1) {
-      int64_t total = 1;
-      for (int64_t s : shape) total *= s;
-      // No more than the tile gives each thread: no thread may repeat another's.
-      int64_t room = total / (lanes_ * warps_ * spt[size_t(order[0])]);
-      spt[size_t(order[1])] = std::max<int64_t>(1, std::min({perThreadNext, room, shape[size_t(order[1])]}));
-      left[size_t(order[1])] /= spt[size_t(order[1])];
-    }
     int64_t lanes = lanes_, warps = warps_;
     for (int64_t d : order) {
       int64_t t = std::min(lanes, left[size_t(d)]);
@@ -226,35 +215,9 @@ private:
     return blocked(t.shape(), order, std::max<int64_t>(1, perThread));
   }
 
-  // A load whose tile only goes to shared memory with another dimension
-  // contiguous there (a pipeline's staging buffer, k-contiguous for a dot):
-  // coalesced, and each thread also holds a run along the buffer's
-  // contiguous dimension, so that it writes vectors rather than elements.
-  const Layout *coalescedForStaging(const Operation *load) {
-    const Value *v = load->result();
-    if (v->type().rank() != 2 || !v->hasUses()) return nullptr;
-    const Layout *shared = nullptr;
-    for (const Operation *u : v->users()) {
-      if (!u->is(OpCode::LocalStore) || u->operand(1) != v) return nullptr;
-      const Layout *s = u->operand(0)->type().layout();
-      if (!s || (shared && s != shared)) return nullptr;
-      shared = s;
-    }
-    const std::vector<int64_t> *order = shared->param("order");
-    const std::vector<int64_t> *vec = shared->param("vec");
-    const Layout *l = coalesced(load->operand(0));
-    const std::vector<int64_t> *loadOrder = l->param("order");
-    const std::vector<int64_t> *spt = l->param("size_per_thread");
-    if (!order || !vec || !loadOrder || !spt || order->empty() || (*order)[0] == (*loadOrder)[0]) return nullptr;
-    // Half the buffer's swizzle vector: 8 bytes of 16-bit elements, as the
-    // dot fragments read them.
-    int64_t run = std::max<int64_t>(1, (*vec)[0] / 2);
-    return blocked(v->type().shape(), *loadOrder, (*spt)[size_t((*loadOrder)[0])], run);
-  }
-
   // The layout of a load's, store's or atomic's tiles.
   const Layout *memoryLayout(const Operation *op) {
-    const Layout *l = op->is(OpCode::Load) ? coalescedForStaging(op) : op->is(OpCode::Store) ? storeInDotLayout(op) : nullptr;
+    const Layout *l = op->is(OpCode::Store) ? storeInDotLayout(op) : nullptr;
     return l ? l : coalesced(op->operand(0));
   }
 

@@ -13,11 +13,10 @@
 // A target without asynchronous copies (module attribute async_copy = 0:
 // AMD GPUs; or TESSERA_PIPELINE_REGISTERS=1, to test this form anywhere)
 // stages through registers instead, as Triton's AMD pipeliner does: one
-// buffer per load, with k contiguous; before the loop, iteration 0's tiles
-// are loaded and stored to it; iteration i reads its tiles back, loads
-// iteration i+1's into registers before its other work, and stores them
-// to the buffer after it (insert-barriers orders the store after every
-// read).
+// buffer per load; before the loop, iteration 0's tiles are loaded and
+// stored to it; iteration i reads its tiles back, loads iteration i+1's
+// into registers before its other work, and stores them to the buffer
+// after it (insert-barriers orders the store after every read).
 //
 // To compute iteration i + S-1's pointers and masks early, the ops they
 // depend on in the body (the "slice": pure, region-free ops of the
@@ -153,10 +152,6 @@ private:
       ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
       int64_t fast = info.contiguity[0] > info.contiguity[1] ? 0 : 1;
-      // Staged through registers, the buffer keeps k contiguous, as the
-      // dot's operand fragments read it (runs along k); the tile's layout
-      // is chosen to write such runs too (assign-layouts).
-      if (registers_) fast = ld->result()->users().front()->operand(0) == ld->result() ? 1 : 0;
       int elemBytes = std::max(1, t.element().bitWidth() / 8);
       std::vector<int64_t> stacked = {entries, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
       buffers_.push_back(b.createValue(

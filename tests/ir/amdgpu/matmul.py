@@ -7,8 +7,7 @@
 # A 128 x 128 x 64 tile at 4 warps on matrix cores: on CDNA each wave
 # computes 64 x 64 of the result as 2 x 2 MFMA 32x32x8 tiles over 8 k steps,
 # 32 per iteration as Triton; the operands come through one LDS buffer each
-# (two stages, Triton's AMD default: the next tile waits in registers), B
-# with k contiguous there so that the fragments read runs of k; the
+# (two stages, Triton's AMD default: the next tile waits in registers); the
 # accumulators live in VGPRs (no AGPRs), and MFMA runs with A and B swapped
 # so that each lane stores runs of columns straight to global memory.
 # GFX942: v_mfma_f32_32x32x8_bf16
