@@ -161,6 +161,10 @@ public:
   void storeTileShared(const Regs &regs, const TileLayout &l, ir::Value *buffer);
   // A tile in layout `l` read back from a row-major copy in shared memory.
   Regs readTileShared(const TileLayout &l, ir::Value *buffer);
+  // A conversion from `li` to `lo` through shared memory in pieces of at
+  // most `budget` bytes (row-major ranges of the tile), element by element.
+  Regs convertInPieces(const TileLayout &li, const TileLayout &lo, const Regs &src, ir::Type elem, int64_t elements,
+                       int64_t budget);
 
   // Reductions and scans (ThreadReduce.cpp).
   void lowerReduce(const ir::Operation &op);

@@ -82,6 +82,39 @@ Regs ThreadLowering::readTileShared(const TileLayout &l, ir::Value *buffer) {
   return regs;
 }
 
+Regs ThreadLowering::convertInPieces(const TileLayout &li, const TileLayout &lo, const Regs &src, ir::Type elem,
+                                     int64_t elements, int64_t budget) {
+  int64_t bytes = storageBytes(elem), pieces = 1;
+  while (elements / pieces * bytes > budget && elements % (pieces * 2) == 0) pieces *= 2;
+  int64_t size = elements / pieces;
+  // One more slot: where the stores of elements of other pieces go.
+  ir::Value *buffer = allocShared(elem, size + 1);
+  std::vector<ir::Value *> srcIndex, dstIndex;
+  for (int r = 0; r < li.numRegs; ++r) srcIndex.push_back(li.isCopy(r) ? nullptr : flatIndex(li, r));
+  for (int r = 0; r < lo.numRegs; ++r) dstIndex.push_back(flatIndex(lo, r));
+  Regs out(size_t(lo.numRegs), nullptr);
+  for (int64_t p = 0; p < pieces; ++p) {
+    ir::Value *first = i32(p * size);
+    // An element's index in this piece, and whether it is in it.
+    auto local = [&](ir::Value *flat, ir::Value *&inside) {
+      ir::Value *offset = sub(flat, first);
+      inside = bitAnd(cmp("ge", flat, first), cmp("lt", offset, i32(size)));
+      return offset;
+    };
+    for (int r = 0; r < li.numRegs; ++r) {
+      if (!srcIndex[size_t(r)]) continue;
+      ir::Value *inside = nullptr, *offset = local(srcIndex[size_t(r)], inside);
+      storeShared(buffer, select(inside, offset, i32(size)), src[size_t(r)]);
+    }
+    for (int r = 0; r < lo.numRegs; ++r) {
+      ir::Value *inside = nullptr, *offset = local(dstIndex[size_t(r)], inside);
+      ir::Value *v = loadShared(buffer, select(inside, offset, i32(0)));
+      out[size_t(r)] = p == 0 ? v : select(inside, v, out[size_t(r)]);
+    }
+  }
+  return out;
+}
+
 void ThreadLowering::lowerConvertLayout(const ir::Operation &op) {
   ir::Type in = op.operand(0)->type(), outT = op.result()->type();
   const TileLayout &li = layoutOf(in, op), &lo = layoutOf(outT, op);
@@ -97,6 +130,12 @@ void ThreadLowering::lowerConvertLayout(const ir::Operation &op) {
     if (regs.size() == size_t(lo.numRegs)) return set(op.result(), regs);
   }
   ir::Type elem = in.element();
+  // A tile larger than the target's shared memory goes through it in
+  // pieces of at most half of it: slower, but converted (a 128 x 256 f32
+  // accumulator is twice AMD GPUs' 64 KiB).
+  int64_t limit = moduleAttrs.getInt("shared_memory_limit", 0);
+  if (limit > 0 && in.numElements() * storageBytes(elem) > limit)
+    return set(op.result(), convertInPieces(li, lo, src, elem, in.numElements(), limit / 2));
   if (elem.isPointer() || elem.bitWidth() < 8) {
     ir::Value *buffer = allocShared(elem, in.numElements());
     storeTileShared(src, li, buffer);

@@ -151,11 +151,12 @@ class NvptxTarget final : public Target {
 public:
   std::string name() const override { return "nvptx"; }
 
-  TargetFacts facts(const TargetOptions &) const override {
+  TargetFacts facts(const TargetOptions &o) const override {
+    ArchChoice c = chooseArch(requestedArch(o));
     TargetFacts f;
     f.warpSize = 32;
     f.vectorBits = 128;
-    f.sharedMemoryBytes = 227 * 1024;
+    f.sharedMemoryBytes = c.info ? c.info->sharedMemoryBytes : 227 * 1024;
     return f;
   }
 

@@ -182,3 +182,21 @@ def test_matmul_fp8_ragged(torch, a_dtype, b_dtype, a_t, b_t, block, num_warps):
     torch.testing.assert_close(c.double(), A @ B, rtol=1e-5, atol=1e-3)
     kinds = {"float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
     assert "mma.sync.aligned.m16n8k32.row.col.f32.%s.%s.f32" % (kinds[a_dtype], kinds[b_dtype]) in ptx
+
+
+@tessera.jit
+def _transpose_kernel(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+    rows, cols = tl.arange(0, R), tl.arange(0, C)
+    x = tl.load(x_ptr + rows[:, None] * C + cols[None, :])  # contiguous along columns
+    tl.store(y_ptr + cols[None, :] * R + rows[:, None], x)    # contiguous along rows: a layout conversion
+
+
+def test_conversion_larger_than_shared_memory_goes_in_pieces(torch):
+    # 256 x 256 f32 is 256 KiB, more than an H100/H200 block's 227 KiB: the
+    # conversion between the load's and the store's layouts runs in pieces
+    # (it was a compile error). 32 warps keep it at 64 registers a thread.
+    x = torch.randn(256, 256, device="cuda")
+    y = torch.full((256, 256), float("nan"), device="cuda")
+    _transpose_kernel[(1,)](x, y, R=256, C=256, num_warps=32)
+    torch.cuda.synchronize()
+    assert torch.equal(y, x.t())

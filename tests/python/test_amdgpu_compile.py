@@ -97,3 +97,23 @@ def test_math_needs_the_device_libraries_it_names(amdgpu, monkeypatch, tmp_path)
     monkeypatch.setenv("TESSERA_ROCM_DEVICE_LIBS", str(tmp_path))
     with pytest.raises(tessera.TesseraError, match=r"ocml\.bc .*need ROCm's device libraries"):
         _exp.compile_only("amdgpu", x, x, 64, BLOCK=64)
+
+
+@tessera.jit
+def _wide_matmul(a, b, c, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, 256, BK):
+        acc += tl.dot(tl.load(a + rm[:, None] * 256 + (k + rk)[None, :]), tl.load(b + (k + rk)[:, None] * BN + rn[None, :]))
+    tl.store(c + rm[:, None] * BN + rn[None, :], acc)
+
+
+def test_an_accumulator_larger_than_lds_is_converted_in_pieces(amdgpu):
+    # 128 x 256 f32 is 128 KiB, twice an AMD GPU's LDS: RDNA 3's WMMA
+    # accumulator reaches the store's layout through LDS in pieces (it was
+    # "needs 131072 bytes of shared memory").
+    a = np.ones((128, 256), np.float16)
+    b = np.ones((256, 256), np.float16)
+    c = np.ones((128, 256), np.float32)
+    binary = _wide_matmul.compile_only("amdgpu", a, b, c, BM=128, BN=256, BK=32, num_warps=8, arch="gfx1100")
+    _check_code_object(bytes(binary.data), "gfx1100")
