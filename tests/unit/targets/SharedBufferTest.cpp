@@ -154,8 +154,8 @@ std::unique_ptr<ir::Module> lower(const std::string &text, std::string &error) {
 // A kernel that copies x (64 x 64 i32) through buffer type `buffer` into y
 // transposed: y[c][r] = x[r][c]. Loading back for the transposed store puts
 // the tile in a layout other than the one it was stored in.
-std::string transposeKernel(const std::string &fill) {
-  return R"(module {num_warps = 4, warp_size = 32}
+std::string transposeKernel(const std::string &fill, const std::string &elem = "i32") {
+  std::string text = R"(module {num_warps = 4, warp_size = 32}
 kernel @t(%x: ptr<i32> {divisibility = 16}, %y: ptr<i32> {divisibility = 16}) {
   %r = arange {end = 64, start = 0} : tile<64xi32>
   %c64 = constant {value = 64} : tile<64x1xi32>
@@ -179,11 +179,20 @@ kernel @t(%x: ptr<i32> {divisibility = 16}, %y: ptr<i32> {divisibility = 16}) {
   return
 }
 )";
+  // Pointers and values of `elem` (offsets stay i32).
+  std::string ptr = "ptr<" + elem + ">";
+  for (size_t at = 0; (at = text.find("ptr<i32>", at)) != std::string::npos; at += ptr.size()) text.replace(at, 8, ptr);
+  for (const char *t : {"tile<64x64xi32> {", "%v0 = load %xa : tile<64x64xi32>", "%v = local_load %b : tile<64x64xi32>"}) {
+    std::string from = t, to = from;
+    to.replace(to.find("i32"), 3, elem);
+    if (size_t at = text.find(from); at != std::string::npos) text.replace(at, from.size(), to);
+  }
+  return text;
 }
 
 // Checks y[c][r] == x[r][c] for every element, and (if `where` is given)
 // that element (r, c) sits at shared element offset where(r, c).
-void checkTranspose(const std::string &text, const std::function<int64_t(int64_t, int64_t)> &where) {
+void checkTranspose(const std::string &text, const std::function<int64_t(int64_t, int64_t)> &where, int64_t bytes = 4) {
   std::string error;
   std::unique_ptr<ir::Module> m = lower(text, error);
   ASSERT_TRUE(m) << error;
@@ -192,15 +201,15 @@ void checkTranspose(const std::string &text, const std::function<int64_t(int64_t
   ASSERT_TRUE(sim.run()) << sim.error << "\n" << ir::printModule(*m);
   int64_t yBase = int64_t(1) << 32, bufBase = -1;
   for (auto &op : f.entry().ops())
-    if (op->is(ir::OpCode::SharedPtr) && op->attr("bytes")->getInt() == 64 * 64 * 4) bufBase = op->attr("offset")->getInt();
+    if (op->is(ir::OpCode::SharedPtr) && op->attr("bytes")->getInt() == 64 * 64 * bytes) bufBase = op->attr("offset")->getInt();
   ASSERT_GE(bufBase, 0) << ir::printModule(*m);
   for (int64_t r = 0; r < 64; ++r)
     for (int64_t c = 0; c < 64; ++c) {
-      auto y = sim.global.find(yBase + (c * 64 + r) * 4);
+      auto y = sim.global.find(yBase + (c * 64 + r) * bytes);
       ASSERT_NE(y, sim.global.end()) << "y[" << c << "][" << r << "] not written";
       ASSERT_EQ(y->second, r * 64 + c) << "y[" << c << "][" << r << "]";
       if (!where) continue;
-      auto s = sim.shared.find(bufBase + where(r, c) * 4);
+      auto s = sim.shared.find(bufBase + where(r, c) * bytes);
       ASSERT_NE(s, sim.shared.end());
       ASSERT_EQ(s->second, r * 64 + c) << "element (" << r << ", " << c << ") is not at offset " << where(r, c);
     }
@@ -262,4 +271,28 @@ TEST(SharedBuffers, AsyncCopyMaskedOffElementsTakeOther) {
   for (int64_t r = 0; r < 64; ++r)
     for (int64_t c = 0; c < 64; ++c)
       ASSERT_EQ(sim.global.at((int64_t(1) << 32) + (c * 64 + r) * 4), r * 64 + c < 1000 ? r * 64 + c : -7);
+}
+
+TEST(SharedBuffers, SwizzledColumnMajorStageFilledByATransposingStore) {
+  // A tile loaded along its rows, stored into a one-stage buffer that keeps
+  // columns contiguous (a register-staged pipeline's buffer kept k-major):
+  // element (r, c) at c * 64 + ((r / 4) ^ (c % 8)) * 4 + r % 4.
+  std::string fill = R"(  %v0 = load %xa : tile<64x64xi32>
+  %all = local_alloc : smem<1x64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 2]>>
+  %zero = constant {value = 0} : i32
+  %b = local_view %all, %zero : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [0, 1]>>
+  local_store %b, %v0
+)";
+  checkTranspose(transposeKernel(fill), [](int64_t r, int64_t c) { return c * 64 + (((r / 4) ^ (c % 8)) * 4) + r % 4; });
+}
+
+TEST(SharedBuffers, SwizzledColumnMajorStageOf16BitElementsFilledByATransposingStore) {
+  // The same with 16-bit elements and 16-byte groups of 8.
+  std::string fill = R"(  %v0 = load %xa : tile<64x64xi16>
+  %all = local_alloc : smem<1x64x64xi16, #shared<vec = [8], per_phase = [1], max_phase = [8], order = [1, 2]>>
+  %zero = constant {value = 0} : i32
+  %b = local_view %all, %zero : smem<64x64xi16, #shared<vec = [8], per_phase = [1], max_phase = [8], order = [0, 1]>>
+  local_store %b, %v0
+)";
+  checkTranspose(transposeKernel(fill, "i16"), [](int64_t r, int64_t c) { return c * 64 + (((r / 8) ^ (c % 8)) * 8) + r % 8; }, 2);
 }
