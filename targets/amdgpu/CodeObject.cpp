@@ -10,9 +10,7 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Endian.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace tessera::targets::amdgpu {
 namespace {
@@ -68,39 +66,8 @@ bool checkDescriptor(const std::vector<uint8_t> &hsaco, const std::string &entry
 
 bool linkCodeObject(const std::string &object, const std::string &entry, int64_t ldsLimit, int waveSize,
                     std::vector<uint8_t> &hsaco, std::string &error) {
-  llvm::SmallString<128> dir;
-  if (auto ec = llvm::sys::fs::createUniqueDirectory("tessera-hsaco", dir)) {
-    error = "cannot create a temporary directory: " + ec.message();
-    return false;
-  }
-  std::string in = (dir + "/kernel.o").str(), out = (dir + "/kernel.hsaco").str();
-  bool ok = false;
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream f(in, ec);
-    f << object;
-    f.close();
-    if (ec || f.has_error()) error = "cannot write " + in + ": " + (ec ? ec.message() : f.error().message());
-    else ok = true;
-  }
-  std::string lldError;
-  if (ok && !llvmgen::linkWithLld({"-shared", "--no-undefined", "-o", out, in}, lldError)) {
-    error = "linking the code object failed: " + lldError;
-    ok = false;
-  }
-  if (ok) {
-    auto buf = llvm::MemoryBuffer::getFile(out);
-    if (!buf) {
-      error = "cannot read the linked code object: " + buf.getError().message();
-      ok = false;
-    } else {
-      hsaco.assign((*buf)->getBufferStart(), (*buf)->getBufferEnd());
-      ok = checkDescriptor(hsaco, entry, ldsLimit, waveSize, error);
-    }
-  }
-  for (const std::string &p : {in, out}) llvm::sys::fs::remove(p);
-  llvm::sys::fs::remove(dir);
-  return ok;
+  return llvmgen::linkSharedObject(object, {"--no-undefined"}, hsaco, error) &&
+         checkDescriptor(hsaco, entry, ldsLimit, waveSize, error);
 }
 
 } // namespace tessera::targets::amdgpu

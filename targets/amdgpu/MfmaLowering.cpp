@@ -5,7 +5,6 @@
 // thread op per instruction tile. Anything else falls to the shared lowering.
 #include "targets/amdgpu/Lowerings.h"
 
-#include "ir/Layouts.h"
 #include "ir/transforms/Passes.h"
 #include "targets/amdgpu/Mfma.h"
 
@@ -13,12 +12,10 @@ namespace tessera::targets::amdgpu {
 namespace {
 
 using ir::OpCode;
-using gpu::Operand;
 
 struct DotPlan {
   const MatrixInstruction *inst = nullptr;
-  gpu::WarpTiling tiling;
-  ir::LinearLayout a, b, c;
+  gpu::DotFragments frags;
 };
 
 std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &module) {
@@ -32,31 +29,24 @@ std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &mod
                                  rt.element().scalarKind(), dot.attrs().getString("input_precision", "ieee"), m, n,
                                  numWarps, gpu::inDotChain(dot));
   if (!p.inst) return std::nullopt;
-  p.tiling = gpu::dotWarpTiling(dot, *p.inst, m, n, numWarps);
-  auto a = gpu::matrixLayout(*p.inst, Operand::A, at.shape(), p.tiling, numWarps);
-  auto b = gpu::matrixLayout(*p.inst, Operand::B, bt.shape(), p.tiling, numWarps);
-  auto c = gpu::matrixLayout(*p.inst, Operand::C, rt.shape(), p.tiling, numWarps);
-  if (!a || !b || !c) return std::nullopt;
-  p.a = *a, p.b = *b, p.c = *c;
+  std::optional<gpu::DotFragments> f = gpu::dotFragments(dot, *p.inst, numWarps);
+  if (!f) return std::nullopt;
+  p.frags = *f;
   return p;
 }
 
 std::optional<ir::DotLayouts> dotLayouts(const ir::Operation &dot, const ir::AttrDict &module) {
   std::optional<DotPlan> p = planDot(dot, module);
   if (!p) return std::nullopt;
-  return ir::DotLayouts{ir::toLayoutAttribute(p->a), ir::toLayoutAttribute(p->b), ir::toLayoutAttribute(p->c)};
+  return p->frags.attributes();
 }
 
 bool lowerDot(const ir::Operation &op, gpu::ThreadLowering &L) {
   std::optional<DotPlan> p = planDot(op, L.moduleAttrs);
-  if (!p) return false;
-  // The operands must be in the layouts asked for (assign-layouts converts them).
-  if (!(L.layoutOf(op.operand(0)->type(), op).ll == p->a) || !(L.layoutOf(op.operand(1)->type(), op).ll == p->b) ||
-      !(L.layoutOf(op.operand(2)->type(), op).ll == p->c))
-    return false;
+  if (!p || !p->frags.holdFor(L, op)) return false;
   ir::Type acc = op.result()->type().element();
   const MatrixInstruction &inst = *p->inst;
-  L.set(op.result(), gpu::lowerMatrixDot(L, op, inst, p->tiling, [&](const gpu::Regs &a, const gpu::Regs &b,
+  L.set(op.result(), gpu::lowerMatrixDot(L, op, inst, p->frags.tiling, [&](const gpu::Regs &a, const gpu::Regs &b,
                                                                       gpu::Regs &c, int64_t cBase) {
           gpu::issueMma(L, inst, acc, a, b, c, cBase);
         }));

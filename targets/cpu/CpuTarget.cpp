@@ -6,8 +6,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -55,17 +53,6 @@ std::unique_ptr<llvm::TargetMachine> makeMachine(int optLevel) {
                : optLevel == 1 ? llvm::CodeGenOptLevel::Less : llvm::CodeGenOptLevel::None;
   return std::unique_ptr<llvm::TargetMachine>(
       h.target->createTargetMachine(h.triple, h.cpu, h.features, opts, llvm::Reloc::PIC_, std::nullopt, level));
-}
-
-// libmvec and libm provide the vector and scalar math functions.
-bool linkShared(const std::string &objectPath, const std::string &soPath, std::string &error) {
-  std::string lldError;
-  if (llvmgen::linkWithLld({"-shared", "-o", soPath, objectPath, "--as-needed", "-L/usr/lib/x86_64-linux-gnu",
-                            "-L/lib/x86_64-linux-gnu", "-lmvec", "-lm"},
-                           lldError))
-    return true;
-  error = "linking the kernel failed: " + lldError;
-  return false;
 }
 
 class CpuTarget final : public Target {
@@ -127,37 +114,11 @@ public:
       cg.run(m);
     }
     timer.mark("codegen");
-    llvm::SmallString<128> dir;
-    if (auto ec = llvm::sys::fs::createUniqueDirectory("tessera-cpu", dir)) {
-      error = "cannot create a temporary directory: " + ec.message();
-      return false;
-    }
-    std::string objPath = (dir + "/kernel.o").str(), soPath = (dir + "/kernel.so").str();
-    bool ok = false;
-    {
-      std::error_code ec;
-      llvm::raw_fd_ostream f(objPath, ec);
-      if (!ec) {
-        f << object;
-        f.close();
-        ok = !f.has_error() && linkShared(objPath, soPath, error);
-      } else {
-        error = "cannot write " + objPath + ": " + ec.message();
-      }
-    }
-    if (ok) {
-      auto so = llvm::MemoryBuffer::getFile(soPath);
-      if (!so) {
-        error = "cannot read the linked kernel: " + so.getError().message();
-        ok = false;
-      } else {
-        out.binary.assign((*so)->getBufferStart(), (*so)->getBufferEnd());
-      }
-    }
+    // libmvec and libm provide the vector and scalar math functions.
+    bool ok = llvmgen::linkSharedObject(object.str(), {"--as-needed", "-L/usr/lib/x86_64-linux-gnu",
+                                                       "-L/lib/x86_64-linux-gnu", "-lmvec", "-lm"},
+                                        out.binary, error);
     timer.mark("link");
-    llvm::sys::fs::remove(objPath);
-    llvm::sys::fs::remove(soPath);
-    llvm::sys::fs::remove(dir);
     if (!ok) return false;
     out.target = "cpu";
     out.entry = symbol;

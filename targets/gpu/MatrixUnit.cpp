@@ -1,5 +1,7 @@
 #include "targets/gpu/MatrixUnit.h"
 
+#include "ir/Layouts.h"
+
 #include <algorithm>
 #include <set>
 #include <unordered_map>
@@ -105,6 +107,27 @@ std::optional<ir::LinearLayout> matrixLayout(const MatrixTile &tile, Operand whi
   std::vector<ir::LinearLayout::OutDim> outs;
   for (size_t d = 0; d < rank; ++d) outs.push_back({"dim" + std::to_string(d), int32_t(shape[d])});
   return ir::LinearLayout({{"register", reg}, {"lane", lane}, {"warp", warp}}, outs);
+}
+
+std::optional<DotFragments> dotFragments(const ir::Operation &dot, const MatrixTile &tile, int numWarps) {
+  const std::vector<int64_t> &rs = dot.result()->type().shape();
+  DotFragments f;
+  f.tiling = dotWarpTiling(dot, tile, rs[rs.size() - 2], rs.back(), numWarps);
+  auto a = matrixLayout(tile, Operand::A, dot.operand(0)->type().shape(), f.tiling, numWarps);
+  auto b = matrixLayout(tile, Operand::B, dot.operand(1)->type().shape(), f.tiling, numWarps);
+  auto c = matrixLayout(tile, Operand::C, rs, f.tiling, numWarps);
+  if (!a || !b || !c) return std::nullopt;
+  f.a = *a, f.b = *b, f.c = *c;
+  return f;
+}
+
+ir::DotLayouts DotFragments::attributes() const {
+  return ir::DotLayouts{ir::toLayoutAttribute(a), ir::toLayoutAttribute(b), ir::toLayoutAttribute(c)};
+}
+
+bool DotFragments::holdFor(ThreadLowering &L, const ir::Operation &dot) const {
+  return L.layoutOf(dot.operand(0)->type(), dot).ll == a && L.layoutOf(dot.operand(1)->type(), dot).ll == b &&
+         L.layoutOf(dot.operand(2)->type(), dot).ll == c;
 }
 
 Regs lowerMatrixDot(ThreadLowering &L, const ir::Operation &op, const MatrixTile &tile, WarpTiling tiling,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "ir/LinearLayout.h"
+#include "ir/transforms/Passes.h"
 #include "targets/gpu/ThreadLowering.h"
 
 #include <functional>
@@ -55,6 +56,19 @@ enum class Operand { A, B, C };
 // instruction's tile.
 std::optional<ir::LinearLayout> matrixLayout(const MatrixTile &tile, Operand which, const std::vector<int64_t> &shape,
                                              WarpTiling tiling, int numWarps);
+
+// The fragment layouts of a dot's A, B and accumulator for `tile`, with the
+// warp tiling dotWarpTiling picks; null when a shape is not a multiple of
+// the instruction's tile.
+struct DotFragments {
+  WarpTiling tiling;
+  ir::LinearLayout a, b, c;
+  // As assign-layouts asks for them.
+  ir::DotLayouts attributes() const;
+  // Whether `dot`'s operands are in them (assign-layouts converted them).
+  bool holdFor(ThreadLowering &L, const ir::Operation &dot) const;
+};
+std::optional<DotFragments> dotFragments(const ir::Operation &dot, const MatrixTile &tile, int numWarps);
 
 // Issues one instruction tile: A's and B's registers, and the accumulator
 // registers C[cBase ..], which it replaces by the results.

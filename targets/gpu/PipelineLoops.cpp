@@ -187,11 +187,13 @@ private:
     wait.set("pending", ir::Attribute(int64_t(stages_ - 2)));
     if (!registers_) in.create(OpCode::AsyncWait, {}, {}, wait);
     ir::Value *iv = map[body.argument(0)];
-    ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
-    if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
-    if (ivT != i32) index = in.cast(index, i32);
-    ir::Value *readSlot = in.constantInt(0, i32), *writeSlot = readSlot;
-    if (!registers_) {
+    ir::Value *readSlot = nullptr, *writeSlot = nullptr;
+    if (registers_) {
+      readSlot = writeSlot = in.constantInt(0, i32);
+    } else {
+      ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
+      if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
+      if (ivT != i32) index = in.cast(index, i32);
       readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(stages_, i32)});
       writeSlot = in.sameType(
           OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(stages_, i32)});

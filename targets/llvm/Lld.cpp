@@ -1,6 +1,9 @@
 #include "targets/llvm/Lld.h"
 
 #include "lld/Common/Driver.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
@@ -9,6 +12,9 @@ LLD_HAS_DRIVER(elf)
 
 namespace tessera::targets::llvmgen {
 
+namespace {
+
+// Runs `ld.lld args...`; false with `error` holding lld's messages.
 bool linkWithLld(const std::vector<std::string> &args, std::string &error) {
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
@@ -21,6 +27,45 @@ bool linkWithLld(const std::vector<std::string> &args, std::string &error) {
   error = errS.str().empty() ? "lld failed (exit " + std::to_string(r.retCode) + ")" : errS.str();
   while (!error.empty() && error.back() == '\n') error.pop_back();
   return false;
+}
+
+} // namespace
+
+bool linkSharedObject(std::string_view object, const std::vector<std::string> &args, std::vector<uint8_t> &linked,
+                      std::string &error) {
+  llvm::SmallString<128> dir;
+  if (auto ec = llvm::sys::fs::createUniqueDirectory("tessera-link", dir)) {
+    error = "cannot create a temporary directory: " + ec.message();
+    return false;
+  }
+  std::string in = (dir + "/kernel.o").str(), out = (dir + "/kernel.so").str();
+  bool ok = false;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream f(in, ec);
+    if (!ec) f << object, f.close();
+    if (ec || f.has_error()) error = "cannot write " + in + ": " + (ec ? ec.message() : f.error().message());
+    else ok = true;
+  }
+  std::vector<std::string> lldArgs = {"-shared", "-o", out, in};
+  lldArgs.insert(lldArgs.end(), args.begin(), args.end());
+  std::string lldError;
+  if (ok && !linkWithLld(lldArgs, lldError)) {
+    error = "linking the kernel failed: " + lldError;
+    ok = false;
+  }
+  if (ok) {
+    auto buf = llvm::MemoryBuffer::getFile(out);
+    if (!buf) {
+      error = "cannot read the linked kernel: " + buf.getError().message();
+      ok = false;
+    } else {
+      linked.assign((*buf)->getBufferStart(), (*buf)->getBufferEnd());
+    }
+  }
+  for (const std::string &p : {in, out}) llvm::sys::fs::remove(p);
+  llvm::sys::fs::remove(dir);
+  return ok;
 }
 
 } // namespace tessera::targets::llvmgen

@@ -2,13 +2,18 @@
 // (cpu: a shared object for the host; amdgpu: an HSA code object).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::targets::llvmgen {
 
-// Runs `ld.lld args...`; false with `error` holding lld's messages. lld is
-// not reentrant: links run one at a time per process.
-bool linkWithLld(const std::vector<std::string> &args, std::string &error);
+// Links `object` (an object file's bytes) into a shared object with
+// `ld.lld -shared -o OUT OBJECT args...` in a temporary directory, which is
+// removed; false with `error` set. lld is not reentrant: links run one at
+// a time per process.
+bool linkSharedObject(std::string_view object, const std::vector<std::string> &args, std::vector<uint8_t> &linked,
+                      std::string &error);
 
 } // namespace tessera::targets::llvmgen

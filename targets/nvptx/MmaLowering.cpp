@@ -29,9 +29,7 @@ using gpu::ThreadLowering;
 
 struct DotPlan {
   const MmaInstruction *mma = nullptr;
-  WarpTiling tiling;
-  int numWarps = 0;
-  ir::LinearLayout a, b, c;
+  gpu::DotFragments frags;
 };
 
 std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &module) {
@@ -40,27 +38,19 @@ std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &mod
   if (!at.element().isScalar() || !rt.element().isScalar()) return std::nullopt;
   std::string precision = dot.attrs().getString("input_precision", "ieee");
   DotPlan p;
-  p.numWarps = int(module.getInt("num_warps", 4));
   p.mma = findMma(smNumber(module.getString("arch", "")), at.element().scalarKind(), bt.element().scalarKind(),
                   rt.element().scalarKind(), precision);
   if (!p.mma) return std::nullopt;
-  size_t rank = size_t(rt.rank());
-  int64_t m = rt.shape()[rank - 2], n = rt.shape()[rank - 1];
-  // Chained dots keep every warp on its own rows, so that one dot's result
-  // is the next one's operand without moving between warps.
-  p.tiling = gpu::dotWarpTiling(dot, *p.mma, m, n, p.numWarps);
-  auto a = gpu::matrixLayout(*p.mma, Operand::A, at.shape(), p.tiling, p.numWarps);
-  auto b = gpu::matrixLayout(*p.mma, Operand::B, bt.shape(), p.tiling, p.numWarps);
-  auto c = gpu::matrixLayout(*p.mma, Operand::C, rt.shape(), p.tiling, p.numWarps);
-  if (!a || !b || !c) return std::nullopt;
-  p.a = *a, p.b = *b, p.c = *c;
+  std::optional<gpu::DotFragments> f = gpu::dotFragments(dot, *p.mma, int(module.getInt("num_warps", 4)));
+  if (!f) return std::nullopt;
+  p.frags = *f;
   return p;
 }
 
 std::optional<ir::DotLayouts> dotLayouts(const ir::Operation &dot, const ir::AttrDict &module) {
   std::optional<DotPlan> p = planDot(dot, module);
   if (!p) return std::nullopt;
-  return ir::DotLayouts{ir::toLayoutAttribute(p->a), ir::toLayoutAttribute(p->b), ir::toLayoutAttribute(p->c)};
+  return p->frags.attributes();
 }
 
 // f32 split into a tf32 high part (low 13 mantissa bits cleared) and the rest.
@@ -72,15 +62,11 @@ std::pair<ir::Value *, ir::Value *> splitTf32(ThreadLowering &L, ir::Value *x) {
 
 bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
   std::optional<DotPlan> p = planDot(op, L.moduleAttrs);
-  if (!p) return false;
-  // The operands must be in the layouts asked for (assign-layouts converts them).
-  const gpu::TileLayout &la = L.layoutOf(op.operand(0)->type(), op), &lb = L.layoutOf(op.operand(1)->type(), op),
-                        &lc = L.layoutOf(op.operand(2)->type(), op);
-  if (!(la.ll == p->a) || !(lb.ll == p->b) || !(lc.ll == p->c)) return false;
+  if (!p || !p->frags.holdFor(L, op)) return false;
   const MmaInstruction &mma = *p->mma;
   ir::Type acc = op.result()->type().element();
   bool threeProducts = std::string(mma.precision) == "tf32x3";
-  Regs C = gpu::lowerMatrixDot(L, op, mma, p->tiling, [&](const Regs &a, const Regs &b, Regs &c, int64_t cBase) {
+  Regs C = gpu::lowerMatrixDot(L, op, mma, p->frags.tiling, [&](const Regs &a, const Regs &b, Regs &c, int64_t cBase) {
     if (!threeProducts) return gpu::issueMma(L, mma, acc, a, b, c, cBase);
     Regs aHigh, aLow, bHigh, bLow;
     for (ir::Value *x : a) {

@@ -26,6 +26,12 @@ def cpu_target():
 
 
 @pytest.fixture
+def verify_each_pass(monkeypatch):
+    """The IR verifier after every pass of a target's pipeline (as debug builds run it)."""
+    monkeypatch.setenv("TESSERA_VERIFY_EACH", "1")
+
+
+@pytest.fixture
 def test_target():
     """The target of TESSERA_TEST_TARGET (default cpu): skips when this build
     cannot compile for it or this machine has no device to run it."""

@@ -11,6 +11,8 @@ import tessera.language as tl
 from tessera import _C
 from tessera import conformance as conf
 
+pytestmark = pytest.mark.usefixtures("verify_each_pass")
+
 CASES = conf.load_corpus()
 ARCHS = ["gfx90a", "gfx942", "gfx1100"]
 EM_AMDGPU, ELFOSABI_AMDGPU_HSA = 224, 64
@@ -21,12 +23,6 @@ EF_AMDGPU_MACH = {"gfx90a": 0x3F, "gfx942": 0x4C, "gfx1100": 0x41}
 def amdgpu():
     if not _C.target_available("amdgpu"):
         pytest.skip("this build has no amdgpu code generator")
-
-
-@pytest.fixture(autouse=True)
-def _verify_each_pass(monkeypatch):
-    # The IR verifier after every pass of the amdgpu pipeline (as debug builds do).
-    monkeypatch.setenv("TESSERA_VERIFY_EACH", "1")
 
 
 def _params():

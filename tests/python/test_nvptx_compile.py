@@ -10,6 +10,8 @@ from tessera import _C
 from tessera import conformance as conf
 from tessera.bench import workloads
 
+pytestmark = pytest.mark.usefixtures("verify_each_pass")
+
 CASES = conf.load_corpus()
 ARCHS = ["sm_80", "sm_90a"]
 
@@ -18,12 +20,6 @@ ARCHS = ["sm_80", "sm_90a"]
 def nvptx():
     if not _C.target_available("nvptx"):
         pytest.skip("this build has no nvptx code generator")
-
-
-@pytest.fixture(autouse=True)
-def _verify_each_pass(monkeypatch):
-    # The IR verifier after every pass of the nvptx pipeline (as debug builds do).
-    monkeypatch.setenv("TESSERA_VERIFY_EACH", "1")
 
 
 def _params():

@@ -1,11 +1,12 @@
-# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx942 --emit asm | FileCheck %s --check-prefix=GFX942
-# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx90a --emit asm | FileCheck %s --check-prefix=GFX90A
-# RUN: tessera compile %s --entry mm --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx1100 --emit asm | FileCheck %s --check-prefix=GFX1100
-# RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=32 --target amdgpu --arch gfx942 --emit asm | FileCheck %s --check-prefix=F32
-# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx942 -o %t.hsaco
+# RUN: tessera compile %S/../nvptx/matmul.py --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx942 --emit asm | FileCheck %s --check-prefix=GFX942
+# RUN: tessera compile %S/../nvptx/matmul.py --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx90a --emit asm | FileCheck %s --check-prefix=GFX90A
+# RUN: tessera compile %S/../nvptx/matmul.py --entry mm --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx1100 --emit asm | FileCheck %s --check-prefix=GFX1100
+# RUN: tessera compile %S/../nvptx/matmul.py --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=32 --target amdgpu --arch gfx942 --emit asm | FileCheck %s --check-prefix=F32
+# RUN: tessera compile %S/../nvptx/matmul.py --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target amdgpu --arch gfx942 -o %t.hsaco
 # RUN: llvm-readobj --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
-# A 128 x 128 x 64 tile at 4 warps on matrix cores: on CDNA each wave
-# computes 64 x 64 of the result as 2 x 2 MFMA 32x32x8 tiles over 8 k steps,
+# The kernel is nvptx/matmul.py's `mm`. A 128 x 128 x 64 tile at 4 warps on
+# matrix cores: on CDNA each wave computes 64 x 64 of the result as 2 x 2
+# MFMA 32x32x8 tiles over 8 k steps,
 # 32 per iteration as Triton; the operands come through one LDS buffer each
 # (two stages, Triton's AMD default: the next tile waits in registers); the
 # accumulators live in VGPRs (no AGPRs), and MFMA runs with A and B swapped
@@ -26,17 +27,3 @@
 # NOTES: .agpr_count: 0
 # NOTES: .group_segment_fixed_size: 32768
 # NOTES: .wavefront_size: 64
-import tessera.language as tl
-
-
-def mm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), tl.float32)
-    for k0 in range(0, K, BK):
-        kk = k0 + rk
-        x = tl.load(a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
-        y = tl.load(b + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(x, y, acc)
-    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))

@@ -1,9 +1,10 @@
-# RUN: tessera compile %s --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx942 --emit asm | FileCheck %s
-# RUN: tessera compile %s --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx1100 --emit asm | FileCheck %s --check-prefix=GFX1100
-# RUN: tessera compile %s --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx90a -o %t.hsaco
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx942 --emit asm | FileCheck %s
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx1100 --emit asm | FileCheck %s --check-prefix=GFX1100
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx90a -o %t.hsaco
 # RUN: llvm-readobj --notes --symbols %t.hsaco | FileCheck %s --check-prefix=NOTES
-# RUN: not tessera compile %s --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx803 2>&1 | FileCheck %s --check-prefix=BADARCH
-# 16-byte aligned pointers and n % 16 == 0: 16-byte global accesses, four
+# RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target amdgpu --arch gfx803 2>&1 | FileCheck %s --check-prefix=BADARCH
+# The kernel is nvptx/vector_add.py's `add`. 16-byte aligned pointers and
+# n % 16 == 0: 16-byte global accesses, four
 # elements per lane, 256 lanes (4 waves of 64) on gfx942.
 # CHECK: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 # CHECK: .amdhsa_code_object_version 5
@@ -24,10 +25,3 @@
 # NOTES-DAG: .group_segment_fixed_size: 0
 # NOTES-DAG: .wavefront_size: 64
 # BADARCH: unsupported AMD GPU architecture 'gfx803' (supported: gfx90a, gfx942, gfx1100)
-import tessera.language as tl
-
-
-def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)

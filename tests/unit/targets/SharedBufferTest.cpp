@@ -275,24 +275,21 @@ TEST(SharedBuffers, AsyncCopyMaskedOffElementsTakeOther) {
 
 TEST(SharedBuffers, SwizzledColumnMajorStageFilledByATransposingStore) {
   // A tile loaded along its rows, stored into a one-stage buffer that keeps
-  // columns contiguous (a register-staged pipeline's buffer kept k-major):
-  // element (r, c) at c * 64 + ((r / 4) ^ (c % 8)) * 4 + r % 4.
-  std::string fill = R"(  %v0 = load %xa : tile<64x64xi32>
-  %all = local_alloc : smem<1x64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 2]>>
-  %zero = constant {value = 0} : i32
-  %b = local_view %all, %zero : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [0, 1]>>
-  local_store %b, %v0
-)";
-  checkTranspose(transposeKernel(fill), [](int64_t r, int64_t c) { return c * 64 + (((r / 4) ^ (c % 8)) * 4) + r % 4; });
-}
-
-TEST(SharedBuffers, SwizzledColumnMajorStageOf16BitElementsFilledByATransposingStore) {
-  // The same with 16-bit elements and 16-byte groups of 8.
-  std::string fill = R"(  %v0 = load %xa : tile<64x64xi16>
-  %all = local_alloc : smem<1x64x64xi16, #shared<vec = [8], per_phase = [1], max_phase = [8], order = [1, 2]>>
-  %zero = constant {value = 0} : i32
-  %b = local_view %all, %zero : smem<64x64xi16, #shared<vec = [8], per_phase = [1], max_phase = [8], order = [0, 1]>>
-  local_store %b, %v0
-)";
-  checkTranspose(transposeKernel(fill, "i16"), [](int64_t r, int64_t c) { return c * 64 + (((r / 8) ^ (c % 8)) * 8) + r % 8; }, 2);
+  // columns contiguous (a register-staged pipeline's buffer kept k-major),
+  // 16-byte groups of `vec` elements: element (r, c) at
+  // c * 64 + ((r / vec) ^ (c % 8)) * vec + r % vec.
+  struct Case {
+    const char *elem;
+    int64_t bytes, vec;
+  };
+  for (Case k : {Case{"i32", 4, 4}, Case{"i16", 2, 8}}) {
+    SCOPED_TRACE(k.elem);
+    std::string e = k.elem, shared = "#shared<vec = [" + std::to_string(k.vec) + "], per_phase = [1], max_phase = [8], ";
+    std::string fill = "  %v0 = load %xa : tile<64x64x" + e + ">\n  %all = local_alloc : smem<1x64x64x" + e + ", " + shared +
+                       "order = [1, 2]>>\n  %zero = constant {value = 0} : i32\n  %b = local_view %all, %zero : smem<64x64x" +
+                       e + ", " + shared + "order = [0, 1]>>\n  local_store %b, %v0\n";
+    int64_t vec = k.vec;
+    checkTranspose(transposeKernel(fill, e),
+                   [vec](int64_t r, int64_t c) { return c * 64 + (((r / vec) ^ (c % 8)) * vec) + r % vec; }, k.bytes);
+  }
 }
