@@ -82,15 +82,21 @@ std::optional<LinearLayout> swizzled(const Layout &l, const std::vector<int64_t>
   for (size_t d = lead; d < rank; ++d)
     if (!powerOfTwo(shape[d])) return fail(error, "a shared buffer needs power-of-two dimensions (stacked ones aside)");
   size_t fast = size_t((*order)[0]);
-  if (maxPhase > 1 && (order->size() < 2 || vec * maxPhase > shape[fast]))
+  int64_t atom = shape[fast];
+  if (const std::vector<int64_t> *a = l.param("atom")) {
+    if (a->size() != 1 || !powerOfTwo((*a)[0]) || (*a)[0] > shape[fast])
+      return fail(error, "#shared 'atom' must be one power of two no larger than order[0]'s size");
+    atom = (*a)[0];
+  }
+  if (maxPhase > 1 && (order->size() < 2 || vec * maxPhase > atom))
     return fail(error, "#shared swizzles groups of 'vec' along order[0] by order[1]: vec x max_phase must fit in "
-                       "order[0]'s size");
+                       "order[0]'s size (its atom's)");
   int lpp = 0, lmp = 0;
   while ((int64_t(1) << lpp) < perPhase) ++lpp;
   while ((int64_t(1) << lmp) < maxPhase) ++lmp;
   LinearLayout::InDim offset{"offset", {}};
-  auto addBits = [&](size_t dim, bool isRow) {
-    for (int j = 0; (int64_t(1) << j) < shape[dim]; ++j) {
+  auto addBits = [&](size_t dim, bool isRow, int from, int64_t upTo) {
+    for (int j = from; (int64_t(1) << j) < upTo; ++j) {
       std::vector<int32_t> basis(rank, 0);
       basis[dim] = int32_t(1) << j;
       int p = j - lpp;
@@ -98,7 +104,12 @@ std::optional<LinearLayout> swizzled(const Layout &l, const std::vector<int64_t>
       offset.bases.push_back(basis);
     }
   };
-  for (size_t i = 0; i < order->size(); ++i) addBits(size_t((*order)[i]), i == 1 && maxPhase > 1);
+  // order[0] within an atom, the other dimensions, then the atoms.
+  int atomBits = 0;
+  while ((int64_t(1) << atomBits) < atom) ++atomBits;
+  addBits(fast, false, 0, atom);
+  for (size_t i = 1; i < order->size(); ++i) addBits(size_t((*order)[i]), i == 1 && maxPhase > 1, 0, shape[size_t((*order)[i])]);
+  addBits(fast, false, atomBits, shape[fast]);
   // One entry: the trailing dimensions, renumbered from dim0.
   std::vector<LinearLayout::OutDim> outs;
   for (size_t d = lead; d < rank; ++d) outs.push_back({"dim" + std::to_string(d - lead), int32_t(shape[d])});
@@ -134,15 +145,22 @@ const Layout *toLayoutAttribute(const LinearLayout &l) {
 }
 
 const Layout *swizzledSharedLayout(const std::vector<int64_t> &shape, const std::vector<int64_t> &order,
-                                   int elementBytes, int64_t stacked) {
+                                   int elementBytes, int64_t stacked, int64_t atomBytes) {
   int64_t inner = shape[size_t(order[0] + stacked)];
+  int64_t atom = 0;
+  if (atomBytes > 0 && order.size() >= 2 && inner * elementBytes > atomBytes) {
+    atom = std::max<int64_t>(1, atomBytes / std::max(1, elementBytes));
+    inner = atom;
+  }
   int64_t vec = std::max<int64_t>(1, std::min<int64_t>(16 / std::max(1, elementBytes), inner));
   int64_t rowBytes = inner * elementBytes;
   int64_t perPhase = std::max<int64_t>(1, 128 / std::max<int64_t>(1, rowBytes));
   int64_t maxPhase = order.size() < 2 ? 1 : std::max<int64_t>(1, std::min<int64_t>({8, rowBytes / 16, inner / vec}));
   std::vector<int64_t> dims;
   for (int64_t d : order) dims.push_back(d + stacked);
-  return Layout::get("shared", {{"vec", {vec}}, {"per_phase", {perPhase}}, {"max_phase", {maxPhase}}, {"order", dims}});
+  std::vector<Layout::Param> params = {{"vec", {vec}}, {"per_phase", {perPhase}}, {"max_phase", {maxPhase}}, {"order", dims}};
+  if (atom) params.push_back({"atom", {atom}});
+  return Layout::get("shared", std::move(params));
 }
 
 std::optional<LinearLayout> toLinearLayout(const Layout &layout, const std::vector<int64_t> &shape, std::string *error) {

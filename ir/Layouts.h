@@ -34,6 +34,11 @@ const Layout *toLayoutAttribute(const LinearLayout &l);
 //       1 the groups of `vec` elements along order[0] are XOR-swizzled by the
 //       index along order[1]: group ^= (row / per_phase) % max_phase
 //       (Triton's swizzled shared layout: rows land in different banks).
+//       With `atom = [n]` (n < order[0]'s size), order[0] is cut into
+//       blocks of n elements: each block is a whole buffer of the form above
+//       (rows of n elements, swizzled), and the blocks follow one another
+//       (NVIDIA's wgmma reads operands in atoms of 8 rows of at most 128
+//       bytes; a wider row would break its address-bit swizzle).
 //   #linear<offset = [...]>
 //       explicit bases, one coordinate per dimension for each offset bit.
 //
@@ -47,9 +52,10 @@ const Layout *toLayoutAttribute(const LinearLayout &l);
 // 16-byte groups in 8 different bank groups: groups of vec = 16 bytes
 // xor-ed with row / per_phase, per_phase = 128 bytes / row bytes (at
 // least 1), max_phase = row bytes / 16 (at most 8). `stacked` leading
-// dimensions (stages of a multi-buffer) are left out of `order`.
+// dimensions (stages of a multi-buffer) are left out of `order`. With
+// `atomBytes`, rows longer than that are cut into atoms of that many bytes.
 const Layout *swizzledSharedLayout(const std::vector<int64_t> &shape, const std::vector<int64_t> &order,
-                                   int elementBytes, int64_t stacked = 0);
+                                   int elementBytes, int64_t stacked = 0, int64_t atomBytes = 0);
 
 std::optional<LinearLayout> toSharedLayout(const Layout &layout, const std::vector<int64_t> &shape,
                                            std::string *error = nullptr);

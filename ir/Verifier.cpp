@@ -450,6 +450,9 @@ bool verifyAsyncCopy(const Operation &op, Checker &c) {
 
 bool verifyAsyncWait(const Operation &op, Checker &c) {
   if (op.attr("pending")->getInt() < 0) return c.fail("attribute 'pending': expected >= 0");
+  if (op.numResults() != op.numOperands()) return c.fail("expected one result per operand");
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), op.operand(i)->type())) return false;
   return true;
 }
 
@@ -466,6 +469,8 @@ bool verifySharedPtr(const Operation &op, Checker &c) {
   for (const char *name : {"offset", "bytes"})
     if (const Attribute *a = op.attr(name); a && a->getInt() < (name[0] == 'o' ? 0 : 1))
       return c.fail(std::string("attribute '") + name + "': expected " + (name[0] == 'o' ? ">= 0" : ">= 1"));
+  if (const Attribute *a = op.attr("align"); a && (a->getInt() < 1 || (a->getInt() & (a->getInt() - 1))))
+    return c.fail("attribute 'align': expected a power of two");
   return true;
 }
 
@@ -549,6 +554,44 @@ bool verifyMma(const Operation &op, Checker &c) {
     if (!expectType(c, ("operand #" + std::to_string(i)).c_str(), op.operand(unsigned(i))->type(), want)) return false;
   }
   if (!at.isScalar() || !bt.isScalar()) return c.fail("expected scalar A and B elements");
+  return true;
+}
+
+bool verifyWgmma(const Operation &op, Checker &c) {
+  std::vector<int64_t> shape = op.attr("shape")->getInts();
+  if (shape.size() != 3 || shape[0] != 64 || shape[1] < 8 || shape[1] > 256 || shape[1] % 8 || shape[2] <= 0)
+    return c.fail("attribute 'shape': expected [64, n, k] with n a multiple of 8 up to 256");
+  for (const char *name : {"a_desc", "b_desc"}) {
+    std::vector<int64_t> d = op.attr(name)->getInts();
+    bool swizzle = d.size() == 4 && (d[0] == 0 || d[0] == 32 || d[0] == 64 || d[0] == 128);
+    if (!swizzle || d[1] < 0 || d[2] < 0 || d[1] % 16 || d[2] % 16 || d[1] >= (16 << 14) || d[2] >= (16 << 14) ||
+        (d[3] != 0 && d[3] != 1))
+      return c.fail(std::string("attribute '") + name +
+                    "': expected [swizzle bytes (0, 32, 64 or 128), leading byte offset, stride byte offset "
+                    "(multiples of 16 below 2^18), m/n-major (0 or 1)]");
+  }
+  for (unsigned i = 0; i < 2; ++i) {
+    Type p = op.operand(i)->type();
+    if (!p.isPointer() || p.addressSpace() != AddressSpace::Shared)
+      return c.fail("operand #" + std::to_string(i) + ": expected a shared-memory pointer, got " + p.str());
+  }
+  int64_t perThread = shape[0] * shape[1] / 128;
+  if (int64_t(op.numResults()) != perThread || int64_t(op.numOperands()) != 2 + perThread)
+    return c.fail("expected " + std::to_string(perThread) + " accumulators per thread (operands and results)");
+  Type acc = op.result(0)->type();
+  if (!acc.isScalar()) return c.fail("result #0: expected a scalar, got " + acc.str());
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), acc) ||
+        !expectType(c, ("operand #" + std::to_string(i + 2)).c_str(), op.operand(i + 2)->type(), acc))
+      return false;
+  return true;
+}
+
+bool verifyWgmmaWait(const Operation &op, Checker &c) {
+  if (op.attr("pending")->getInt() < 0) return c.fail("attribute 'pending': expected >= 0");
+  if (op.numResults() != op.numOperands()) return c.fail("expected one result per operand");
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), op.operand(i)->type())) return false;
   return true;
 }
 

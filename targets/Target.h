@@ -31,6 +31,14 @@ struct TargetFacts {
   int64_t sharedMemoryBytes = 0;
   int defaultStages = 3;       // num_stages when the user gives none (Triton's per backend)
   bool asyncCopies = true;     // global -> shared copies that run in the background (cp.async)
+  // Rows of pipelined dot-operand buffers longer than this are cut into
+  // atoms of this many bytes (0: never): Hopper's wgmma reads its operands
+  // from shared memory in such atoms (ir/Layouts.h, #shared `atom`).
+  int64_t sharedAtomBytes = 0;
+  // A dot reading pipelined buffers may go on reading one iteration later
+  // (wgmma in the background): loops keep one more stage buffer when more
+  // than one group of four warps shares them.
+  bool asyncDots = false;
 };
 
 // One runtime parameter of a compiled kernel, in launch order. Compile-time

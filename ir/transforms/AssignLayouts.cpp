@@ -470,6 +470,15 @@ private:
       }
       return setLayout(op->result(), acc);
     }
+    case OpCode::AsyncWait:
+      // The values it makes final pass through as they are (the registers
+      // an asynchronous dot still writes must be waited for, not moved).
+      for (unsigned i = 0; i < op->numOperands(); ++i) {
+        if (!op->operand(i)->type().isTile()) continue;
+        if (!layoutOf(op->operand(i))) convertOperand(op, i, defaultLayout(op->operand(i)->type()));
+        setLayout(op->result(i), layoutOf(op->operand(i)));
+      }
+      return;
     case OpCode::Yield:
     case OpCode::Condition:
     case OpCode::Return:

@@ -6,8 +6,8 @@
 // own block, so a loop that reads a buffer keeps it for every iteration.
 // Uses are followed through addptr; a buffer that flows anywhere else lives
 // to the end of the kernel. Buffers whose lifetimes do not overlap share
-// memory; each is 16-byte aligned and placed first-fit in the order of
-// definition. The kernel's shared_memory_bytes is the peak.
+// memory; each is 16-byte aligned (or as its `align` asks) and placed
+// first-fit in the order of definition. The kernel's shared_memory_bytes is the peak.
 //
 // Small buffers (reduction partials, broadcast scalars: at most
 // kPrivateBytes each, kPrivateTotal together) share with nothing: the
@@ -33,7 +33,7 @@ constexpr int64_t kPrivateBytes = 128, kPrivateTotal = 4096;
 
 struct Buffer {
   ir::Operation *alloc;
-  int64_t bytes, first, last, offset = 0;
+  int64_t bytes, first, last, offset = 0, align = kAlign;
 };
 
 class Allocator {
@@ -44,7 +44,8 @@ public:
     std::vector<Buffer> buffers;
     f_.walk([&](ir::Operation *op) {
       if (op->is(OpCode::SharedAlloc))
-        buffers.push_back({op, op->attr("bytes")->getInt(), index_[op], lastUse(op), 0});
+        buffers.push_back({op, op->attr("bytes")->getInt(), index_[op], lastUse(op), 0,
+                           std::max(kAlign, op->attrs().getInt("align", kAlign))});
     });
     std::sort(buffers.begin(), buffers.end(), [](const Buffer &a, const Buffer &b) { return a.first < b.first; });
     int64_t privateBytes = 0;
@@ -65,7 +66,7 @@ public:
       int64_t at = 0;
       for (auto [lo, hi] : busy) {
         if (at + cur.bytes <= lo) break;
-        at = std::max(at, (hi + kAlign - 1) / kAlign * kAlign);
+        at = std::max(at, (hi + cur.align - 1) / cur.align * cur.align);
       }
       cur.offset = at;
       peak = std::max(peak, at + cur.bytes);
@@ -105,8 +106,10 @@ private:
       work.pop_back();
       for (ir::Operation *user : v->users()) {
         bool isAddress = user->is(OpCode::AddPtr) && user->operand(0) == v;
-        bool isAccess = (user->is(OpCode::VLoad) || user->is(OpCode::LdMatrix) || user->is(OpCode::CpAsync) || user->is(OpCode::VStore) || user->is(OpCode::AtomicRmw) ||
-                         user->is(OpCode::AtomicCas)) && user->operand(0) == v;
+        bool isAccess = ((user->is(OpCode::VLoad) || user->is(OpCode::LdMatrix) || user->is(OpCode::CpAsync) ||
+                          user->is(OpCode::VStore) || user->is(OpCode::AtomicRmw) || user->is(OpCode::AtomicCas)) &&
+                         user->operand(0) == v) ||
+                        (user->is(OpCode::Wgmma) && (user->operand(0) == v || user->operand(1) == v));
         if (!isAddress && !isAccess) return next_;  // escapes: live to the end
         if (isAddress) work.push_back(user->result());
         ir::Operation *holder = user;

@@ -157,16 +157,22 @@ private:
     return nullptr;
   }
 
-  static bool sharedAccess(const ir::Operation &op, Access &out) {
+  // The shared-memory accesses of `op`: one per pointer operand it reads
+  // or writes through (a wgmma reads two).
+  static std::vector<Access> sharedAccesses(const ir::Operation &op) {
     bool load = op.is(OpCode::VLoad) || op.is(OpCode::LdMatrix), store = op.is(OpCode::VStore) || op.is(OpCode::CpAsync);
     bool atomic = op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
-    if (!load && !store && !atomic) return false;
-    if (op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared) return false;
-    const ir::Operation *buffer = bufferOf(op.operand(0));
-    int64_t lo = buffer ? buffer->attr("offset")->getInt() : 0;
-    int64_t hi = buffer ? lo + buffer->attr("bytes")->getInt() : std::numeric_limits<int64_t>::max();
-    out = {lo, hi, !load, op.attrs().getBool("exclusive", false), op.is(OpCode::CpAsync), buffer};
-    return true;
+    unsigned pointers = op.is(OpCode::Wgmma) ? 2 : load || store || atomic ? 1 : 0;
+    load |= op.is(OpCode::Wgmma);
+    std::vector<Access> out;
+    for (unsigned i = 0; i < pointers; ++i) {
+      if (op.operand(i)->type().addressSpace() != ir::AddressSpace::Shared) continue;
+      const ir::Operation *buffer = bufferOf(op.operand(i));
+      int64_t lo = buffer ? buffer->attr("offset")->getInt() : 0;
+      int64_t hi = buffer ? lo + buffer->attr("bytes")->getInt() : std::numeric_limits<int64_t>::max();
+      out.push_back({lo, hi, !load, op.attrs().getBool("exclusive", false), op.is(OpCode::CpAsync), buffer});
+    }
+    return out;
   }
 
   static void barrierBefore(ir::Operation *op) {
@@ -194,20 +200,20 @@ private:
   }
 
   bool walkOp(ir::Operation &op, State &s, bool uniform) {
-    Access a;
     if (op.is(OpCode::Barrier)) {
       if (uniform) s.clear();
       return true;
     }
-    if (sharedAccess(op, a)) {
-      for (const Access &p : s)
-        if (races(p, a)) {
-          if (!uniform) return false;
-          barrierBefore(&op);
-          s.clear();
-          break;
-        }
-      s.push_back(a);
+    if (std::vector<Access> accesses = sharedAccesses(op); !accesses.empty()) {
+      bool race = false;
+      for (const Access &a : accesses)
+        for (const Access &p : s) race |= races(p, a);
+      if (race) {
+        if (!uniform) return false;
+        barrierBefore(&op);
+        s.clear();
+      }
+      s.insert(s.end(), accesses.begin(), accesses.end());
       return true;
     }
     if (op.is(OpCode::If)) {
@@ -252,9 +258,9 @@ private:
   static bool racesWithin(ir::Operation &loop, const State &s) {
     bool found = false;
     auto visit = [&](ir::Operation *op) {
-      Access a;
-      if (found || !sharedAccess(*op, a)) return;
-      for (const Access &p : s) found |= races(p, a);
+      if (found) return;
+      for (const Access &a : sharedAccesses(*op))
+        for (const Access &p : s) found |= races(p, a);
     };
     for (unsigned r = 0; r < loop.numRegions(); ++r) ir::Function::walkBlock(loop.region(r).block(), visit);
     return found;

@@ -51,8 +51,15 @@ bool feedsOnlyDots(const ir::Value *v) {
 
 class Pipeliner {
 public:
-  Pipeliner(ir::Operation &loop, int stages, bool throughRegisters, const ir::AxisAnalysis &axis)
-      : loop_(loop), stages_(throughRegisters ? 2 : stages), registers_(throughRegisters), axis_(axis) {}
+  struct Facts {
+    bool throughRegisters = false;
+    int64_t atomBytes = 0;        // shared_atom_bytes
+    bool spareStage = false;      // async_dots with more than four warps
+    int64_t sharedLimit = 0;      // shared_memory_limit (0: unknown)
+  };
+  Pipeliner(ir::Operation &loop, int stages, const Facts &facts, const ir::AxisAnalysis &axis)
+      : loop_(loop), stages_(facts.throughRegisters ? 2 : stages), registers_(facts.throughRegisters),
+        atomBytes_(facts.atomBytes), facts_(facts), axis_(axis) {}
 
   void run() {
     ir::Block &body = loop_.region(0).block();
@@ -146,8 +153,19 @@ private:
     b.setLoc(loop_.loc());
     ir::Type ivT = body.argument(0)->type(), i32 = ir::Type::i32();
     ir::Value *lb = loop_.operand(0);
-    // One buffer of `stages` entries per load (one entry through registers).
+    // One buffer of `stages` entries per load (one entry through registers),
+    // and a spare entry where a dot may still read the stage before last
+    // while the copies into the next one are issued, if it fits.
     int64_t entries = registers_ ? 1 : stages_;
+    if (!registers_ && facts_.spareStage) {
+      int64_t bytes = 0;
+      for (ir::Operation *ld : loads_) {
+        ir::Type t = ld->result()->type();
+        bytes += t.numElements() * std::max(1, t.element().bitWidth() / 8);
+      }
+      if (facts_.sharedLimit <= 0 || bytes * (entries + 1) <= facts_.sharedLimit) ++entries;
+    }
+    entries_ = entries;
     for (ir::Operation *ld : loads_) {
       ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
@@ -155,8 +173,10 @@ private:
       int elemBytes = std::max(1, t.element().bitWidth() / 8);
       std::vector<int64_t> stacked = {entries, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
       buffers_.push_back(b.createValue(
-          OpCode::LocalAlloc, {}, ir::Type::buffer(stacked, t.element(), ir::swizzledSharedLayout(stacked, order, elemBytes, 1))));
-      views_.push_back(ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), order, elemBytes)));
+          OpCode::LocalAlloc, {},
+          ir::Type::buffer(stacked, t.element(), ir::swizzledSharedLayout(stacked, order, elemBytes, 1, atomBytes_))));
+      views_.push_back(
+          ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), order, elemBytes, 0, atomBytes_)));
     }
     // Prologue: iterations 0 .. S-2.
     std::map<unsigned, ir::Value *> ahead;
@@ -194,9 +214,9 @@ private:
       ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
       if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
       if (ivT != i32) index = in.cast(index, i32);
-      readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(stages_, i32)});
+      readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
       writeSlot = in.sameType(
-          OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(stages_, i32)});
+          OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(entries_, i32)});
     }
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
@@ -226,17 +246,37 @@ private:
     for (ir::Value *v : body.terminator()->operands()) yields.push_back(ir::lookupOrSelf(map, v));
     for (unsigned k : carried_) yields.push_back(ir::lookupOrSelf(pre, body.terminator()->operand(k)));
     in.yield(yields);
-    // Drain: copies of iterations past the end are still in flight.
+    if (entries_ > stages_) next->attrs().set("spare_stages", ir::Attribute(entries_ - stages_));
+    for (unsigned k = 0; k < loop_.numResults(); ++k) loop_.result(k)->replaceAllUsesWith(next->result(k));
+    // Drain: copies of iterations past the end are still in flight, and so
+    // may be the dots whose accumulators the loop carries out.
     ir::AttrDict drain;
     drain.set("pending", ir::Attribute(int64_t(0)));
-    if (!registers_) b.create(OpCode::AsyncWait, {}, {}, drain);
-    for (unsigned k = 0; k < loop_.numResults(); ++k) loop_.result(k)->replaceAllUsesWith(next->result(k));
+    if (!registers_) {
+      std::vector<ir::Value *> accumulators;
+      std::vector<ir::Type> types;
+      for (unsigned k = 0; k < loop_.numResults(); ++k) {
+        const ir::Operation *d = body.terminator()->operand(k)->definingOp();
+        if (d && d->is(OpCode::Dot) && d->parentBlock() == &body)
+          accumulators.push_back(next->result(k)), types.push_back(next->result(k)->type());
+      }
+      ir::Operation *wait = b.create(OpCode::AsyncWait, accumulators, types, drain);
+      for (unsigned i = 0; i < accumulators.size(); ++i) {
+        std::vector<ir::Operation *> users = accumulators[i]->users();
+        for (ir::Operation *user : users)
+          for (unsigned o = 0; user != wait && o < user->numOperands(); ++o)
+            if (user->operand(o) == accumulators[i]) user->setOperand(o, wait->result(i));
+      }
+    }
     loop_.erase();
   }
 
   ir::Operation &loop_;
   int stages_;
   bool registers_;  // stage through registers into one buffer (no async copies)
+  int64_t atomBytes_;  // the target's shared_atom_bytes (0: whole rows)
+  Facts facts_;
+  int64_t entries_ = 0;  // stage buffers per load
   const ir::AxisAnalysis &axis_;
   int64_t step_ = 1;
   std::vector<ir::Operation *> loads_;
@@ -259,6 +299,11 @@ void pipelineLoops(ir::Module &m) {
   int64_t moduleStages = m.attrs().getInt("num_stages", 1);
   const char *env = std::getenv("TESSERA_PIPELINE_REGISTERS");
   bool throughRegisters = !m.attrs().getInt("async_copy", 1) || (env && std::string(env) == "1");
+  Pipeliner::Facts facts;
+  facts.throughRegisters = throughRegisters;
+  facts.atomBytes = m.attrs().getInt("shared_atom_bytes", 0);
+  facts.spareStage = m.attrs().getInt("async_dots", 0) && m.attrs().getInt("num_warps", 4) > 4;
+  facts.sharedLimit = m.attrs().getInt("shared_memory_limit", 0);
   for (auto &f : m.functions()) {
     if (f->isThreadLevel()) continue;
     std::vector<ir::Operation *> loops;
@@ -267,7 +312,7 @@ void pipelineLoops(ir::Module &m) {
     ir::AxisAnalysis axis(*f);
     for (ir::Operation *loop : loops) {
       int64_t stages = loop->attrs().getInt("num_stages", moduleStages);
-      if (stages >= 2) Pipeliner(*loop, int(stages), throughRegisters, axis).run();
+      if (stages >= 2) Pipeliner(*loop, int(stages), facts, axis).run();
     }
   }
 }

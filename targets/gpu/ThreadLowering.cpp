@@ -300,9 +300,10 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::LocalLoad: return lowerLocalLoad(op);
   case OpCode::LocalView: return lowerLocalView(op);
   case OpCode::AsyncCopy: return lowerAsyncCopy(op);
-  case OpCode::AsyncCommitGroup:
+  case OpCode::AsyncCommitGroup: return;  // the shared lowering copies synchronously: every group is complete
   case OpCode::AsyncWait:
-    return;  // the shared lowering copies synchronously: every group is complete
+    for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), get(op.operand(i)));
+    return;
   case OpCode::For: return lowerFor(op);
   case OpCode::If: return lowerIf(op);
   case OpCode::While: return lowerWhile(op);

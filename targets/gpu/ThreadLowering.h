@@ -150,8 +150,9 @@ public:
   // Registers per access of pointers `ptrs` (with `mask`, may be null).
   int vectorWidth(const ir::Value *ptrs, const ir::Value *mask, const TileLayout &l, int elemBytes);
   // Shared memory: a buffer of `elements` x `elem` (a shared_alloc here;
-  // allocate-shared places it, insert-barriers orders its accesses).
-  ir::Value *allocShared(ir::Type elem, int64_t elements);
+  // allocate-shared places it, insert-barriers orders its accesses), at a
+  // multiple of `align` bytes.
+  ir::Value *allocShared(ir::Type elem, int64_t elements, int64_t align = 16);
   // Element `index` of `buffer`. An exclusive access touches an element no
   // other thread touches until the next barrier, so it needs none.
   ir::Value *sharedAddress(ir::Value *buffer, ir::Value *index);

@@ -39,10 +39,11 @@ int64_t floorPow2(int64_t v) {
 
 // ---- shared memory
 
-ir::Value *ThreadLowering::allocShared(ir::Type elem, int64_t elements) {
+ir::Value *ThreadLowering::allocShared(ir::Type elem, int64_t elements, int64_t align) {
   ir::Type e = elem.element();
   ir::AttrDict a;
   a.set("bytes", ir::Attribute(std::max<int64_t>(1, elements) * storageBytes(e)));
+  if (align > 16) a.set("align", ir::Attribute(align));
   return b.createValue(OpCode::SharedAlloc, {}, ir::Type::pointer(e, ir::AddressSpace::Shared), a);
 }
 

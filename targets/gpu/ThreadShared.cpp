@@ -82,7 +82,14 @@ ir::Value *ThreadLowering::placedAddress(ir::Value *base, const Placement &p, in
 
 void ThreadLowering::lowerLocalAlloc(const ir::Operation &op) {
   ir::Type t = op.result()->type();
-  set(op.result(), {allocShared(t.element(), t.numElements())});
+  // Hardware that swizzles by address (wgmma, TMA) xors bits 4-6 of a byte
+  // address with bits 7-9: at a multiple of 1024 bytes a swizzled buffer's
+  // own xor (ir/Layouts.h) is the same one.
+  const ir::Layout *l = t.layout();
+  const std::vector<int64_t> *maxPhase = l && l->kind() == "shared" ? l->param("max_phase") : nullptr;
+  bool swizzled = maxPhase && !maxPhase->empty() && (*maxPhase)[0] > 1;
+  int64_t bytes = t.numElements() * elementBytes(t);
+  set(op.result(), {allocShared(t.element(), t.numElements(), swizzled && bytes >= 1024 ? 1024 : 16)});
   if (op.numOperands()) storeToBuffer(op, scalar(op.result()), t, op.operand(0));
 }
 

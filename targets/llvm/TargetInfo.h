@@ -84,6 +84,27 @@ public:
     (void)pending;
     return false;
   }
+  // The thread ops wgmma (A and B through shared-memory pointers described
+  // by `aDesc`/`bDesc`, Ops.def; `acc` the accumulators), wgmma_fence,
+  // wgmma_commit, wgmma_wait (returns `values`, ordered after the wait) and
+  // fence_async_shared; empty / false if the target has none.
+  virtual std::vector<llvm::Value *> warpgroupMma(llvm::IRBuilder<> &, const std::vector<int64_t> &shape, ir::Type a,
+                                                  ir::Type b, llvm::Value *aPtr, llvm::Value *bPtr,
+                                                  const std::vector<int64_t> &aDesc, const std::vector<int64_t> &bDesc,
+                                                  const std::vector<llvm::Value *> &acc) const {
+    (void)shape, (void)a, (void)b, (void)aPtr, (void)bPtr, (void)aDesc, (void)bDesc, (void)acc;
+    return {};
+  }
+  enum class WarpgroupSync { Fence, Commit, SharedFence };
+  virtual bool warpgroupSync(llvm::IRBuilder<> &, WarpgroupSync kind) const {
+    (void)kind;
+    return false;
+  }
+  virtual std::vector<llvm::Value *> warpgroupWait(llvm::IRBuilder<> &, int pending,
+                                                   const std::vector<llvm::Value *> &values) const {
+    (void)pending, (void)values;
+    return {};
+  }
   // Whether the kernel's shared memory is a sized global (its binary states
   // it: AMDGPU's group segment) rather than requested at launch (CUDA's
   // dynamic shared memory).

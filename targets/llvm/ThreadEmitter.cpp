@@ -103,6 +103,18 @@ private:
     case OpCode::CpAsyncWait:
       if (!info.asyncWait(b, int(op.attr("pending")->getInt()))) fail(op, "has no " + info.name() + " instruction");
       return;
+    case OpCode::Wgmma: return emitWgmma(op);
+    case OpCode::WgmmaFence: return warpgroupSync(op, TargetInfo::WarpgroupSync::Fence);
+    case OpCode::WgmmaCommit: return warpgroupSync(op, TargetInfo::WarpgroupSync::Commit);
+    case OpCode::FenceAsyncShared: return warpgroupSync(op, TargetInfo::WarpgroupSync::SharedFence);
+    case OpCode::WgmmaWait: {
+      std::vector<llvm::Value *> in;
+      for (ir::Value *v : op.operands()) in.push_back(get(v));
+      std::vector<llvm::Value *> outs = info.warpgroupWait(b, int(op.attr("pending")->getInt()), in);
+      if (outs.size() != in.size()) fail(op, "has no " + info.name() + " instruction");
+      for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), outs[i]);
+      return;
+    }
     case OpCode::Barrier: return info.barrier(b);
     case OpCode::Printf: return emitPrintf(op);
     case OpCode::Assert:
@@ -130,7 +142,7 @@ private:
     if (!g) {
       g = new llvm::GlobalVariable(m, llvm::ArrayType::get(b.getInt8Ty(), 0), false, llvm::GlobalValue::ExternalLinkage,
                                    nullptr, name, nullptr, llvm::GlobalValue::NotThreadLocal, info.sharedAddressSpace());
-      g->setAlignment(llvm::Align(16));
+      g->setAlignment(llvm::Align(1024));  // buffers may ask for up to 1024 (allocate-shared)
     }
     return b.CreateConstGEP1_64(b.getInt8Ty(), g, uint64_t(offset));
   }
@@ -271,6 +283,21 @@ private:
     if (d.size() != op.numResults())
       fail(op, "has no " + info.name() + " instruction for this shape and these element types");
     for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), d[i]);
+  }
+
+  void emitWgmma(const ir::Operation &op) {
+    std::vector<llvm::Value *> acc;
+    for (unsigned i = 2; i < op.numOperands(); ++i) acc.push_back(get(op.operand(i)));
+    std::vector<llvm::Value *> d = info.warpgroupMma(
+        b, op.attr("shape")->getInts(), op.operand(0)->type().pointee(), op.operand(1)->type().pointee(),
+        get(op.operand(0)), get(op.operand(1)), op.attr("a_desc")->getInts(), op.attr("b_desc")->getInts(), acc);
+    if (d.size() != op.numResults())
+      fail(op, "has no " + info.name() + " instruction for this shape and these element types");
+    for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), d[i]);
+  }
+
+  void warpgroupSync(const ir::Operation &op, TargetInfo::WarpgroupSync kind) {
+    if (!info.warpgroupSync(b, kind)) fail(op, "has no " + info.name() + " instruction");
   }
 
   void emitLdMatrix(const ir::Operation &op) {

@@ -8,6 +8,7 @@
 #include "targets/nvptx/Lowerings.h"
 
 #include "targets/gpu/ThreadLowering.h"
+#include "targets/nvptx/Wgmma.h"
 
 #include <cmath>
 
@@ -51,6 +52,26 @@ bool lowerWait(const ir::Operation &op, ThreadLowering &L) {
   ir::AttrDict attrs;
   attrs.set("pending", ir::Attribute(op.attr("pending")->getInt()));
   L.b.create(OpCode::CpAsyncWait, {}, {}, attrs);
+  bool wgmma = usesWgmma(L.kernel, L.moduleAttrs);
+  // Accumulators a wgmma may still be computing (Wgmma.h): final after a
+  // wait for every group, before the barrier, so that nobody overwrites
+  // the stages they read while another warpgroup's multiply goes on.
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    gpu::Regs regs = L.get(op.operand(i));
+    if (wgmma && !regs.empty()) {
+      ir::AttrDict all;
+      all.set("pending", ir::Attribute(int64_t(0)));
+      std::vector<ir::Type> types;
+      for (ir::Value *v : regs) types.push_back(v->type());
+      ir::Operation *done = L.b.create(OpCode::WgmmaWait, regs, types, all);
+      for (unsigned r = 0; r < done->numResults(); ++r) regs[r] = done->result(r);
+    }
+    L.set(op.result(i), regs);
+  }
+  // wgmma reads shared memory through the async proxy: this thread's
+  // copies are ordered before those reads by a proxy fence, and everyone
+  // else's by the barrier after it.
+  if (wgmma) L.b.create(OpCode::FenceAsyncShared, {}, {});
   L.barrier();
   return true;
 }

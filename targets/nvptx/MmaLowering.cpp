@@ -1,4 +1,6 @@
 // Tensor-core dots on NVIDIA (sm_80 on), through the GPU lowering's seams:
+//  - Hopper (sm_90a): a dot whose operands are pipelined stages in shared
+//    memory reads them there with wgmma (Wgmma.h); the rest as below.
 //  - dot layouts: the operands and the accumulator of a dot the table
 //    (Mma.h) has an instruction for take its fragment layouts, so the
 //    accumulator stays in registers across a loop;
@@ -18,6 +20,7 @@
 #include "ir/transforms/Passes.h"
 #include "targets/gpu/ThreadLowering.h"
 #include "targets/nvptx/Mma.h"
+#include "targets/nvptx/Wgmma.h"
 
 
 namespace tessera::targets::nvptx {
@@ -48,6 +51,7 @@ std::optional<DotPlan> planDot(const ir::Operation &dot, const ir::AttrDict &mod
 }
 
 std::optional<ir::DotLayouts> dotLayouts(const ir::Operation &dot, const ir::AttrDict &module) {
+  if (std::optional<WgmmaPlan> w = planWgmma(dot, module)) return w->frags.attributes();
   std::optional<DotPlan> p = planDot(dot, module);
   if (!p) return std::nullopt;
   return p->frags.attributes();
@@ -61,6 +65,7 @@ std::pair<ir::Value *, ir::Value *> splitTf32(ThreadLowering &L, ir::Value *x) {
 }
 
 bool lowerDot(const ir::Operation &op, ThreadLowering &L) {
+  if (std::optional<WgmmaPlan> w = planWgmma(op, L.moduleAttrs)) return lowerWgmmaDot(op, *w, L);
   std::optional<DotPlan> p = planDot(op, L.moduleAttrs);
   if (!p || !p->frags.holdFor(L, op)) return false;
   const MmaInstruction &mma = *p->mma;
@@ -226,6 +231,10 @@ bool lowerOperandConversion(const ir::Operation &op, ThreadLowering &L) {
 // local_load of a 16-bit dot operand from a buffer whose layout keeps
 // ldmatrix's rows whole (the pipelined loops' stages).
 bool lowerOperandLocalLoad(const ir::Operation &op, ThreadLowering &L) {
+  if (readInPlace(op, L.moduleAttrs)) {
+    L.set(op.result(), {});  // its dots read the buffer itself (Wgmma.h)
+    return true;
+  }
   ir::Type buffer = op.operand(0)->type(), outT = op.result()->type();
   if (buffer.element().bitWidth() != 16 || outT.rank() != 2) return false;
   const gpu::TileLayout &dst = L.layoutOf(outT, op);

@@ -27,13 +27,15 @@ constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 constexpr const char *kPtxFeatures = "+ptx84";
 
 // Architectures we generate code for (a table, not branches): shared memory
-// per program block (bytes) is what a launch may request.
+// per program block (bytes) is what a launch may request; warpgroup MMA
+// (wgmma, sm_90a) reads dot operands from shared memory in 128-byte atoms.
 struct ArchInfo {
   const char *name;
   int64_t sharedMemoryBytes;
+  bool warpgroupMma;
 };
-constexpr ArchInfo kArchs[] = {{"sm_80", 163 * 1024}, {"sm_86", 99 * 1024}, {"sm_89", 99 * 1024},
-                               {"sm_90", 227 * 1024}, {"sm_90a", 227 * 1024}};
+constexpr ArchInfo kArchs[] = {{"sm_80", 163 * 1024, false}, {"sm_86", 99 * 1024, false}, {"sm_89", 99 * 1024, false},
+                               {"sm_90", 227 * 1024, false}, {"sm_90a", 227 * 1024, true}};
 
 const llvm::Target *nvptx(std::string &error) {
   static std::once_flag once;
@@ -157,6 +159,8 @@ public:
     f.warpSize = 32;
     f.vectorBits = 128;
     f.sharedMemoryBytes = c.info ? c.info->sharedMemoryBytes : 227 * 1024;
+    f.sharedAtomBytes = c.info && c.info->warpgroupMma && !c.ptxOnly ? 128 : 0;
+    f.asyncDots = f.sharedAtomBytes > 0;
     return f;
   }
 

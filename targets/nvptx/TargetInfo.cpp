@@ -285,6 +285,83 @@ private:
     return true;
   }
 
+  // wgmma.mma_async (sm_90a) with f32 accumulators, A and B through matrix
+  // descriptors (PTX ISA, "Matrix Descriptor Format"): start address, the
+  // leading and stride byte offsets (all in 16-byte units) and the swizzle
+  // mode. The call is volatile: it reads shared memory in the background,
+  // so it stays between the fence, commit and wait around it.
+  std::vector<llvm::Value *> warpgroupMma(llvm::IRBuilder<> &b, const std::vector<int64_t> &shape, ir::Type a,
+                                          ir::Type bt, llvm::Value *aPtr, llvm::Value *bPtr,
+                                          const std::vector<int64_t> &aDesc, const std::vector<int64_t> &bDesc,
+                                          const std::vector<llvm::Value *> &acc) const override {
+    const char *type = a.scalarKind() == ir::ScalarKind::BF16 ? "bf16" : a.scalarKind() == ir::ScalarKind::F16 ? "f16" : nullptr;
+    if (!type || bt.scalarKind() != a.scalarKind() || shape.size() != 3 || shape[0] != 64 || shape[2] != 16) return {};
+    unsigned n = unsigned(acc.size());
+    if (int64_t(n) != shape[1] / 2) return {};
+    for (llvm::Value *v : acc)
+      if (!v->getType()->isFloatTy()) return {};
+    std::vector<llvm::Value *> ins(acc);
+    ins.push_back(descriptor(b, aPtr, aDesc));
+    ins.push_back(descriptor(b, bPtr, bDesc));
+    std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(shape[1]) + "k16.f32." + type + "." + type +
+                       " " + list(0, n) + ", $" + std::to_string(2 * n) + ", $" + std::to_string(2 * n + 1) +
+                       ", 1, 1, 1, " + std::to_string(aDesc[3]) + ", " + std::to_string(bDesc[3]) + ";";
+    std::string constraints;
+    for (unsigned i = 0; i < n; ++i) constraints += std::string(i ? "," : "") + "=f";
+    for (unsigned i = 0; i < n; ++i) constraints += "," + std::to_string(i);
+    constraints += ",l,l,~{memory}";
+    return asmValues(b, text, constraints, ins, n);
+  }
+  bool warpgroupSync(llvm::IRBuilder<> &b, WarpgroupSync kind) const override {
+    const char *text = kind == WarpgroupSync::Fence    ? "wgmma.fence.sync.aligned;"
+                       : kind == WarpgroupSync::Commit ? "wgmma.commit_group.sync.aligned;"
+                                                       : "fence.proxy.async.shared::cta;";
+    auto *fty = llvm::FunctionType::get(b.getVoidTy(), false);
+    llvm::CallInst *call = b.CreateCall(llvm::InlineAsm::get(fty, text, "~{memory}", /*hasSideEffects=*/true));
+    call->addFnAttr(llvm::Attribute::Convergent);
+    return true;
+  }
+  std::vector<llvm::Value *> warpgroupWait(llvm::IRBuilder<> &b, int pending,
+                                           const std::vector<llvm::Value *> &values) const override {
+    unsigned n = unsigned(values.size());
+    std::string constraints;
+    for (unsigned i = 0; i < n; ++i) constraints += std::string(i ? "," : "") + "=" + regClass(values[i]);
+    for (unsigned i = 0; i < n; ++i) constraints += "," + std::to_string(i);
+    constraints += std::string(n ? "," : "") + "~{memory}";
+    return asmValues(b, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", constraints, values, n);
+  }
+
+  static const char *regClass(llvm::Value *v) {
+    llvm::Type *t = v->getType();
+    return t->isFloatTy() ? "f" : t->isDoubleTy() ? "d" : t->isIntegerTy(64) ? "l" : t->isIntegerTy(16) || t->isHalfTy() || t->isBFloatTy() ? "h" : "r";
+  }
+
+  // A volatile, convergent inline-asm call returning `outs` values of the
+  // first `outs` inputs' types.
+  static std::vector<llvm::Value *> asmValues(llvm::IRBuilder<> &b, const std::string &text, const std::string &constraints,
+                                              const std::vector<llvm::Value *> &ins, unsigned outs) {
+    std::vector<llvm::Type *> inTys, outTys;
+    for (llvm::Value *v : ins) inTys.push_back(v->getType());
+    for (unsigned i = 0; i < outs; ++i) outTys.push_back(inTys[i]);
+    llvm::Type *ret = outs == 0 ? b.getVoidTy() : outs == 1 ? outTys[0] : llvm::StructType::get(b.getContext(), outTys);
+    auto *fty = llvm::FunctionType::get(ret, inTys, false);
+    llvm::CallInst *call = b.CreateCall(llvm::InlineAsm::get(fty, text, constraints, /*hasSideEffects=*/true), ins);
+    call->addFnAttr(llvm::Attribute::Convergent);
+    call->addFnAttr(llvm::Attribute::NoUnwind);
+    std::vector<llvm::Value *> out;
+    for (unsigned i = 0; i < outs; ++i) out.push_back(outs == 1 ? call : b.CreateExtractValue(call, {i}));
+    return out;
+  }
+
+  // The 64-bit matrix descriptor of the operand at shared pointer `ptr`.
+  static llvm::Value *descriptor(llvm::IRBuilder<> &b, llvm::Value *ptr, const std::vector<int64_t> &d) {
+    uint64_t mode = d[0] == 128 ? 1 : d[0] == 64 ? 2 : d[0] == 32 ? 3 : 0;
+    uint64_t fixed = (uint64_t((d[1] >> 4) & 0x3fff) << 16) | (uint64_t((d[2] >> 4) & 0x3fff) << 32) | (mode << 62);
+    llvm::Value *addr = b.CreatePtrToInt(ptr, b.getInt32Ty());
+    llvm::Value *start = b.CreateAnd(b.CreateLShr(addr, b.getInt32(4)), b.getInt32(0x3fff));
+    return b.CreateOr(b.CreateZExt(start, b.getInt64Ty()), b.getInt64(fixed));
+  }
+
   // "{$first, ..., $(first+n-1)}" or "$first".
   static std::string list(unsigned first, unsigned n) {
     if (n == 1) return "$" + std::to_string(first);

@@ -1,4 +1,4 @@
-"""Dots on tensor cores (mma.sync, ldmatrix), on the GPU against torch in
+"""Dots on tensor cores (mma.sync and ldmatrix; wgmma on sm_90a), on the GPU against torch in
 float64: every input type the MMA table has, ragged matrices, operands
 whose contiguous dimension is not k (ldmatrix .trans), every warp count,
 accumulators in f16, batched dots and chained dots (attention). Each case
@@ -47,8 +47,8 @@ def _matmul(torch, a, b, block, num_warps=4, a_t=False, b_t=False):
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("a_t,b_t", [(False, False), (True, False), (False, True), (True, True)])
 @pytest.mark.parametrize("block,num_warps", [((128, 128, 32), 4), ((64, 128, 64), 8), ((32, 32, 16), 1),
-                                             ((16, 64, 32), 2), ((128, 64, 16), 8)])
-@pytest.mark.parametrize("shape", [(333, 211, 170), (208, 144, 96)])  # unaligned rows; aligned but ragged
+                                             ((16, 64, 32), 2), ((128, 64, 16), 8), ((256, 128, 64), 8)])
+@pytest.mark.parametrize("shape", [(333, 211, 170), (208, 144, 96), (300, 260, 1000)])  # unaligned; ragged; long k
 def test_matmul_16bit_ragged_transposed(torch, dtype, a_t, b_t, block, num_warps, shape):
     t = getattr(torch, dtype)
     m, n, k = shape
@@ -57,8 +57,21 @@ def test_matmul_16bit_ragged_transposed(torch, dtype, a_t, b_t, block, num_warps
     c, ptx = _matmul(torch, a, b, block, num_warps, a_t, b_t)
     A, B = (a.t() if a_t else a).double(), (b.t() if b_t else b).double()
     torch.testing.assert_close(c.double(), A @ B, rtol=1e-3, atol=1e-3 * k ** 0.5)
-    assert "mma.sync.aligned.m16n8k16" in ptx and "ldmatrix" in ptx
-    assert (".trans.shared.b16" in ptx) == (a_t or not b_t)
+    if _wgmma_expected(ptx, block, num_warps):
+        # Hopper: operands read in place from the pipelined stages, m/n-major
+        # ones through the transpose immediates; one group left in flight.
+        assert "ldmatrix" not in ptx and "mma.sync" not in ptx
+        insts = [l for l in ptx.splitlines() if "wgmma.mma_async" in l]
+        assert insts and all(l.rstrip().endswith(", %d, %d;" % (int(a_t), int(not b_t))) for l in insts), insts[:1]
+        assert "wgmma.wait_group.sync.aligned 1;" in ptx
+    else:
+        assert "mma.sync.aligned.m16n8k16" in ptx and "ldmatrix" in ptx
+        assert (".trans.shared.b16" in ptx) == (a_t or not b_t)
+
+
+def _wgmma_expected(ptx, block, num_warps):
+    """wgmma on sm_90a when the warps stack along m: 16 rows per warp."""
+    return ".target sm_90a" in ptx and num_warps % 4 == 0 and block[0] % (16 * num_warps) == 0
 
 
 @pytest.mark.parametrize("precision,tol", [("tf32", 3e-3), ("tf32x3", 2e-5)])

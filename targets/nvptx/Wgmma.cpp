@@ -1,0 +1,170 @@
+#include "targets/nvptx/Wgmma.h"
+
+#include "ir/Layouts.h"
+#include "targets/gpu/ThreadLowering.h"
+
+namespace tessera::targets::nvptx {
+namespace {
+
+using ir::OpCode;
+
+// Warpgroup MMA element types (PTX ISA, wgmma.mma_async): 16-bit inputs
+// with f32 accumulators, k = 16, either operand m/n- or k-major.
+struct WgmmaType {
+  ir::ScalarKind in, acc;
+};
+constexpr WgmmaType kWgmmaTypes[] = {{ir::ScalarKind::F16, ir::ScalarKind::F32}, {ir::ScalarKind::BF16, ir::ScalarKind::F32}};
+constexpr int64_t kK = 16, kAtomBytes = 128;
+
+bool hasWgmma(const ir::AttrDict &module) {
+  std::string arch = module.getString("arch", "");
+  return smNumber(arch) == 90 && !arch.empty() && arch.back() == 'a' && module.getInt("warp_size", 32) == 32 &&
+         module.getInt("shared_atom_bytes", 0) == kAtomBytes;
+}
+
+// Operand `v` (which: A is m x k, B is k x n) read from its buffer in place.
+std::optional<SharedOperand> sharedOperand(const ir::Value *v, gpu::Operand which) {
+  const ir::Operation *load = v->definingOp();
+  if (!load || !load->is(OpCode::LocalLoad)) return std::nullopt;
+  ir::Type buffer = load->operand(0)->type();
+  const std::vector<int64_t> &shape = buffer.shape();
+  if (shape.size() != 2 || !buffer.layout()) return std::nullopt;
+  int eb = buffer.element().bitWidth() / 8;
+  int64_t fast = -1;
+  for (int64_t d : {0, 1})
+    if (buffer.layout() == ir::swizzledSharedLayout(shape, {d, 1 - d}, eb, 0, kAtomBytes)) fast = d;
+  if (fast < 0) return std::nullopt;
+  int64_t rowBytes = std::min<int64_t>(shape[size_t(fast)] * eb, kAtomBytes), atom = rowBytes / eb;
+  if (rowBytes < 32 || shape[size_t(1 - fast)] % 8) return std::nullopt;
+  std::optional<ir::LinearLayout> layout = ir::toSharedLayout(*buffer.layout(), shape);
+  std::optional<ir::LinearLayout> inverse = layout ? layout->invert() : std::nullopt;
+  if (!inverse) return std::nullopt;
+  SharedOperand op{load, *inverse, {}};
+  auto bytesAt = [&](int64_t d0, int64_t d1) {
+    if (d0 >= shape[0] || d1 >= shape[1]) return int64_t(16);  // not walked: any multiple of 16
+    return int64_t(inverse->apply({{"dim0", int32_t(d0)}, {"dim1", int32_t(d1)}})[0]) * eb;
+  };
+  int64_t mn = which == gpu::Operand::A ? 0 : 1;
+  bool mnMajor = fast == mn;
+  auto at = [&](int64_t along, int64_t v) { return along == 0 ? bytesAt(v, 0) : bytesAt(0, v); };
+  // Leading: between atoms along the contiguous dimension (m/n-major) or
+  // unused (k-major: k16 never leaves a row of at least 32 bytes). Stride:
+  // between groups of 8 rows.
+  int64_t leading = mnMajor ? at(fast, atom) : 16, stride = at(1 - fast, 8);
+  op.descriptor = {rowBytes, leading, stride, mnMajor ? 1 : 0};
+  return op;
+}
+
+// How many wgmma groups `dot` may leave in flight: 1 when its result only
+// goes round its pipelined loop (the next iteration's wgmma chains on the
+// registers in flight, and the loop's drain waits for the last) and no
+// warpgroup can overwrite a stage another may still be reading (one
+// warpgroup, whose next copies come after this wait, or a spare stage).
+int64_t pendingAfter(const ir::Operation &dot, int numWarps) {
+  const ir::Operation *loop = dot.parentOp();
+  if (!loop || !loop->is(OpCode::For) || (numWarps != 4 && loop->attrs().getInt("spare_stages", 0) < 1)) return 0;
+  const ir::Operation *yield = dot.parentBlock()->terminator();
+  for (const ir::Operation *u : dot.result()->users())
+    if (u != yield) return 0;
+  for (unsigned k = 0; k < yield->numOperands(); ++k) {
+    if (yield->operand(k) != dot.result()) continue;
+    if (dot.operand(2) != dot.parentBlock()->argument(k + 1)) return 0;
+    const ir::Value *out = loop->result(k);
+    if (!out->hasUses()) return 0;
+    for (const ir::Operation *u : out->users())
+      if (!u->is(OpCode::AsyncWait)) return 0;
+  }
+  return 1;
+}
+
+} // namespace
+
+std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict &module) {
+  if (!dot.is(OpCode::Dot) || !hasWgmma(module)) return std::nullopt;
+  ir::Type at = dot.operand(0)->type(), bt = dot.operand(1)->type(), rt = dot.result()->type();
+  if (rt.rank() != 2 || !at.element().isScalar() || !rt.element().isScalar()) return std::nullopt;
+  ir::ScalarKind in = at.element().scalarKind(), acc = rt.element().scalarKind();
+  bool typed = false;
+  for (const WgmmaType &t : kWgmmaTypes) typed |= t.in == in && t.acc == acc;
+  if (!typed || bt.element().scalarKind() != in) return std::nullopt;
+  int numWarps = int(module.getInt("num_warps", 4));
+  int64_t M = rt.shape()[0], N = rt.shape()[1], K = at.shape()[1];
+  if (numWarps % 4 || M % (16 * numWarps) || N % 8 || N > 256 || K % kK) return std::nullopt;
+  WgmmaPlan p;
+  p.fragments = findMma(90, in, in, acc, "");
+  if (!p.fragments || p.fragments->k != kK) return std::nullopt;
+  std::optional<SharedOperand> a = sharedOperand(dot.operand(0), gpu::Operand::A),
+                               b = sharedOperand(dot.operand(1), gpu::Operand::B);
+  if (!a || !b) return std::nullopt;
+  p.a = *a, p.b = *b;
+  p.frags.tiling = {numWarps, 1};
+  auto la = gpu::matrixLayout(*p.fragments, gpu::Operand::A, at.shape(), p.frags.tiling, numWarps);
+  auto lb = gpu::matrixLayout(*p.fragments, gpu::Operand::B, bt.shape(), p.frags.tiling, numWarps);
+  auto lc = gpu::matrixLayout(*p.fragments, gpu::Operand::C, rt.shape(), p.frags.tiling, numWarps);
+  if (!la || !lb || !lc) return std::nullopt;
+  p.frags.a = *la, p.frags.b = *lb, p.frags.c = *lc;
+  return p;
+}
+
+bool readInPlace(const ir::Operation &load, const ir::AttrDict &module) {
+  if (!load.result()->hasUses()) return false;
+  for (const ir::Operation *u : load.result()->users())
+    if (!planWgmma(*u, module)) return false;
+  return true;
+}
+
+bool usesWgmma(const ir::Function &kernel, const ir::AttrDict &module) {
+  bool found = false;
+  const_cast<ir::Function &>(kernel).walk([&](ir::Operation *op) { found |= !found && planWgmma(*op, module).has_value(); });
+  return found;
+}
+
+bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLowering &L) {
+  if (L.layoutOf(op.operand(2)->type(), op).ll != p.frags.c)
+    L.fail(op, "internal error: the accumulator of a wgmma dot is not in its fragment layout");
+  ir::Type rt = op.result()->type();
+  int64_t M = rt.shape()[0], N = rt.shape()[1], K = op.operand(0)->type().shape()[1];
+  int W = L.numWarps;
+  auto offset = [](const SharedOperand &s, int64_t d0, int64_t d1) {
+    return int64_t(s.toOffset.apply({{"dim0", int32_t(d0)}, {"dim1", int32_t(d1)}})[0]);
+  };
+  // The rows of this thread's warpgroup (warp id bits 2 and up; the low two
+  // pick rows within an instruction) as an offset into A's buffer.
+  ir::Value *groupOffset = L.inPrologue([&] {
+    ir::Value *sum = L.i32(0);
+    for (int bit = 2; (1 << bit) < W; ++bit) {
+      ir::Value *set = L.bitAnd(L.shr(L.warp, bit), L.i32(1));
+      sum = L.add(sum, L.mul(set, L.i32(offset(p.a, int64_t(16) << bit, 0))));
+    }
+    return sum;
+  });
+  ir::Value *aBase = L.scalar(p.a.load->operand(0)), *bBase = L.scalar(p.b.load->operand(0));
+  ir::Type acc = rt.element();
+  int64_t perInstruction = N / 2, reps = M / (16 * W);
+  ir::AttrDict attrs;
+  attrs.set("shape", ir::Attribute(std::vector<int64_t>{64, N, kK}));
+  attrs.set("a_desc", ir::Attribute(p.a.descriptor));
+  attrs.set("b_desc", ir::Attribute(p.b.descriptor));
+  gpu::Regs C = L.get(op.operand(2));
+  L.b.create(OpCode::WgmmaFence, {}, {});
+  for (int64_t kk = 0; kk < K / kK; ++kk)
+    for (int64_t r = 0; r < reps; ++r) {
+      ir::Value *aPtr = L.sharedAddress(aBase, L.add(groupOffset, L.i32(offset(p.a, r * 16 * W, kk * kK))));
+      ir::Value *bPtr = L.sharedAddress(bBase, L.i32(offset(p.b, kk * kK, 0)));
+      std::vector<ir::Value *> operands = {aPtr, bPtr};
+      operands.insert(operands.end(), C.begin() + r * perInstruction, C.begin() + (r + 1) * perInstruction);
+      ir::Operation *mma = L.b.create(OpCode::Wgmma, operands, std::vector<ir::Type>(size_t(perInstruction), acc), attrs);
+      for (int64_t e = 0; e < perInstruction; ++e) C[size_t(r * perInstruction + e)] = mma->result(unsigned(e));
+    }
+  L.b.create(OpCode::WgmmaCommit, {}, {});
+  ir::AttrDict wait;
+  wait.set("pending", ir::Attribute(pendingAfter(op, W)));
+  std::vector<ir::Type> types;
+  for (ir::Value *v : C) types.push_back(v->type());
+  ir::Operation *done = L.b.create(OpCode::WgmmaWait, C, types, wait);
+  for (unsigned i = 0; i < done->numResults(); ++i) C[i] = done->result(i);
+  L.set(op.result(), C);
+  return true;
+}
+
+} // namespace tessera::targets::nvptx

@@ -1,0 +1,46 @@
+// Hopper's warpgroup MMA (wgmma.mma_async, sm_90a) for dots whose operands
+// come straight from the stages of a pipelined loop: the multiply reads A
+// and B from shared memory through matrix descriptors, so the operands never
+// pass through registers (no ldmatrix), and each warpgroup of four warps
+// issues one instruction per 64 rows of the result and 16 of k.
+//
+// A dot qualifies when both operands are local_loads of buffers in the
+// layout pipeline-loops gives them with the target's 128-byte atoms
+// (ir/Layouts.h: 8-row atoms of 32, 64 or 128-byte rows, swizzled as the
+// hardware swizzles), its element types are in the table (f16, bf16 ->
+// f32), k is a multiple of 16, n a multiple of 8 up to 256, and the warps
+// stack along m (the result's rows a multiple of 16 x warps). Its
+// accumulator then has mma.sync's m16n8 fragment layout with every warp on
+// its own rows, which is wgmma's: warp w of a warpgroup holds rows
+// 16w .. 16w+15 of each 64.
+#pragma once
+
+#include "targets/gpu/MatrixUnit.h"
+#include "targets/nvptx/Mma.h"
+
+#include <optional>
+
+namespace tessera::targets::nvptx {
+
+// An operand read in place: the buffer's layout as offsets, and how the
+// hardware walks it.
+struct SharedOperand {
+  const ir::Operation *load = nullptr;  // the local_load
+  ir::LinearLayout toOffset;            // (dim0, dim1) -> element offset in the buffer
+  std::vector<int64_t> descriptor;      // Ops.def wgmma a_desc / b_desc
+};
+
+struct WgmmaPlan {
+  const MmaInstruction *fragments = nullptr;  // the m16n8k16 whose fragments wgmma's match
+  gpu::DotFragments frags;
+  SharedOperand a, b;
+};
+
+std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict &module);
+bool lowerWgmmaDot(const ir::Operation &dot, const WgmmaPlan &plan, gpu::ThreadLowering &L);
+// Whether every user of local_load `load` is a dot that reads it in place.
+bool readInPlace(const ir::Operation &load, const ir::AttrDict &module);
+// Whether some dot of `kernel` does.
+bool usesWgmma(const ir::Function &kernel, const ir::AttrDict &module);
+
+} // namespace tessera::targets::nvptx
