@@ -1,6 +1,8 @@
-# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s
+# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --arch sm_86 --emit asm | FileCheck %s
 # RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --arch sm_80 --emit asm | FileCheck %s
-# RUN: tessera compile %s --entry mm4 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=STAGES4
+# RUN: tessera compile %s --entry mm4 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=STAGES4
+# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA
+# RUN: tessera compile %s --entry mm --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=256 -D BN=128 -D BK=64 --target nvptx --num-warps 8 --emit asm | FileCheck %s --check-prefix=WGMMA8
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_89 --emit asm | FileCheck %s --check-prefix=FP8
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=FP8-SM80
 # A pipelined matmul on tensor cores (ptxas assembles it for sm_90a and
@@ -27,6 +29,34 @@
 # CHECK: bra {{\$L__BB0_[0-9]+}}
 # CHECK: cp.async.wait_group 0;
 # CHECK-NOT: cp.async.c
+# Hopper (the default sm_90a): the stages are read in place by wgmma. Each
+# iteration waits for its copies, fences them for the async proxy, and
+# issues 8 m64n128k16 (two 64-row halves x four k steps; A k-major, B
+# n-major: the transpose immediates 0, 1) with no ldmatrix; one group stays
+# in flight into the next iteration, and the drain after the loop waits for
+# it before the barrier.
+# WGMMA: cp.async.commit_group;
+# WGMMA: cp.async.commit_group;
+# WGMMA: cp.async.wait_group 1;
+# WGMMA: fence.proxy.async.shared::cta;
+# WGMMA: bar.sync 0;
+# WGMMA-NOT: ldmatrix
+# WGMMA: wgmma.fence.sync.aligned;
+# WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, 1, 1, 1, 0, 1;
+# WGMMA-NOT: wgmma.mma_async
+# WGMMA: wgmma.commit_group.sync.aligned;
+# WGMMA: wgmma.wait_group.sync.aligned 1;
+# WGMMA: cp.async.cg.shared.global
+# WGMMA: cp.async.wait_group 0;
+# WGMMA: wgmma.wait_group.sync.aligned 0;
+# WGMMA: fence.proxy.async.shared::cta;
+# WGMMA: bar.sync 0;
+# Two warpgroups (8 warps, 256 rows): 2 x 4 instructions per warpgroup, and a
+# spare fourth stage (4 x 48 KiB), so one group may still stay in flight.
+# WGMMA8: .extern .shared .align 1024 .b8 tessera_shared[];
+# WGMMA8-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+# WGMMA8-NOT: wgmma.mma_async
+# WGMMA8: wgmma.wait_group.sync.aligned 1;
 # tl.range(..., num_stages=4): two groups may stay in flight.
 # STAGES4: cp.async.wait_group 2;
 # STAGES4: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
