@@ -30,7 +30,8 @@
 # CHECK: cp.async.wait_group 0;
 # CHECK-NOT: cp.async.c
 # Hopper (the default sm_90a): the stages are read in place by wgmma. Each
-# iteration waits for its copies, fences them for the async proxy, and
+# iteration waits for its copies, then (after the barrier) fences them for
+# the async proxy, and
 # issues 8 m64n128k16 (two 64-row halves x four k steps; A k-major, B
 # n-major: the transpose immediates 0, 1) with no ldmatrix; one group stays
 # in flight into the next iteration, and the drain after the loop waits for
@@ -38,8 +39,8 @@
 # WGMMA: cp.async.commit_group;
 # WGMMA: cp.async.commit_group;
 # WGMMA: cp.async.wait_group 1;
-# WGMMA: fence.proxy.async.shared::cta;
 # WGMMA: bar.sync 0;
+# WGMMA: fence.proxy.async.shared::cta;
 # WGMMA-NOT: ldmatrix
 # WGMMA: wgmma.fence.sync.aligned;
 # WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, 1, 1, 1, 0, 1;
@@ -49,8 +50,8 @@
 # WGMMA: cp.async.cg.shared.global
 # WGMMA: cp.async.wait_group 0;
 # WGMMA: wgmma.wait_group.sync.aligned 0;
-# WGMMA: fence.proxy.async.shared::cta;
 # WGMMA: bar.sync 0;
+# WGMMA: fence.proxy.async.shared::cta;
 # Two warpgroups (8 warps, 256 rows): 2 x 4 instructions per warpgroup, and a
 # spare fourth stage (4 x 48 KiB), so one group may still stay in flight.
 # WGMMA8: .extern .shared .align 1024 .b8 tessera_shared[];
