@@ -8,7 +8,16 @@
 // in flight), reads its tiles back (local_load), runs the rest of the body,
 // and issues the copies of iteration i + S-1 into the buffer iteration i-1
 // used. The copies of iterations past the end are masked off (they
-// read nothing), and all copies are waited for after the loop.
+// read nothing), and all copies are waited for after the loop, by a wait
+// that also takes the dot accumulators the loop carries out (a target's
+// matrix unit may finish them in the background: Hopper's wgmma).
+//
+// Buffers are swizzled along the pointers' contiguous dimension, rows
+// longer than the module's shared_atom_bytes cut into atoms (ir/Layouts.h).
+// With async_dots (dots that may still read a stage one iteration later)
+// and more than four warps, each buffer has one spare entry if it fits in
+// shared_memory_limit, and the loop says so (spare_stages): the copies of
+// iteration i + S-1 then overwrite the entry of iteration i-2, not i-1.
 //
 // A target without asynchronous copies (module attribute async_copy = 0:
 // AMD GPUs; or TESSERA_PIPELINE_REGISTERS=1, to test this form anywhere)
