@@ -77,10 +77,19 @@ int64_t pendingAfter(const ir::Operation &dot, int numWarps) {
   return 1;
 }
 
+// Whether `dot` is in a loop whose stages arrive by async copies (its body
+// starts with their wait, which fences them for wgmma): the stages of the
+// register-staged form are plain stores into one buffer, rewritten while a
+// wgmma could still read it.
+bool inAsyncPipeline(const ir::Operation &dot) {
+  const ir::Operation *loop = dot.parentOp();
+  return loop && loop->is(OpCode::For) && !dot.parentBlock()->empty() && dot.parentBlock()->front()->is(OpCode::AsyncWait);
+}
+
 } // namespace
 
 std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict &module) {
-  if (!dot.is(OpCode::Dot) || !hasWgmma(module)) return std::nullopt;
+  if (!dot.is(OpCode::Dot) || !hasWgmma(module) || !inAsyncPipeline(dot)) return std::nullopt;
   ir::Type at = dot.operand(0)->type(), bt = dot.operand(1)->type(), rt = dot.result()->type();
   if (rt.rank() != 2 || !at.element().isScalar() || !rt.element().isScalar()) return std::nullopt;
   ir::ScalarKind in = at.element().scalarKind(), acc = rt.element().scalarKind();

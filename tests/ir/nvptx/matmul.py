@@ -2,6 +2,7 @@
 # RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --arch sm_80 --emit asm | FileCheck %s
 # RUN: tessera compile %s --entry mm4 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=STAGES4
 # RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA
+# RUN: env TESSERA_PIPELINE_REGISTERS=1 tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=REGSTAGED
 # RUN: tessera compile %s --entry mm --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=256 -D BN=128 -D BK=64 --target nvptx --num-warps 8 --emit asm | FileCheck %s --check-prefix=WGMMA8
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_89 --emit asm | FileCheck %s --check-prefix=FP8
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=FP8-SM80
@@ -52,6 +53,11 @@
 # WGMMA: wgmma.wait_group.sync.aligned 0;
 # WGMMA: bar.sync 0;
 # WGMMA: fence.proxy.async.shared::cta;
+# Stages staged through registers (plain stores into one buffer, rewritten
+# each iteration) stay on mma.sync: a wgmma could still be reading.
+# REGSTAGED-NOT: wgmma
+# REGSTAGED: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# REGSTAGED-NOT: wgmma
 # Two warpgroups (8 warps, 256 rows): 2 x 4 instructions per warpgroup, and a
 # spare fourth stage (4 x 48 KiB), so one group may still stay in flight.
 # WGMMA8: .extern .shared .align 1024 .b8 tessera_shared[];
