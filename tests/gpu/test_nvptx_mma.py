@@ -4,6 +4,8 @@ whose contiguous dimension is not k (ldmatrix .trans), every warp count,
 accumulators in f16, batched dots and chained dots (attention). Each case
 also checks that its PTX really uses the tensor cores."""
 
+import os
+
 import pytest
 
 import tessera
@@ -70,8 +72,10 @@ def test_matmul_16bit_ragged_transposed(torch, dtype, a_t, b_t, block, num_warps
 
 
 def _wgmma_expected(ptx, block, num_warps):
-    """wgmma on sm_90a when the warps stack along m: 16 rows per warp."""
-    return ".target sm_90a" in ptx and num_warps % 4 == 0 and block[0] % (16 * num_warps) == 0
+    """wgmma on sm_90a when the warps stack along m (16 rows per warp) and
+    the stages arrive by async copies (not staged through registers)."""
+    staged = os.environ.get("TESSERA_PIPELINE_REGISTERS") == "1"
+    return ".target sm_90a" in ptx and not staged and num_warps % 4 == 0 and block[0] % (16 * num_warps) == 0
 
 
 @pytest.mark.parametrize("precision,tol", [("tf32", 3e-3), ("tf32x3", 2e-5)])
