@@ -33,12 +33,27 @@ ir::Loc CodeGen::irLoc(SourceLoc loc) const {
 
 namespace {
 
-// What `import X` / `from X import Y` binds, for the modules kernels use.
+bool endsWith(const std::string &s, const std::string &tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// What `import X` / `from X import Y` binds, for the modules kernels use:
+// the language and its submodules under either name (Triton's functions
+// live in triton.language.core, .standard, .random...), tl.math, tl.extra
+// and any libdevice.
 std::optional<SValue> importedModule(const std::string &dotted) {
-  if (dotted == "tessera.language" || dotted == "triton.language") return SValue::ns("tl");
   if (dotted == "tessera" || dotted == "triton") return SValue::ns("tessera");
-  if (dotted == "tessera.language.math" || dotted == "triton.language.math") return SValue::ns("tl.math");
-  if (dotted.size() >= 9 && dotted.compare(dotted.size() - 9, 9, "libdevice") == 0) return SValue::ns("libdevice");
+  if (endsWith(dotted, "libdevice")) return SValue::ns("libdevice");
+  for (const char *root : {"tessera.language", "triton.language"}) {
+    std::string r = root;
+    if (dotted == r) return SValue::ns("tl");
+    if (dotted.rfind(r + ".", 0) != 0) continue;
+    std::string sub = dotted.substr(r.size() + 1);
+    if (sub == "math") return SValue::ns("tl.math");
+    if (sub == "extra" || sub == "extra.cuda") return SValue::ns("tl.extra");
+    for (const char *part : {"core", "standard", "random", "semantic"})  // where Triton defines the tl functions
+      if (sub == part) return SValue::ns("tl");
+  }
   return std::nullopt;
 }
 

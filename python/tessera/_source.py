@@ -1,7 +1,8 @@
 """Assembling the module text the C++ frontend compiles for a kernel.
 
 The text is: import lines for the module aliases the kernels use (tl,
-tessera, triton, libdevice...), then the source of the kernel and of every
+tessera, triton, libdevice...) and for language functions they hold under
+bare names (`from ...libdevice import tanh`, any alias), then the source of the kernel and of every
 JITFunction it references through its globals or closure (transitively),
 each dedented and starting at its ``def`` line. Compile-time globals (ints,
 floats, bools, dtypes) are collected as constexprs; what every such name
@@ -134,6 +135,20 @@ def _module_import(name, value):
     return None
 
 
+def _function_import(name, value):
+    """`from M import f as name` for a kernel global bound to a language
+    function (a Tessera stub, or Triton's own when Triton code runs here),
+    or None."""
+    source = getattr(value, "_tessera_source", None)
+    if source is None and callable(value) and not isinstance(value, type):
+        module = getattr(value, "__module__", None) or ""
+        if module == "triton.language" or module.startswith("triton.language."):
+            source = (module, getattr(value, "__name__", ""))
+    if not source or not source[1].isidentifier():
+        return None
+    return "from %s import %s as %s" % (source[0], source[1], name)
+
+
 _MISSING = object()
 
 
@@ -182,6 +197,8 @@ def build(root, unwrap, exclude_globals=()):
                 order.append(dep)
             elif is_constexpr_global(value) and name not in exclude_globals:
                 out.constexprs.setdefault(name, value)
+            elif _function_import(name, value):
+                imports.setdefault(name, _function_import(name, value))
             else:
                 continue
             out.dependencies.append((_reader(name, fn_globals, cells), value))

@@ -111,11 +111,18 @@ class constexpr:
         return hash(self.value)
 
 
-def _stub(name):
+def _stub(name, module=__name__):
+    """A builtin's Python stand-in; `_tessera_source` says where a kernel's
+    global of this value comes from, so that `from tessera.language.math
+    import rsqrt` (or the name under another alias) reaches the frontend."""
+    attr = name.rsplit(".", 1)[-1]
+
     def builtin(*args, **kwargs):
         raise RuntimeError("tl.%s can only be used inside a @tessera.jit kernel "
                            "(kernels are compiled from their source, not run by Python)" % name)
-    builtin.__name__ = builtin.__qualname__ = name
+    builtin.__name__ = builtin.__qualname__ = attr
+    builtin.__module__ = module
+    builtin._tessera_source = (module, attr)
     return builtin
 
 
@@ -141,6 +148,7 @@ __all__ += _BUILTINS
 del _name
 
 from . import math  # noqa: E402  (after the stubs it reuses)
+from . import extra  # noqa: E402
 
 
 class PropagateNan:

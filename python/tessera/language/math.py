@@ -9,6 +9,6 @@ max min maximum minimum clamp sigmoid
 """.split()
 
 for _name in _NAMES:
-    globals()[_name] = _stub("math." + _name)
+    globals()[_name] = _stub("math." + _name, __name__)
 __all__ = list(_NAMES)
 del _name

@@ -1,0 +1,5 @@
+"""tessera.language.extra.cuda.libdevice: Triton's path to libdevice; the
+same functions as tessera.language.extra.libdevice."""
+
+from ..libdevice import *  # noqa: F401,F403
+from ..libdevice import __all__  # noqa: F401
