@@ -390,7 +390,8 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
 }
 
 // A float math function: ints are an error; compile-time floats become f32.
-SValue mathUnary(CodeGen &cg, CallArgs &a, OpCode code, bool approx = false, bool intsToo = false) {
+SValue mathUnary(CodeGen &cg, CallArgs &a, OpCode code, bool approx = false, bool intsToo = false,
+                 ir::AttrDict attrs = {}) {
   cg.checkArgs(a, {"x"});
   SValue x = cg.requireArg(a, 0, "x");
   if (x.isConstexpr() && !x.isNumber()) cg.fail(a.loc, a.callee + "() needs a number or a tensor, found " + x.describe());
@@ -398,7 +399,6 @@ SValue mathUnary(CodeGen &cg, CallArgs &a, OpCode code, bool approx = false, boo
   if (!v->type().isFloat() && !(intsToo && v->type().isInteger()))
     cg.fail(a.loc, a.callee + "() needs floating-point input, found " + dtypeName(v->type().element()) +
                        "; cast it first with .to(tl.float32)");
-  ir::AttrDict attrs;
   bool below64 = v->type().element().bitWidth() < 64;
   bool exp = code == OpCode::Exp || code == OpCode::Exp2;  // Triton: approximate below f64, f16/bf16 through f32
   if (approx && (exp ? below64 : v->type().element() == Type::f32())) attrs.set("approx", ir::Attribute(true));
@@ -700,6 +700,12 @@ BigInt requireConstInt(CodeGen &cg, const SValue &v, SourceLoc loc, const char *
 }
 
 // Every builtin by name.
+// Functions only libdevice has (tl.extra.libdevice.<name>): the math_fn op's
+// `fn` values (ir/Ops.def).
+const char *const kLibdeviceOnly[] = {"tanh",  "sinh",  "cosh",  "tan",   "asin",   "acos",   "atan",
+                                      "asinh", "acosh", "atanh", "exp10", "expm1",  "log10",  "log1p",
+                                      "cbrt",  "erfc",  "lgamma", "tgamma", "trunc", "round", "rint"};
+
 const std::unordered_map<std::string, Handler> &handlers() {
   static const std::unordered_map<std::string, Handler> table = [] {
     std::unordered_map<std::string, Handler> t;
@@ -882,6 +888,15 @@ const std::unordered_map<std::string, Handler> &handlers() {
       // libdevice.<name> (tl.extra.cuda.libdevice, triton.language.extra.libdevice): the accurate version.
       t[std::string("libdevice.") + m.name] = [m](CodeGen &cg, CallArgs &a) {
         return mathUnary(cg, a, m.code, false, m.ints);
+      };
+    }
+    // libdevice's other <math.h> functions (one math_fn op, its `fn` the name).
+    for (const char *n : kLibdeviceOnly) {
+      std::string name = n;
+      t["libdevice." + name] = [name](CodeGen &cg, CallArgs &a) {
+        ir::AttrDict attrs;
+        attrs.set("fn", ir::Attribute(name));
+        return mathUnary(cg, a, OpCode::MathFn, false, false, std::move(attrs));
       };
     }
     t["fma"] = [](CodeGen &cg, CallArgs &a) {

@@ -269,7 +269,10 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       fail(loc, "tl.extra has no attribute '" + attr + "'");
     }
     if (ns == "tl.math" || ns == "libdevice") {
-      if (isMathName(attr)) return SValue::builtin(ns == "libdevice" && isBuiltinName("libdevice." + attr) ? "libdevice." + attr : attr);
+      if (ns == "libdevice" && isBuiltinName("libdevice." + attr)) return SValue::builtin("libdevice." + attr);
+      // libdevice's max and min are C's fmax and fmin (elementwise), not tl's reductions.
+      if (ns == "libdevice" && (attr == "max" || attr == "min")) return SValue::builtin(attr == "max" ? "maximum" : "minimum");
+      if (isMathName(attr)) return SValue::builtin(attr);
       fail(loc, (ns == "libdevice" ? "libdevice" : "tl.math") + std::string(" has no function '") + attr +
                     "' in Tessera");
     }

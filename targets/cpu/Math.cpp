@@ -118,7 +118,14 @@ llvm::Value *Lowering::vectorMath(const char *name, llvm::Value *v, ir::Type t) 
     llvm::Value *r = fastExp(x, std::string(name) == "exp2");
     return r->getType() == v->getType() ? r : b.CreateFPTrunc(r, v->getType());
   }
-  if (!vt) return libmUnary(name, v, t);
+  // glibc's libmvec (2.35 on) has these; the rest (lgamma, tgamma) go lane
+  // by lane through libm.
+  static const char *const kVectorized[] = {"log",  "log2",  "sin",   "cos",   "erf",   "erfc",  "tanh", "sinh",
+                                            "cosh", "tan",   "asin",  "acos",  "atan",  "asinh", "acosh", "atanh",
+                                            "exp10", "expm1", "log10", "log1p", "cbrt"};
+  bool vectorized = false;
+  for (const char *n : kVectorized) vectorized |= std::string(name) == n;
+  if (!vt || !vectorized) return libmUnary(name, v, t);
   unsigned n = vt->getNumElements();
   llvm::Type *et = f64 ? b.getDoubleTy() : b.getFloatTy();
   llvm::Value *x = vt->getElementType() == et ? v : b.CreateFPExt(v, llvm::FixedVectorType::get(et, n));

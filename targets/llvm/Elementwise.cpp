@@ -203,6 +203,13 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
     if (!isSigned(t)) return in[0];
     return b.CreateIntrinsic(llvm::Intrinsic::abs, {in[0]->getType()}, {in[0], b.getFalse()});
   case OpCode::Erf: return mathCall("erf", in[0], t);
+  case OpCode::MathFn: {
+    const std::string &fn = op.attr("fn")->getString();
+    if (fn == "trunc") return intr(llvm::Intrinsic::trunc);
+    if (fn == "round") return intr(llvm::Intrinsic::round);  // halfway cases away from zero, as C's round
+    if (fn == "rint") return intr(llvm::Intrinsic::rint);
+    return mathCall(fn.c_str(), in[0], t);
+  }
   default: fail(op, "is not an elementwise op");
   }
 }

@@ -8,6 +8,8 @@ from .. import _stub
 _NAMES = """
 abs ceil floor exp exp2 log log2 cos sin sqrt sqrt_rn rsqrt erf fma div_rn fdiv umulhi
 max min maximum minimum clamp sigmoid
+tanh sinh cosh tan asin acos atan asinh acosh atanh exp10 expm1 log10 log1p cbrt erfc lgamma tgamma
+trunc round rint
 """.split()
 
 for _name in _NAMES:
