@@ -1,0 +1,104 @@
+"""Running unmodified Triton code on Tessera.
+
+    import tessera.compat; tessera.compat.install()   # then `import triton` is Tessera
+    python -m tessera.compat script.py [args...]      # the same, for a whole script
+
+install() registers module objects under Triton's names, each backed by
+Tessera's module of the same role:
+
+    triton                          tessera (jit, autotune, Config, heuristics, cdiv,
+                                    next_power_of_2, testing, language, __version__)
+    triton.language, .core,         tessera.language
+      .standard, .semantic, .random
+    triton.language.math            tessera.language.math
+    triton.language.extra           tessera.language.extra
+    triton.language.extra.libdevice, .extra.cuda, .extra.cuda.libdevice
+                                    tessera.language.extra.libdevice
+    triton.testing                  tessera.testing
+    triton.runtime, .runtime.jit    JITFunction, jit (and .autotuner: Autotuner, Config, heuristics)
+
+Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
+imported from these modules under any alias). Not covered: Triton's
+compiler internals (`triton.compiler`, `triton.backends`, ASTSource),
+`triton.runtime.driver`, and any function the frontend does not implement
+(a kernel using one fails to compile with its location).
+
+A real Triton is never replaced behind the user's back: install() refuses
+when one is already imported, unless `replace=True`.
+"""
+
+import importlib
+import sys
+import types
+
+_ALIASES = {
+    "triton.language": "tessera.language",
+    "triton.language.core": "tessera.language",
+    "triton.language.standard": "tessera.language",
+    "triton.language.semantic": "tessera.language",
+    "triton.language.random": "tessera.language",
+    "triton.language.math": "tessera.language.math",
+    "triton.language.extra": "tessera.language.extra",
+    "triton.language.extra.libdevice": "tessera.language.extra.libdevice",
+    "triton.language.extra.cuda": "tessera.language.extra.cuda",
+    "triton.language.extra.cuda.libdevice": "tessera.language.extra.libdevice",
+    "triton.testing": "tessera.testing",
+}
+
+TRITON_VERSION = "3.6.0"  # the Triton whose language Tessera follows
+
+
+def _package(name, doc):
+    module = types.ModuleType(name, doc)
+    module.__path__ = []  # a package: submodules resolve through sys.modules
+    module.__tessera_compat__ = True
+    return module
+
+
+def _triton_module():
+    import tessera
+    triton = _package("triton", "Tessera standing in for Triton (tessera.compat).")
+    for name in tessera.__all__:
+        setattr(triton, name, getattr(tessera, name))
+    triton.__version__ = TRITON_VERSION + "+tessera." + tessera.__version__
+    triton.language = tessera.language
+    triton.testing = tessera.testing
+    runtime = _package("triton.runtime", "Tessera's runtime under Triton's name.")
+    runtime.jit = types.ModuleType("triton.runtime.jit")
+    runtime.jit.JITFunction, runtime.jit.jit = tessera.JITFunction, tessera.jit
+    runtime.autotuner = types.ModuleType("triton.runtime.autotuner")
+    for name in ("Autotuner", "Config", "autotune", "heuristics", "Heuristics"):
+        setattr(runtime.autotuner, name, getattr(tessera, name))
+    runtime.JITFunction, runtime.Autotuner, runtime.Config = tessera.JITFunction, tessera.Autotuner, tessera.Config
+    triton.runtime = runtime
+    return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit,
+                    "triton.runtime.autotuner": runtime.autotuner}
+
+
+def installed():
+    """Whether `import triton` gives Tessera now."""
+    return getattr(sys.modules.get("triton"), "__tessera_compat__", False)
+
+
+def install(replace=False):
+    """Makes `import triton` (and the submodules above) resolve to Tessera."""
+    if installed():
+        return sys.modules["triton"]
+    real = sys.modules.get("triton")
+    if real is not None and not replace:
+        raise RuntimeError("a real Triton (%s) is already imported; tessera.compat.install(replace=True) "
+                           "would hide it from code that imports triton from now on" % getattr(real, "__file__", "?"))
+    for name in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
+        del sys.modules[name]
+    triton, extra = _triton_module()
+    sys.modules["triton"] = triton
+    sys.modules.update(extra)
+    for alias, target in _ALIASES.items():
+        sys.modules[alias] = importlib.import_module(target)
+    return triton
+
+
+def uninstall():
+    """Undoes install() (a real Triton imported afterwards is Triton again)."""
+    for name in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
+        del sys.modules[name]

@@ -1,0 +1,89 @@
+"""tessera.compat: unmodified Triton code (`import triton`) runs on Tessera,
+through install() or `python -m tessera.compat script.py`."""
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import pytest
+
+import tessera.compat as compat
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+TRITON_SCRIPT = textwrap.dedent('''
+    import numpy as np
+    import triton
+    import triton.language as tl
+    from triton.language.extra.libdevice import tanh
+    from triton.language.extra.cuda import libdevice
+    from triton.language.math import rsqrt
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})], key=["n"])
+    @triton.jit
+    def kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        x = tl.load(x_ptr + offs, mask=m, other=1.0)
+        tl.store(out_ptr + offs, tanh(x) + libdevice.exp(x) + rsqrt(x), mask=m)
+
+    x = np.linspace(0.5, 2.0, 1000, dtype=np.float32)
+    out = np.full_like(x, np.nan)
+    kernel[lambda meta: (triton.cdiv(x.size, meta["BLOCK"]),)](x, out, x.size)
+    ref = np.tanh(x) + np.exp(x) + 1 / np.sqrt(x)
+    err = float(np.abs(out - ref).max())
+    assert err < 1e-5, err
+    assert triton.__version__.startswith("3.6.0+tessera")
+    print("ok", triton.__version__, triton.testing.do_bench(lambda: None, warmup=1, rep=1) >= 0)
+''')
+
+
+def test_a_triton_script_runs_unmodified(cpu_target, tmp_path):
+    script = tmp_path / "triton_script.py"
+    script.write_text(TRITON_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    r = subprocess.run([sys.executable, "-m", "tessera.compat", str(script)], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok 3.6.0+tessera"), r.stdout
+
+
+def test_install_maps_tritons_module_names():
+    saved = {n: m for n, m in sys.modules.items() if n == "triton" or n.startswith("triton.")}
+    try:
+        for n in saved:
+            del sys.modules[n]
+        triton = compat.install()
+        import tessera
+        import tessera.language
+        assert compat.installed() and sys.modules["triton"] is triton
+        assert triton.jit is tessera.jit and triton.cdiv is tessera.cdiv and triton.Config is tessera.Config
+        assert sys.modules["triton.language"] is tessera.language
+        assert sys.modules["triton.language.core"] is tessera.language
+        assert sys.modules["triton.language.extra.cuda.libdevice"] is sys.modules["tessera.language.extra.libdevice"]
+        from triton.runtime.jit import JITFunction
+        assert JITFunction is tessera.JITFunction
+        compat.uninstall()
+        assert "triton" not in sys.modules
+    finally:
+        compat.uninstall()
+        sys.modules.update(saved)
+
+
+def test_a_real_triton_is_not_hidden_unless_asked():
+    saved = {n: m for n, m in sys.modules.items() if n == "triton" or n.startswith("triton.")}
+    try:
+        sys.modules["triton"] = types.ModuleType("triton")  # stands for an imported Triton
+        with pytest.raises(RuntimeError, match="a real Triton .* is already imported"):
+            compat.install()
+        assert compat.install(replace=True) is sys.modules["triton"] and compat.installed()
+    finally:
+        compat.uninstall()
+        sys.modules.update(saved)
+
+
+def test_usage_without_a_script():
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    r = subprocess.run([sys.executable, "-m", "tessera.compat"], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2 and "python -m tessera.compat script.py" in r.stdout
