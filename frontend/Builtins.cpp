@@ -255,6 +255,17 @@ ir::Value *toPointerShape(CodeGen &cg, ir::Value *v, ir::Value *ptr, const char 
   if (!ptr->type().isTile() && v->type().isTile())
     cg.fail(loc, std::string("the ") + what + " is a " + v->type().str() +
                      " but the pointer is a scalar; use a tile of pointers");
+  // As Triton: a tile broadcasts to the pointers' shape only from the same
+  // rank (a [32] value into [32, 32] pointers is an error, not a guess).
+  if (v->type().isTile() && v->type().rank() != ptr->type().rank()) {
+    auto shape = [](const std::vector<int64_t> &s) {
+      std::string out = "[";
+      for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+      return out + "]";
+    };
+    cg.fail(loc, std::string("Cannot broadcast, rank mismatch: the ") + what + " has shape " + shape(v->type().shape()) +
+                     " and the pointers " + shape(ptr->type().shape()) + "; expand_dims or reshape it first");
+  }
   return cg.broadcastTo(v, ptr->type().shape(), loc);
 }
 
@@ -336,6 +347,7 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
   val = cg.cast(val, elem, a.loc);
   SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
   std::vector<ir::Value *> ops = {ptr, toPointerShape(cg, val, ptr, "value", a.loc)};
+  if (maskV.isConstexpr() && !maskV.is(Kind::None) && !maskV.truthy()) return SValue::none();  // mask=False stores nothing
   if (!maskV.isConstexpr()) {
     ir::Value *mask = toPointerShape(cg, cg.toTensor(maskV, a.loc), ptr, "mask", a.loc);
     ops.push_back(mask->type().isBool() ? mask : cg.cast(mask, Type::i1(), a.loc));
@@ -378,6 +390,8 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
   attrs.set("kind", ir::Attribute(kind));
   ir::Value *val = cg.toTensor(cg.requireArg(a, 1, "val"), a.loc, elem);
   SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
+  if (maskV.isConstexpr() && !maskV.is(Kind::None) && !maskV.truthy())
+    cg.fail(a.loc, "a mask of False makes " + a.callee + "() do nothing; remove it");
   ir::Value *mask = maskV.isConstexpr() ? nullptr : cg.toTensor(maskV, a.loc);
   if (mask && !mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);
   std::vector<int64_t> shape = cg.broadcastShapes(ptr->type().shape(), val->type().shape(), a.loc);

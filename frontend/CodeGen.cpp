@@ -592,6 +592,8 @@ Flow CodeGen::genFor(const ForStmt &s) {
   r.lb = n == 1 ? SValue::integer(0) : args.positional[0];
   r.ub = n == 1 ? args.positional[0] : args.positional[1];
   r.step = n == 3 ? args.positional[2] : SValue::integer(1);
+  if (n < 3)
+    if (const SValue *st = findArg(args, 99, "step"); st && !st->is(Kind::None)) r.step = *st;  // range(0, n, step=...)
   if (const SValue *ns = findArg(args, 99, "num_stages"); ns && !ns->is(Kind::None)) r.numStages = int64_t(intArg(args, 99, "num_stages"));
   if (const SValue *u = findArg(args, 99, "loop_unroll_factor"); u && !u->is(Kind::None)) r.unroll = int64_t(intArg(args, 99, "loop_unroll_factor"));
 

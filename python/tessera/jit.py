@@ -137,7 +137,7 @@ def _make_binder(signature):
             decl.append("*")
         decl.append(names[i] + ("" if p.default is p.empty else "=_d[%d]" % i))
     # Parameter names are renamed positionally; keywords are mapped back by name.
-    src = "def _bind(%s):\n    return (%s,)\n" % (", ".join(decl), ", ".join(names))
+    src = "def _bind(%s):\n    return (%s)\n" % (", ".join(decl), "".join(n + ", " for n in names))
     env = {"_d": [p.default for p in params]}
     exec(src, env)  # noqa: S102  (generated from the kernel's own signature)
     fast = env["_bind"]

@@ -1,0 +1,80 @@
+"""Language cases where Tessera differed from Triton (issue: Triton's
+language tests): each fails before its fix."""
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera import _C
+
+
+@tessera.jit
+def _static_range_step(out, STEP: tl.constexpr):
+    acc = 0
+    for i in tl.static_range(0, 30, step=STEP):
+        acc += i
+    tl.store(out, acc)
+
+
+@tessera.jit
+def _runtime_range_step(out, n):
+    acc = 0
+    for i in range(0, n, step=7):
+        acc += i
+    tl.store(out, acc)
+
+
+def test_range_step_keyword(cpu_target):
+    out = np.zeros(1, np.int32)
+    _static_range_step[(1,)](out, STEP=7)
+    assert out[0] == sum(range(0, 30, 7))
+    _runtime_range_step[(1,)](out, 30)
+    assert out[0] == sum(range(0, 30, 7))
+
+
+@tessera.jit
+def _store_mask_false(out):
+    tl.store(out + tl.arange(0, 4), tl.full((4,), 5, tl.int32), mask=False)
+    tl.store(out + 4 + tl.arange(0, 4), tl.full((4,), 6, tl.int32), mask=True)
+
+
+def test_store_with_mask_false_stores_nothing(cpu_target):
+    out = np.full(8, -1, np.int32)
+    _store_mask_false[(1,)](out)
+    np.testing.assert_array_equal(out, [-1] * 4 + [6] * 4)
+
+
+def test_atomic_with_mask_false_is_an_error(cpu_target):
+    @tessera.jit
+    def k(out):
+        tl.atomic_add(out + tl.arange(0, 4), 1, mask=False)
+    with pytest.raises(_C.CompilationError, match=r"test_triton_semantics.py:\d+:\d+: error: a mask of False makes atomic_add"):
+        k[(1,)](np.zeros(4, np.int32))
+
+
+@tessera.jit
+def _no_parameters():
+    pass
+
+
+def test_a_kernel_without_parameters_launches(cpu_target):
+    _no_parameters[(3,)]()
+
+
+def test_store_of_a_lower_rank_value_is_refused(cpu_target):
+    @tessera.jit
+    def k(out):
+        p = out + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :]
+        tl.store(p, tl.full((4,), 1, tl.int32))
+
+    @tessera.jit
+    def mask_rank(out):
+        p = out + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :]
+        tl.store(p, tl.full((4, 4), 1, tl.int32), mask=tl.arange(0, 4) < 2)
+
+    out = np.full(16, -1, np.int32)
+    for kernel, what in ((k, "value"), (mask_rank, "mask")):
+        with pytest.raises(_C.CompilationError, match=r"Cannot broadcast, rank mismatch: the %s has shape \[4\] and the "
+                                                      r"pointers \[4, 4\]" % what):
+            kernel[(1,)](out)
+    assert (out == -1).all()
