@@ -120,6 +120,9 @@
 # RUN: not tessera compile %s --entry k119 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E119
 # RUN: not tessera compile %s --entry k120 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E120
 # RUN: not tessera compile %s --entry k121 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E121
+# RUN: not tessera compile %s --entry k122 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E122
+# RUN: not tessera compile %s --entry k123 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E123
+# RUN: not tessera compile %s --entry k124 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E124
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1063,3 +1066,26 @@ def k120(X):
 def k121(X):
     i = tl.arange(0, 4096)
     t = i[:, None] + i[None, :]
+
+# E122: sema.py:[[@LINE+6]]:5: error: Cannot broadcast, rank mismatch: the value has shape [4] and the pointers [4, 4]; expand_dims or reshape it first
+# E122-NEXT: {{^}}    tl.store(p, tl.arange(0, 4).to(tl.float32))
+# E122-NEXT: {{^}}    ^
+@tessera.jit
+def k122(X):
+    p = X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :]
+    tl.store(p, tl.arange(0, 4).to(tl.float32))
+
+# E123: sema.py:[[@LINE+6]]:9: error: Cannot broadcast, rank mismatch: the mask has shape [4] and the pointers [4, 4]; expand_dims or reshape it first
+# E123-NEXT: {{^}}    x = tl.load(p, mask=tl.arange(0, 4) < 2)
+# E123-NEXT: {{^}}        ^
+@tessera.jit
+def k123(X):
+    p = X + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :]
+    x = tl.load(p, mask=tl.arange(0, 4) < 2)
+
+# E124: sema.py:[[@LINE+5]]:5: error: a mask of False makes atomic_add() do nothing; remove it
+# E124-NEXT: {{^}}    tl.atomic_add(X + tl.arange(0, 4), 1.0, mask=False)
+# E124-NEXT: {{^}}    ^
+@tessera.jit
+def k124(X):
+    tl.atomic_add(X + tl.arange(0, 4), 1.0, mask=False)
