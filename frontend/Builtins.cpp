@@ -763,6 +763,15 @@ const std::unordered_map<std::string, Handler> &handlers() {
       Type dt = v->type().element();
       return tensorValue(cg.splatTo(dt.isFloat() ? cg.constant(0.0, dt) : cg.constant(BigInt(0), dt), v->type().shape(), a.loc));
     };
+    t["full_like"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input", "value", "dtype"});
+      ir::Value *like = cg.tensorArg(a, 0, "input");
+      SValue dtArg = cg.argOr(a, 2, "dtype", SValue::none());
+      Type dt = dtArg.is(Kind::None) ? like->type().element() : cg.dtypeArg(dtArg, a.loc);
+      SValue v = cg.requireArg(a, 1, "value");
+      if (v.isTensor() && v.v->type().isTile()) cg.fail(a.loc, "tl.full_like needs a scalar value, found " + v.v->type().str());
+      return tensorValue(cg.splatTo(cg.toTensor(v, a.loc, dt), like->type().shape(), a.loc));
+    };
     t["cdiv"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "div"});
       SValue x = cg.requireArg(a, 0, "x"), d = cg.requireArg(a, 1, "div");

@@ -123,6 +123,7 @@
 # RUN: not tessera compile %s --entry k122 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E122
 # RUN: not tessera compile %s --entry k123 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E123
 # RUN: not tessera compile %s --entry k124 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E124
+# RUN: not tessera compile %s --entry k125 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E125
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1089,3 +1090,10 @@ def k123(X):
 @tessera.jit
 def k124(X):
     tl.atomic_add(X + tl.arange(0, 4), 1.0, mask=False)
+
+# E125: sema.py:[[@LINE+5]]:9: error: tl.full_like needs a scalar value, found tile<4xf32>
+# E125-NEXT: {{^}}    y = tl.full_like(X + tl.arange(0, 4), tl.arange(0, 4).to(tl.float32))
+# E125-NEXT: {{^}}        ^
+@tessera.jit
+def k125(X):
+    y = tl.full_like(X + tl.arange(0, 4), tl.arange(0, 4).to(tl.float32))
