@@ -561,8 +561,10 @@ bool verifyWgmma(const Operation &op, Checker &c) {
   std::vector<int64_t> shape = op.attr("shape")->getInts();
   if (shape.size() != 3 || shape[0] != 64 || shape[1] < 8 || shape[1] > 256 || shape[1] % 8 || shape[2] <= 0)
     return c.fail("attribute 'shape': expected [64, n, k] with n a multiple of 8 up to 256");
+  bool aInRegisters = op.attr("a_desc")->getInts().empty();
   for (const char *name : {"a_desc", "b_desc"}) {
     std::vector<int64_t> d = op.attr(name)->getInts();
+    if (d.empty() && name[0] == 'a') continue;
     bool swizzle = d.size() == 4 && (d[0] == 0 || d[0] == 32 || d[0] == 64 || d[0] == 128);
     if (!swizzle || d[1] < 0 || d[2] < 0 || d[1] % 16 || d[2] % 16 || d[1] >= (16 << 14) || d[2] >= (16 << 14) ||
         (d[3] != 0 && d[3] != 1))
@@ -570,19 +572,28 @@ bool verifyWgmma(const Operation &op, Checker &c) {
                     "': expected [swizzle bytes (0, 32, 64 or 128), leading byte offset, stride byte offset "
                     "(multiples of 16 below 2^18), m/n-major (0 or 1)]");
   }
-  for (unsigned i = 0; i < 2; ++i) {
+  // A: one pointer, or (a_desc = []) 8 16-bit elements per thread for k = 16.
+  unsigned aOperands = aInRegisters ? 8 : 1;
+  if (aInRegisters && shape[2] != 16) return c.fail("A from registers needs k = 16");
+  if (op.numOperands() < aOperands + 1) return c.fail("expected A, B and the accumulators");
+  for (unsigned i = 0; i < aOperands + 1; ++i) {
     Type p = op.operand(i)->type();
+    if (i < aOperands && aInRegisters) {
+      if (!p.isScalar() || p.bitWidth() != 16 || p != op.operand(0)->type())
+        return c.fail("operand #" + std::to_string(i) + ": expected A's 16-bit elements, got " + p.str());
+      continue;
+    }
     if (!p.isPointer() || p.addressSpace() != AddressSpace::Shared)
       return c.fail("operand #" + std::to_string(i) + ": expected a shared-memory pointer, got " + p.str());
   }
   int64_t perThread = shape[0] * shape[1] / 128;
-  if (int64_t(op.numResults()) != perThread || int64_t(op.numOperands()) != 2 + perThread)
+  if (int64_t(op.numResults()) != perThread || int64_t(op.numOperands()) != aOperands + 1 + perThread)
     return c.fail("expected " + std::to_string(perThread) + " accumulators per thread (operands and results)");
   Type acc = op.result(0)->type();
   if (!acc.isScalar()) return c.fail("result #0: expected a scalar, got " + acc.str());
   for (unsigned i = 0; i < op.numResults(); ++i)
     if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), acc) ||
-        !expectType(c, ("operand #" + std::to_string(i + 2)).c_str(), op.operand(i + 2)->type(), acc))
+        !expectType(c, ("operand #" + std::to_string(i + aOperands + 1)).c_str(), op.operand(i + aOperands + 1)->type(), acc))
       return false;
   return true;
 }

@@ -84,15 +84,17 @@ public:
     (void)pending;
     return false;
   }
-  // The thread ops wgmma (A and B through shared-memory pointers described
-  // by `aDesc`/`bDesc`, Ops.def; `acc` the accumulators), wgmma_fence,
+  // The thread ops wgmma (A through a shared-memory pointer, or its
+  // registers when `aDesc` is empty; B through a pointer; both described by
+  // `aDesc`/`bDesc`, Ops.def; `acc` the accumulators), wgmma_fence,
   // wgmma_commit, wgmma_wait (returns `values`, ordered after the wait) and
   // fence_async_shared; empty / false if the target has none.
   virtual std::vector<llvm::Value *> warpgroupMma(llvm::IRBuilder<> &, const std::vector<int64_t> &shape, ir::Type a,
-                                                  ir::Type b, llvm::Value *aPtr, llvm::Value *bPtr,
-                                                  const std::vector<int64_t> &aDesc, const std::vector<int64_t> &bDesc,
+                                                  ir::Type b, const std::vector<llvm::Value *> &aOperands,
+                                                  llvm::Value *bPtr, const std::vector<int64_t> &aDesc,
+                                                  const std::vector<int64_t> &bDesc,
                                                   const std::vector<llvm::Value *> &acc) const {
-    (void)shape, (void)a, (void)b, (void)aPtr, (void)bPtr, (void)aDesc, (void)bDesc, (void)acc;
+    (void)shape, (void)a, (void)b, (void)aOperands, (void)bPtr, (void)aDesc, (void)bDesc, (void)acc;
     return {};
   }
   enum class WarpgroupSync { Fence, Commit, SharedFence };

@@ -286,11 +286,15 @@ private:
   }
 
   void emitWgmma(const ir::Operation &op) {
-    std::vector<llvm::Value *> acc;
-    for (unsigned i = 2; i < op.numOperands(); ++i) acc.push_back(get(op.operand(i)));
-    std::vector<llvm::Value *> d = info.warpgroupMma(
-        b, op.attr("shape")->getInts(), op.operand(0)->type().pointee(), op.operand(1)->type().pointee(),
-        get(op.operand(0)), get(op.operand(1)), op.attr("a_desc")->getInts(), op.attr("b_desc")->getInts(), acc);
+    std::vector<int64_t> aDesc = op.attr("a_desc")->getInts();
+    unsigned aOperands = aDesc.empty() ? 8 : 1;
+    std::vector<llvm::Value *> a, acc;
+    for (unsigned i = 0; i < aOperands; ++i) a.push_back(get(op.operand(i)));
+    for (unsigned i = aOperands + 1; i < op.numOperands(); ++i) acc.push_back(get(op.operand(i)));
+    ir::Type aType = aDesc.empty() ? op.operand(0)->type() : op.operand(0)->type().pointee();
+    std::vector<llvm::Value *> d =
+        info.warpgroupMma(b, op.attr("shape")->getInts(), aType, op.operand(aOperands)->type().pointee(), a,
+                          get(op.operand(aOperands)), aDesc, op.attr("b_desc")->getInts(), acc);
     if (d.size() != op.numResults())
       fail(op, "has no " + info.name() + " instruction for this shape and these element types");
     for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), d[i]);

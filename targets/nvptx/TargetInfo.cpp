@@ -291,7 +291,7 @@ private:
   // mode. The call is volatile: it reads shared memory in the background,
   // so it stays between the fence, commit and wait around it.
   std::vector<llvm::Value *> warpgroupMma(llvm::IRBuilder<> &b, const std::vector<int64_t> &shape, ir::Type a,
-                                          ir::Type bt, llvm::Value *aPtr, llvm::Value *bPtr,
+                                          ir::Type bt, const std::vector<llvm::Value *> &aOperands, llvm::Value *bPtr,
                                           const std::vector<int64_t> &aDesc, const std::vector<int64_t> &bDesc,
                                           const std::vector<llvm::Value *> &acc) const override {
     const char *type = a.scalarKind() == ir::ScalarKind::BF16 ? "bf16" : a.scalarKind() == ir::ScalarKind::F16 ? "f16" : nullptr;
@@ -301,15 +301,32 @@ private:
     for (llvm::Value *v : acc)
       if (!v->getType()->isFloatTy()) return {};
     std::vector<llvm::Value *> ins(acc);
-    ins.push_back(descriptor(b, aPtr, aDesc));
+    std::string aText, aConstraints;
+    if (aDesc.empty()) {
+      // A from registers: its 8 elements packed in pairs (mma.sync's A fragment).
+      if (aOperands.size() != 8) return {};
+      for (unsigned i = 0; i < 8; i += 2) {
+        llvm::Value *pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(aOperands[i]->getType(), 2));
+        pair = b.CreateInsertElement(pair, aOperands[i], uint64_t(0));
+        pair = b.CreateInsertElement(pair, aOperands[i + 1], uint64_t(1));
+        ins.push_back(b.CreateBitCast(pair, b.getInt32Ty()));
+      }
+      aText = list(2 * n, 4);
+      aConstraints = ",r,r,r,r";
+    } else {
+      ins.push_back(descriptor(b, aOperands[0], aDesc));
+      aText = "$" + std::to_string(2 * n);
+      aConstraints = ",l";
+    }
+    unsigned bIndex = unsigned(ins.size()) + n;
     ins.push_back(descriptor(b, bPtr, bDesc));
+    std::string trans = aDesc.empty() ? std::to_string(bDesc[3]) : std::to_string(aDesc[3]) + ", " + std::to_string(bDesc[3]);
     std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(shape[1]) + "k16.f32." + type + "." + type +
-                       " " + list(0, n) + ", $" + std::to_string(2 * n) + ", $" + std::to_string(2 * n + 1) +
-                       ", 1, 1, 1, " + std::to_string(aDesc[3]) + ", " + std::to_string(bDesc[3]) + ";";
+                       " " + list(0, n) + ", " + aText + ", $" + std::to_string(bIndex) + ", 1, 1, 1, " + trans + ";";
     std::string constraints;
     for (unsigned i = 0; i < n; ++i) constraints += std::string(i ? "," : "") + "=f";
     for (unsigned i = 0; i < n; ++i) constraints += "," + std::to_string(i);
-    constraints += ",l,l,~{memory}";
+    constraints += aConstraints + ",l,~{memory}";
     return asmValues(b, text, constraints, ins, n);
   }
   bool warpgroupSync(llvm::IRBuilder<> &b, WarpgroupSync kind) const override {

@@ -102,10 +102,13 @@ std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict 
   WgmmaPlan p;
   p.fragments = findMma(90, in, in, acc, "");
   if (!p.fragments || p.fragments->k != kK) return std::nullopt;
+  // B is read in place; A too when it is a stage, else from registers
+  // (attention's Q, loaded once, and P = softmax(Q K^T) of the dot before).
   std::optional<SharedOperand> a = sharedOperand(dot.operand(0), gpu::Operand::A),
                                b = sharedOperand(dot.operand(1), gpu::Operand::B);
-  if (!a || !b) return std::nullopt;
-  p.a = *a, p.b = *b;
+  if (!b) return std::nullopt;
+  p.b = *b;
+  if (a) p.a = *a;
   p.frags.tiling = {numWarps, 1};
   auto la = gpu::matrixLayout(*p.fragments, gpu::Operand::A, at.shape(), p.frags.tiling, numWarps);
   auto lb = gpu::matrixLayout(*p.fragments, gpu::Operand::B, bt.shape(), p.frags.tiling, numWarps);
@@ -117,8 +120,10 @@ std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict 
 
 bool readInPlace(const ir::Operation &load, const ir::AttrDict &module) {
   if (!load.result()->hasUses()) return false;
-  for (const ir::Operation *u : load.result()->users())
-    if (!planWgmma(*u, module)) return false;
+  for (const ir::Operation *u : load.result()->users()) {
+    std::optional<WgmmaPlan> p = planWgmma(*u, module);
+    if (!p || (p->a.load != &load && p->b.load != &load)) return false;
+  }
   return true;
 }
 
@@ -131,6 +136,9 @@ bool usesWgmma(const ir::Function &kernel, const ir::AttrDict &module) {
 bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLowering &L) {
   if (L.layoutOf(op.operand(2)->type(), op).ll != p.frags.c)
     L.fail(op, "internal error: the accumulator of a wgmma dot is not in its fragment layout");
+  bool aInRegisters = p.a.load == nullptr;
+  if (aInRegisters && L.layoutOf(op.operand(0)->type(), op).ll != p.frags.a)
+    L.fail(op, "internal error: the A operand of a wgmma dot is not in its fragment layout");
   ir::Type rt = op.result()->type();
   int64_t M = rt.shape()[0], N = rt.shape()[1], K = op.operand(0)->type().shape()[1];
   int W = L.numWarps;
@@ -139,7 +147,7 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
   };
   // The rows of this thread's warpgroup (warp id bits 2 and up; the low two
   // pick rows within an instruction) as an offset into A's buffer.
-  ir::Value *groupOffset = L.inPrologue([&] {
+  ir::Value *groupOffset = aInRegisters ? nullptr : L.inPrologue([&] {
     ir::Value *sum = L.i32(0);
     for (int bit = 2; (1 << bit) < W; ++bit) {
       ir::Value *set = L.bitAnd(L.shr(L.warp, bit), L.i32(1));
@@ -147,20 +155,27 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
     }
     return sum;
   });
-  ir::Value *aBase = L.scalar(p.a.load->operand(0)), *bBase = L.scalar(p.b.load->operand(0));
+  ir::Value *aBase = aInRegisters ? nullptr : L.scalar(p.a.load->operand(0)), *bBase = L.scalar(p.b.load->operand(0));
+  const gpu::Regs *aRegs = aInRegisters ? &L.get(op.operand(0)) : nullptr;
+  int64_t aPerInstruction = int64_t(1) << p.fragments->fragA->reg.size(), kTiles = K / kK;
   ir::Type acc = rt.element();
   int64_t perInstruction = N / 2, reps = M / (16 * W);
   ir::AttrDict attrs;
   attrs.set("shape", ir::Attribute(std::vector<int64_t>{64, N, kK}));
-  attrs.set("a_desc", ir::Attribute(p.a.descriptor));
+  attrs.set("a_desc", ir::Attribute(aInRegisters ? std::vector<int64_t>{} : p.a.descriptor));
   attrs.set("b_desc", ir::Attribute(p.b.descriptor));
   gpu::Regs C = L.get(op.operand(2));
   L.b.create(OpCode::WgmmaFence, {}, {});
   for (int64_t kk = 0; kk < K / kK; ++kk)
     for (int64_t r = 0; r < reps; ++r) {
-      ir::Value *aPtr = L.sharedAddress(aBase, L.add(groupOffset, L.i32(offset(p.a, r * 16 * W, kk * kK))));
-      ir::Value *bPtr = L.sharedAddress(bBase, L.i32(offset(p.b, kk * kK, 0)));
-      std::vector<ir::Value *> operands = {aPtr, bPtr};
+      std::vector<ir::Value *> operands;
+      if (aInRegisters) {
+        int64_t first = aPerInstruction * (kk + kTiles * r);  // matrixLayout's order: k tiles, then m
+        operands.assign(aRegs->begin() + first, aRegs->begin() + first + aPerInstruction);
+      } else {
+        operands.push_back(L.sharedAddress(aBase, L.add(groupOffset, L.i32(offset(p.a, r * 16 * W, kk * kK)))));
+      }
+      operands.push_back(L.sharedAddress(bBase, L.i32(offset(p.b, kk * kK, 0))));
       operands.insert(operands.end(), C.begin() + r * perInstruction, C.begin() + (r + 1) * perInstruction);
       ir::Operation *mma = L.b.create(OpCode::Wgmma, operands, std::vector<ir::Type>(size_t(perInstruction), acc), attrs);
       for (int64_t e = 0; e < perInstruction; ++e) C[size_t(r * perInstruction + e)] = mma->result(unsigned(e));

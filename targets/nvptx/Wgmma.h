@@ -4,8 +4,9 @@
 // pass through registers (no ldmatrix), and each warpgroup of four warps
 // issues one instruction per 64 rows of the result and 16 of k.
 //
-// A dot qualifies when both operands are local_loads of buffers in the
-// layout pipeline-loops gives them with the target's 128-byte atoms
+// A dot qualifies when B (and A, or else A comes from registers in
+// mma.sync's A fragment layout: attention's Q and P) is a local_load of a
+// buffer in the layout pipeline-loops gives it with the target's 128-byte atoms
 // (ir/Layouts.h: 8-row atoms of 32, 64 or 128-byte rows, swizzled as the
 // hardware swizzles), its element types are in the table (f16, bf16 ->
 // f32), k is a multiple of 16, n a multiple of 8 up to 256, and the warps
@@ -25,7 +26,7 @@ namespace tessera::targets::nvptx {
 // An operand read in place: the buffer's layout as offsets, and how the
 // hardware walks it.
 struct SharedOperand {
-  const ir::Operation *load = nullptr;  // the local_load
+  const ir::Operation *load = nullptr;  // the local_load (A: null when A comes from registers)
   ir::LinearLayout toOffset;            // (dim0, dim1) -> element offset in the buffer
   std::vector<int64_t> descriptor;      // Ops.def wgmma a_desc / b_desc
 };
