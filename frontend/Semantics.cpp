@@ -354,6 +354,18 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
   }
   ir::AttrDict attrs;
   if (op == BinaryOp::Div && ret == Type::f32()) attrs.set("approx", ir::Attribute(true));  // Triton's div.full
+  // Triton picks the right shift by the left operand's own signedness, then
+  // shifts the promoted bits: int32 >> uint32 is arithmetic on a uint32.
+  if (op == BinaryOp::RShift && at.isSigned() && ret.isUnsigned()) {
+    static const std::pair<ScalarKind, ScalarKind> kSigned[] = {{ScalarKind::U8, ScalarKind::I8}, {ScalarKind::U16, ScalarKind::I16},
+                                                                {ScalarKind::U32, ScalarKind::I32}, {ScalarKind::U64, ScalarKind::I64}};
+    for (auto [u, sgn] : kSigned)
+      if (ret.element().scalarKind() == u) {
+        auto as = [&](ir::Value *v, Type t) { return b_.createValue(OpCode::Bitcast, {v}, v->type().withElement(t)); };
+        ir::Value *r = b_.sameType(OpCode::Shr, {as(x, Type::scalar(sgn)), as(y, Type::scalar(sgn))});
+        return SValue::tensor(as(r, ret));
+      }
+  }
   return SValue::tensor(b_.sameType(code, {x, y}, std::move(attrs)));
 }
 

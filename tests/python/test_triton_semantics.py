@@ -78,3 +78,24 @@ def test_store_of_a_lower_rank_value_is_refused(cpu_target):
                                                       r"pointers \[4, 4\]" % what):
             kernel[(1,)](out)
     assert (out == -1).all()
+
+
+@tessera.jit
+def _shift_right(x, s, out):
+    r = tl.arange(0, 8)
+    tl.store(out + r, tl.load(x + r) >> tl.load(s + r))
+
+
+def test_signed_right_shift_by_unsigned_is_arithmetic(cpu_target):
+    # Triton: the left operand's signedness picks the shift; the result is
+    # the promoted type (uint32) holding the arithmetic shift's bits.
+    x = np.array([-16, -1, 5, -256, 7, -8, 100, -100], np.int32)
+    s = np.array([1, 3, 1, 4, 0, 2, 2, 3], np.uint32)
+    out = np.zeros(8, np.uint32)
+    _shift_right[(1,)](x, s, out)
+    np.testing.assert_array_equal(out.view(np.int32), x >> s.astype(np.int32))
+    # uint32 >> int32 stays logical.
+    xu = x.view(np.uint32)
+    out[:] = 0
+    _shift_right[(1,)](xu, s.astype(np.int32), out)
+    np.testing.assert_array_equal(out, xu >> s)
