@@ -403,9 +403,31 @@ SValue CodeGen::rebuild(const SValue &shape, const std::vector<ir::Value *> &val
   }
 }
 
+// The rest of the function from `rest`[from]: that list's statements, then
+// those after each enclosing compile-time if, innermost first (each with
+// only the ones outside it as its own outer rest).
+Flow CodeGen::genRest(const StmtList &rest, size_t from) {
+  std::vector<std::pair<const StmtList *, size_t>> outer = outerRest_;
+  Flow f = genStmts(rest, from);
+  while (f == Flow::Normal && !outer.empty()) {
+    auto [list, at] = outer.back();
+    outer.pop_back();
+    std::vector<std::pair<const StmtList *, size_t>> saved = outerRest_;
+    outerRest_ = outer;
+    f = genStmts(*list, at);
+    outerRest_ = saved;
+  }
+  return f;
+}
+
 Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
   SValue cond = eval(*s.test);
-  if (cond.isConstexpr()) return genStmts(cond.truthy() ? s.body : s.orelse);
+  if (cond.isConstexpr()) {
+    outerRest_.push_back({&rest, restFrom});
+    Flow f = genStmts(cond.truthy() ? s.body : s.orelse);
+    outerRest_.pop_back();
+    return f;
+  }
   if (!cond.isTensor()) fail(s.test->loc, "the condition of an if must be a compile-time value or a scalar, found " + cond.describe());
   if (cond.v->type().isTile())
     fail(s.test->loc, "the condition of an if must be a scalar, found a tile of type " + cond.v->type().str());
@@ -427,7 +449,7 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     b_.setInsertionPointToEnd(&tmp->region(r).block());
     env_ = before;
     returnValue_.reset();
-    flows[r] = r == 0 ? genStmts(s.body) : earlyReturn ? genStmts(rest, restFrom) : genStmts(s.orelse);
+    flows[r] = r == 0 ? genStmts(s.body) : earlyReturn ? genRest(rest, restFrom) : genStmts(s.orelse);
     if (flows[r] == Flow::Break || flows[r] == Flow::Continue)
       fail(s.loc, "break and continue are supported only in tl.static_range loops under compile-time conditions");
     branchEnv[r] = env_;
@@ -554,6 +576,7 @@ SValue CodeGen::mergeBranches(const std::string &name, const SValue &a, const SV
 }
 
 Flow CodeGen::genStaticFor(const ForStmt &s, std::vector<BigInt> values) {
+  NoOuterRest bodyOnly(*this);
   for (BigInt v : values) {
     assign(*s.target, SValue::integer(v), s.target->loc);
     Flow f = genStmts(s.body);
@@ -686,7 +709,10 @@ Flow CodeGen::genFor(const ForStmt &s) {
       ivValue = b_.sameType(OpCode::Add, {origLb, b_.sameType(OpCode::Mul, {iv, origStep})});
     }
     env_[targetName->id] = SValue::tensor(ivValue);
-    Flow f = genStmts(s.body);
+    Flow f = [&] {
+      NoOuterRest bodyOnly(*this);
+      return genStmts(s.body);
+    }();
     if (f != Flow::Normal)
       fail(s.loc, "break, continue and return are not supported inside a runtime for loop (use tl.static_range, or "
                   "a while loop with a flag)");
@@ -780,7 +806,10 @@ Flow CodeGen::genWhile(const WhileStmt &s) {
   ir::Block &afterBlk = loop->region(1).block();
   bindArgs(afterBlk);
   b_.setInsertionPointToEnd(&afterBlk);
-  Flow f = genStmts(s.body);
+  Flow f = [&] {
+    NoOuterRest bodyOnly(*this);
+    return genStmts(s.body);
+  }();
   if (f != Flow::Normal) fail(s.loc, "break, continue and return are not supported inside a while loop");
   std::vector<ir::Value *> yielded;
   for (size_t idx = 0; idx < starts.size(); ++idx) {
@@ -817,7 +846,11 @@ SValue CodeGen::genFunctionBody(const FunctionDef &fn, Env env) {
   const Env *savedScope = scope_;
   scope_ = preludeFns_.count(&fn) ? &preludeGlobals_ : &globals_;
   if (++callDepth_ > 64) fail(fn.loc, "calls nest more than 64 deep (recursion is not supported)");
-  Flow f = genStmts(fn.body);
+  Flow f;
+  {
+    NoOuterRest bodyOnly(*this);
+    f = genStmts(fn.body);
+  }
   --callDepth_;
   scope_ = savedScope;
   if (f == Flow::Break || f == Flow::Continue) fail(fn.loc, "break or continue outside a loop");

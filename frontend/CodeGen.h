@@ -107,6 +107,7 @@ private:
   Flow genStmt(const Stmt &s, const StmtList &list, size_t index);
   void assign(const Expr &target, SValue value, SourceLoc loc);
   Flow genIf(const IfStmt &s, const StmtList &rest, size_t restFrom);
+  Flow genRest(const StmtList &rest, size_t from);
   Flow genFor(const ForStmt &s);
   Flow genStaticFor(const ForStmt &s, std::vector<BigInt> values);
   Flow genWhile(const WhileStmt &s);
@@ -153,6 +154,16 @@ private:
   Env env_;
   std::optional<SValue> returnValue_;
   bool consumedRest_ = false;  // genIf took the statements after it as its else branch
+  // The statements after each enclosing compile-time if (innermost last):
+  // an early return in a runtime if takes them, after its own list's rest,
+  // as its else branch. Loop and function bodies start with none.
+  std::vector<std::pair<const StmtList *, size_t>> outerRest_;
+  struct NoOuterRest {
+    explicit NoOuterRest(CodeGen &cg) : cg(cg), saved(std::move(cg.outerRest_)) { cg.outerRest_.clear(); }
+    ~NoOuterRest() { cg.outerRest_ = std::move(saved); }
+    CodeGen &cg;
+    std::vector<std::pair<const StmtList *, size_t>> saved;
+  };
   int callDepth_ = 0;
   struct DeviceFn {
     ir::Function *fn;

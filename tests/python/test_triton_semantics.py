@@ -99,3 +99,29 @@ def test_signed_right_shift_by_unsigned_is_arithmetic(cpu_target):
     out[:] = 0
     _shift_right[(1,)](xu, s.astype(np.int32), out)
     np.testing.assert_array_equal(out, xu >> s)
+
+
+@tessera.jit
+def _early_return_in_compile_time_if(x, out, FLAG: tl.constexpr, DEEP: tl.constexpr):
+    v = tl.load(x)
+    if FLAG:
+        if DEEP:
+            if v > 5:
+                tl.store(out, 1)
+                return
+            tl.store(out + 1, 10)
+        else:
+            if v > 5:
+                tl.store(out, 1)
+                return
+    tl.store(out + 2, 2)
+
+
+@pytest.mark.parametrize("deep", [False, True])
+def test_return_under_a_runtime_if_inside_a_compile_time_if(cpu_target, deep):
+    # The code after the compile-time if runs when the runtime one does not return.
+    for value in (3, 7):
+        out = np.zeros(3, np.int32)
+        _early_return_in_compile_time_if[(1,)](np.array([value], np.int32), out, FLAG=True, DEEP=deep)
+        want = [1, 0, 0] if value > 5 else [0, 10 if deep else 0, 2]
+        np.testing.assert_array_equal(out, want)
