@@ -303,6 +303,19 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       return SValue::dtype(t.pointee());
     }
     if (attr == "primitive_bitwidth") return SValue::integer(t.bitWidth());
+    if (attr == "int_bitwidth") {
+      if (!t.isInteger()) fail(loc, "int_bitwidth applies to integer dtypes, not " + dtypeName(t));
+      return SValue::integer(t.bitWidth());
+    }
+    if (attr == "fp_mantissa_width" || attr == "exponent_bias") {
+      // (mantissa bits, exponent bias) of each float format, as Triton's dtype gives them.
+      static const std::pair<ir::ScalarKind, std::pair<int, int>> kFormats[] = {
+          {ir::ScalarKind::F8E4M3, {3, 7}},  {ir::ScalarKind::F8E5M2, {2, 15}}, {ir::ScalarKind::F16, {10, 15}},
+          {ir::ScalarKind::BF16, {7, 127}}, {ir::ScalarKind::F32, {23, 127}},  {ir::ScalarKind::F64, {52, 1023}}};
+      for (const auto &[kind, f] : kFormats)
+        if (t.isScalar() && t.scalarKind() == kind) return SValue::integer(attr == "exponent_bias" ? f.second : f.first);
+      fail(loc, attr + " applies to floating-point dtypes, not " + dtypeName(t));
+    }
     return SValue::method(base, "dtype." + attr);
   }
   case Kind::BlockPtr:

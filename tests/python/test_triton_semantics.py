@@ -125,3 +125,25 @@ def test_return_under_a_runtime_if_inside_a_compile_time_if(cpu_target, deep):
         _early_return_in_compile_time_if[(1,)](np.array([value], np.int32), out, FLAG=True, DEEP=deep)
         want = [1, 0, 0] if value > 5 else [0, 10 if deep else 0, 2]
         np.testing.assert_array_equal(out, want)
+
+
+@tessera.jit
+def _dtype_facts(out, x):
+    t = x.dtype.element_ty
+    tl.store(out + 0, t.fp_mantissa_width)
+    tl.store(out + 1, t.exponent_bias)
+    tl.store(out + 2, t.primitive_bitwidth)
+    tl.store(out + 3, tl.int16.int_bitwidth)
+
+
+@pytest.mark.parametrize("np_dtype,mantissa,bias,bits", [("float16", 10, 15, 16), ("float32", 23, 127, 32),
+                                                         ("float64", 52, 1023, 64)])
+def test_dtype_format_attributes(cpu_target, np_dtype, mantissa, bias, bits):
+    out = np.zeros(4, np.int32)
+    _dtype_facts[(1,)](out, np.zeros(1, np_dtype))
+    np.testing.assert_array_equal(out, [mantissa, bias, bits, 16])
+    d = {"float16": tl.float16, "float32": tl.float32, "float64": tl.float64}[np_dtype]
+    assert (d.fp_mantissa_width, d.exponent_bias, d.primitive_bitwidth) == (mantissa, bias, bits)
+    assert tl.bfloat16.fp_mantissa_width == 7 and tl.bfloat16.exponent_bias == 127 and tl.int8.int_bitwidth == 8
+    with pytest.raises(AttributeError, match="applies to floating-point dtypes"):
+        tl.int32.fp_mantissa_width

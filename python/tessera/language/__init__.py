@@ -23,8 +23,48 @@ class dtype:
         self.kind = kind          # "int", "uint", "float", "bool"
         dtype._registry[name] = self
 
+    # Float formats' (mantissa bits, exponent bias), as Triton's dtype gives them.
+    _FLOAT_FORMATS = {"fp8e4nv": (3, 7), "fp8e5": (2, 15), "fp16": (10, 15), "bf16": (7, 127), "fp32": (23, 127),
+                      "fp64": (52, 1023)}
+
+    @property
+    def fp_mantissa_width(self):
+        if self.short not in self._FLOAT_FORMATS:
+            raise AttributeError("fp_mantissa_width applies to floating-point dtypes, not %s" % self.name)
+        return self._FLOAT_FORMATS[self.short][0]
+
+    @property
+    def exponent_bias(self):
+        if self.short not in self._FLOAT_FORMATS:
+            raise AttributeError("exponent_bias applies to floating-point dtypes, not %s" % self.name)
+        return self._FLOAT_FORMATS[self.short][1]
+
+    @property
+    def int_bitwidth(self):
+        if not self.is_int():
+            raise AttributeError("int_bitwidth applies to integer dtypes, not %s" % self.name)
+        return self.primitive_bitwidth
+
     def is_floating(self):
         return self.kind == "float"
+
+    def is_fp8(self):
+        return self.short in ("fp8e4nv", "fp8e5")
+
+    def is_fp16(self):
+        return self.short == "fp16"
+
+    def is_bf16(self):
+        return self.short == "bf16"
+
+    def is_fp32(self):
+        return self.short == "fp32"
+
+    def is_fp64(self):
+        return self.short == "fp64"
+
+    def is_bool(self):
+        return self.kind == "bool"
 
     def is_int(self):
         return self.kind in ("int", "uint", "bool")

@@ -124,6 +124,8 @@
 # RUN: not tessera compile %s --entry k123 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E123
 # RUN: not tessera compile %s --entry k124 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E124
 # RUN: not tessera compile %s --entry k125 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E125
+# RUN: not tessera compile %s --entry k126 --signature "*i32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E126
+# RUN: not tessera compile %s --entry k127 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E127
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1097,3 +1099,17 @@ def k124(X):
 @tessera.jit
 def k125(X):
     y = tl.full_like(X + tl.arange(0, 4), tl.arange(0, 4).to(tl.float32))
+
+# E126: sema.py:[[@LINE+5]]:9: error: fp_mantissa_width applies to floating-point dtypes, not int32
+# E126-NEXT: {{^}}    w = X.dtype.element_ty.fp_mantissa_width
+# E126-NEXT: {{^}}        ^
+@tessera.jit
+def k126(X):
+    w = X.dtype.element_ty.fp_mantissa_width
+
+# E127: sema.py:[[@LINE+5]]:9: error: int_bitwidth applies to integer dtypes, not fp32
+# E127-NEXT: {{^}}    w = X.dtype.element_ty.int_bitwidth
+# E127-NEXT: {{^}}        ^
+@tessera.jit
+def k127(X):
+    w = X.dtype.element_ty.int_bitwidth
