@@ -47,3 +47,132 @@ def assert_close(x, y, atol=None, rtol=None, err_msg=""):
     rtol = 0.0 if rtol is None else rtol
     np.testing.assert_allclose(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64),
                                atol=atol, rtol=rtol, err_msg=err_msg)
+
+
+def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mode="mean"):
+    """Triton's CUDA-graph timing helper; here the same measurement as
+    do_bench (launches are timed as they are made)."""
+    return do_bench(fn, warmup=max(1, rep // 4), rep=rep, grad_to_none=grad_to_none, quantiles=quantiles,
+                    return_mode=return_mode)
+
+
+class Benchmark:
+    """One performance report, as Triton's: `fn(**{x_name: x}, **{line_arg: line}, **args)`
+    over every value in `x_vals` (one value for all `x_names`, or one tuple
+    per x) and every line in `line_vals`; fn returns ms, or (ms, min, max)."""
+
+    def __init__(self, x_names, x_vals, line_arg, line_vals, line_names, plot_name, args, xlabel="", ylabel="",
+                 x_log=False, y_log=False, styles=None, color=None):
+        self.x_names, self.x_vals = list(x_names), list(x_vals)
+        self.line_arg, self.line_vals, self.line_names = line_arg, list(line_vals), list(line_names)
+        self.plot_name, self.args = plot_name, dict(args)
+        self.xlabel, self.ylabel, self.x_log, self.y_log, self.styles = xlabel, ylabel, x_log, y_log, styles
+        if len(self.line_vals) != len(self.line_names):
+            raise ValueError("Benchmark %r: %d line_vals for %d line_names" % (plot_name, len(self.line_vals),
+                                                                                len(self.line_names)))
+
+
+class Report:
+    """What perf_report makes of a function: `.run(print_data=, show_plots=,
+    save_path=, return_df=)` measures every benchmark."""
+
+    def __init__(self, fn, benchmarks):
+        self.fn, self.benchmarks = fn, benchmarks
+
+    def _measure(self, bench, **extra):
+        rows = []  # (x values, [(mean, min, max) per line])
+        for x in bench.x_vals:
+            xs = list(x) if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
+            if len(xs) != len(bench.x_names):
+                raise ValueError("Benchmark %r: x value %r for x_names %r" % (bench.plot_name, x, bench.x_names))
+            kwargs = dict(zip(bench.x_names, xs))
+            lines = []
+            for line in bench.line_vals:
+                r = self.fn(**kwargs, **{bench.line_arg: line}, **bench.args, **extra)
+                lines.append(tuple(r) if isinstance(r, (list, tuple)) else (r, None, None))
+            rows.append((xs, lines))
+        return rows
+
+    @staticmethod
+    def _table(bench, rows):
+        header = bench.x_names + bench.line_names
+        cells = [[_fmt(v) for v in xs] + [_fmt(line[0]) for line in lines] for xs, lines in rows]
+        widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(header)]
+        out = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
+        out += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
+        return "\n".join(out)
+
+    def _plot(self, bench, rows, show, save_path):
+        try:
+            import matplotlib
+            if not show:
+                matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            return
+        fig, ax = plt.subplots()
+        xs = [r[0][0] for r in rows]
+        for i, name in enumerate(bench.line_names):
+            style = bench.styles[i] if bench.styles and i < len(bench.styles) else None
+            kw = dict(color=style[0], ls=style[1]) if style else {}
+            ax.plot(xs, [r[1][i][0] for r in rows], label=name, **kw)
+            lo, hi = [r[1][i][1] for r in rows], [r[1][i][2] for r in rows]
+            if all(v is not None for v in lo + hi):
+                ax.fill_between(xs, lo, hi, alpha=0.15, **({"color": style[0]} if style else {}))
+        ax.set_xlabel(bench.xlabel or bench.x_names[0])
+        ax.set_ylabel(bench.ylabel)
+        if bench.x_log:
+            ax.set_xscale("log")
+        if bench.y_log:
+            ax.set_yscale("log")
+        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))  # outside the data
+        fig.tight_layout()
+        if save_path:
+            import os
+            fig.savefig(os.path.join(save_path, "%s.png" % bench.plot_name))
+        if show:
+            plt.show()
+        plt.close(fig)
+
+    def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **kwargs):
+        single = isinstance(self.benchmarks, Benchmark)
+        results = []
+        for bench in [self.benchmarks] if single else self.benchmarks:
+            rows = self._measure(bench, **kwargs)
+            if bench.plot_name and (show_plots or save_path):
+                self._plot(bench, rows, show_plots, save_path)
+            table = self._table(bench, rows)
+            if print_data:
+                print(bench.plot_name + ":")
+                print(table)
+            if save_path:
+                import os
+                with open(os.path.join(save_path, "%s.csv" % bench.plot_name), "w") as f:
+                    f.write(",".join(bench.x_names + bench.line_names) + "\n")
+                    for xs, lines in rows:
+                        f.write(",".join(str(v) for v in list(xs) + [line[0] for line in lines]) + "\n")
+            results.append(_frame(bench, rows))
+        if return_df:
+            return results[0] if single else results
+
+
+def _fmt(v):
+    return "%.6g" % v if isinstance(v, float) else str(v)
+
+
+def _frame(bench, rows):
+    """The report's rows as a pandas DataFrame when pandas is installed (as
+    Triton returns), else as a list of dicts."""
+    records = [dict(zip(bench.x_names + bench.line_names, list(xs) + [line[0] for line in lines]))
+               for xs, lines in rows]
+    try:
+        import pandas
+    except ImportError:
+        return records
+    return pandas.DataFrame(records, columns=bench.x_names + bench.line_names)
+
+
+def perf_report(benchmarks):
+    """Decorator: `@perf_report(Benchmark(...))` (or a list of them) turns a
+    measuring function into a Report whose .run() measures and prints/plots."""
+    return lambda fn: Report(fn, benchmarks)
