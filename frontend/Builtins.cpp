@@ -881,6 +881,42 @@ const std::unordered_map<std::string, Handler> &handlers() {
       shape.push_back(2);
       return tensorValue(cg.builder().createValue(OpCode::Join, {x, y}, Type::tile(shape, x->type().element())));
     };
+    // flip(x, dim): index i of `dim` (n = 2^k long) goes to n-1-i, which
+    // complements each of i's k bits. So: view `dim` as k axes of 2, and swap
+    // the halves of each (move it last, split, join the other way round).
+    t["flip"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "dim"});
+      ir::Value *v = cg.tensorArg(a, 0, "x");
+      if (!v->type().isTile()) cg.fail(a.loc, "tl.flip needs a tile, found " + v->type().str());
+      std::vector<int64_t> shape = v->type().shape();
+      int64_t rank = int64_t(shape.size());
+      SValue dimArg = cg.argOr(a, 1, "dim", SValue::none());
+      int64_t dim = dimArg.is(Kind::None) ? rank - 1 : int64_t(cg.intArg(a, 1, "dim"));
+      if (dim < 0) dim += rank;
+      if (dim < 0 || dim >= rank)
+        cg.fail(a.loc, "tl.flip: dim " + std::to_string(dim) + " is out of range for a tile of rank " + std::to_string(rank));
+      int64_t n = shape[size_t(dim)], bits = 0;
+      while ((int64_t(1) << bits) < n) ++bits;
+      if (bits == 0) return tensorValue(v);
+      std::vector<int64_t> binary(shape.begin(), shape.begin() + dim);
+      for (int64_t i = 0; i < bits; ++i) binary.push_back(2);
+      binary.insert(binary.end(), shape.begin() + dim + 1, shape.end());
+      ir::Value *y = reshape(cg, v, binary, false, a.loc);
+      int64_t r = int64_t(binary.size());
+      for (int64_t axis = dim; axis < dim + bits; ++axis) {
+        std::vector<int64_t> last, back(size_t(r), 0);
+        for (int64_t d = 0; d < r; ++d)
+          if (d != axis) last.push_back(d);
+        last.push_back(axis);
+        for (int64_t d = 0; d < r; ++d) back[size_t(last[size_t(d)])] = d;
+        ir::Value *t = trans(cg, y, last, a.loc);
+        std::vector<int64_t> half(t->type().shape().begin(), t->type().shape().end() - 1);
+        ir::Operation *sp = cg.builder().create(OpCode::Split, {t}, {t->type().withShape(half), t->type().withShape(half)});
+        ir::Value *swapped = cg.builder().createValue(OpCode::Join, {sp->result(1), sp->result(0)}, t->type());
+        y = trans(cg, swapped, back, a.loc);
+      }
+      return tensorValue(reshape(cg, y, shape, false, a.loc));
+    };
     t["cat"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"input", "other", "can_reorder"});
       ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");

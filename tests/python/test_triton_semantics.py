@@ -147,3 +147,31 @@ def test_dtype_format_attributes(cpu_target, np_dtype, mantissa, bias, bits):
     assert tl.bfloat16.fp_mantissa_width == 7 and tl.bfloat16.exponent_bias == 127 and tl.int8.int_bitwidth == 8
     with pytest.raises(AttributeError, match="applies to floating-point dtypes"):
         tl.int32.fp_mantissa_width
+
+
+@tessera.jit
+def _flip3(x, out, DIM: tl.constexpr):
+    r0 = tl.arange(0, 4)[:, None, None]
+    r1 = tl.arange(0, 8)[None, :, None]
+    r2 = tl.arange(0, 16)[None, None, :]
+    offs = r0 * 128 + r1 * 16 + r2
+    v = tl.load(x + offs)
+    tl.store(out + offs, tl.flip(v, DIM) if DIM is not None else tl.flip(v))
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, -1, None])
+@pytest.mark.parametrize("dtype", ["float32", "int8", "float16"])
+def test_flip(cpu_target, dim, dtype):
+    x = np.random.default_rng(5).integers(-100, 100, 512).astype(dtype).reshape(4, 8, 16)
+    out = np.zeros_like(x)
+    _flip3[(1,)](x, out, DIM=dim)
+    np.testing.assert_array_equal(out, np.flip(x, axis=-1 if dim is None else dim))
+
+
+@pytest.mark.parametrize("target", ["nvptx", "amdgpu"])
+def test_flip_compiles_for_gpus(target):
+    if not _C.target_available(target):
+        pytest.skip("no %s code generator in this build" % target)
+    x = np.zeros(512, np.float32)
+    for dim in (0, 2):
+        assert len(_flip3.compile_only(target, x, x, DIM=dim).data) > 0

@@ -126,6 +126,8 @@
 # RUN: not tessera compile %s --entry k125 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E125
 # RUN: not tessera compile %s --entry k126 --signature "*i32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E126
 # RUN: not tessera compile %s --entry k127 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E127
+# RUN: not tessera compile %s --entry k128 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E128
+# RUN: not tessera compile %s --entry k129 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E129
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1113,3 +1115,17 @@ def k126(X):
 @tessera.jit
 def k127(X):
     w = X.dtype.element_ty.int_bitwidth
+
+# E128: sema.py:[[@LINE+5]]:9: error: tl.flip needs a tile, found f32
+# E128-NEXT: {{^}}    y = tl.flip(tl.load(X))
+# E128-NEXT: {{^}}        ^
+@tessera.jit
+def k128(X):
+    y = tl.flip(tl.load(X))
+
+# E129: sema.py:[[@LINE+5]]:9: error: tl.flip: dim 2 is out of range for a tile of rank 1
+# E129-NEXT: {{^}}    y = tl.flip(tl.arange(0, 4), 2)
+# E129-NEXT: {{^}}        ^
+@tessera.jit
+def k129(X):
+    y = tl.flip(tl.arange(0, 4), 2)
