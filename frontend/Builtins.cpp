@@ -714,6 +714,61 @@ BigInt requireConstInt(CodeGen &cg, const SValue &v, SourceLoc loc, const char *
 }
 
 // Every builtin by name.
+// A tile's dimension `dim` (2^k long) seen as k axes of 2, the index's most
+// significant bit first: flip and sort work on one index bit at a time.
+struct BinaryAxes {
+  BinaryAxes(CodeGen &cg, CallArgs &a, const std::string &what) : cg(cg), loc(a.loc) {
+    input = cg.tensorArg(a, 0, "x");
+    if (!input->type().isTile()) cg.fail(a.loc, what + " needs a tile, found " + input->type().str());
+    shape = input->type().shape();
+    int64_t rank = int64_t(shape.size());
+    SValue d = cg.argOr(a, 1, "dim", SValue::none());
+    dim = d.is(Kind::None) ? rank - 1 : int64_t(cg.intArg(a, 1, "dim"));
+    if (dim < 0) dim += rank;
+    if (dim < 0 || dim >= rank)
+      cg.fail(a.loc, what + ": dim " + std::to_string(dim) + " is out of range for a tile of rank " + std::to_string(rank));
+    while ((int64_t(1) << k) < shape[size_t(dim)]) ++k;
+    std::vector<int64_t> binary(shape.begin(), shape.begin() + dim);
+    binary.insert(binary.end(), size_t(k), 2);
+    binary.insert(binary.end(), shape.begin() + dim + 1, shape.end());
+    view = k ? reshape(cg, input, binary, false, loc) : input;
+  }
+  // The axis of index bit `b` (0: the least significant).
+  int64_t axisOfBit(int64_t b) const { return dim + k - 1 - b; }
+  // y with the two halves (lo, hi) along binary `axis` replaced by f(lo, hi).
+  template <typename F> ir::Value *onHalves(ir::Value *y, int64_t axis, F &&f) {
+    int64_t r = y->type().rank();
+    std::vector<int64_t> last, back(size_t(r), 0);
+    for (int64_t d = 0; d < r; ++d)
+      if (d != axis) last.push_back(d);
+    last.push_back(axis);
+    for (int64_t d = 0; d < r; ++d) back[size_t(last[size_t(d)])] = d;
+    ir::Value *t = trans(cg, y, last, loc);
+    std::vector<int64_t> half(t->type().shape().begin(), t->type().shape().end() - 1);
+    ir::Operation *sp = cg.builder().create(OpCode::Split, {t}, {t->type().withShape(half), t->type().withShape(half)});
+    auto [lo, hi] = f(sp->result(0), sp->result(1));
+    return trans(cg, cg.builder().createValue(OpCode::Join, {lo, hi}, t->type()), back, loc);
+  }
+  // In a half of onHalves(..., `without`) of type `half`: where binary axis
+  // `axis` (of the whole) is 1.
+  ir::Value *bitIsSet(Type half, int64_t axis, int64_t without) {
+    int64_t pos = axis < without ? axis : axis - 1;  // the halves dropped `without`
+    std::vector<int64_t> ones(size_t(half.rank()), 1);
+    ones[size_t(pos)] = 2;
+    ir::Value *i = reshape(cg, cg.builder().arange(0, 2), ones, false, loc);
+    ir::Value *one = cg.builder().constantInt(1, i->type().withShape(ones));
+    ir::Value *set = cg.builder().cmp("eq", i, one);
+    return cg.broadcastTo(set, half.shape(), loc);
+  }
+  ir::Value *restore(ir::Value *y) { return reshape(cg, y, shape, false, loc); }
+
+  CodeGen &cg;
+  SourceLoc loc;
+  ir::Value *input = nullptr, *view = nullptr;
+  std::vector<int64_t> shape;
+  int64_t dim = 0, k = 0;
+};
+
 // Functions only libdevice has (tl.extra.libdevice.<name>): the math_fn op's
 // `fn` values (ir/Ops.def).
 const char *const kLibdeviceOnly[] = {"tanh",  "sinh",  "cosh",  "tan",   "asin",   "acos",   "atan",
@@ -881,41 +936,41 @@ const std::unordered_map<std::string, Handler> &handlers() {
       shape.push_back(2);
       return tensorValue(cg.builder().createValue(OpCode::Join, {x, y}, Type::tile(shape, x->type().element())));
     };
-    // flip(x, dim): index i of `dim` (n = 2^k long) goes to n-1-i, which
-    // complements each of i's k bits. So: view `dim` as k axes of 2, and swap
-    // the halves of each (move it last, split, join the other way round).
     t["flip"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "dim"});
-      ir::Value *v = cg.tensorArg(a, 0, "x");
-      if (!v->type().isTile()) cg.fail(a.loc, "tl.flip needs a tile, found " + v->type().str());
-      std::vector<int64_t> shape = v->type().shape();
-      int64_t rank = int64_t(shape.size());
-      SValue dimArg = cg.argOr(a, 1, "dim", SValue::none());
-      int64_t dim = dimArg.is(Kind::None) ? rank - 1 : int64_t(cg.intArg(a, 1, "dim"));
-      if (dim < 0) dim += rank;
-      if (dim < 0 || dim >= rank)
-        cg.fail(a.loc, "tl.flip: dim " + std::to_string(dim) + " is out of range for a tile of rank " + std::to_string(rank));
-      int64_t n = shape[size_t(dim)], bits = 0;
-      while ((int64_t(1) << bits) < n) ++bits;
-      if (bits == 0) return tensorValue(v);
-      std::vector<int64_t> binary(shape.begin(), shape.begin() + dim);
-      for (int64_t i = 0; i < bits; ++i) binary.push_back(2);
-      binary.insert(binary.end(), shape.begin() + dim + 1, shape.end());
-      ir::Value *y = reshape(cg, v, binary, false, a.loc);
-      int64_t r = int64_t(binary.size());
-      for (int64_t axis = dim; axis < dim + bits; ++axis) {
-        std::vector<int64_t> last, back(size_t(r), 0);
-        for (int64_t d = 0; d < r; ++d)
-          if (d != axis) last.push_back(d);
-        last.push_back(axis);
-        for (int64_t d = 0; d < r; ++d) back[size_t(last[size_t(d)])] = d;
-        ir::Value *t = trans(cg, y, last, a.loc);
-        std::vector<int64_t> half(t->type().shape().begin(), t->type().shape().end() - 1);
-        ir::Operation *sp = cg.builder().create(OpCode::Split, {t}, {t->type().withShape(half), t->type().withShape(half)});
-        ir::Value *swapped = cg.builder().createValue(OpCode::Join, {sp->result(1), sp->result(0)}, t->type());
-        y = trans(cg, swapped, back, a.loc);
-      }
-      return tensorValue(reshape(cg, y, shape, false, a.loc));
+      BinaryAxes bits(cg, a, "tl.flip");
+      if (bits.k == 0) return tensorValue(bits.input);
+      // Index i of the dim goes to n-1-i, which complements each bit of i.
+      ir::Value *y = bits.view;
+      for (int64_t axis = bits.dim; axis < bits.dim + bits.k; ++axis)
+        y = bits.onHalves(y, axis, [](ir::Value *lo, ir::Value *hi) { return std::make_pair(hi, lo); });
+      return tensorValue(bits.restore(y));
+    };
+    t["sort"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "dim", "descending"});
+      BinaryAxes bits(cg, a, "tl.sort");
+      bool descending = boolArg(cg, a, 2, "descending", false);
+      if (bits.input->type().element().isBool() || bits.input->type().element().isPointer())
+        cg.fail(a.loc, "tl.sort needs numbers, found " + bits.input->type().str());
+      if (bits.k == 0) return tensorValue(bits.input);
+      // Bitonic sort: for blocks of 2^s (s = 1..k), compare-and-swap at
+      // distance 2^t (t = s-1..0); a block sorts ascending where bit s of the
+      // index is 0 and descending where it is 1 (the last pass is all one way).
+      ir::Value *y = bits.view;
+      for (int64_t s = 1; s <= bits.k; ++s)
+        for (int64_t t = s - 1; t >= 0; --t) {
+          int64_t axis = bits.axisOfBit(t);
+          int64_t dirAxis = s < bits.k ? bits.axisOfBit(s) : -1;
+          y = bits.onHalves(y, axis, [&](ir::Value *lo, ir::Value *hi) {
+            ir::Value *mn = cg.minMax(true, lo, hi, false, a.loc), *mx = cg.minMax(false, lo, hi, false, a.loc);
+            ir::Value *down = dirAxis < 0 ? nullptr : bits.bitIsSet(lo->type(), dirAxis, axis);
+            bool flipAll = descending && dirAxis < 0;
+            if (!down) return flipAll ? std::make_pair(mx, mn) : std::make_pair(mn, mx);
+            if (descending) std::swap(mn, mx);  // every block's direction reverses with the final one
+            return std::make_pair(cg.builder().select(down, mx, mn), cg.builder().select(down, mn, mx));
+          });
+        }
+      return tensorValue(bits.restore(y));
     };
     t["cat"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"input", "other", "can_reorder"});

@@ -175,3 +175,30 @@ def test_flip_compiles_for_gpus(target):
     x = np.zeros(512, np.float32)
     for dim in (0, 2):
         assert len(_flip3.compile_only(target, x, x, DIM=dim).data) > 0
+
+
+@tessera.jit
+def _sort2(x, out, DIM: tl.constexpr, DESC: tl.constexpr):
+    offs = tl.arange(0, 4)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    tl.store(out + offs, tl.sort(tl.load(x + offs), DIM, descending=DESC))
+
+
+@pytest.mark.parametrize("dim", [0, 1, None])
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float16", "uint8"])
+def test_sort(cpu_target, dim, descending, dtype):
+    x = (np.random.default_rng(9).standard_normal((4, 64)) * 50).astype(dtype)
+    x[0, :8] = x[0, 8]  # ties
+    out = np.zeros_like(x)
+    _sort2[(1,)](x, out, DIM=dim, DESC=descending)
+    axis = 1 if dim is None else dim
+    want = np.sort(x, axis=axis)
+    np.testing.assert_array_equal(out, np.flip(want, axis=axis) if descending else want)
+
+
+@pytest.mark.parametrize("target", ["nvptx", "amdgpu"])
+def test_sort_compiles_for_gpus(target):
+    if not _C.target_available(target):
+        pytest.skip("no %s code generator in this build" % target)
+    x = np.zeros(256, np.float32)
+    assert len(_sort2.compile_only(target, x, x, DIM=1, DESC=True).data) > 0

@@ -128,6 +128,7 @@
 # RUN: not tessera compile %s --entry k127 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E127
 # RUN: not tessera compile %s --entry k128 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E128
 # RUN: not tessera compile %s --entry k129 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E129
+# RUN: not tessera compile %s --entry k130 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E130
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1129,3 +1130,10 @@ def k128(X):
 @tessera.jit
 def k129(X):
     y = tl.flip(tl.arange(0, 4), 2)
+
+# E130: sema.py:[[@LINE+5]]:9: error: tl.sort needs numbers, found tile<4xi1>
+# E130-NEXT: {{^}}    y = tl.sort(tl.arange(0, 4) < 2)
+# E130-NEXT: {{^}}        ^
+@tessera.jit
+def k130(X):
+    y = tl.sort(tl.arange(0, 4) < 2)
