@@ -946,6 +946,41 @@ const std::unordered_map<std::string, Handler> &handlers() {
         y = bits.onHalves(y, axis, [](ir::Value *lo, ir::Value *hi) { return std::make_pair(hi, lo); });
       return tensorValue(bits.restore(y));
     };
+    // histogram(input, num_bins[, mask]): counts of 0 .. num_bins-1 among a
+    // 1-D tile's values (others are not counted), as int32: a one-hot
+    // [n, num_bins] comparison summed over n.
+    t["histogram"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input", "num_bins", "mask"});
+      ir::Value *in = cg.tensorArg(a, 0, "input");
+      Type t = in->type();
+      if (!t.isTile() || t.rank() != 1 || !t.element().isInteger() || t.element().isBool())
+        cg.fail(a.loc, "tl.histogram needs a 1-D tile of integers, found " + t.str());
+      BigInt bins = cg.intArg(a, 1, "num_bins");
+      if (bins < 1 || (bins & (bins - 1)) || bins > (BigInt(1) << 20))
+        cg.fail(a.loc, "tl.histogram: num_bins must be a power of two up to 2^20, found " + bigIntToString(bins));
+      int64_t n = t.shape()[0], b = int64_t(bins);
+      if (n * b > (int64_t(1) << 20))
+        cg.fail(a.loc, "tl.histogram of " + std::to_string(n) + " values into " + std::to_string(b) +
+                           " bins needs a tile of more than 2^20 elements; split the input");
+      ir::Builder &bld = cg.builder();
+      ir::Value *values = cg.broadcastTo(reshape(cg, cg.cast(in, Type::i64(), a.loc), {n, 1}, false, a.loc), {n, b}, a.loc);
+      ir::Value *binIds = cg.broadcastTo(reshape(cg, cg.cast(bld.arange(0, b), Type::i64(), a.loc), {1, b}, false, a.loc),
+                                         {n, b}, a.loc);
+      ir::Value *hit = bld.cmp("eq", values, binIds);
+      SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
+      if (!maskV.is(Kind::None)) {
+        ir::Value *m = cg.toTensor(maskV, a.loc);
+        if (m->type().isTile() && m->type().shape() != t.shape())
+          cg.fail(a.loc, "tl.histogram's mask must have the input's shape " + t.str() + ", found " + m->type().str());
+        if (!m->type().isBool()) m = cg.cast(m, Type::i1(), a.loc);
+        m = m->type().isTile() ? reshape(cg, m, {n, 1}, false, a.loc) : m;
+        hit = bld.sameType(OpCode::And, {hit, cg.broadcastTo(m, {n, b}, a.loc)});
+      }
+      CallArgs sum;
+      sum.loc = a.loc;
+      sum.positional = {tensorValue(cg.cast(hit, Type::i32(), a.loc)), SValue::integer(0)};
+      return cg.callBuiltin("sum", sum, a.loc);
+    };
     t["sort"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "dim", "descending"});
       BinaryAxes bits(cg, a, "tl.sort");

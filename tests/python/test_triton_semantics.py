@@ -202,3 +202,21 @@ def test_sort_compiles_for_gpus(target):
         pytest.skip("no %s code generator in this build" % target)
     x = np.zeros(256, np.float32)
     assert len(_sort2.compile_only(target, x, x, DIM=1, DESC=True).data) > 0
+
+
+@tessera.jit
+def _histogram(x, out, BINS: tl.constexpr, MASKED: tl.constexpr):
+    r = tl.arange(0, 256)
+    v = tl.load(x + r)
+    h = tl.histogram(v, BINS, mask=r < 200) if MASKED else tl.histogram(v, BINS)
+    tl.store(out + tl.arange(0, BINS), h)
+
+
+@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "int64"])
+def test_histogram(cpu_target, masked, dtype):
+    x = np.random.default_rng(2).integers(0 if dtype == "uint8" else -3, 40, 256).astype(dtype)
+    out = np.full(32, -1, np.int32)
+    _histogram[(1,)](x, out, BINS=32, MASKED=masked)
+    src = x[:200] if masked else x
+    np.testing.assert_array_equal(out, [(src == b).sum() for b in range(32)])  # values outside 0..31 not counted

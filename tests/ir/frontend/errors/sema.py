@@ -129,6 +129,10 @@
 # RUN: not tessera compile %s --entry k128 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E128
 # RUN: not tessera compile %s --entry k129 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E129
 # RUN: not tessera compile %s --entry k130 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E130
+# RUN: not tessera compile %s --entry k131 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E131
+# RUN: not tessera compile %s --entry k132 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E132
+# RUN: not tessera compile %s --entry k133 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E133
+# RUN: not tessera compile %s --entry k134 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E134
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1137,3 +1141,31 @@ def k129(X):
 @tessera.jit
 def k130(X):
     y = tl.sort(tl.arange(0, 4) < 2)
+
+# E131: sema.py:[[@LINE+5]]:9: error: tl.histogram needs a 1-D tile of integers, found tile<4xf32>
+# E131-NEXT: {{^}}    h = tl.histogram(tl.arange(0, 4).to(tl.float32), 4)
+# E131-NEXT: {{^}}        ^
+@tessera.jit
+def k131(X):
+    h = tl.histogram(tl.arange(0, 4).to(tl.float32), 4)
+
+# E132: sema.py:[[@LINE+5]]:9: error: tl.histogram: num_bins must be a power of two up to 2^20, found 6
+# E132-NEXT: {{^}}    h = tl.histogram(tl.arange(0, 4), 6)
+# E132-NEXT: {{^}}        ^
+@tessera.jit
+def k132(X):
+    h = tl.histogram(tl.arange(0, 4), 6)
+
+# E133: sema.py:[[@LINE+5]]:9: error: tl.histogram of 4096 values into 1024 bins needs a tile of more than 2^20 elements; split the input
+# E133-NEXT: {{^}}    h = tl.histogram(tl.arange(0, 4096), 1024)
+# E133-NEXT: {{^}}        ^
+@tessera.jit
+def k133(X):
+    h = tl.histogram(tl.arange(0, 4096), 1024)
+
+# E134: sema.py:[[@LINE+5]]:9: error: tl.histogram's mask must have the input's shape tile<4xi32>, found tile<8xi1>
+# E134-NEXT: {{^}}    h = tl.histogram(tl.arange(0, 4), 4, mask=tl.arange(0, 8) < 2)
+# E134-NEXT: {{^}}        ^
+@tessera.jit
+def k134(X):
+    h = tl.histogram(tl.arange(0, 4), 4, mask=tl.arange(0, 8) < 2)
