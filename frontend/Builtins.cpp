@@ -981,6 +981,67 @@ const std::unordered_map<std::string, Handler> &handlers() {
       sum.positional = {tensorValue(cg.cast(hit, Type::i32(), a.loc)), SValue::integer(0)};
       return cg.callBuiltin("sum", sum, a.loc);
     };
+    // gather(src, index, axis): out[..i..] = src[..index[..i..]..] along `axis`
+    // (the other dims of index and src agree). Each output element picks its
+    // source with a one-hot comparison against every position of the axis;
+    // the picked element's bits are summed out of zeros, so any value
+    // (-0.0, NaN payloads) arrives unchanged. An index outside the axis gives 0.
+    t["gather"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"src", "index", "axis"});
+      ir::Value *src = cg.tensorArg(a, 0, "src"), *index = cg.tensorArg(a, 1, "index");
+      Type st = src->type(), it = index->type();
+      if (!st.isTile() || !it.isTile() || st.rank() != it.rank())
+        cg.fail(a.loc, "tl.gather needs a source and an index tile of one rank, found " + st.str() + " and " + it.str());
+      if (!it.element().isInteger() || it.element().isBool())
+        cg.fail(a.loc, "tl.gather's index must be integers, found " + it.str());
+      Type elem = st.element();
+      if (elem.isBool() || elem.isPointer()) cg.fail(a.loc, "tl.gather needs numbers to gather, found " + st.str());
+      int64_t r = st.rank(), axis = int64_t(cg.intArg(a, 2, "axis"));
+      if (axis < 0) axis += r;
+      if (axis < 0 || axis >= r)
+        cg.fail(a.loc, "tl.gather: axis " + std::to_string(axis) + " is out of range for tiles of rank " + std::to_string(r));
+      for (int64_t d = 0; d < r; ++d)
+        if (d != axis && st.shape()[size_t(d)] != it.shape()[size_t(d)])
+          cg.fail(a.loc, "tl.gather: the index " + it.str() + " and the source " + st.str() + " differ in dim " +
+                             std::to_string(d) + " (only the gathered axis may)");
+      int64_t n = st.shape()[size_t(axis)];
+      if (it.numElements() * n > (int64_t(1) << 20))
+        cg.fail(a.loc, "tl.gather from an axis of " + std::to_string(n) + " into " + std::to_string(it.numElements()) +
+                           " elements needs a tile of more than 2^20 elements");
+      ir::Builder &bld = cg.builder();
+      std::vector<int64_t> wide = it.shape();
+      wide.push_back(n);
+      // Every output position against every source position along the axis.
+      std::vector<int64_t> ones(size_t(r), 1);
+      ones.push_back(n);
+      std::vector<int64_t> idxShape = it.shape();
+      idxShape.push_back(1);
+      ir::Value *k = cg.broadcastTo(reshape(cg, cg.cast(bld.arange(0, n), Type::i64(), a.loc), ones, false, a.loc), wide, a.loc);
+      ir::Value *at = cg.broadcastTo(reshape(cg, cg.cast(index, Type::i64(), a.loc), idxShape, false, a.loc), wide, a.loc);
+      ir::Value *hit = bld.cmp("eq", at, k);
+      // The source with `axis` moved last and a 1 left in its place.
+      std::vector<int64_t> order, srcShape;
+      for (int64_t d = 0; d < r; ++d)
+        if (d != axis) order.push_back(d);
+      order.push_back(axis);
+      ir::Value *moved = trans(cg, src, order, a.loc);
+      for (int64_t d = 0; d < r; ++d) srcShape.push_back(d == axis ? 1 : st.shape()[size_t(d)]);
+      srcShape.push_back(n);
+      ir::Value *values = cg.broadcastTo(reshape(cg, moved, srcShape, false, a.loc), wide, a.loc);
+      Type bits = elem.isFloat() ? Type::scalar(elem.bitWidth() == 8    ? ir::ScalarKind::I8
+                                                : elem.bitWidth() == 16 ? ir::ScalarKind::I16
+                                                : elem.bitWidth() == 32 ? ir::ScalarKind::I32
+                                                                        : ir::ScalarKind::I64)
+                                 : elem;
+      if (elem.isFloat()) values = cg.cast(values, bits, a.loc, /*bitcast=*/true);
+      ir::Value *zero = cg.toTensor(SValue::integer(0), a.loc, bits);
+      ir::Value *picked = bld.select(hit, values, cg.broadcastTo(zero, wide, a.loc));
+      CallArgs sum;
+      sum.loc = a.loc;
+      sum.positional = {tensorValue(picked), SValue::integer(BigInt(r))};
+      ir::Value *out = cg.cast(cg.toTensor(cg.callBuiltin("sum", sum, a.loc), a.loc), bits, a.loc);
+      return tensorValue(elem.isFloat() ? cg.cast(out, elem, a.loc, /*bitcast=*/true) : out);
+    };
     t["sort"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "dim", "descending"});
       BinaryAxes bits(cg, a, "tl.sort");

@@ -220,3 +220,32 @@ def test_histogram(cpu_target, masked, dtype):
     _histogram[(1,)](x, out, BINS=32, MASKED=masked)
     src = x[:200] if masked else x
     np.testing.assert_array_equal(out, [(src == b).sum() for b in range(32)])  # values outside 0..31 not counted
+
+
+@tessera.jit
+def _gather(src, idx, out, AXIS: tl.constexpr):
+    r0 = tl.arange(0, 8)[:, None]
+    r1 = tl.arange(0, 16)[None, :]
+    s = tl.load(src + r0 * 16 + r1)
+    if AXIS == 0:
+        i = tl.load(idx + tl.arange(0, 4)[:, None] * 16 + r1)
+        tl.store(out + tl.arange(0, 4)[:, None] * 16 + r1, tl.gather(s, i, 0))
+    else:
+        i = tl.load(idx + r0 * 4 + tl.arange(0, 4)[None, :])
+        tl.store(out + r0 * 4 + tl.arange(0, 4)[None, :], tl.gather(s, i, -1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int8", "float64", "uint16"])
+def test_gather(cpu_target, dtype):
+    rng = np.random.default_rng(4)
+    src = (rng.standard_normal((8, 16)) * 40).astype(dtype)
+    if dtype.startswith("float"):
+        src[0, :4] = [-0.0, np.nan, np.inf, -np.inf]  # picked bit for bit
+    i0 = rng.integers(0, 8, (4, 16)).astype(np.int32)
+    i0[0, :4] = 0
+    i1 = rng.integers(0, 16, (8, 4)).astype(np.int64)
+    out0, out1 = np.zeros((4, 16), dtype), np.zeros((8, 4), dtype)
+    _gather[(1,)](src, i0, out0, AXIS=0)
+    _gather[(1,)](src, i1, out1, AXIS=1)
+    np.testing.assert_array_equal(out0.view(np.uint8), np.take_along_axis(src, i0, 0).view(np.uint8))
+    np.testing.assert_array_equal(out1.view(np.uint8), np.take_along_axis(src, i1, 1).view(np.uint8))

@@ -133,6 +133,12 @@
 # RUN: not tessera compile %s --entry k132 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E132
 # RUN: not tessera compile %s --entry k133 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E133
 # RUN: not tessera compile %s --entry k134 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E134
+# RUN: not tessera compile %s --entry k135 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E135
+# RUN: not tessera compile %s --entry k136 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E136
+# RUN: not tessera compile %s --entry k137 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E137
+# RUN: not tessera compile %s --entry k138 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E138
+# RUN: not tessera compile %s --entry k139 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E139
+# RUN: not tessera compile %s --entry k140 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E140
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1169,3 +1175,45 @@ def k133(X):
 @tessera.jit
 def k134(X):
     h = tl.histogram(tl.arange(0, 4), 4, mask=tl.arange(0, 8) < 2)
+
+# E135: sema.py:[[@LINE+5]]:9: error: tl.gather needs a source and an index tile of one rank, found tile<4xf32> and tile<2x2xi32>
+# E135-NEXT: {{^}}    y = tl.gather(tl.arange(0, 4).to(tl.float32), tl.arange(0, 4).reshape(2, 2), 0)
+# E135-NEXT: {{^}}        ^
+@tessera.jit
+def k135(X):
+    y = tl.gather(tl.arange(0, 4).to(tl.float32), tl.arange(0, 4).reshape(2, 2), 0)
+
+# E136: sema.py:[[@LINE+5]]:9: error: tl.gather's index must be integers, found tile<4xf32>
+# E136-NEXT: {{^}}    y = tl.gather(tl.arange(0, 4), tl.arange(0, 4).to(tl.float32), 0)
+# E136-NEXT: {{^}}        ^
+@tessera.jit
+def k136(X):
+    y = tl.gather(tl.arange(0, 4), tl.arange(0, 4).to(tl.float32), 0)
+
+# E137: sema.py:[[@LINE+5]]:9: error: tl.gather needs numbers to gather, found tile<4xi1>
+# E137-NEXT: {{^}}    y = tl.gather(tl.arange(0, 4) < 2, tl.arange(0, 4), 0)
+# E137-NEXT: {{^}}        ^
+@tessera.jit
+def k137(X):
+    y = tl.gather(tl.arange(0, 4) < 2, tl.arange(0, 4), 0)
+
+# E138: sema.py:[[@LINE+5]]:9: error: tl.gather: axis 1 is out of range for tiles of rank 1
+# E138-NEXT: {{^}}    y = tl.gather(tl.arange(0, 4), tl.arange(0, 4), 1)
+# E138-NEXT: {{^}}        ^
+@tessera.jit
+def k138(X):
+    y = tl.gather(tl.arange(0, 4), tl.arange(0, 4), 1)
+
+# E139: sema.py:[[@LINE+5]]:9: error: tl.gather: the index tile<2x2xi32> and the source tile<2x4xi32> differ in dim 1 (only the gathered axis may)
+# E139-NEXT: {{^}}    y = tl.gather(tl.arange(0, 8).reshape(2, 4), tl.arange(0, 4).reshape(2, 2), 0)
+# E139-NEXT: {{^}}        ^
+@tessera.jit
+def k139(X):
+    y = tl.gather(tl.arange(0, 8).reshape(2, 4), tl.arange(0, 4).reshape(2, 2), 0)
+
+# E140: sema.py:[[@LINE+5]]:9: error: tl.gather from an axis of 2048 into 2048 elements needs a tile of more than 2^20 elements
+# E140-NEXT: {{^}}    y = tl.gather(tl.arange(0, 2048), tl.arange(0, 2048), 0)
+# E140-NEXT: {{^}}        ^
+@tessera.jit
+def k140(X):
+    y = tl.gather(tl.arange(0, 2048), tl.arange(0, 2048), 0)
