@@ -193,7 +193,7 @@ ir::Type CodeGen::computationType(ir::Type a, bool aScalar, ir::Type b, bool bSc
   if (a.isFloat() || b.isFloat())  // fp8 with an integer: Triton has no rule for it
     fail(loc, "unsupported operand types " + dtypeName(a) + " and " + dtypeName(b) + "; cast one of them first");
   if (divOrMod && a.isSigned() != b.isSigned())
-    fail(loc, "cannot use /, // or % with " + dtypeName(a) + " and " + dtypeName(b) +
+    fail(loc, "Cannot use /, //, or % with " + dtypeName(a) + " and " + dtypeName(b) +
                   " because they have different signedness; cast them to the same signedness");
   return integerPromote(a, b);
 }
@@ -329,8 +329,8 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
   // Bitwise operators go through the same arithmetic typing first (Triton's
   // bitwise_op_type_checking_impl does), so a Python int stays weak there too.
   if (bitwise && (!at.isInteger() || !bt.isInteger()))
-    fail(loc, "bitwise operator " + std::string(spelling(op)) + " needs integers, got " + dtypeName(at) + " and " +
-                  dtypeName(bt));
+    fail(loc, "invalid operands of type " + dtypeName(at) + " and " + dtypeName(bt) + " for bitwise operator " +
+                  std::string(spelling(op)) + " (it needs integers)");
   Type ret = computationType(at, !a.isTensor(), bt, !b.isTensor(), divOrMod, loc);
   checkScalarsFit(a, b, ret, loc);
   if (op == BinaryOp::Div && ret.isInteger()) ret = Type::f32();  // int / int is a float division
@@ -436,7 +436,7 @@ SValue CodeGen::unary(UnaryOp op, const SValue &a, SourceLoc loc) {
     if (t.element().isPointer()) fail(loc, "cannot negate a pointer");
     return SValue::tensor(b_.sameType(OpCode::Neg, {v}));
   case UnaryOp::Invert:
-    if (!t.isInteger()) fail(loc, "~ needs integers, got " + dtypeName(t.element()));
+    if (!t.isInteger()) fail(loc, "invalid operands of type " + dtypeName(t.element()) + " for ~ (it needs integers)");
     return SValue::tensor(b_.sameType(OpCode::Not, {v}));
   case UnaryOp::Not: {  // Triton: `not x` on a tensor is x == 0
     ir::Value *zero = t.isFloat() ? constant(0.0, t.element()) : constant(BigInt(0), t.element());

@@ -11,6 +11,7 @@ import ctypes
 import functools
 import inspect
 import operator
+import re
 import sys
 
 from . import _C, _source, _targets
@@ -269,7 +270,11 @@ class JITFunction:
                               filename=_source.MODULE_NAME, num_warps=num_warps or 0, num_stages=num_stages or 0,
                               **options)
         except _C.CompilationError as e:
-            raise _C.CompilationError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+            message = module.map_message(str(e), module.chunks[0].filename)
+            # As Triton's: the error's own words, without location and source
+            # line, as the cause (code that matches on it keeps working).
+            first = re.search(r"error: (.*)", message)
+            raise _C.CompilationError(e.status, message) from ValueError(first.group(1) if first else message)
 
     def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None):
         handle = None

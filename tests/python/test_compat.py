@@ -59,6 +59,7 @@ def test_install_maps_tritons_module_names():
         import tessera.language
         assert compat.installed() and sys.modules["triton"] is triton
         assert triton.jit is tessera.jit and triton.cdiv is tessera.cdiv and triton.Config is tessera.Config
+        assert issubclass(triton.CompilationError, triton.TritonError)
         assert sys.modules["triton.language"] is tessera.language
         assert sys.modules["triton.language.core"] is tessera.language
         assert sys.modules["triton.language.extra.cuda.libdevice"] is sys.modules["tessera.language.extra.libdevice"]

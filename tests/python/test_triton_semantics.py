@@ -249,3 +249,26 @@ def test_gather(cpu_target, dtype):
     _gather[(1,)](src, i1, out1, AXIS=1)
     np.testing.assert_array_equal(out0.view(np.uint8), np.take_along_axis(src, i0, 0).view(np.uint8))
     np.testing.assert_array_equal(out1.view(np.uint8), np.take_along_axis(src, i1, 1).view(np.uint8))
+
+
+def test_errors_carry_tritons_words_and_cause(cpu_target):
+    # Triton's tests match these phrases, on the error or on its __cause__
+    # (the message without location, which re.match must find at the start).
+    import re
+
+    @tessera.jit
+    def mod_signedness(x, y, out):
+        tl.store(out, tl.load(x) % tl.load(y))
+
+    @tessera.jit
+    def float_and(x, out):
+        tl.store(out, tl.load(x) & 1)
+
+    ints, uints = np.ones(1, np.int32), np.ones(1, np.uint32)
+    with pytest.raises(_C.CompilationError, match="Cannot use .* because they have different signedness") as e:
+        mod_signedness[(1,)](ints, uints, ints)
+    assert re.match("Cannot use .* because they have different signedness", str(e.value.__cause__))
+    assert "test_triton_semantics.py:" in str(e.value)  # our location stays
+    with pytest.raises(_C.CompilationError, match="invalid operands of type") as e:
+        float_and[(1,)](np.ones(1, np.float32), np.ones(1, np.float32))
+    assert str(e.value.__cause__).startswith("invalid operands of type fp32 and int32")

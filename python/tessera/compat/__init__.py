@@ -61,6 +61,7 @@ def _triton_module():
     for name in tessera.__all__:
         setattr(triton, name, getattr(tessera, name))
     triton.__version__ = TRITON_VERSION + "+tessera." + tessera.__version__
+    triton.TritonError = tessera.TesseraError  # CompilationError derives from it, as in Triton
     triton.language = tessera.language
     triton.testing = tessera.testing
     runtime = _package("triton.runtime", "Tessera's runtime under Triton's name.")

@@ -583,7 +583,7 @@ def k55(u):
 def k56(a):
     y = a + 300
 
-# E57: sema.py:[[@LINE+5]]:9: error: cannot use /, // or % with int32 and uint32 because they have different signedness; cast them to the same signedness
+# E57: sema.py:[[@LINE+5]]:9: error: Cannot use /, //, or % with int32 and uint32 because they have different signedness; cast them to the same signedness
 # E57-NEXT: {{^}}    y = a // u
 # E57-NEXT: {{^}}        ^
 @tessera.jit
@@ -604,7 +604,7 @@ def k58(f):
 def k59(f):
     y = f ** 2
 
-# E60: sema.py:[[@LINE+5]]:9: error: bitwise operator & needs integers, got fp32 and int32
+# E60: sema.py:[[@LINE+5]]:9: error: invalid operands of type fp32 and int32 for bitwise operator & (it needs integers)
 # E60-NEXT: {{^}}    y = f & 1
 # E60-NEXT: {{^}}        ^
 @tessera.jit
@@ -742,7 +742,7 @@ def k77(X):
 def k78(X):
     x = ~1.5
 
-# E79: sema.py:[[@LINE+6]]:9: error: ~ needs integers, got fp32
+# E79: sema.py:[[@LINE+6]]:9: error: invalid operands of type fp32 for ~ (it needs integers)
 # E79-NEXT: {{^}}    y = ~x
 # E79-NEXT: {{^}}        ^
 @tessera.jit
