@@ -371,6 +371,10 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
 
 SValue CodeGen::compare(CmpOp op, const SValue &a, const SValue &b, SourceLoc loc) {
   if (op == CmpOp::Is || op == CmpOp::IsNot) {
+    // A runtime value (a tensor or pointer argument) is not None: `ptr is not
+    // None` is a compile-time True, as in Triton, where `is` runs in Python.
+    if (a.is(Kind::None) != b.is(Kind::None) && (!a.isConstexpr() || !b.isConstexpr()))
+      return SValue::boolean(op == CmpOp::IsNot);
     if (!a.isConstexpr() || !b.isConstexpr()) fail(loc, "'is' compares only compile-time values (such as None)");
     bool same = a.kind == b.kind && a.key() == b.key();
     return SValue::boolean(op == CmpOp::Is ? same : !same);

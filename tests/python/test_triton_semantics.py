@@ -272,3 +272,21 @@ def test_errors_carry_tritons_words_and_cause(cpu_target):
     with pytest.raises(_C.CompilationError, match="invalid operands of type") as e:
         float_and[(1,)](np.ones(1, np.float32), np.ones(1, np.float32))
     assert str(e.value.__cause__).startswith("invalid operands of type fp32 and int32")
+
+
+@tessera.jit
+def _optional_scale(x, scale, out):
+    v = tl.load(x)
+    if scale is not None:  # compile-time both ways: None is a constexpr, a pointer is not None
+        v = v * tl.load(scale)
+    if scale is None:
+        v = v + 100
+    tl.store(out, v)
+
+
+def test_is_none_on_runtime_arguments(cpu_target):
+    x, s, out = np.array([3.0], np.float32), np.array([2.0], np.float32), np.zeros(1, np.float32)
+    _optional_scale[(1,)](x, None, out)
+    assert out[0] == 103.0
+    _optional_scale[(1,)](x, s, out)
+    assert out[0] == 6.0

@@ -729,11 +729,11 @@ def k76(X):
     x = (1, 2) < 3
 
 # E77: sema.py:[[@LINE+5]]:9: error: 'is' compares only compile-time values (such as None)
-# E77-NEXT: {{^}}    x = tl.load(X) is None
+# E77-NEXT: {{^}}    x = tl.load(X) is tl.load(X)
 # E77-NEXT: {{^}}        ^
 @tessera.jit
 def k77(X):
-    x = tl.load(X) is None
+    x = tl.load(X) is tl.load(X)
 
 # E78: sema.py:[[@LINE+5]]:9: error: bad operand for unary ~: float
 # E78-NEXT: {{^}}    x = ~1.5
