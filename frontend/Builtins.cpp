@@ -1109,6 +1109,18 @@ const std::unordered_map<std::string, Handler> &handlers() {
         return mathUnary(cg, a, OpCode::MathFn, false, false, std::move(attrs));
       };
     }
+    for (const char *n : {"pow", "atan2", "hypot", "fmod", "copysign"}) {
+      std::string name = n;
+      t["libdevice." + name] = [name](CodeGen &cg, CallArgs &a) {
+        cg.checkArgs(a, {"x", "y"});
+        SValue xs = cg.requireArg(a, 0, "x"), ys = cg.requireArg(a, 1, "y");
+        auto [x, y] = typedPair(cg, xs.is(Kind::Int) ? SValue::floating(double(xs.i)) : xs,
+                                ys.is(Kind::Int) ? SValue::floating(double(ys.i)) : ys, a.loc, true);
+        ir::AttrDict attrs;
+        attrs.set("fn", ir::Attribute(name));
+        return tensorValue(cg.builder().sameType(OpCode::MathFn2, {x, y}, std::move(attrs)));
+      };
+    }
     t["fma"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "y", "z"});
       SValue xs = cg.requireArg(a, 0, "x"), ys = cg.requireArg(a, 1, "y"), zs = cg.requireArg(a, 2, "z");

@@ -70,6 +70,17 @@ public:
     return v->getType() == ft ? r : b.CreateFPTrunc(r, v->getType());
   }
 
+  llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
+                     ir::Type t) const override {
+    bool f64 = t.scalarKind() == ir::ScalarKind::F64;
+    llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
+    llvm::FunctionCallee callee =
+        m.getOrInsertFunction(std::string("__ocml_") + name + (f64 ? "_f64" : "_f32"), ft, ft, ft);
+    auto wide = [&](llvm::Value *v) { return v->getType() == ft ? v : b.CreateFPExt(v, ft); };
+    llvm::Value *r = b.CreateCall(callee, {wide(x), wide(y)});
+    return x->getType() == ft ? r : b.CreateFPTrunc(r, x->getType());
+  }
+
   // ockl's printf over the hostcall buffer: the format as a string, then
   // the arguments seven at a time, each as 64 bits (doubles by their bits).
   void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,

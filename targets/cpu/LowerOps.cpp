@@ -113,7 +113,7 @@ void Lowering::lowerElementwiseTile(const ir::Operation &op) {
 int Lowering::recomputeCost(const ir::Operation &op) {
   switch (op.code()) {
   case OpCode::Div: case OpCode::Rem: case OpCode::Exp: case OpCode::Exp2: case OpCode::Log: case OpCode::Log2:
-  case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos: case OpCode::Erf: case OpCode::MathFn:
+  case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Sin: case OpCode::Cos: case OpCode::Erf: case OpCode::MathFn: case OpCode::MathFn2:
     return 100;
   case OpCode::Load:
     // Loading consecutive elements again costs what reading a buffer does,

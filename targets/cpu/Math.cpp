@@ -150,6 +150,37 @@ llvm::Value *Lowering::vectorMath(const char *name, llvm::Value *v, ir::Type t) 
   return r->getType() == v->getType() ? r : b.CreateFPTrunc(r, v->getType());
 }
 
+// pow, atan2, hypot through libmvec's two-argument versions (vv) at the
+// host's widths, fmod and other widths lane by lane through libm.
+llvm::Value *Lowering::mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) {
+  bool f64 = t.scalarKind() == ScalarKind::F64;
+  llvm::Type *et = f64 ? b.getDoubleTy() : b.getFloatTy();
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+  unsigned n = vt ? vt->getNumElements() : 1;
+  llvm::Type *wt = vt ? static_cast<llvm::Type *>(llvm::FixedVectorType::get(et, n)) : et;
+  auto wide = [&](llvm::Value *v) { return v->getType() == wt ? v : b.CreateFPExt(v, wt); };
+  llvm::Value *xa = wide(x), *ya = wide(y), *r = nullptr;
+  unsigned bits = n * (f64 ? 64 : 32);
+  char isa = bits == 512 && facts.vectorBits >= 512 ? 'e' : bits == 256 && facts.vectorBits >= 256 ? 'd' : bits == 128 ? 'b' : 0;
+  std::string fn = name;
+  if (vt && isa && (fn == "pow" || fn == "atan2" || fn == "hypot")) {
+    std::string vname = std::string("_ZGV") + isa + "N" + std::to_string(n) + "vv_" + fn + (f64 ? "" : "f");
+    r = b.CreateCall(m.getOrInsertFunction(vname, wt, wt, wt), {xa, ya});
+  } else {
+    llvm::FunctionCallee callee = m.getOrInsertFunction(f64 ? fn : fn + "f", et, et, et);
+    if (!vt) {
+      r = b.CreateCall(callee, {xa, ya});
+    } else {
+      r = llvm::PoisonValue::get(wt);
+      for (unsigned i = 0; i < n; ++i)
+        r = b.CreateInsertElement(
+            r, b.CreateCall(callee, {b.CreateExtractElement(xa, uint64_t(i)), b.CreateExtractElement(ya, uint64_t(i))}),
+            uint64_t(i));
+    }
+  }
+  return r->getType() == x->getType() ? r : b.CreateFPTrunc(r, x->getType());
+}
+
 llvm::Value *Lowering::libmUnary(const char *name, llvm::Value *v, ir::Type t) {
   bool f64 = t.scalarKind() == ScalarKind::F64;
   llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();

@@ -210,6 +210,11 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
     if (fn == "rint") return intr(llvm::Intrinsic::rint);
     return mathCall(fn.c_str(), in[0], t);
   }
+  case OpCode::MathFn2: {
+    const std::string &fn = op.attr("fn")->getString();
+    if (fn == "copysign") return b.CreateIntrinsic(llvm::Intrinsic::copysign, {in[0]->getType()}, in);
+    return mathCall2(fn.c_str(), in[0], in[1], t);
+  }
   default: fail(op, "is not an elementwise op");
   }
 }

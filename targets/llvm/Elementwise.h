@@ -62,6 +62,8 @@ public:
   // `approx`: the op's approx attribute (the target may use a faster, less
   // accurate version).
   virtual llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t, bool approx = false) = 0;
+  // Hook: pow, atan2, hypot, fmod of `x` and `y` (elements of type `t`).
+  virtual llvm::Value *mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) = 0;
   // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
   [[noreturn]] virtual void fail(const ir::Operation &op, const std::string &msg) const;
   const std::string &targetName() const { return targetName_; }

@@ -33,6 +33,9 @@ public:
                             bool approx) const = 0;
   // printf-style output from the device: `format` with `args` (ints widened
   // to 32 or 64 bits, floats to double, strings as pointers).
+  // pow, atan2, hypot, fmod of `x` and `y` (f16/bf16 through f32).
+  virtual llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
+                             ir::Type t) const = 0;
   virtual void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,
                      const std::vector<llvm::Value *> &args) const = 0;
   // Reports a failed device assertion and stops the program.

@@ -25,6 +25,9 @@ public:
   llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t, bool approx) override {
     return info.math(b, m, name, v, t, approx);
   }
+  llvm::Value *mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) override {
+    return info.math2(b, m, name, x, y, t);
+  }
 
   void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, GpuKernelInfo &out) {
     std::vector<llvm::Type *> argTys;

@@ -60,6 +60,16 @@ public:
     return v->getType() == ft ? r : b.CreateFPTrunc(r, v->getType());
   }
 
+  llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
+                     ir::Type t) const override {
+    bool f64 = t.scalarKind() == ir::ScalarKind::F64;
+    llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
+    llvm::FunctionCallee callee = m.getOrInsertFunction(std::string("__nv_") + name + (f64 ? "" : "f"), ft, ft, ft);
+    auto wide = [&](llvm::Value *v) { return v->getType() == ft ? v : b.CreateFPExt(v, ft); };
+    llvm::Value *r = b.CreateCall(callee, {wide(x), wide(y)});
+    return x->getType() == ft ? r : b.CreateFPTrunc(r, x->getType());
+  }
+
   // vprintf(format, args): the arguments packed as a struct, each at its
   // natural alignment, in local memory.
   void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,

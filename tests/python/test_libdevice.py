@@ -110,7 +110,49 @@ def test_max_and_min_are_elementwise_as_in_triton(cpu_target):
     np.testing.assert_allclose(out, np.maximum(a, b) * 10 + np.minimum(a, b), rtol=1e-6)
 
 
-ARITY = {"fma": 3, "clamp": 3, "div_rn": 2, "fdiv": 2, "max": 2, "min": 2, "maximum": 2, "minimum": 2, "umulhi": 2}
+ARITY = {"fma": 3, "clamp": 3, "div_rn": 2, "fdiv": 2, "max": 2, "min": 2, "maximum": 2, "minimum": 2, "umulhi": 2,
+         "pow": 2, "atan2": 2, "hypot": 2, "fmod": 2, "copysign": 2}
+
+# name -> (float64 reference, x range, y range, relative tolerance in f32)
+BINARY = {
+    "pow": (np.power, (0.1, 10), (-3, 3), 1e-6), "atan2": (np.arctan2, (-5, 5), (-5, 5), 4e-7),
+    "hypot": (np.hypot, (-50, 50), (-50, 50), 4e-7), "fmod": (np.fmod, (-50, 50), (0.5, 7), 0),
+    "copysign": (np.copysign, (-50, 50), (-1, 1), 0),
+}
+
+
+def _binary_kernel(name):
+    fn = getattr(libdevice, name)
+
+    @tessera.jit
+    def kernel(x, y, out, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out + offs, fn(tl.load(x + offs, mask=m), tl.load(y + offs, mask=m)), mask=m)
+    return kernel
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_two_argument_functions(cpu_target, name, dtype):
+    ref, (xlo, xhi), (ylo, yhi), rel = BINARY[name]
+    rng = np.random.default_rng(len(name) * 7 + len(dtype))
+    x, y = rng.uniform(xlo, xhi, 2001).astype(dtype), rng.uniform(ylo, yhi, 2001).astype(dtype)
+    out = np.full_like(x, np.nan)
+    _binary_kernel(name)[(tessera.cdiv(x.size, 256),)](x, y, out, x.size, BLOCK=256)
+    want = ref(x.astype(np.float64), y.astype(np.float64))
+    tol = rel if dtype == "float32" else rel * 1e-8
+    err = np.abs(out.astype(np.float64) - want) / np.maximum(np.abs(want), 1e-30)
+    assert err.max() <= tol, (name, dtype, float(err.max()))
+
+
+@pytest.mark.parametrize("target", ["nvptx", "amdgpu"])
+def test_two_argument_functions_compile_for_gpus(target):
+    if not _C.target_available(target):
+        pytest.skip("no %s code generator in this build" % target)
+    x = np.ones(256, np.float32)
+    for name in sorted(BINARY):
+        assert len(_binary_kernel(name).compile_only(target, x, x, x, 256, BLOCK=256).data) > 0, name
 
 
 @pytest.mark.parametrize("name", sorted(libdevice.__all__))

@@ -10,6 +10,7 @@ abs ceil floor exp exp2 log log2 cos sin sqrt sqrt_rn rsqrt erf fma div_rn fdiv 
 max min maximum minimum clamp sigmoid
 tanh sinh cosh tan asin acos atan asinh acosh atanh exp10 expm1 log10 log1p cbrt erfc lgamma tgamma
 trunc round rint
+pow atan2 hypot fmod copysign
 """.split()
 
 for _name in _NAMES:
