@@ -714,6 +714,19 @@ BigInt requireConstInt(CodeGen &cg, const SValue &v, SourceLoc loc, const char *
 }
 
 // Every builtin by name.
+// One-hot: for an integer tile `ints`, the i1 tile of its shape plus a last
+// dim of `n` that is true at [..., k] where ints[...] == k (histogram, gather).
+ir::Value *oneHot(CodeGen &cg, ir::Value *ints, int64_t n, SourceLoc loc) {
+  std::vector<int64_t> shape = ints->type().shape(), wide = shape, ones(shape.size(), 1);
+  wide.push_back(n);
+  ones.push_back(n);
+  shape.push_back(1);
+  ir::Builder &b = cg.builder();
+  ir::Value *k = cg.broadcastTo(reshape(cg, cg.cast(b.arange(0, n), Type::i64(), loc), ones, false, loc), wide, loc);
+  ir::Value *v = cg.broadcastTo(reshape(cg, cg.cast(ints, Type::i64(), loc), shape, false, loc), wide, loc);
+  return b.cmp("eq", v, k);
+}
+
 // A tile's dimension `dim` (2^k long) seen as k axes of 2, the index's most
 // significant bit first: flip and sort work on one index bit at a time.
 struct BinaryAxes {
@@ -963,10 +976,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
         cg.fail(a.loc, "tl.histogram of " + std::to_string(n) + " values into " + std::to_string(b) +
                            " bins needs a tile of more than 2^20 elements; split the input");
       ir::Builder &bld = cg.builder();
-      ir::Value *values = cg.broadcastTo(reshape(cg, cg.cast(in, Type::i64(), a.loc), {n, 1}, false, a.loc), {n, b}, a.loc);
-      ir::Value *binIds = cg.broadcastTo(reshape(cg, cg.cast(bld.arange(0, b), Type::i64(), a.loc), {1, b}, false, a.loc),
-                                         {n, b}, a.loc);
-      ir::Value *hit = bld.cmp("eq", values, binIds);
+      ir::Value *hit = oneHot(cg, in, b, a.loc);
       SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
       if (!maskV.is(Kind::None)) {
         ir::Value *m = cg.toTensor(maskV, a.loc);
@@ -1011,14 +1021,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
       ir::Builder &bld = cg.builder();
       std::vector<int64_t> wide = it.shape();
       wide.push_back(n);
-      // Every output position against every source position along the axis.
-      std::vector<int64_t> ones(size_t(r), 1);
-      ones.push_back(n);
-      std::vector<int64_t> idxShape = it.shape();
-      idxShape.push_back(1);
-      ir::Value *k = cg.broadcastTo(reshape(cg, cg.cast(bld.arange(0, n), Type::i64(), a.loc), ones, false, a.loc), wide, a.loc);
-      ir::Value *at = cg.broadcastTo(reshape(cg, cg.cast(index, Type::i64(), a.loc), idxShape, false, a.loc), wide, a.loc);
-      ir::Value *hit = bld.cmp("eq", at, k);
+      ir::Value *hit = oneHot(cg, index, n, a.loc);  // every output position against every source position
       // The source with `axis` moved last and a 1 left in its place.
       std::vector<int64_t> order, srcShape;
       for (int64_t d = 0; d < r; ++d)

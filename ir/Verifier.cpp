@@ -448,6 +448,8 @@ bool verifyAsyncCopy(const Operation &op, Checker &c) {
   return op.numOperands() < 4 || expectTileOf(c, "operand #3 (other)", op.operand(3)->type(), b);
 }
 
+// Every wait (async_wait, cp_async_wait, wgmma_wait): `pending` >= 0, and
+// its results are its operands, made final.
 bool verifyAsyncWait(const Operation &op, Checker &c) {
   if (op.attr("pending")->getInt() < 0) return c.fail("attribute 'pending': expected >= 0");
   if (op.numResults() != op.numOperands()) return c.fail("expected one result per operand");
@@ -595,14 +597,6 @@ bool verifyWgmma(const Operation &op, Checker &c) {
     if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), acc) ||
         !expectType(c, ("operand #" + std::to_string(i + aOperands + 1)).c_str(), op.operand(i + aOperands + 1)->type(), acc))
       return false;
-  return true;
-}
-
-bool verifyWgmmaWait(const Operation &op, Checker &c) {
-  if (op.attr("pending")->getInt() < 0) return c.fail("attribute 'pending': expected >= 0");
-  if (op.numResults() != op.numOperands()) return c.fail("expected one result per operand");
-  for (unsigned i = 0; i < op.numResults(); ++i)
-    if (!expectType(c, ("result #" + std::to_string(i)).c_str(), op.result(i)->type(), op.operand(i)->type())) return false;
   return true;
 }
 

@@ -197,8 +197,8 @@ def build(root, unwrap, exclude_globals=()):
                 order.append(dep)
             elif is_constexpr_global(value) and name not in exclude_globals:
                 out.constexprs.setdefault(name, value)
-            elif _function_import(name, value):
-                imports.setdefault(name, _function_import(name, value))
+            elif (line := _function_import(name, value)) is not None:
+                imports.setdefault(name, line)
             else:
                 continue
             out.dependencies.append((_reader(name, fn_globals, cells), value))
