@@ -39,7 +39,7 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   }
   if (!toolchain.linkDeviceLibraries(m, error)) return false;
   timer.mark("libraries");
-  optimizeModule(m, *tm, options.optLevel);
+  optimizeModule(m, *tm, toolchain.llvmOptLevel(options.optLevel));
   timer.mark("optimize");
   auto generate = [&](llvm::Module &input, llvm::CodeGenFileType type, std::string &result) {
     llvm::SmallString<0> buf;

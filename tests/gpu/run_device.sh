@@ -32,7 +32,7 @@ for step in $steps; do
         --json "$out/conformance.json" --junit "$out/conformance.xml" > "$out/conformance.log" 2>&1 || rc=1
       grep -A40 -E "^(failures|expected failures)" "$out/conformance.log" | head -40; tail -2 "$out/conformance.log" ;;
     bench)
-      "$py" -m tessera.bench --target nvptx --no-compile-time --json "$out/bench.json" --plot-dir "$out/plots" \
+      "$py" -m tessera.bench --target nvptx --json "$out/bench.json" --plot-dir "$out/plots" \
         > "$out/bench.log" 2>&1 || rc=1
       cat "$out/bench.log" ;;
     ptx)

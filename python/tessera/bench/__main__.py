@@ -83,12 +83,22 @@ def main(argv=None):
                         rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
     compile_times = None
     host = _targets.target_of_device(None)
+    # The CUDA compile is measured where a CUDA target's rows ran (torch and a device are there).
+    cuda_ran = any(r.get("workload") != "*" and _targets.backend_of(r["target"]) == "cuda" for r in rows)
     if not args.no_compile_time and any(_targets.backend_of(t) == _C.HOST for t in targets):
         progress("compile time (fresh processes) ...")
         from .compile_time import measure
         cold, hit, load = measure()
         compile_times = {"target": host, "kernel": "vector_add", "cold_compile_ms": cold, "cache_hit_new_process_ms": hit,
                          "library_load_ms": load}
+    cuda_compile = None
+    if not args.no_compile_time and cuda_ran:
+        progress("compile time on CUDA (fresh processes) ...")
+        from .compile_time import measure_cuda
+        try:
+            cuda_compile = measure_cuda(peer=_has_triton())
+        except RuntimeError as e:
+            print("compile time on CUDA: %s" % e, file=sys.stderr)
     progress("")
     print(f"tessera bench (seed {seed}, {os.cpu_count()} cores, last-level cache {timer.llc >> 20} MiB)")
     print(table(rows))
@@ -96,6 +106,12 @@ def main(argv=None):
         print(f"compile ({host}, vector add, fresh processes, medians of 5): cold {compile_times['cold_compile_ms']:.1f} ms, "
               f"cache hit {compile_times['cache_hit_new_process_ms']:.2f} ms "
               f"(loading libtessera.so once per process: {compile_times['library_load_ms']:.1f} ms)")
+    if cuda_compile:
+        c = cuda_compile
+        split = ", ".join(f"{n} {ms:.1f}" for n, ms in c["phases_ms"].items())
+        peer = f"; Triton cold {c['triton_cold_compile_ms']:.1f} ms" if "triton_cold_compile_ms" in c else ""
+        print(f"compile (nvptx, {c['kernel']}, fresh processes, medians of 5): cold {c['cold_compile_ms']:.1f} ms "
+              f"({split} ms), cache hit {c['cache_hit_new_process_ms']:.2f} ms{peer}")
     launches = [r for r in rows if r.get("launch_us")]
     if launches:
         print("host time per launch from Python (µs, GPU kept busy): " + "; ".join(
@@ -108,11 +124,19 @@ def main(argv=None):
             for r in tuned))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"seed": seed, "rows": rows, "compile": compile_times}, f, indent=2)
+            json.dump({"seed": seed, "rows": rows, "compile": compile_times, "compile_cuda": cuda_compile}, f, indent=2)
     if args.plot_dir:
         for path in plot(rows, args.plot_dir):
             print("plot:", path)
     return 1 if any(r.get("wrong") for r in rows) else 0
+
+
+def _has_triton():
+    try:
+        import triton  # noqa: F401
+        return True
+    except ImportError:
+        return False
 
 
 def _torch_context(target, reps):

@@ -1,15 +1,21 @@
-"""Compile cost, measured in fresh processes: a cold compile of vector add
-(empty cache) and a cache hit (the cache the cold run filled). Each figure is
-the first launch minus a warm launch, so interpreter start-up and the kernel's
-run time are not counted."""
+"""Compile cost, measured in fresh processes: a cold compile (empty cache)
+and a cache hit (the cache the cold run filled). Each figure is the first
+launch minus a warm launch, so interpreter start-up, runtime start-up and
+the kernel's run time are not counted.
+
+On the host the kernel is vector add; on CUDA it is the benchmark's matmul
+(bf16, 4096^3, 128x256x64 tiles, 8 warps, 3 stages: the heaviest kernel the
+bench compiles), and Triton compiling the same source in a fresh process
+with an empty cache is measured beside it."""
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 
-_CHILD = r"""
+_HOST_CHILD = r"""
 import json, time
 import numpy as np
 import tessera
@@ -31,31 +37,102 @@ for _ in range(20):
 print(json.dumps({"first_ms": first * 1e3, "warm_ms": warm * 1e3, "load_ms": load * 1e3}))
 """
 
+# argv[1]: "tessera" or "triton". Both runtimes are started (a vector add
+# launched) before the matmul's first launch, so that only its compile and
+# load are counted.
+_CUDA_CHILD = r"""
+import json, os, sys, time
+import torch
+import tessera
+from tessera import _C
+from tessera.bench import workloads as W
+from tessera.bench.cuda import triton_port
+t = time.perf_counter(); _C.library(); load = time.perf_counter() - t
+peer = sys.argv[1] == "triton"
+matmul, add = W._matmul_kernel, W._add_kernel
+if peer:
+    matmul, add = triton_port(matmul), triton_port(add)
+x = torch.ones(4096, device="cuda")
+add[(4,)](x, x, x, 4096, BLOCK=1024)
+m = n = k = 4096
+a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
+c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+grid = ((m // 128) * (n // 256),)
+def launch():
+    matmul[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                 BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3)
+torch.cuda.synchronize()
+if len(sys.argv) > 2:
+    os.environ["TESSERA_PASS_TIMING"] = "1"  # read at each compile: the matmul's phases only
+t0 = time.perf_counter(); launch(); torch.cuda.synchronize(); first = time.perf_counter() - t0
+warm = 1e9
+for _ in range(10):
+    t = time.perf_counter(); launch(); torch.cuda.synchronize(); warm = min(warm, time.perf_counter() - t)
+print(json.dumps({"first_ms": first * 1e3, "warm_ms": warm * 1e3, "load_ms": load * 1e3}))
+"""
 
-def _child(cache_dir):
+_PHASE = re.compile(r"^// (?:phase|pass) +(\S+) +([0-9.]+) ms$")
+
+
+def _child(source, cache_dir, args=(), phases=None):
     # The kernel's source must live in a file: @jit reads it with inspect.
     script = os.path.join(cache_dir, "compile_time_child.py")
     if not os.path.exists(script):
         with open(script, "w") as f:
-            f.write(_CHILD)
-    env = dict(os.environ, TESSERA_CACHE_DIR=os.path.join(cache_dir, "cache"))
+            f.write(source)
+    env = dict(os.environ, TESSERA_CACHE_DIR=os.path.join(cache_dir, "cache"),
+               TRITON_CACHE_DIR=os.path.join(cache_dir, "triton-cache"), CUDA_CACHE_DISABLE="1")
     env.pop("TESSERA_ALWAYS_COMPILE", None)
-    out = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True)
+    env.pop("TESSERA_PASS_TIMING", None)
+    args = (*args, "phases") if phases is not None else args
+    out = subprocess.run([sys.executable, script, *args], env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError("compile-time child failed:\n" + out.stderr)
+    if phases is not None:
+        for line in out.stderr.splitlines():
+            m = _PHASE.match(line.strip())
+            if m and m.group(1) != "(total)":
+                name = m.group(1) if line.lstrip("/ ").startswith("phase") else "tessera passes"
+                phases[name] = phases.get(name, 0.0) + float(m.group(2))
     r = json.loads(out.stdout.strip().splitlines()[-1])
     return r["first_ms"] - r["warm_ms"], r["load_ms"]
 
 
 def measure(runs=5):
-    """(cold compile ms, cache-hit ms, library load ms): medians over `runs`
-    fresh caches. Loading libtessera.so (once per process, at first use) is
-    reported apart, as Triton's import is not counted in its figures."""
+    """Host vector add: (cold compile ms, cache-hit ms, library load ms),
+    medians over `runs` fresh caches. Loading libtessera.so (once per
+    process, at first use) is reported apart, as Triton's import is not
+    counted in its figures."""
     cold, hit, load = [], [], []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as d:
-            cold.append(_child(d)[0])
-            ms, lib = _child(d)
+            cold.append(_child(_HOST_CHILD, d)[0])
+            ms, lib = _child(_HOST_CHILD, d)
             hit.append(ms)
             load.append(lib)
     return statistics.median(cold), statistics.median(hit), statistics.median(load)
+
+
+def measure_cuda(runs=5, peer=True):
+    """The CUDA matmul: {"cold_compile_ms", "cache_hit_new_process_ms",
+    "phases_ms" (Tessera's own split of a cold compile: frontend and tile
+    passes, lowering, LLVM, ptxas), "triton_cold_compile_ms"}, medians over
+    `runs` fresh caches."""
+    cold, hit, splits, triton = [], [], [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as d:
+            phases = {}
+            cold.append(_child(_CUDA_CHILD, d, ("tessera",), phases)[0])
+            splits.append(phases)
+            hit.append(_child(_CUDA_CHILD, d, ("tessera",))[0])
+        if peer:
+            with tempfile.TemporaryDirectory() as d:
+                triton.append(_child(_CUDA_CHILD, d, ("triton",))[0])
+    names = sorted({n for s in splits for n in s})
+    result = {"kernel": "matmul bf16 4096^3 (128x256x64, 8 warps, 3 stages)",
+              "cold_compile_ms": statistics.median(cold), "cache_hit_new_process_ms": statistics.median(hit),
+              "phases_ms": {n: statistics.median(s.get(n, 0.0) for s in splits) for n in names}}
+    if triton:
+        result["triton_cold_compile_ms"] = statistics.median(triton)
+    return result
