@@ -193,6 +193,11 @@ Function::Function(std::string name, FunctionKind kind, const std::vector<Type> 
   for (Type t : argTypes) body_.block().addArgument(t);
 }
 
+Value *Function::addArgument(Type type, std::string nameHint) {
+  argAttrs_.emplace_back();
+  return entry().addArgument(type, std::move(nameHint));
+}
+
 std::vector<Type> Function::argumentTypes() const {
   std::vector<Type> out;
   for (unsigned i = 0; i < numArguments(); ++i) out.push_back(argument(i)->type());

@@ -284,6 +284,7 @@ public:
   const Block &entry() const { return body_.block(); }
   unsigned numArguments() const { return entry().numArguments(); }
   Value *argument(unsigned i) const { return entry().argument(i); }
+  Value *addArgument(Type type, std::string nameHint = "");  // after the others
   std::vector<Type> argumentTypes() const;
   const std::vector<Type> &resultTypes() const { return results_; }
   void setResultTypes(std::vector<Type> types) { results_ = std::move(types); }

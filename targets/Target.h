@@ -20,6 +20,7 @@ struct TargetOptions {
   int optLevel = 3;
   bool dumpIR = false;     // print the IR after each pass (also TESSERA_DUMP_IR=1)
   bool emitAssembly = false; // fill CompiledKernel::assembly (LLVM IR, PTX, ...)
+  bool checked = false;    // bounds-check memory accesses (the check-bounds pass; tessera.h)
 };
 
 // Facts the shared passes read; hardware facts are data, not branches.

@@ -147,7 +147,19 @@ typedef struct tessera_compile_options {
   /* The architecture to compile for ("sm_80", "sm_90a"...); NULL or "" = the
    * target's default (nvptx: $TESSERA_NVPTX_ARCH, else sm_90a). */
   const char *arch;
+  /* 1: a checked kernel (docs/checked-mode.md). Each load, store and atomic
+   * checks its addresses against the buffer of the pointer argument they
+   * come from; elements out of bounds are not accessed and the first one is
+   * reported. The kernel takes, after its own runtime arguments, one int64
+   * per pointer parameter (the byte size of its buffer; negative: not
+   * checked), then a pointer to TESSERA_CHECK_REPORT_SLOTS zeroed int64 in
+   * the kernel's memory: [0] 0 = no failure, 1 load, 2 store, 3 atomic;
+   * [1] the runtime parameter's index; [2] line; [3] column; [4] the byte
+   * offset from the argument; [5..7] the program id. */
+  int checked;
 } tessera_compile_options;
+
+#define TESSERA_CHECK_REPORT_SLOTS 8
 
 /* Compiles (or takes from the compile cache) and loads a kernel. */
 TESSERA_API tessera_status tessera_compile(const tessera_compile_options *options, tessera_kernel *kernel);

@@ -15,6 +15,12 @@ public:
     return written_;
   }
 
+  // The arguments `ptr` comes from; empty when part of it is not traced.
+  std::vector<bool> originsOf(const Value *ptr) {
+    origin(ptr);
+    return untraced_ ? std::vector<bool>(written_.size(), false) : written_;
+  }
+
 private:
   void visit(const Block &b) {
     for (const auto &op : b.ops()) {
@@ -46,6 +52,8 @@ private:
       } else {  // after: what the condition forwards
         yielded(parent->region(0).block(), k + 1);
       }
+    } else {
+      untraced_ = true;
     }
   }
 
@@ -71,7 +79,8 @@ private:
     case OpCode::While:
       return yielded(d.region(0).block(), result + 1);  // the condition forwards the results
     default:
-      return;  // loaded, computed from integers...: not traced
+      untraced_ = true;  // loaded, computed from integers...: not traced
+      return;
     }
   }
 
@@ -82,11 +91,23 @@ private:
 
   const Function &f_;
   std::vector<bool> written_;
+  bool untraced_ = false;
   std::unordered_set<const Value *> seen_;
 };
 
 } // namespace
 
 std::vector<bool> writtenPointerArguments(const Function &f) { return Tracer(f).run(); }
+
+int pointerArgument(const Function &f, const Value *ptr) {
+  std::vector<bool> origins = Tracer(f).originsOf(ptr);
+  int found = -1;
+  for (size_t i = 0; i < origins.size(); ++i)
+    if (origins[i]) {
+      if (found >= 0) return -1;
+      found = int(i);
+    }
+  return found;
+}
 
 } // namespace tessera::ir

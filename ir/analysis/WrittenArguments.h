@@ -16,4 +16,8 @@ namespace tessera::ir {
 // trusts it refuses no valid argument.
 std::vector<bool> writtenPointerArguments(const Function &f);
 
+// The argument of `f` that pointer `ptr` (a pointer or a tile of them) is
+// derived from, traced as above; -1 when it is not traced to exactly one.
+int pointerArgument(const Function &f, const Value *ptr);
+
 } // namespace tessera::ir

@@ -25,6 +25,7 @@ _STATUS_NAMES = {
     8: "device assertion failed", 9: "unsupported", 10: "I/O error", 11: "internal error", 12: "interrupted",
 }
 ERROR_INTERRUPTED = 12
+ERROR_LAUNCH = 7
 
 
 class TesseraError(RuntimeError):
@@ -75,7 +76,7 @@ class _CompileOptions(ctypes.Structure):
         ("signature", ctypes.POINTER(ctypes.c_char_p)), ("num_signature", ctypes.c_size_t),
         ("constexprs", ctypes.POINTER(_Constexpr)), ("num_constexprs", ctypes.c_size_t),
         ("target", ctypes.c_char_p), ("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
-        ("device", ctypes.c_void_p), ("arch", ctypes.c_char_p),
+        ("device", ctypes.c_void_p), ("arch", ctypes.c_char_p), ("checked", ctypes.c_int),
     ]
 
 
@@ -423,7 +424,8 @@ def _as_ctypes(value):
     return specialize(value, False)[1]
 
 
-def _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=None, arch=None):
+def _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=None, arch=None,
+             checked=False):
     """tessera_compile_options for the C API (the arrays stay alive with it)."""
     o = _CompileOptions()
     o.source, o.filename, o.entry = source.encode(), filename.encode(), entry.encode()
@@ -434,15 +436,17 @@ def _options(source, entry, signature, constexprs, target, filename, num_warps, 
     o.target, o.num_warps, o.num_stages = target.encode(), num_warps, num_stages
     o.device = device.value if device is not None else None
     o.arch = arch.encode() if arch else None
+    o.checked = int(bool(checked))
     return o
 
 
 def compile(source, entry, signature, constexprs, target="cpu", filename="<kernel>", num_warps=0, num_stages=0,
-            device=None):
+            device=None, checked=False):
     """Compiles through the C API (and its on-disk cache). `constexprs` is a
     list of (name, value-text) pairs; `device` a handle (None: device 0 of the
     target's backend)."""
-    o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=device)
+    o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=device,
+                 checked=checked)
     k = ctypes.c_void_p()
     _check(library().tessera_compile(ctypes.byref(o), ctypes.byref(k)))
     return Kernel(k)
@@ -457,10 +461,11 @@ class Binary:
 
 
 def compile_binary(source, entry, signature, constexprs, target, filename="<kernel>", num_warps=0, num_stages=0,
-                   arch=None):
+                   arch=None, checked=False):
     """Compiles for `target` (and `arch`, e.g. "sm_80") without a device (no
     cache): a Binary."""
-    o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, arch=arch)
+    o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, arch=arch,
+                 checked=checked)
     h = ctypes.c_void_p()
     lib = library()
     _check(lib.tessera_compile_binary(ctypes.byref(o), ctypes.byref(h)))

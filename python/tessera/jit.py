@@ -14,13 +14,13 @@ import operator
 import re
 import sys
 
-from . import _C, _source, _targets
+from . import _C, _checked, _source, _targets
 from . import language as tl
 from ._specialize import constexpr_text, specialize_arg
 from ._specialize import fast_pointer as _fast_pointer
 
 # Launch options Triton accepts that the CPU target has no use for.
-_IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "debug")
+_IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid")
 
 
 def _is_constexpr_annotation(annotation):
@@ -176,6 +176,8 @@ class JITFunction:
         self._binder = None      # a generated function: (*args, **kwargs) -> values in parameter order
         self._params = None      # (name, is constexpr, specialized) per parameter
         self._module = None      # ModuleText, built on first compile
+        self.debug = debug       # checked mode (tessera/_checked.py); None: TESSERA_DEBUG decides
+        self._reports = None     # the checked mode's report buffers
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
@@ -276,7 +278,7 @@ class JITFunction:
             first = re.search(r"error: (.*)", message)
             raise _C.CompilationError(e.status, message) from ValueError(first.group(1) if first else message)
 
-    def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None):
+    def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None, checked=False):
         handle = None
         if device and device != "cpu":
             # The arguments' GPU; when it is not usable the C API reports why
@@ -286,18 +288,18 @@ class JITFunction:
             except _C.TesseraError:
                 handle = None
         return self._compile_module(_C.compile, signature, constexprs, num_warps, num_stages, target=target,
-                                    device=handle)
+                                    device=handle, checked=checked)
 
-    def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, **kwargs):
+    def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, debug=None, **kwargs):
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
         signature, _, constexprs, _, _ = self._signature(self.bind(args, kwargs))
         self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
-                                    arch=arch)
+                                    arch=arch, checked=_checked.enabled(debug, self.debug))
 
-    def run(self, *args, grid, num_warps=None, num_stages=None, **kwargs):
+    def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, **kwargs):
         for option in _IGNORED_OPTIONS:
             kwargs.pop(option, None)
         # A kernel may also take num_warps/num_stages as parameters (Triton's
@@ -309,9 +311,12 @@ class JITFunction:
         bound = self.bind(args, kwargs)
         self._forget_if_stale()
         key, signature, constexprs, values, target, device, readonly = self.specialization(bound, num_warps, num_stages)
+        checked = _checked.enabled(debug, self.debug)
+        if checked:
+            key += ("checked",)
         kernel = self.cache.get(key)
         if kernel is None:
-            kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device)
+            kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked)
             self.cache[key] = kernel
         if readonly and kernel.written:
             for index, name in readonly:
@@ -319,11 +324,34 @@ class JITFunction:
                     raise TypeError("kernel '%s' stores through argument '%s', a read-only array"
                                     % (self.__name__, name))
         stream = _current_stream(device)
+        if checked:
+            return self._run_checked(kernel, grid, bound, signature, values, device, stream)
         try:
             kernel.launch_ctypes(normalize_grid(grid, bound), values, stream)
         except _C.DeviceAssertionError as e:  # the assertion's place in the user's file, not the module's
             module = self.module_text()
             raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        return kernel
+
+    def _run_checked(self, kernel, grid, bound, signature, values, device, stream):
+        """A launch in the checked mode: the buffers' sizes and the report
+        go after the arguments; a failed check raises OutOfBoundsError."""
+        names = [n for n, is_constexpr, _ in self._params if not is_constexpr and bound[n] is not None]
+        sizes = [_checked.buffer_bytes(bound[n]) if ty.startswith("*") else -1 for n, ty in zip(names, signature)]
+        if self._reports is None:
+            self._reports = _checked.Reports()
+        report = self._reports.buffer(device)
+        hidden = _checked.launch_values([s for s, ty in zip(sizes, signature) if ty.startswith("*")], report)
+        try:
+            kernel.launch_ctypes(normalize_grid(grid, bound), values + hidden, stream)
+        except _C.DeviceAssertionError as e:
+            module = self.module_text()
+            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        tessera_stream = _C.wrap_stream(kernel.device, stream) if stream is not None else None
+        result = self._reports.read(device, tessera_stream)
+        if result[0]:
+            module = self.module_text()
+            raise _checked.error(self.__name__, result, names, sizes, module, module.chunks[0].filename)
         return kernel
 
 

@@ -179,7 +179,7 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce", "assign-layouts",
+    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce", "assign-layouts",
             "dce", "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 

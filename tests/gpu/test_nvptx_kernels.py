@@ -146,3 +146,27 @@ def test_scans_over_registers_lanes_and_warps(torch, num_warps, shape, axis):
     _scan2d_kernel[(1,)](x, out, rev, M=m, N=n, AXIS=axis, num_warps=num_warps)
     assert torch.equal(out, torch.cumsum(x, dim=axis).to(torch.int32))
     assert torch.equal(rev, torch.flip(torch.cumsum(torch.flip(x, [axis]), dim=axis), [axis]).to(torch.int32))
+
+
+@tessera.jit(debug=True)
+def _checked_copy(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * 3)  # unmasked
+
+
+def test_checked_mode_reports_an_unmasked_load_out_of_bounds(torch):
+    from tessera._checked import OutOfBoundsError
+    x = torch.randn(1000, device="cuda")
+    whole = torch.full((1024 + 64,), -7.0, device="cuda")
+    y = whole[32:32 + 1024]
+    with pytest.raises(OutOfBoundsError) as e:
+        _checked_copy[(8,)](x, y, BLOCK=128)
+    msg = str(e.value)
+    assert "kernel '_checked_copy': out-of-bounds load through argument 'x_ptr'" in msg, msg
+    assert "test_nvptx_kernels.py" in msg and "byte offset 4000 is outside its 4000-byte buffer" in msg, msg
+    assert "program (7, 0, 0)" in msg, msg
+    torch.testing.assert_close(y[:1000], x * 3)
+    assert (whole[:32] == -7).all() and (whole[32 + 1024:] == -7).all()
+    # The context survives (no device assertion): the next launch runs and is checked again.
+    _checked_copy[(7,)](x[:896], y[:896], BLOCK=128)
+    torch.testing.assert_close(y[:896], x[:896] * 3)

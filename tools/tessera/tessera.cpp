@@ -26,7 +26,7 @@ using namespace tessera;
 static const char *kUsage =
     "usage: tessera targets\n"
     "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
-    "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc]\n"
+    "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc] [--checked]\n"
     "                       [--target NAME [--arch sm_80] [--num-warps N] [--num-stages N] [-o FILE] [--emit llvm|asm]]\n"
     "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
     "       tessera conformance [--target ...] [--json F] [--junit F]\n"
@@ -45,6 +45,8 @@ static const char *kCompileHelp =
     "  --pipeline P,Q,...      run these passes on the tile IR and print it\n"
     "  --dump-ir-after-each    print the IR after every pass\n"
     "  --print-loc             print source locations in the IR\n"
+    "  --checked               checked mode: bounds-check every load, store and atomic (the\n"
+    "                          kernel takes buffer sizes and a report pointer; docs/checked-mode.md)\n"
     "  --target NAME           compile for a target (tessera targets lists them)\n"
     "  --arch ARCH             its architecture (sm_80, sm_90a, gfx90a, gfx942, gfx1100...)\n"
     "  --num-warps N           warps per program (GPU targets)\n"
@@ -78,6 +80,7 @@ static std::vector<std::string> splitTopLevel(const std::string &s) {
 static int compile(int argc, char **argv) {
   frontend::CompileRequest req;
   std::string signature, pipeline, target, output, emit, arch;
+  bool checked = false;
   int numWarps = 0, numStages = 0;
   std::vector<std::pair<std::string, std::string>> defines;
   ir::PassOptions popts = ir::PassOptions::fromEnvironment();
@@ -109,6 +112,7 @@ static int compile(int argc, char **argv) {
     else if (a == "--num-stages") numStages = std::atoi(next().c_str());
     else if (a == "--dump-ir-after-each") popts.dumpAfterEach = true;
     else if (a == "--print-loc") print.locations = true;
+    else if (a == "--checked") checked = true;
     else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
     else req.filename = a;
   }
@@ -190,6 +194,7 @@ static int compile(int argc, char **argv) {
     topts.arch = arch;
     if (numWarps) topts.numWarps = numWarps;
     if (numStages) topts.numStages = numStages;
+    topts.checked = checked;
     targets::CompiledKernel k;
     if (!t->compile(*r.module, req.entry, topts, k, error)) {
       std::fprintf(stderr, "%s\n", error.c_str());
@@ -206,6 +211,7 @@ static int compile(int argc, char **argv) {
                   k.format.c_str(), k.entry.c_str());
     return 0;
   }
+  if (checked) r.module->attrs().set("checked", ir::Attribute(int64_t(1)));
   ir::PassManager pm(popts);
   for (auto &p : splitTopLevel(pipeline))
     if (!p.empty() && !pm.add(p)) return usage("unknown pass '" + p + "'");
