@@ -21,6 +21,9 @@ struct TargetOptions {
   bool dumpIR = false;     // print the IR after each pass (also TESSERA_DUMP_IR=1)
   bool emitAssembly = false; // fill CompiledKernel::assembly (LLVM IR, PTX, ...)
   bool checked = false;    // bounds-check memory accesses (the check-bounds pass; tessera.h)
+  // Stop once the target's own lowering is done and verified (LLVM IR), before
+  // LLVM's optimizer, code generation and assembly: the lowering fuzzer.
+  bool lowerOnly = false;
 };
 
 // Facts the shared passes read; hardware facts are data, not branches.

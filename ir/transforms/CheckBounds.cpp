@@ -107,10 +107,10 @@ private:
   // if any element is bad: claim the report, then fill it in.
   void report(Builder &b, Operation *op, int64_t kind, int arg, Value *bad, Value *offset) {
     Value *anyBad = bad, *first = offset;
-    if (bad->type().isTile()) {
-      anyBad = b.cmp("ne", reduceAll(b, b.cast(bad, Type::i32()), OpCode::Max), b.constantInt(0, Type::i32()));
-      Value *never = b.splat(b.constantInt(std::numeric_limits<int64_t>::max(), Type::i64()), offset->type().shape());
-      first = reduceAll(b, b.select(bad, offset, never), OpCode::Min);
+    if (bad->type().isTile()) {  // one reduction: the least bad offset, or "none" if none is bad
+      Value *none = b.constantInt(std::numeric_limits<int64_t>::max(), Type::i64());
+      first = reduceAll(b, b.select(bad, offset, b.splat(none, offset->type().shape())), OpCode::Min);
+      anyBad = b.cmp("ne", first, none);
     }
     Operation *failed = b.create(OpCode::If, {anyBad}, {});
     Builder fb(&failed->region(0).block());

@@ -97,6 +97,7 @@ public:
     if (!lowerKernel(*kernel, symbol, facts, m, out.params, error)) return false;
     markWrittenParams(*kernel, out.params);
     timer.mark("lower");
+    if (options.lowerOnly) return true;
     llvmgen::optimizeModule(m, *tm, options.optLevel);
     timer.mark("optimize");
     if (options.emitAssembly) {

@@ -37,6 +37,7 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
             toolchain.architecture() + " has " + std::to_string(toolchain.sharedMemoryLimit()) + " (use smaller blocks)";
     return false;
   }
+  if (options.lowerOnly) return true;
   if (!toolchain.linkDeviceLibraries(m, error)) return false;
   timer.mark("libraries");
   optimizeModule(m, *tm, toolchain.llvmOptLevel(options.optLevel));

@@ -112,6 +112,11 @@ def main(argv=None):
         peer = f"; Triton cold {c['triton_cold_compile_ms']:.1f} ms" if "triton_cold_compile_ms" in c else ""
         print(f"compile (nvptx, {c['kernel']}, fresh processes, medians of 5): cold {c['cold_compile_ms']:.1f} ms "
               f"({split} ms), cache hit {c['cache_hit_new_process_ms']:.2f} ms{peer}")
+    checked = [r for r in rows if "tessera checked" in r.get("peers", {})]
+    if checked:
+        print("checked mode (debug=True) cost: " + "; ".join(
+            f"{r['target']} {r['workload']} {r['dtype']}: {r['peers']['tessera checked']:.1f} {r['unit']}, "
+            f"{r['value'] / r['peers']['tessera checked']:.2f}x the unchecked time" for r in checked))
     launches = [r for r in rows if r.get("launch_us")]
     if launches:
         print("host time per launch from Python (µs, GPU kept busy): " + "; ".join(

@@ -217,6 +217,8 @@ def make_case(w, shape, dtype, torch, device):
             k = port(W._add_kernel)
             peers["triton"] = lambda: k[grid](x, y, out, n, BLOCK=1024)
         peers["torch"] = lambda: torch.add(x, y, out=out)
+        # The checked mode's cost (each launch also reads its report back).
+        peers["tessera checked"] = lambda: W._add_kernel[grid](x, y, out, n, BLOCK=1024, debug=True)
         check = lambda: _rel_err(torch, out, x.double() + y.double())
         return W.Case(run, peers, check, 3 * x.nbytes, 3 * x.nbytes)
     if w.name == "softmax":
