@@ -135,7 +135,32 @@ def _dlpack_info(arg):
 _fast_pointers = {}
 
 
+_guard_page = None
+
+
+def empty_host_address():
+    """Where an empty host array points a kernel: a page that may not be
+    read or written, so that an unmasked access through it is a memory fault
+    the launch reports (an empty numpy array's own address lies inside some
+    other allocation, which a store would corrupt). Page-aligned, so the
+    alignment facts of the signature hold."""
+    global _guard_page
+    if _guard_page is None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_long]
+        prot_none, map_private_anonymous = 0, 0x02 | 0x20
+        address = libc.mmap(None, 1 << 16, prot_none, map_private_anonymous, -1, 0)
+        if address in (None, ctypes.c_void_p(-1).value):
+            raise OSError(ctypes.get_errno(), "cannot reserve the empty arrays' guard page")
+        _guard_page = address
+    return _guard_page
+
+
 def _numpy_pointer(a):
+    if not a.size:
+        return empty_host_address(), _dtype_name(a.dtype), "cpu"
     return a.__array_interface__["data"][0], _dtype_name(a.dtype), "cpu"
 
 
@@ -161,15 +186,19 @@ def fast_pointer(cls):
     return fn
 
 
+def _elements(iface):
+    size = 1
+    for n in iface.get("shape", ()):
+        size *= n
+    return size
+
+
 def _checked_address(iface):
     """An array interface's data address; null only for an empty array (a
     kernel must not touch those, as with an empty torch tensor)."""
     address = iface["data"][0] if iface.get("data") is not None else 0
     if not address:
-        size = 1
-        for n in iface.get("shape", ()):
-            size *= n
-        if size:
+        if _elements(iface):
             raise TypeError("an array of shape %s with a null data pointer cannot be a pointer argument"
                             % (tuple(iface.get("shape", ())),))
     return address
@@ -192,7 +221,10 @@ def pointer_info(arg):
     if hasattr(arg, "__array_interface__"):
         iface = arg.__array_interface__
         import numpy as np
-        return _checked_address(iface), _dtype_name(np.dtype(iface["typestr"]) if not hasattr(arg, "dtype") else arg.dtype), "cpu"
+        address = _checked_address(iface)
+        if not _elements(iface):
+            address = empty_host_address()
+        return address, _dtype_name(np.dtype(iface["typestr"]) if not hasattr(arg, "dtype") else arg.dtype), "cpu"
     if hasattr(arg, "__dlpack__"):
         return _dlpack_info(arg)
     return None

@@ -32,7 +32,11 @@ struct DlHandle {
 class HostKernel final : public Kernel {
 public:
   HostKernel(Device &device, std::shared_ptr<DlHandle> lib, std::string name, EntryFn fn, size_t numArgs)
-      : device_(device), lib_(std::move(lib)), name_(std::move(name)), fn_(fn), numArgs_(numArgs) {}
+      : device_(device), lib_(std::move(lib)), name_(std::move(name)), fn_(fn), numArgs_(numArgs) {
+    // Messages name the kernel as its source does, not by the CPU target's symbol.
+    const std::string prefix = "tessera_kernel_";
+    shown_ = name_.rfind(prefix, 0) == 0 ? name_.substr(prefix.size()) : name_;
+  }
   const std::string &name() const override { return name_; }
 
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
@@ -73,13 +77,13 @@ public:
     };
     ThreadPool::instance().parallelFor(total, body, &failure.failed);
     if (interrupt.interrupted())
-      return {StatusCode::Interrupted, "kernel '" + name_ + "': interrupted (SIGINT); running programs stopped at "
+      return {StatusCode::Interrupted, "kernel '" + shown_ + "': interrupted (SIGINT); running programs stopped at "
                                        "their next loop iteration, so its outputs are incomplete"};
     if (failure.failed.load()) {
       std::lock_guard<std::mutex> m(failure.mutex);
       StatusCode code = failure.fault ? StatusCode::LaunchFailed
                         : failure.outOfMemory ? StatusCode::OutOfMemory : StatusCode::AssertFailed;
-      return {code, "kernel '" + name_ + "': " + failure.message};
+      return {code, "kernel '" + shown_ + "': " + failure.message};
     }
     return Status::ok();
   }
@@ -87,7 +91,7 @@ public:
 private:
   Device &device_;
   std::shared_ptr<DlHandle> lib_;
-  std::string name_;
+  std::string name_, shown_;
   EntryFn fn_;
   size_t numArgs_;
 };

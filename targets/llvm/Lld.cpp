@@ -7,6 +7,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
+#include <thread>
 
 LLD_HAS_DRIVER(elf)
 
@@ -22,7 +23,12 @@ bool linkWithLld(const std::vector<std::string> &args, std::string &error) {
   for (const std::string &a : args) argv.push_back(a.c_str());
   std::string out, err;
   llvm::raw_string_ostream outS(out), errS(err);
-  lld::Result r = lld::lldMain(argv, outS, errS, {{lld::Gnu, &lld::elf::link}});
+  // lld keeps what it makes with makeThreadLocal (input sections...) in
+  // thread_local allocators until their thread ends: one thread of its own
+  // per link (and no worker threads, --threads=1) gives that memory back.
+  // Linked in the caller's thread, a process grew by ~2 KB per compile.
+  lld::Result r;
+  std::thread([&] { r = lld::lldMain(argv, outS, errS, {{lld::Gnu, &lld::elf::link}}); }).join();
   if (r.retCode == 0) return true;
   error = errS.str().empty() ? "lld failed (exit " + std::to_string(r.retCode) + ")" : errS.str();
   while (!error.empty() && error.back() == '\n') error.pop_back();
@@ -47,7 +53,7 @@ bool linkSharedObject(std::string_view object, const std::vector<std::string> &a
     if (ec || f.has_error()) error = "cannot write " + in + ": " + (ec ? ec.message() : f.error().message());
     else ok = true;
   }
-  std::vector<std::string> lldArgs = {"-shared", "-o", out, in};
+  std::vector<std::string> lldArgs = {"-shared", "--threads=1", "-o", out, in};
   lldArgs.insert(lldArgs.end(), args.begin(), args.end());
   std::string lldError;
   if (ok && !linkWithLld(lldArgs, lldError)) {

@@ -1,0 +1,371 @@
+"""Misuse cases: what a new user does wrong, and what must come of it (a
+clear error or a correct result). Each case runs alone in a fresh process
+(tests/reliability/run.py), so that a crash or a hang is counted, not fatal;
+a case prints "ok" when the outcome is the expected one.
+
+    python tests/reliability/cases.py NAME     one case
+    python tests/reliability/cases.py --list   the names
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+import tessera
+import tessera.language as tl
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def expect_error(kind, pattern, fn):
+    import re
+    try:
+        fn()
+    except kind as e:
+        if not re.search(pattern, str(e), re.S):
+            raise AssertionError("%s without %r: %s" % (kind.__name__, pattern, e))
+        return
+    raise AssertionError("no %s (%r)" % (kind.__name__, pattern))
+
+
+def close(a, b):
+    np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@tessera.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@tessera.jit
+def unmasked_copy(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+
+
+def _vectors(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.random(n).astype(np.float32), rng.random(n).astype(np.float32)
+
+
+# ---- 1. large tiles and tile limits
+
+@case
+def huge_block_vector_add():
+    n = (1 << 20) + 3
+    x, y = _vectors(n)
+    out = np.full(n, np.nan, np.float32)
+    add_kernel[(tessera.cdiv(n, 1 << 20),)](x, y, out, n, BLOCK=1 << 20)
+    close(out, x.astype(np.float64) + y)
+
+
+@case
+def arange_past_the_tile_limit():
+    @tessera.jit
+    def k(x_ptr):
+        tl.store(x_ptr + tl.arange(0, 1 << 26), 1.0)
+    expect_error(tessera.CompilationError, r"cases\.py:\d+:\d+.*elements", lambda: k[(1,)](np.zeros(4, np.float32)))
+
+
+@case
+def broadcast_past_the_tile_limit():
+    @tessera.jit
+    def k(x_ptr):
+        r = tl.arange(0, 4096)
+        tl.store(x_ptr + r[:, None] * 4096 + r[None, :], 1.0)
+    expect_error(tessera.CompilationError, r"elements", lambda: k[(1,)](np.zeros(4, np.float32)))
+
+
+# ---- 2. stale kernels
+
+FACTOR = 3
+
+
+@case
+def changed_global_recompiles():
+    global FACTOR
+
+    @tessera.jit
+    def k(o_ptr):
+        tl.store(o_ptr, FACTOR * 5)
+    o = np.zeros(1, np.int32)
+    k[(1,)](o)
+    FACTOR = 5
+    k[(1,)](o)
+    assert o[0] == 25, o
+
+
+@case
+def closure_variables():
+    scale = 7
+
+    @tessera.jit
+    def k(o_ptr):
+        tl.store(o_ptr, scale * 2)
+    o = np.zeros(1, np.int32)
+    k[(1,)](o)
+    assert o[0] == 14, o
+
+
+# ---- 3. memory: faults, bad arrays, grids
+
+@case
+def unmasked_load_far_out_of_bounds_is_an_error():
+    x = np.zeros(16, np.float32)
+    y = np.zeros(1 << 22, np.float32)
+    # reads 16 MiB past a 64-byte array: a fault, reported; the process goes on
+    expect_error(tessera.TesseraError, r"kernel 'unmasked_copy'.*(faulted|SIGSEGV)",
+                 lambda: unmasked_copy[(1 << 12,)](x, y, BLOCK=1024))
+    x2, y2 = _vectors(64)
+    out = np.zeros(64, np.float32)
+    add_kernel[(1,)](x2, y2, out, 64, BLOCK=64)
+    close(out, x2.astype(np.float64) + y2)
+
+
+@case
+def unmasked_load_out_of_bounds_in_checked_mode():
+    from tessera._checked import OutOfBoundsError
+    x, _ = _vectors(100)
+    y = np.zeros(128, np.float32)
+    expect_error(OutOfBoundsError, r"out-of-bounds load through argument 'x_ptr' at .*cases\.py:\d+:\d+: "
+                 r"byte offset 400 is outside its 400-byte buffer",
+                 lambda: unmasked_copy[(2,)](x, y, BLOCK=64, debug=True))
+    close(y[:100], x)
+
+
+@case
+def null_array_interface():
+    class Null:
+        __array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0, False), "version": 3}
+    expect_error(TypeError, r"null data pointer", lambda: add_kernel[(1,)](Null(), Null(), Null(), 4, BLOCK=4))
+
+
+@case
+def store_through_an_empty_array():
+    x = np.zeros(0, np.float32)
+    expect_error(tessera.TesseraError, r"kernel 'unmasked_copy'.*faulted",
+                 lambda: unmasked_copy[(1,)](np.zeros(64, np.float32), x, BLOCK=64))
+    # masked work on empty arrays is fine
+    add_kernel[(1,)](x, x, x, 0, BLOCK=64)
+
+
+@case
+def read_only_output():
+    x, y = _vectors(16)
+    out = np.zeros(16, np.float32)
+    out.setflags(write=False)
+    expect_error(TypeError, r"kernel 'add_kernel' stores through argument 'out_ptr', a read-only array",
+                 lambda: add_kernel[(1,)](x, y, out, 16, BLOCK=16))
+    assert not out.any()
+
+
+@case
+def bytes_as_output():
+    x, y = _vectors(4)
+    out = b"\0" * 16
+    expect_error(TypeError, r"out_ptr", lambda: add_kernel[(1,)](x, y, out, 4, BLOCK=4))
+    assert out == b"\0" * 16
+
+
+@case
+def read_only_mmap_output():
+    with tempfile.NamedTemporaryFile() as f:
+        f.write(b"\0" * 64)
+        f.flush()
+        out = np.memmap(f.name, dtype=np.float32, mode="r", shape=(16,))
+        x, y = _vectors(16)
+        expect_error(TypeError, r"read-only", lambda: add_kernel[(1,)](x, y, out, 16, BLOCK=16))
+
+
+@case
+def grid_as_a_string():
+    x, y = _vectors(4)
+    expect_error(TypeError, r"grid", lambda: add_kernel["12"](x, y, x, 4, BLOCK=4))
+
+
+@case
+def grid_too_large():
+    x, y = _vectors(4)
+    expect_error(ValueError, r"at most 65535", lambda: add_kernel[(1 << 20, 1 << 20, 1 << 20)](x, y, x, 4, BLOCK=4))
+
+
+@case
+def too_few_arguments():
+    x, y = _vectors(4)
+    expect_error(TypeError, r"n", lambda: add_kernel[(1,)](x, y, x, BLOCK=4))
+
+
+@case
+def wrong_argument_type():
+    x, y = _vectors(4)
+    expect_error(TypeError, r"kernel 'add_kernel', argument 'n'", lambda: add_kernel[(1,)](x, y, x, "4", BLOCK=4))
+
+
+# ---- 4. hangs
+
+@case
+def ctrl_c_stops_an_endless_kernel():
+    @tessera.jit
+    def forever(o_ptr):
+        i = 0
+        while i >= 0:
+            i = (i + 1) % 7
+        tl.store(o_ptr, i)
+    threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    expect_error(KeyboardInterrupt, r"", lambda: forever[(1,)](np.zeros(1, np.int32)))
+
+
+# ---- 5. the compile cache
+
+@case
+def corrupted_cache_entries_are_recompiled():
+    x, y = _vectors(32)
+    out = np.zeros(32, np.float32)
+    add_kernel[(1,)](x, y, out, 32, BLOCK=32)
+    cache = os.environ["TESSERA_CACHE_DIR"]
+    for root, _, files in os.walk(cache):
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path, "r+b") as f:
+                f.seek(os.path.getsize(path) // 2)
+                f.write(b"garbage")
+    code = ("import numpy as np, sys; sys.path.insert(0, %r); import cases; x, y = cases._vectors(32); "
+            "o = np.zeros(32, np.float32); cases.add_kernel[(1,)](x, y, o, 32, BLOCK=32); "
+            "np.testing.assert_allclose(o, x + y); print('fresh ok')" % os.path.dirname(__file__))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "fresh ok" in r.stdout, r.stderr
+
+
+@case
+def threads_compile_and_launch_at_once():
+    errors = []
+
+    def work(i):
+        try:
+            x, y = _vectors(1000 + i, seed=i)
+            out = np.zeros_like(x)
+            add_kernel[(tessera.cdiv(len(x), 128),)](x, y, out, len(x), BLOCK=128 << (i % 3))
+            close(out, x.astype(np.float64) + y)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+# ---- 6. scale
+
+@case
+def fifty_thousand_line_kernel():
+    lines = ["import tessera", "import tessera.language as tl", "@tessera.jit", "def k(x_ptr):",
+             "    x = tl.load(x_ptr)"] + ["    x = x + 1"] * 50000 + ["    tl.store(x_ptr, x)"]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "big.py")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        cli = os.environ.get("TESSERA_CLI")
+        if cli:
+            t = time.perf_counter()
+            r = subprocess.run([cli, "compile", path, "--entry", "k", "--signature", "*fp32"], capture_output=True,
+                               timeout=120)
+            assert r.returncode == 0 and b"return" in r.stdout, r.stderr[-500:]
+            assert time.perf_counter() - t < 5, "parse and print took %.1f s" % (time.perf_counter() - t)
+
+
+@case
+def long_chains_compile():
+    terms = " + ".join("x" for _ in range(400))
+    elifs = "".join("    elif v == %d:\n        y = %d\n" % (i, i) for i in range(1, 300))
+    src = ("import tessera\nimport tessera.language as tl\n@tessera.jit\ndef k(x_ptr, o_ptr, v):\n"
+           "    x = tl.load(x_ptr)\n    y = 0\n    if v == 0:\n        y = 0\n" + elifs +
+           "    tl.store(o_ptr, %s + y)\n" % terms)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "chains.py")
+        with open(path, "w") as f:
+            f.write(src)
+        sys.path.insert(0, d)
+        import chains
+        o = np.zeros(1, np.float32)
+        chains.k[(1,)](np.ones(1, np.float32), o, 123)
+        assert o[0] == 400 + 123, o
+
+
+@case
+def device_assert_names_the_users_line():
+    @tessera.jit
+    def k(x_ptr):
+        tl.device_assert(tl.load(x_ptr) > 0, "x must be positive")
+    expect_error(tessera.DeviceAssertionError, r"cases\.py:\d+.*x must be positive",
+                 lambda: k[(1,)](np.zeros(1, np.float32)))
+
+
+@case
+def syntax_error_is_located():
+    src = "import tessera\nimport tessera.language as tl\n@tessera.jit\ndef k(x_ptr):\n    tl.store(x_ptr, 1 +)\n"
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "bad_syntax.py"), "w") as f:
+            f.write(src)
+        sys.path.insert(0, d)
+        try:
+            import bad_syntax  # noqa: F401  (Python itself refuses it)
+        except SyntaxError:
+            return
+
+
+@case
+def unsupported_construct_is_located():
+    @tessera.jit
+    def k(x_ptr):
+        tl.store(x_ptr, [i for i in range(3)][0])
+    expect_error(tessera.CompilationError, r"cases\.py:\d+:\d+: error: .*comprehensions",
+                 lambda: k[(1,)](np.zeros(1, np.float32)))
+
+
+@case
+def compiles_do_not_leak():
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in
+                    "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = MallInfo2
+    x, y = _vectors(16)
+    out = np.zeros(16, np.float32)
+
+    def compile_some(count):
+        for i in range(count):
+            add_kernel.compile_only("cpu", x, y, out, 16, BLOCK=16 << (i % 4))
+    compile_some(20)              # the first compiles fill caches
+    before = libc.mallinfo2().uordblks
+    compile_some(300)
+    per_compile = (libc.mallinfo2().uordblks - before) / 300
+    assert per_compile < 512, "each compile keeps %.0f bytes of heap" % per_compile
+
+
+def main(argv):
+    if argv[1:] == ["--list"]:
+        print("\n".join(CASES))
+        return 0
+    CASES[argv[1]]()
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
