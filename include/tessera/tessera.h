@@ -153,13 +153,14 @@ typedef struct tessera_compile_options {
    * reported. The kernel takes, after its own runtime arguments, one int64
    * per pointer parameter (the byte size of its buffer; negative: not
    * checked), then a pointer to TESSERA_CHECK_REPORT_SLOTS zeroed int64 in
-   * the kernel's memory: [0] 0 = no failure, 1 load, 2 store, 3 atomic;
-   * [1] the runtime parameter's index; [2] line; [3] column; [4] the byte
-   * offset from the argument; [5..7] the program id. */
+   * the kernel's memory: [0] the number of accesses that failed (0: none);
+   * of the first: [1] 1 load, 2 store, 3 atomic; [2] the runtime
+   * parameter's index; [3] line; [4] column; [5] the byte offset from the
+   * argument; [6..8] the program id. [9] is the kernel's scratch. */
   int checked;
 } tessera_compile_options;
 
-#define TESSERA_CHECK_REPORT_SLOTS 8
+#define TESSERA_CHECK_REPORT_SLOTS 10
 
 /* Compiles (or takes from the compile cache) and loads a kernel. */
 TESSERA_API tessera_status tessera_compile(const tessera_compile_options *options, tessera_kernel *kernel);

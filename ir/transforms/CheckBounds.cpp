@@ -6,11 +6,12 @@
 // fault, and the first failure of the launch is written to a report.
 //
 // The kernel gains arguments after its own: one i64 per pointer argument,
-// the byte size of its buffer (negative: not checked), then a pointer to
-// 8 zeroed i64 (TESSERA_CHECK_REPORT_SLOTS), the report: [0] what failed (1 load, 2 store,
-// 3 atomic), [1] the argument's index, [2] line, [3] column, [4] the byte
-// offset, [5..7] the program id. The first program to fail claims [0] with
-// a compare-and-swap and writes the rest.
+// the byte size of its buffer (negative: not checked), then a pointer to the
+// report, 10 zeroed i64 (TESSERA_CHECK_REPORT_SLOTS): [0] the number of
+// failed accesses (an atomic add by each program with one), and from the
+// first of them [1] what failed (1 load, 2 store, 3 atomic), [2] the
+// argument's index, [3] line, [4] column, [5] the byte offset, [6..8] the
+// program id; [9] is scratch for compare-and-swaps out of bounds.
 #include "ir/Builder.h"
 #include "ir/analysis/WrittenArguments.h"
 #include "ir/transforms/Passes.h"
@@ -19,6 +20,8 @@
 
 namespace tessera::ir {
 namespace {
+
+constexpr int64_t kScratchSlot = 9;  // TESSERA_CHECK_REPORT_SLOTS - 1
 
 class BoundsChecker {
 public:
@@ -60,7 +63,7 @@ private:
     Value *bad = b.sameType(OpCode::Not, {ok});
     int64_t kind = op->is(OpCode::Load) ? 1 : op->is(OpCode::Store) ? 2 : 3;
     if (op->is(OpCode::AtomicCas)) {
-      guardUnmasked(op, b, ok);
+      redirectUnmasked(op, b, ok);
     } else {
       unsigned maskIndex = op->is(OpCode::Load) ? 1 : 2;
       if (op->numOperands() > maskIndex) {
@@ -77,34 +80,18 @@ private:
     report(b, op, kind, arg, bad, offset);
   }
 
-  // An access without a mask (compare-and-swap) runs only when every
-  // element is in bounds; its result is zero otherwise.
-  void guardUnmasked(Operation *op, Builder &b, Value *ok) {
-    Value *all = ok;
-    if (ok->type().isTile()) all = b.cmp("eq", reduceAll(b, b.cast(ok, Type::i32()), OpCode::Min), b.constantInt(1, Type::i32()));
-    Operation *guard = b.create(OpCode::If, {all}, {op->result()->type()});
-    Value *result = op->result();
-    Builder then(&guard->region(0).block()), otherwise(&guard->region(1).block());
-    then.setLoc(op->loc());
-    otherwise.setLoc(op->loc());
-    Operation *yield = then.yield({result});
-    Type t = result->type();
-    Value *zero = otherwise.constantInt(0, Type::i64());
-    zero = t.element().isFloat() ? otherwise.constantFloat(0, t.element()) : otherwise.cast(zero, t.element());
-    otherwise.yield({t.isTile() ? otherwise.splat(zero, t.shape()) : zero});
-    replaceUsesOutside(result, guard->result(), guard);
-    op->moveBefore(yield);
+  // An access without a mask (compare-and-swap): the elements out of
+  // bounds go to the report's scratch slot instead (their results are
+  // meaningless, and reported).
+  void redirectUnmasked(Operation *op, Builder &b, Value *ok) {
+    Type type = op->operand(0)->type();
+    Value *scratch = b.createValue(OpCode::AddPtr, {report_, b.constantInt(kScratchSlot, Type::i32())}, report_->type());
+    scratch = b.cast(scratch, type.element());
+    if (type.isTile()) scratch = b.splat(scratch, type.shape());
+    op->setOperand(0, b.select(ok, op->operand(0), scratch));
   }
 
-  void replaceUsesOutside(Value *from, Value *to, Operation *except) {
-    f_.walk([&](Operation *user) {
-      if (user == except || except->isAncestorOf(user)) return;
-      for (unsigned i = 0; i < user->numOperands(); ++i)
-        if (user->operand(i) == from) user->setOperand(i, to);
-    });
-  }
-
-  // if any element is bad: claim the report, then fill it in.
+  // If any element is bad: claim the report, then fill it in.
   void report(Builder &b, Operation *op, int64_t kind, int arg, Value *bad, Value *offset) {
     Value *anyBad = bad, *first = offset;
     if (bad->type().isTile()) {  // one reduction: the least bad offset, or "none" if none is bad
@@ -112,35 +99,34 @@ private:
       first = reduceAll(b, b.select(bad, offset, b.splat(none, offset->type().shape())), OpCode::Min);
       anyBad = b.cmp("ne", first, none);
     }
-    Operation *failed = b.create(OpCode::If, {anyBad}, {});
-    Builder fb(&failed->region(0).block());
-    fb.setLoc(op->loc());
+    // No branches: a program claims the report with an atomic add masked by
+    // anyBad (a masked-off atomic touches no memory), and the first claimant
+    // writes the rest with stores masked likewise. (A branch on the add's
+    // result would need it broadcast to a GPU program's threads inside
+    // control flow.)
     AttrDict sem;
+    sem.set("kind", Attribute(std::string("add")));
     sem.set("sem", Attribute(std::string("acq_rel")));
     sem.set("scope", Attribute(std::string("gpu")));
-    Value *previous = fb.createValue(OpCode::AtomicCas, {report_, fb.constantInt(0, Type::i64()),
-                                                          fb.constantInt(kind, Type::i64())}, Type::i64(), sem);
-    Operation *claimed = fb.create(OpCode::If, {fb.cmp("eq", previous, fb.constantInt(0, Type::i64()))}, {});
-    fb.yield({});
-    Builder(&failed->region(1).block()).yield({});
-    Builder cb(&claimed->region(0).block());
-    cb.setLoc(op->loc());
+    Value *zero = b.constantInt(0, Type::i64());
+    Value *previous = b.createValue(OpCode::AtomicRmw, {report_, b.constantInt(1, Type::i64()), anyBad}, Type::i64(),
+                                    sem);
+    Value *first_ = b.sameType(OpCode::And, {anyBad, b.cmp("eq", previous, zero)});
     int64_t slot = 1;
     auto write = [&](Value *v) {
-      Value *at = cb.createValue(OpCode::AddPtr, {report_, cb.constantInt(slot++, Type::i32())}, report_->type());
-      cb.create(OpCode::Store, {at, v}, {});
+      Value *at = b.createValue(OpCode::AddPtr, {report_, b.constantInt(slot++, Type::i32())}, report_->type());
+      b.create(OpCode::Store, {at, v, first_}, {});
     };
-    write(cb.constantInt(arg, Type::i64()));
-    write(cb.constantInt(int64_t(op->loc().line), Type::i64()));
-    write(cb.constantInt(int64_t(op->loc().col), Type::i64()));
+    write(b.constantInt(kind, Type::i64()));
+    write(b.constantInt(arg, Type::i64()));
+    write(b.constantInt(int64_t(op->loc().line), Type::i64()));
+    write(b.constantInt(int64_t(op->loc().col), Type::i64()));
     write(first);
     for (int64_t axis = 0; axis < 3; ++axis) {
       AttrDict a;
       a.set("axis", Attribute(axis));
-      write(cb.cast(cb.createValue(OpCode::ProgramId, {}, Type::i32(), std::move(a)), Type::i64()));
+      write(b.cast(b.createValue(OpCode::ProgramId, {}, Type::i32(), std::move(a)), Type::i64()));
     }
-    cb.yield({});
-    Builder(&claimed->region(1).block()).yield({});
   }
 
   // The tile reduced to a scalar with min or max.

@@ -13,7 +13,7 @@ import sys
 
 from . import _C, _source
 
-REPORT_SLOTS = 8  # TESSERA_CHECK_REPORT_SLOTS
+REPORT_SLOTS = 10  # TESSERA_CHECK_REPORT_SLOTS
 _ACCESS = {1: "load", 2: "store", 3: "atomic"}
 
 
@@ -101,13 +101,14 @@ def launch_values(sizes, report):
 
 
 def error(kernel_name, report, param_names, sizes, module, filename):
-    kind, arg, line, col, offset = (int(x) for x in report[:5])
-    pid = tuple(int(x) for x in report[5:8])
+    failures, kind, arg, line, col, offset = (int(x) for x in report[:6])
+    pid = tuple(int(x) for x in report[6:9])
     name = param_names[arg] if 0 <= arg < len(param_names) else "#%d" % arg
     where = module.map_message("%s:%d:%d" % (_source.MODULE_NAME, line, col), filename)
     size = sizes[arg] if 0 <= arg < len(sizes) else -1
     return OutOfBoundsError(
         _C.ERROR_LAUNCH,
         "kernel '%s': out-of-bounds %s through argument '%s' at %s: byte offset %d is outside its %d-byte buffer "
-        "(program %s); the access was skipped" % (kernel_name, _ACCESS.get(kind, "access"), name, where, offset, size,
-                                                  pid))
+        "(program %s); the access was skipped%s" % (
+            kernel_name, _ACCESS.get(kind, "access"), name, where, offset, size, pid,
+            "" if failures == 1 else " (%d accesses failed in all; this is the first)" % failures))

@@ -38,14 +38,15 @@ def _copy_unmasked(x_ptr, y_ptr, BLOCK: tl.constexpr):
 def test_unmasked_load_past_the_end_is_reported_and_skipped():
     rng = np.random.default_rng()
     x = rng.standard_normal(10).astype(np.float32)
-    whole, y = _guarded(16)
+    whole, y = _guarded(12)
     with pytest.raises(OutOfBoundsError) as e:
-        _copy_unmasked[(4,)](x, y, BLOCK=4)
+        _copy_unmasked[(3,)](x, y, BLOCK=4)   # only the last program reads past x
     msg = str(e.value)
     line = _line_of("# the unmasked load")
     assert "kernel '_copy_unmasked'" in msg and "out-of-bounds load through argument 'x_ptr'" in msg, msg
     assert "%s:%d:9" % (HERE, line) in msg, msg
-    assert "byte offset 40 is outside its 40-byte buffer" in msg and "program (2, 0, 0)" in msg, msg
+    assert "byte offset 40 is outside its 40-byte buffer" in msg and "program (2, 0, 0)); the access was skipped" in msg
+    assert "in all" not in msg, msg
     assert isinstance(e.value, IndexError) and isinstance(e.value, tessera.TesseraError)
     np.testing.assert_array_equal(y[:10], x)       # the elements in bounds were copied
     assert (whole[:8] == POISON).all() and (whole[-8:] == POISON).all()
@@ -136,6 +137,12 @@ def test_scalar_loads_and_atomics_are_checked():
     with pytest.raises(OutOfBoundsError, match="atomic through argument 'counts_ptr'.*byte offset 24 is outside"):
         _scalar_and_atomics[(1,)](x, whole[:6], out, 0, BLOCK=8)
     assert (whole[6:] == -1).all()   # neither atomic touched the elements past the view
+
+
+def test_every_failed_access_is_counted():
+    x = np.zeros(10, np.float32)
+    with pytest.raises(OutOfBoundsError, match=r"the access was skipped \(2 accesses failed in all; this is the first\)"):
+        _copy_unmasked[(4,)](x, np.zeros(16, np.float32), BLOCK=4)   # programs 2 and 3 read past x
 
 
 def test_an_empty_array_admits_no_access():

@@ -50,8 +50,11 @@ from tessera.bench.cuda import triton_port
 t = time.perf_counter(); _C.library(); load = time.perf_counter() - t
 peer = sys.argv[1] == "triton"
 matmul, add = W._matmul_kernel, W._add_kernel
+acc = {}
 if peer:
+    import triton.language
     matmul, add = triton_port(matmul), triton_port(add)
+    acc = {"ACC": triton.language.float32}  # the default is tessera's dtype
 x = torch.ones(4096, device="cuda")
 add[(4,)](x, x, x, 4096, BLOCK=1024)
 m = n = k = 4096
@@ -61,7 +64,7 @@ c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
 grid = ((m // 128) * (n // 256),)
 def launch():
     matmul[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                 BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3)
+                 BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3, **acc)
 torch.cuda.synchronize()
 if len(sys.argv) > 2:
     os.environ["TESSERA_PASS_TIMING"] = "1"  # read at each compile: the matmul's phases only
