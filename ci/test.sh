@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds, and runs the unit
 # tests (GoogleTest via ctest), the textual-IR golden tests (lit + FileCheck),
-# the Python tests (pytest), and the unit and golden tests again in a Debug
-# build with AddressSanitizer and UndefinedBehaviorSanitizer.
+# the Python tests (pytest), the unit and golden tests again in a Debug
+# build with AddressSanitizer and UndefinedBehaviorSanitizer, the reliability
+# suite (plain and with that build), and bounded fuzzing runs.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -46,8 +47,15 @@ bash ci/build.sh "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=
 ctest --test-dir "$root/build-asan" --output-on-failure -j"$(nproc)" --output-junit "$results/unit-asan.xml" || status=1
 "$root/.venv/bin/lit" -q --xunit-xml-output "$results/ir-asan.xml" "$root/build-asan/tests/ir" || status=1
 
+step "reliability suite (misuse cases, each in its own process)"
+"$py" tests/reliability/run.py || status=1
+step "reliability suite with the ASan + UBSan build's libtessera"
+"$py" tests/reliability/run.py --asan "$root/build-asan" || status=1
+
 step "fuzzing the frontend (bounded)"
-bash ci/fuzz.sh "${TESSERA_FUZZ_SECONDS:-60}" || status=1
+bash ci/fuzz.sh "${TESSERA_FUZZ_SECONDS:-60}" compile || status=1
+step "fuzzing the lowerings to CPU and GPU code (bounded)"
+bash ci/fuzz.sh "${TESSERA_FUZZ_SECONDS:-60}" lower || status=1
 
 step "summary"
 "$py" ci/summarize.py "$results"/*.xml || status=1

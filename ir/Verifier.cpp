@@ -312,6 +312,12 @@ bool verifyAssert(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyCheckFailed(const Operation &op, Checker &c) {
+  return expectType(c, "operand #0 (report)", op.operand(0)->type(), Type::pointer(Type::i64())) &&
+         expectType(c, "operand #1 (failed)", op.operand(1)->type(), Type::i1()) &&
+         expectType(c, "operand #2 (value)", op.operand(2)->type(), Type::i64());
+}
+
 bool verifyAssume(const Operation &op, Checker &c) {
   return expectType(c, "operand #0 (condition)", op.operand(0)->type(), Type::i1());
 }

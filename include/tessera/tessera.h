@@ -154,9 +154,11 @@ typedef struct tessera_compile_options {
    * per pointer parameter (the byte size of its buffer; negative: not
    * checked), then a pointer to TESSERA_CHECK_REPORT_SLOTS zeroed int64 in
    * the kernel's memory: [0] the number of accesses that failed (0: none);
-   * of the first: [1] 1 load, 2 store, 3 atomic; [2] the runtime
-   * parameter's index; [3] line; [4] column; [5] the byte offset from the
-   * argument; [6..8] the program id. [9] is the kernel's scratch. */
+   * of the first: [1] 1 load, 2 store, 3 atomic, 4 signed integer overflow
+   * (add, sub, mul narrower than 64 bits, as Triton's debug mode checks);
+   * [2] the runtime parameter's index (overflow: minus the type's bits);
+   * [3] line; [4] column; [5] the byte offset from the argument (overflow:
+   * the exact result); [6..8] the program id. [9] is the kernel's scratch. */
   int checked;
 } tessera_compile_options;
 

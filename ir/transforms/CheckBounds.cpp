@@ -7,11 +7,15 @@
 //
 // The kernel gains arguments after its own: one i64 per pointer argument,
 // the byte size of its buffer (negative: not checked), then a pointer to the
-// report, 10 zeroed i64 (TESSERA_CHECK_REPORT_SLOTS): [0] the number of
-// failed accesses (an atomic add by each program with one), and from the
+// report, 10 zeroed i64 (TESSERA_CHECK_REPORT_SLOTS), which `check_failed`
+// ops fill in (ir/Ops.def): [0] the number of failed checks, and from the
 // first of them [1] what failed (1 load, 2 store, 3 atomic), [2] the
 // argument's index, [3] line, [4] column, [5] the byte offset, [6..8] the
 // program id; [9] is scratch for compare-and-swaps out of bounds.
+//
+// Signed integer add, sub and mul narrower than 64 bits are checked for
+// overflow too, as Triton's debug mode does: kind 4, in [2] minus the
+// type's bits, in [5] the exact result that does not fit.
 #include "ir/Builder.h"
 #include "ir/analysis/WrittenArguments.h"
 #include "ir/transforms/Passes.h"
@@ -28,11 +32,14 @@ public:
   explicit BoundsChecker(Function &f) : f_(f) {}
 
   void run() {
-    std::vector<Operation *> accesses;
+    std::vector<Operation *> accesses, arithmetic;
     f_.walk([&](Operation *op) {
       bool access = op->is(OpCode::Load) || op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) ||
                     op->is(OpCode::AtomicCas);
       if (access && op->operand(0)->type().element().isPointer()) accesses.push_back(op);
+      bool wraps = op->is(OpCode::Add) || op->is(OpCode::Sub) || op->is(OpCode::Mul);
+      Type e = op->numResults() ? op->result()->type().element() : Type();
+      if (wraps && e.isSigned() && e.bitWidth() < 64 && !inCombineRegion(op)) arithmetic.push_back(op);
     });
     unsigned own = f_.numArguments();
     sizes_.assign(own, nullptr);
@@ -41,9 +48,18 @@ public:
         sizes_[i] = f_.addArgument(Type::i64(), "size_of_" + f_.argument(i)->nameHint());
     report_ = f_.addArgument(Type::pointer(Type::i64()), "check_report");
     for (Operation *op : accesses) check(op);
+    for (Operation *op : arithmetic) checkOverflow(op);
   }
 
 private:
+  // A reduce's or scan's combine region holds scalar code only (as in
+  // Triton, its arithmetic is not checked).
+  static bool inCombineRegion(const Operation *op) {
+    for (const Operation *p = op->parentOp(); p; p = p->parentOp())
+      if (p->is(OpCode::Reduce) || p->is(OpCode::Scan)) return true;
+    return false;
+  }
+
   void check(Operation *op) {
     Value *ptr = op->operand(0);
     int arg = pointerArgument(f_, ptr);
@@ -80,6 +96,24 @@ private:
     report(b, op, kind, arg, bad, offset);
   }
 
+  // Signed add, sub and mul narrower than 64 bits, as Triton's debug mode
+  // checks them: the exact result (in 64 bits) must fit the type. The
+  // report gets kind 4, minus the type's bits in place of the argument and
+  // the least exact result that does not fit in place of the offset.
+  void checkOverflow(Operation *op) {
+    Builder b;
+    b.setInsertionPoint(op);
+    b.setLoc(op->loc());
+    Type type = op->result()->type();
+    int bits = type.element().bitWidth();
+    auto full = [&](Value *scalar) { return type.isTile() ? b.splat(scalar, type.shape()) : scalar; };
+    Value *exact = b.sameType(op->code(), {b.cast(op->operand(0), Type::i64()), b.cast(op->operand(1), Type::i64())});
+    Value *lo = full(b.constantInt(-(int64_t(1) << (bits - 1)), Type::i64()));
+    Value *hi = full(b.constantInt((int64_t(1) << (bits - 1)) - 1, Type::i64()));
+    Value *bad = b.sameType(OpCode::Or, {b.cmp("lt", exact, lo), b.cmp("gt", exact, hi)});
+    report(b, op, 4, -bits, bad, exact);
+  }
+
   // An access without a mask (compare-and-swap): the elements out of
   // bounds go to the report's scratch slot instead (their results are
   // meaningless, and reported).
@@ -94,39 +128,17 @@ private:
   // If any element is bad: claim the report, then fill it in.
   void report(Builder &b, Operation *op, int64_t kind, int arg, Value *bad, Value *offset) {
     Value *anyBad = bad, *first = offset;
-    if (bad->type().isTile()) {  // one reduction: the least bad offset, or "none" if none is bad
+    if (bad->type().isTile()) {  // one reduction: the least bad value, or "none" if none is bad
       Value *none = b.constantInt(std::numeric_limits<int64_t>::max(), Type::i64());
       first = reduceAll(b, b.select(bad, offset, b.splat(none, offset->type().shape())), OpCode::Min);
       anyBad = b.cmp("ne", first, none);
     }
-    // No branches: a program claims the report with an atomic add masked by
-    // anyBad (a masked-off atomic touches no memory), and the first claimant
-    // writes the rest with stores masked likewise. (A branch on the add's
-    // result would need it broadcast to a GPU program's threads inside
-    // control flow.)
-    AttrDict sem;
-    sem.set("kind", Attribute(std::string("add")));
-    sem.set("sem", Attribute(std::string("acq_rel")));
-    sem.set("scope", Attribute(std::string("gpu")));
-    Value *zero = b.constantInt(0, Type::i64());
-    Value *previous = b.createValue(OpCode::AtomicRmw, {report_, b.constantInt(1, Type::i64()), anyBad}, Type::i64(),
-                                    sem);
-    Value *first_ = b.sameType(OpCode::And, {anyBad, b.cmp("eq", previous, zero)});
-    int64_t slot = 1;
-    auto write = [&](Value *v) {
-      Value *at = b.createValue(OpCode::AddPtr, {report_, b.constantInt(slot++, Type::i32())}, report_->type());
-      b.create(OpCode::Store, {at, v, first_}, {});
-    };
-    write(b.constantInt(kind, Type::i64()));
-    write(b.constantInt(arg, Type::i64()));
-    write(b.constantInt(int64_t(op->loc().line), Type::i64()));
-    write(b.constantInt(int64_t(op->loc().col), Type::i64()));
-    write(first);
-    for (int64_t axis = 0; axis < 3; ++axis) {
-      AttrDict a;
-      a.set("axis", Attribute(axis));
-      write(b.cast(b.createValue(OpCode::ProgramId, {}, Type::i32(), std::move(a)), Type::i64()));
-    }
+    AttrDict a;
+    a.set("kind", Attribute(kind));
+    a.set("arg", Attribute(int64_t(arg)));
+    a.set("line", Attribute(int64_t(op->loc().line)));
+    a.set("col", Attribute(int64_t(op->loc().col)));
+    b.create(OpCode::CheckFailed, {report_, anyBad, first}, {}, std::move(a));
   }
 
   // The tile reduced to a scalar with min or max.

@@ -1,7 +1,9 @@
 """The checked mode (``@tessera.jit(debug=True)``, ``kernel[grid](..., debug=True)``
 or ``TESSERA_DEBUG=1``): every load, store and atomic checks its addresses
-against the buffer of the pointer argument they come from (the compiler's
-check-bounds pass, docs/checked-mode.md). A checked kernel takes, after its
+against the buffer of the pointer argument they come from, and signed
+integer add, sub and mul narrower than 64 bits check for overflow, as
+Triton's debug mode does (the compiler's check-bounds pass,
+docs/checked-mode.md). A checked kernel takes, after its
 own arguments, the byte size of each pointer argument's buffer and a report
 buffer; the first access out of bounds is skipped and reported, and the
 launch raises OutOfBoundsError naming the kernel, the access, the argument,
@@ -19,6 +21,10 @@ _ACCESS = {1: "load", 2: "store", 3: "atomic"}
 
 class OutOfBoundsError(_C.TesseraError, IndexError):
     """A checked kernel accessed memory outside an argument's buffer."""
+
+
+class IntegerOverflowError(_C.TesseraError, OverflowError):
+    """A checked kernel's signed add, sub or mul did not fit its type."""
 
 
 def enabled(launch_option, decorator_option):
@@ -103,12 +109,16 @@ def launch_values(sizes, report):
 def error(kernel_name, report, param_names, sizes, module, filename):
     failures, kind, arg, line, col, offset = (int(x) for x in report[:6])
     pid = tuple(int(x) for x in report[6:9])
-    name = param_names[arg] if 0 <= arg < len(param_names) else "#%d" % arg
     where = module.map_message("%s:%d:%d" % (_source.MODULE_NAME, line, col), filename)
+    more = "" if failures == 1 else " (%d checks failed in all; this is the first)" % failures
+    if kind == 4:
+        return IntegerOverflowError(
+            _C.ERROR_LAUNCH, "kernel '%s': integer overflow at %s: the exact result %d does not fit in a signed "
+            "%d-bit integer (program %s)%s" % (kernel_name, where, offset, -arg, pid, more))
+    name = param_names[arg] if 0 <= arg < len(param_names) else "#%d" % arg
     size = sizes[arg] if 0 <= arg < len(sizes) else -1
     return OutOfBoundsError(
         _C.ERROR_LAUNCH,
         "kernel '%s': out-of-bounds %s through argument '%s' at %s: byte offset %d is outside its %d-byte buffer "
         "(program %s); the access was skipped%s" % (
-            kernel_name, _ACCESS.get(kind, "access"), name, where, offset, size, pid,
-            "" if failures == 1 else " (%d accesses failed in all; this is the first)" % failures))
+            kernel_name, _ACCESS.get(kind, "access"), name, where, offset, size, pid, more))

@@ -71,6 +71,7 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
   case OpCode::Scan: lowerScan(op); return;
   case OpCode::Print: lowerPrint(op); return;
   case OpCode::Assert: lowerAssert(op); return;
+  case OpCode::CheckFailed: lowerCheckFailed(op); return;
   case OpCode::Assume:
   case OpCode::Barrier: return;  // one thread runs a program: nothing to synchronize
   case OpCode::For: lowerFor(op); return;
@@ -289,7 +290,7 @@ bool Lowering::isReadOnly(const ir::Operation &op) {
   if (op.hasTrait(ir::kPure) && op.numRegions() == 0) return true;
   if (op.is(OpCode::Load)) return true;
   if (op.is(OpCode::Store) || op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas) || op.is(OpCode::Call) ||
-      op.is(OpCode::Barrier) || op.is(OpCode::Print) || op.is(OpCode::Assert))
+      op.is(OpCode::Barrier) || op.is(OpCode::Print) || op.is(OpCode::Assert) || op.is(OpCode::CheckFailed))
     return false;
   for (unsigned r = 0; r < op.numRegions(); ++r)
     for (auto &inner : op.region(r).block().ops())

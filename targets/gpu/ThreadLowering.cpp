@@ -310,6 +310,10 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::Barrier: return barrier();
   case OpCode::Print: return lowerPrint(op);
   case OpCode::Assert: return lowerAssert(op);
+  case OpCode::CheckFailed:  // scalars only: every thread holds them
+    b.create(OpCode::CheckFailed, {scalar(op.operand(0)), scalar(op.operand(1)), scalar(op.operand(2))}, {},
+             op.attrs());
+    return;
   case OpCode::Assume: return;
   case OpCode::Yield:
   case OpCode::Condition:

@@ -245,6 +245,20 @@ std::vector<llvm::Value *> ElementwiseEmitter::combineRegion(
   throw LoweringError{"combine region without a yield"};
 }
 
+void recordCheckFailure(llvm::IRBuilder<> &b, llvm::Value *report, const std::vector<llvm::Value *> &fields) {
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::Value *previous = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, report, b.getInt64(1), llvm::MaybeAlign(8),
+                                            llvm::AtomicOrdering::Monotonic);
+  llvm::BasicBlock *firstBB = llvm::BasicBlock::Create(b.getContext(), "check.first", fn);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(b.getContext(), "check.done", fn);
+  b.CreateCondBr(b.CreateICmpEQ(previous, b.getInt64(0)), firstBB, done);
+  b.SetInsertPoint(firstBB);
+  for (size_t i = 0; i < fields.size(); ++i)
+    b.CreateAlignedStore(fields[i], b.CreateConstGEP1_64(b.getInt64Ty(), report, i + 1), llvm::MaybeAlign(8));
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
+
 bool verifyLowered(llvm::Module &m, const std::string &target, std::string &error) {
   std::string message;
   llvm::raw_string_ostream os(message);

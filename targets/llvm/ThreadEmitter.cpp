@@ -124,6 +124,7 @@ private:
       return when(b.CreateNot(get(op.operand(0))), [&] {
         info.assertFail(b, m, op.attr("message")->getString(), op.loc().file, int(op.loc().line));
       });
+    case OpCode::CheckFailed: return emitCheckFailed(op);
     case OpCode::Assume: return;
     case OpCode::For: return emitFor(op);
     case OpCode::If: return emitIf(op);
@@ -326,6 +327,19 @@ private:
       args.push_back(v->type().isPointer() ? b.CreateAddrSpaceCast(x, b.getPtrTy()) : x);
     }
     info.print(b, m, op.attr("format")->getString(), args);
+  }
+
+  // The program's first thread reports for it (ir/Ops.def, check_failed).
+  void emitCheckFailed(const ir::Operation &op) {
+    llvm::Value *report = get(op.operand(0));
+    llvm::Value *first = b.CreateICmpEQ(info.threadId(b), llvm::ConstantInt::get(info.threadId(b)->getType(), 0));
+    when(b.CreateAnd(get(op.operand(1)), first), [&] {
+      std::vector<llvm::Value *> fields;
+      for (const char *name : {"kind", "arg", "line", "col"}) fields.push_back(b.getInt64(uint64_t(op.attr(name)->getInt())));
+      fields.push_back(get(op.operand(2)));
+      for (int axis = 0; axis < 3; ++axis) fields.push_back(b.CreateZExt(info.programId(b, axis), b.getInt64Ty()));
+      recordCheckFailure(b, report, fields);
+    });
   }
 
   // ---- control flow

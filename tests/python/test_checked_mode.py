@@ -141,7 +141,7 @@ def test_scalar_loads_and_atomics_are_checked():
 
 def test_every_failed_access_is_counted():
     x = np.zeros(10, np.float32)
-    with pytest.raises(OutOfBoundsError, match=r"the access was skipped \(2 accesses failed in all; this is the first\)"):
+    with pytest.raises(OutOfBoundsError, match=r"the access was skipped \(2 checks failed in all; this is the first\)"):
         _copy_unmasked[(4,)](x, np.zeros(16, np.float32), BLOCK=4)   # programs 2 and 3 read past x
 
 
@@ -178,9 +178,13 @@ def test_checked_ir_shows_the_hidden_arguments():
 # TESSERA_TEST_TARGET (cpu here, nvptx on the GPU machine), one dtype per case.
 
 def _corpus():
+    # One dtype per case, the widest: the checked mode also reports signed
+    # overflow (as Triton's debug mode does), which the corpus's narrow
+    # integer cases have on purpose (numpy's wrapped results are the reference).
     from tessera import conformance as conf
+    rank = ["fp32", "fp64", "i64", "i32", "fp16", "bf16"]
     for case in conf.load_corpus():
-        dtype = case.dtypes[0]
+        dtype = min(case.dtypes, key=lambda d: rank.index(d) if d in rank else len(rank))
         if not (case.reason("xfail", dtype) or case.reason("skip", dtype)):
             yield pytest.param(case, dtype, id="%s[%s]" % (case.name, dtype))
 
@@ -194,3 +198,40 @@ def test_conformance_corpus_in_checked_mode(case, dtype, conformance_seed, monke
     if r.status == "skip":
         pytest.skip(r.message)
     assert r.status == "pass", "%s (seed %d)" % (r.message, conformance_seed)
+
+
+@tessera.jit(debug=True)
+def _scaled_index(x_ptr, out_ptr, scale, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    big = offs * scale  # i32: overflows when scale is large
+    tl.store(out_ptr + offs, (big % 7).to(tl.float32) + tl.load(x_ptr + offs))
+
+
+def test_signed_overflow_is_reported_as_triton_debug_mode_does():
+    from tessera._checked import IntegerOverflowError
+    x = np.zeros(8, np.float32)
+    out = np.full(8, np.nan, np.float32)
+    _scaled_index[(1,)](x, out, 1000, BLOCK=8)
+    np.testing.assert_array_equal(out, (np.arange(8) * 1000 % 7).astype(np.float32))
+    line = _line_of("# i32: overflows when scale is large")
+    with pytest.raises(IntegerOverflowError) as e:
+        _scaled_index[(1,)](x, out, 1 << 30, BLOCK=8)
+    msg = str(e.value)
+    assert "kernel '_scaled_index': integer overflow at %s:%d:11" % (HERE, line) in msg, msg
+    assert "the exact result 2147483648 does not fit in a signed 32-bit integer" in msg, msg
+    assert isinstance(e.value, OverflowError)
+
+
+@tessera.jit(debug=True)
+def _wide_and_unsigned(a_ptr, b_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(a_ptr + offs, tl.load(a_ptr + offs) * n)   # i64: not checked (as in Triton)
+    tl.store(b_ptr + offs, tl.load(b_ptr + offs) * 3)   # u32: wraps by definition
+
+
+def test_64_bit_and_unsigned_arithmetic_is_not_checked():
+    a = np.full(8, 1 << 40, np.int64)
+    b = np.full(8, 0xF0000000, np.uint32)
+    _wide_and_unsigned[(1,)](a, b, 1 << 30, BLOCK=8)
+    np.testing.assert_array_equal(a, np.zeros(8, np.int64))   # 2**70 wraps to 0 in 64 bits
+    np.testing.assert_array_equal(b, np.full(8, (0xF0000000 * 3) & 0xFFFFFFFF, np.uint32))

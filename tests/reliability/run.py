@@ -18,10 +18,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 def _asan_env(build):
     lib = os.path.join(build, "capi", "libtessera.so")
-    runtime = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
-    ubsan = subprocess.run(["gcc", "-print-file-name=libubsan.so"], capture_output=True, text=True).stdout.strip()
+    # clang's (ci/build.sh builds with clang-19) ASan runtime, UBSan's handlers included.
+    runtime = subprocess.run(["clang-19", "-print-file-name=libclang_rt.asan-x86_64.so"], capture_output=True,
+                             text=True).stdout.strip()
+    if not os.path.isabs(runtime):
+        raise SystemExit("reliability: no ASan runtime for %s (clang-19 -print-file-name)" % lib)
     # Python itself is not instrumented: leaks of the interpreter are not ours.
-    return {"TESSERA_LIBRARY": lib, "LD_PRELOAD": " ".join(p for p in (runtime, ubsan) if os.path.isabs(p)),
+    return {"TESSERA_LIBRARY": lib, "LD_PRELOAD": runtime,
             "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
                             "allow_user_segv_handler=1",
             "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
