@@ -152,6 +152,15 @@ tessera_status tessera_device_synchronize(tessera_device device) {
   });
 }
 
+tessera_status tessera_device_attribute(tessera_device device, const char *name, int64_t *value) {
+  static constexpr const char *api = "tessera_device_attribute";
+  return guarded([&] {
+    REQUIRE(name && value, "null argument");
+    RESOLVE(d, tessera_device, device);
+    return fromStatus(d->device->attribute(name, *value));
+  });
+}
+
 tessera_status tessera_buffer_alloc(tessera_device device, size_t bytes, tessera_buffer *buffer) {
   static constexpr const char *api = "tessera_buffer_alloc";
   return guarded([&] {

@@ -33,6 +33,12 @@ const Entry kBackends[] = {
 
 } // namespace
 
+Status Device::attribute(std::string_view name, int64_t &) const {
+  return {StatusCode::NotFound, "the " + backend() + " device has no attribute '" + std::string(name) +
+                                    "' (CUDA devices know multiprocessor_count, max_shared_mem, max_num_regs, warpSize, "
+                                    "sm_clock_rate, mem_clock_rate, mem_bus_width, max_threads_per_block, l2_cache_size)"};
+}
+
 std::vector<std::string> backendNames() {
   std::vector<std::string> names;
   for (const Entry &e : kBackends)

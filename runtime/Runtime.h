@@ -97,6 +97,12 @@ public:
   // The code generators' name for this device's instruction set ("sm_90"
   // on CUDA); "" when it does not matter (the host) or is unknown.
   virtual std::string architecture() const { return ""; }
+  // A fact of the device by the name Triton's get_device_properties gives
+  // it: "multiprocessor_count", "max_shared_mem" (bytes a block may opt
+  // into), "max_num_regs" (per block), "warpSize", "sm_clock_rate" and
+  // "mem_clock_rate" (kHz), "mem_bus_width" (bits); NotFound for a name
+  // this backend does not know.
+  virtual Status attribute(std::string_view name, int64_t &value) const;
 
   virtual Status allocate(size_t bytes, std::unique_ptr<Buffer> &out) = 0;
   // Copies run in `stream` order (null = the default stream) and are complete

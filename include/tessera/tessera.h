@@ -86,6 +86,14 @@ TESSERA_API tessera_status tessera_get_device(const char *backend, int index, te
 TESSERA_API const char *tessera_device_name(tessera_device device);
 TESSERA_API const char *tessera_device_backend(tessera_device device);
 TESSERA_API tessera_status tessera_device_synchronize(tessera_device device);
+/* A fact of the device, by the name Triton's get_device_properties uses:
+ * "multiprocessor_count", "max_shared_mem" (bytes one block may opt into),
+ * "max_num_regs" (per block), "warpSize", "sm_clock_rate" and
+ * "mem_clock_rate" (kHz), "mem_bus_width" (bits); CUDA devices also know
+ * "max_threads_per_block" and "l2_cache_size", the host only
+ * "multiprocessor_count" (hardware threads) and "warpSize" (1).
+ * TESSERA_ERROR_NOT_FOUND for a name the device does not know. */
+TESSERA_API tessera_status tessera_device_attribute(tessera_device device, const char *name, int64_t *value);
 
 /* ---- memory */
 

@@ -120,6 +120,7 @@ _SIGNATURES = [
     ("tessera_backend_name", ctypes.c_char_p, [ctypes.c_int]),
     ("tessera_device_count", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     ("tessera_device_name", ctypes.c_char_p, [ctypes.c_void_p]),
+    ("tessera_device_attribute", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64)]),
     ("tessera_device_backend", ctypes.c_char_p, [ctypes.c_void_p]),
     ("tessera_buffer_alloc", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
     ("tessera_buffer_free", ctypes.c_int, [ctypes.c_void_p]),
@@ -285,6 +286,14 @@ def backend_names():
 
 def device_name(device):
     return library().tessera_device_name(device).decode()
+
+
+def device_attribute(device, name):
+    """A fact of a device (tessera_device_attribute): "multiprocessor_count",
+    "max_shared_mem", "max_num_regs", "warpSize", ..."""
+    v = ctypes.c_int64()
+    _check(library().tessera_device_attribute(device, name.encode(), ctypes.byref(v)))
+    return v.value
 
 
 class Buffer:

@@ -16,7 +16,7 @@ tensor -> nvptx, a ROCm one -> amdgpu) unless @tessera.jit(target=...) says
 otherwise; ``tessera targets`` lists the targets and their names.
 """
 
-from . import language, testing
+from . import language, runtime, testing
 from ._array import Array, empty, from_numpy, zeros
 from ._C import CompilationError, DeviceAssertionError, TesseraError
 from .autotune import Autotuner, Config, Heuristics, autotune, heuristics

@@ -178,6 +178,30 @@ CudaDevice::CudaDevice(const CudaDriver &driver, int index, CUdevice device, CUc
   }
 }
 
+Status CudaDevice::attribute(std::string_view name, int64_t &value) const {
+  static const std::pair<const char *, CUdevice_attribute> kAttributes[] = {
+      {"multiprocessor_count", CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+      {"max_shared_mem", CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN},
+      {"max_num_regs", CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK},
+      {"warpSize", CU_DEVICE_ATTRIBUTE_WARP_SIZE},
+      {"sm_clock_rate", CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
+      {"mem_clock_rate", CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
+      {"mem_bus_width", CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH},
+      {"max_threads_per_block", CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+      {"l2_cache_size", CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE},
+  };
+  for (const auto &[known, attr] : kAttributes)
+    if (name == known) {
+      int v = 0;
+      if (Status st = driver_.check(driver_.cuDeviceGetAttribute(&v, attr, device_), "cuDeviceGetAttribute",
+                                    StatusCode::Unavailable); !st)
+        return st;
+      value = v;
+      return Status::ok();
+    }
+  return Device::attribute(name, value);
+}
+
 Status CudaDevice::streamHandle(Stream *stream, CUstream &out) const {
   out = nullptr;
   if (!stream) return Status::ok();

@@ -65,6 +65,7 @@ public:
   std::string backend() const override { return "cuda"; }
   int index() const override { return index_; }
   std::string architecture() const override { return architecture_; }
+  Status attribute(std::string_view name, int64_t &value) const override;
 
   Status allocate(size_t bytes, std::unique_ptr<Buffer> &out) override;
   Status copyToDevice(Buffer &dst, size_t offset, const void *src, size_t bytes, Stream *stream) override;

@@ -4,6 +4,7 @@
 #include "runtime/host/HostBackend.h"
 #include "runtime/host/HostInternal.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -91,6 +92,13 @@ public:
   }
   std::string backend() const override { return "host"; }
   int index() const override { return 0; }
+  // Programs run one per hardware thread, each alone (a "warp" of one).
+  Status attribute(std::string_view name, int64_t &value) const override {
+    if (name == "multiprocessor_count") value = std::max(1u, std::thread::hardware_concurrency());
+    else if (name == "warpSize") value = 1;
+    else return Device::attribute(name, value);
+    return Status::ok();
+  }
 
   Status allocate(size_t bytes, std::unique_ptr<Buffer> &out) override {
     size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;

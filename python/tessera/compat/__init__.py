@@ -16,11 +16,12 @@ Tessera's module of the same role:
                                     tessera.language.extra.libdevice
     triton.testing                  tessera.testing
     triton.runtime, .runtime.jit    JITFunction, jit (and .autotuner: Autotuner, Config, heuristics)
+    triton.runtime.driver           tessera.runtime.driver (driver.active: target, device, properties)
 
 Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
 imported from these modules under any alias). Not covered: Triton's
 compiler internals (`triton.compiler`, `triton.backends`, ASTSource),
-`triton.runtime.driver`, and any function the frontend does not implement
+and any function the frontend does not implement
 (a kernel using one fails to compile with its location).
 
 A real Triton is never replaced behind the user's back: install() refuses
@@ -71,9 +72,10 @@ def _triton_module():
     for name in ("Autotuner", "Config", "autotune", "heuristics", "Heuristics"):
         setattr(runtime.autotuner, name, getattr(tessera, name))
     runtime.JITFunction, runtime.Autotuner, runtime.Config = tessera.JITFunction, tessera.Autotuner, tessera.Config
+    runtime.driver = tessera.runtime.driver
     triton.runtime = runtime
     return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit,
-                    "triton.runtime.autotuner": runtime.autotuner}
+                    "triton.runtime.autotuner": runtime.autotuner, "triton.runtime.driver": runtime.driver}
 
 
 def installed():

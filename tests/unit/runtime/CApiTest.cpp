@@ -90,6 +90,19 @@ TEST(CApi, NullsAndBadArgumentsReturnErrors) {
   EXPECT_NE(std::string(tessera_version()).find("tessera "), std::string::npos);
 }
 
+TEST(CApi, DeviceAttributes) {
+  int64_t v = -1;
+  ASSERT_EQ(tessera_device_attribute(host(), "multiprocessor_count", &v), TESSERA_SUCCESS);
+  EXPECT_GE(v, 1);
+  ASSERT_EQ(tessera_device_attribute(host(), "warpSize", &v), TESSERA_SUCCESS);
+  EXPECT_EQ(v, 1);
+  EXPECT_EQ(tessera_device_attribute(host(), "max_num_regs", &v), TESSERA_ERROR_NOT_FOUND);
+  EXPECT_NE(std::string(tessera_last_error()).find("no attribute 'max_num_regs'"), std::string::npos);
+  EXPECT_EQ(tessera_device_attribute(host(), nullptr, &v), TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tessera_device_attribute(host(), "warpSize", nullptr), TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tessera_device_attribute(nullptr, "warpSize", &v), TESSERA_ERROR_INVALID_ARGUMENT);
+}
+
 TEST(CApi, LastErrorBelongsToTheThread) {
   tessera_device d = nullptr;
   EXPECT_EQ(tessera_get_device("nope", 0, &d), TESSERA_ERROR_NOT_FOUND);
