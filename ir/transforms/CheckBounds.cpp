@@ -125,7 +125,8 @@ private:
     op->setOperand(0, b.select(ok, op->operand(0), scratch));
   }
 
-  // If any element is bad: claim the report, then fill it in.
+  // Any element bad: the program's check_failed fills in the report (the
+  // first failure) with the least bad value of the tile.
   void report(Builder &b, Operation *op, int64_t kind, int arg, Value *bad, Value *offset) {
     Value *anyBad = bad, *first = offset;
     if (bad->type().isTile()) {  // one reduction: the least bad value, or "none" if none is bad

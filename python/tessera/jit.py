@@ -7,17 +7,21 @@ globals, num_warps/num_stages and the target. Compiled kernels are also kept
 in memory per specialization key, so a warm launch does no compiling.
 """
 
+import collections
 import ctypes
 import functools
 import inspect
 import operator
 import re
 import sys
+import textwrap
 
 from . import _C, _checked, _source, _targets
 from . import language as tl
 from ._specialize import constexpr_text, specialize_arg
 from ._specialize import fast_pointer as _fast_pointer
+
+KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_not_specialize annotation")
 
 # Launch options Triton accepts that the CPU target has no use for.
 _IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid")
@@ -300,6 +304,28 @@ class JITFunction:
                                     arch=arch, checked=_checked.enabled(debug, self.debug))
 
     def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, **kwargs):
+        kernel, bound, signature, values, device, checked = self._kernel_for(args, kwargs, num_warps, num_stages,
+                                                                              debug)
+        stream = _current_stream(device)
+        if checked:
+            return self._run_checked(kernel, grid, bound, signature, values, device, stream)
+        try:
+            kernel.launch_ctypes(normalize_grid(grid, bound), values, stream)
+        except _C.DeviceAssertionError as e:  # the assertion's place in the user's file, not the module's
+            module = self.module_text()
+            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        return kernel
+
+    def warmup(self, *args, grid=None, num_warps=None, num_stages=None, debug=None, **kwargs):
+        """Compiles (or finds) the kernel a launch with these arguments would
+        run, without launching it (Triton's JITFunction.warmup); `grid` is
+        accepted and unused."""
+        return self._kernel_for(args, kwargs, num_warps, num_stages, debug)[0]
+
+    def _kernel_for(self, args, kwargs, num_warps, num_stages, debug):
+        """(kernel, bound arguments, signature, launch values, device, checked)
+        of a launch: specialized, compiled once per key, and the arguments
+        checked against what the kernel writes."""
         for option in _IGNORED_OPTIONS:
             kwargs.pop(option, None)
         # A kernel may also take num_warps/num_stages as parameters (Triton's
@@ -323,15 +349,19 @@ class JITFunction:
                 if index in kernel.written:
                     raise TypeError("kernel '%s' stores through argument '%s', a read-only array"
                                     % (self.__name__, name))
-        stream = _current_stream(device)
-        if checked:
-            return self._run_checked(kernel, grid, bound, signature, values, device, stream)
-        try:
-            kernel.launch_ctypes(normalize_grid(grid, bound), values, stream)
-        except _C.DeviceAssertionError as e:  # the assertion's place in the user's file, not the module's
-            module = self.module_text()
-            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
-        return kernel
+        return kernel, bound, signature, values, device, checked
+
+    @property
+    def params(self):
+        """One KernelParam (num, name, is_constexpr, do_not_specialize,
+        annotation) per parameter, as Triton's JITFunction.params."""
+        return [KernelParam(i, n, n in self.constexpr_names, n in self.do_not_specialize,
+                            self.signature.parameters[n].annotation) for i, n in enumerate(self.arg_names)]
+
+    @property
+    def src(self):
+        """The kernel's source text (its def, dedented), as Triton's JITFunction.src."""
+        return textwrap.dedent(inspect.getsource(self.fn))
 
     def _run_checked(self, kernel, grid, bound, signature, values, device, stream):
         """A launch in the checked mode: the buffers' sizes and the report
