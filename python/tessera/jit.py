@@ -309,12 +309,15 @@ class JITFunction:
         stream = _current_stream(device)
         if checked:
             return self._run_checked(kernel, grid, bound, signature, values, device, stream)
+        self._launch(kernel, grid, bound, values, stream)
+        return kernel
+
+    def _launch(self, kernel, grid, bound, values, stream):
         try:
             kernel.launch_ctypes(normalize_grid(grid, bound), values, stream)
         except _C.DeviceAssertionError as e:  # the assertion's place in the user's file, not the module's
             module = self.module_text()
             raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
-        return kernel
 
     def warmup(self, *args, grid=None, num_warps=None, num_stages=None, debug=None, **kwargs):
         """Compiles (or finds) the kernel a launch with these arguments would
@@ -372,11 +375,7 @@ class JITFunction:
             self._reports = _checked.Reports()
         report = self._reports.buffer(device)
         hidden = _checked.launch_values([s for s, ty in zip(sizes, signature) if ty.startswith("*")], report)
-        try:
-            kernel.launch_ctypes(normalize_grid(grid, bound), values + hidden, stream)
-        except _C.DeviceAssertionError as e:
-            module = self.module_text()
-            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        self._launch(kernel, grid, bound, values + hidden, stream)
         tessera_stream = _C.wrap_stream(kernel.device, stream) if stream is not None else None
         result = self._reports.read(device, tessera_stream)
         if result[0]:

@@ -271,16 +271,8 @@ void Lowering::lowerAssert(const ir::Operation &op) {
 }
 
 void Lowering::lowerCheckFailed(const ir::Operation &op) {
-  llvm::BasicBlock *failed = llvm::BasicBlock::Create(ctx, "check.failed", fn), *cont = llvm::BasicBlock::Create(ctx, "check.ok", fn);
-  b.CreateCondBr(get(op.operand(1)).scalar, failed, cont);
-  b.SetInsertPoint(failed);
-  std::vector<llvm::Value *> fields;
-  for (const char *name : {"kind", "arg", "line", "col"}) fields.push_back(b.getInt64(uint64_t(op.attr(name)->getInt())));
-  fields.push_back(get(op.operand(2)).scalar);
-  for (int axis = 0; axis < 3; ++axis) fields.push_back(b.CreateSExt(pid[axis], b.getInt64Ty()));
-  llvmgen::recordCheckFailure(b, get(op.operand(0)).scalar, fields);
-  b.CreateBr(cont);
-  b.SetInsertPoint(cont);
+  llvmgen::recordCheckFailure(b, op, get(op.operand(0)).scalar, get(op.operand(1)).scalar, get(op.operand(2)).scalar,
+                              pid);
 }
 
 // ---- the kernel

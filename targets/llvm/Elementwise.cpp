@@ -245,14 +245,22 @@ std::vector<llvm::Value *> ElementwiseEmitter::combineRegion(
   throw LoweringError{"combine region without a yield"};
 }
 
-void recordCheckFailure(llvm::IRBuilder<> &b, llvm::Value *report, const std::vector<llvm::Value *> &fields) {
+void recordCheckFailure(llvm::IRBuilder<> &b, const ir::Operation &op, llvm::Value *report, llvm::Value *failed,
+                        llvm::Value *value, llvm::Value *const programIds[3]) {
   llvm::Function *fn = b.GetInsertBlock()->getParent();
-  llvm::Value *previous = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, report, b.getInt64(1), llvm::MaybeAlign(8),
-                                            llvm::AtomicOrdering::Monotonic);
+  llvm::BasicBlock *failedBB = llvm::BasicBlock::Create(b.getContext(), "check.failed", fn);
   llvm::BasicBlock *firstBB = llvm::BasicBlock::Create(b.getContext(), "check.first", fn);
   llvm::BasicBlock *done = llvm::BasicBlock::Create(b.getContext(), "check.done", fn);
+  b.CreateCondBr(failed, failedBB, done);
+  b.SetInsertPoint(failedBB);
+  llvm::Value *previous = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, report, b.getInt64(1), llvm::MaybeAlign(8),
+                                            llvm::AtomicOrdering::Monotonic);
   b.CreateCondBr(b.CreateICmpEQ(previous, b.getInt64(0)), firstBB, done);
   b.SetInsertPoint(firstBB);
+  std::vector<llvm::Value *> fields;
+  for (const char *name : {"kind", "arg", "line", "col"}) fields.push_back(b.getInt64(uint64_t(op.attr(name)->getInt())));
+  fields.push_back(value);
+  for (int axis = 0; axis < 3; ++axis) fields.push_back(b.CreateZExt(programIds[axis], b.getInt64Ty()));
   for (size_t i = 0; i < fields.size(); ++i)
     b.CreateAlignedStore(fields[i], b.CreateConstGEP1_64(b.getInt64Ty(), report, i + 1), llvm::MaybeAlign(8));
   b.CreateBr(done);

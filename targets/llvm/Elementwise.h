@@ -85,10 +85,11 @@ private:
 bool isF8(ir::Type t);
 // False with `error` set when `m` is not valid LLVM IR (a lowering bug).
 bool verifyLowered(llvm::Module &m, const std::string &target, std::string &error);
-// The checked mode's report (ir/Ops.def, check_failed), at the builder's
-// insertion point, for a failure already established: report[0] += 1, and
-// the first failure writes `fields` (i64) to report[1...].
-void recordCheckFailure(llvm::IRBuilder<> &b, llvm::Value *report, const std::vector<llvm::Value *> &fields);
+// A check_failed op (ir/Ops.def) at the builder's insertion point: when
+// `failed`, report[0] += 1, and the first failure writes the op's kind,
+// arg, line and col, `value` and the program ids (i32) to report[1..8].
+void recordCheckFailure(llvm::IRBuilder<> &b, const ir::Operation &op, llvm::Value *report, llvm::Value *failed,
+                        llvm::Value *value, llvm::Value *const programIds[3]);
 // LLVM's default O0-O3 pipeline for `tm`.
 void optimizeModule(llvm::Module &m, llvm::TargetMachine &tm, int optLevel);
 // `scalar`, or a vector of it as wide as `like`.

@@ -331,15 +331,10 @@ private:
 
   // The program's first thread reports for it (ir/Ops.def, check_failed).
   void emitCheckFailed(const ir::Operation &op) {
-    llvm::Value *report = get(op.operand(0));
-    llvm::Value *first = b.CreateICmpEQ(info.threadId(b), llvm::ConstantInt::get(info.threadId(b)->getType(), 0));
-    when(b.CreateAnd(get(op.operand(1)), first), [&] {
-      std::vector<llvm::Value *> fields;
-      for (const char *name : {"kind", "arg", "line", "col"}) fields.push_back(b.getInt64(uint64_t(op.attr(name)->getInt())));
-      fields.push_back(get(op.operand(2)));
-      for (int axis = 0; axis < 3; ++axis) fields.push_back(b.CreateZExt(info.programId(b, axis), b.getInt64Ty()));
-      recordCheckFailure(b, report, fields);
-    });
+    llvm::Value *tid = info.threadId(b);
+    llvm::Value *first = b.CreateICmpEQ(tid, llvm::ConstantInt::get(tid->getType(), 0));
+    llvm::Value *pids[3] = {info.programId(b, 0), info.programId(b, 1), info.programId(b, 2)};
+    recordCheckFailure(b, op, get(op.operand(0)), b.CreateAnd(get(op.operand(1)), first), get(op.operand(2)), pids);
   }
 
   // ---- control flow

@@ -18,6 +18,7 @@ import numpy as np
 
 import tessera
 import tessera.language as tl
+from tessera.bench.workloads import _add_kernel as add_kernel
 
 CASES = {}
 
@@ -40,13 +41,6 @@ def expect_error(kind, pattern, fn):
 
 def close(a, b):
     np.testing.assert_allclose(a, b, rtol=1e-6)
-
-
-@tessera.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
 
 
 @tessera.jit
@@ -166,7 +160,7 @@ def read_only_output():
     x, y = _vectors(16)
     out = np.zeros(16, np.float32)
     out.setflags(write=False)
-    expect_error(TypeError, r"kernel 'add_kernel' stores through argument 'out_ptr', a read-only array",
+    expect_error(TypeError, r"kernel '_add_kernel' stores through argument 'out_ptr', a read-only array",
                  lambda: add_kernel[(1,)](x, y, out, 16, BLOCK=16))
     assert not out.any()
 
@@ -210,7 +204,7 @@ def too_few_arguments():
 @case
 def wrong_argument_type():
     x, y = _vectors(4)
-    expect_error(TypeError, r"kernel 'add_kernel', argument 'n'", lambda: add_kernel[(1,)](x, y, x, "4", BLOCK=4))
+    expect_error(TypeError, r"kernel '_add_kernel', argument 'n'", lambda: add_kernel[(1,)](x, y, x, "4", BLOCK=4))
 
 
 # ---- 4. hangs
