@@ -4,6 +4,7 @@
 #include "runtime/Runtime.h"
 #include "runtime/hip/HipBackend.h"
 #include "runtime/host/HostBackend.h"
+#include "runtime/vulkan/VulkanBackend.h"
 #if TESSERA_HAVE_CUDA_BACKEND
 #include "runtime/cuda/CudaBackend.h"
 #endif
@@ -21,13 +22,14 @@ struct Entry {
   Status (*why)();
 };
 
-// Preference order: GPUs first, the host last. level_zero and vulkan slot
-// in above "host" as they land.
+// Preference order: GPUs first, the host last. level_zero slots in above
+// "host" as it lands.
 const Entry kBackends[] = {
 #if TESSERA_HAVE_CUDA_BACKEND
     {"cuda", &cudaBackend, &cudaBackendStatus},
 #endif
     {"hip", &hipBackend, &hipBackendStatus},
+    {"vulkan", &vulkanBackend, &vulkanBackendStatus},
     {"host", &hostBackend, nullptr},
 };
 

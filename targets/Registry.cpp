@@ -6,6 +6,7 @@
 #include "targets/amdgpu/AmdgpuTarget.h"
 #include "targets/cpu/CpuTarget.h"
 #include "targets/nvptx/NvptxTarget.h"
+#include "targets/spirv/SpirvTarget.h"
 
 namespace tessera::targets {
 
@@ -29,7 +30,7 @@ std::vector<TargetRow> makeRows() {
        .formats = {"elf-shared-object"},
        .generator = "LLVM x86-64 -> shared object (lld)",
        .llvmTarget = "x86-64",
-       .create = cpu::createCpuTarget},
+       .create = [](std::string_view) { return cpu::createCpuTarget(); }},
       {.name = "nvptx",
        .aliases = {{"cuda", ""}},
        .flavours = {{"", "cuda", "cuda", "cuda", {kDLCUDA, kDLCUDAManaged}}},
@@ -37,7 +38,7 @@ std::vector<TargetRow> makeRows() {
        .formats = {"cubin", "ptx"},
        .generator = "LLVM NVPTX -> PTX -> ptxas or driver JIT",
        .llvmTarget = "nvptx64",
-       .create = nvptx::createNvptxTarget},
+       .create = [](std::string_view) { return nvptx::createNvptxTarget(); }},
       {.name = "amdgpu",
        .aliases = {{"hip", ""}},
        // ROCm's PyTorch names AMD GPUs "cuda" (and sets torch.version.hip).
@@ -45,7 +46,7 @@ std::vector<TargetRow> makeRows() {
        .formats = {"hsaco"},
        .generator = "LLVM AMDGPU -> HSA code object (lld)",
        .llvmTarget = "amdgcn",
-       .create = amdgpu::createAmdgpuTarget},
+       .create = [](std::string_view) { return amdgpu::createAmdgpuTarget(); }},
       {.name = "spirv",
        .aliases = {{"vulkan", "vulkan"}, {"opencl", "opencl"}, {"level_zero", "opencl"}},
        // Vulkan compute shaders, and OpenCL kernels run by Level Zero (Intel
@@ -54,7 +55,7 @@ std::vector<TargetRow> makeRows() {
        .formats = {"spirv"},
        .generator = "Tessera's SPIR-V emitter (LLVM 19 has none)",
        .llvmTarget = "",
-       .create = nullptr},
+       .create = spirv::createSpirvTarget},
   };
 }
 
@@ -127,7 +128,7 @@ std::unique_ptr<Target> createTarget(std::string_view name, std::string *error) 
                ref.row->generator + ")";
     return nullptr;
   }
-  return ref.row->create();
+  return ref.row->create(ref.flavour->name);
 }
 
 } // namespace tessera::targets

@@ -144,7 +144,8 @@ struct TargetRow {
   std::vector<const char *> formats;    // binary formats; the first is what a complete toolchain produces
   const char *generator;                // what produces its code
   const char *llvmTarget;               // the LLVM backend it needs ("" = none)
-  std::unique_ptr<Target> (*create)();  // null: no code generator in this build yet
+  // Makes its code generator for a flavour's name; null: none in this build yet.
+  std::unique_ptr<Target> (*create)(std::string_view flavour);
 
   bool present() const { return create != nullptr; }
 };

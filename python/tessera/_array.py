@@ -37,6 +37,7 @@ class Array:
             raise ValueError("negative dimension in shape %r" % (self.shape,))
         self.dtype = _dtype(dtype)
         self._backend, self._index, self.device = _normalize_device(device)
+        self._tessera_device = self.device
         size = 1
         for n in self.shape:
             size *= n

@@ -209,6 +209,9 @@ def pointer_info(arg):
     device is "cpu", "cuda:N", "hip:N" and so on. Checked in this order: torch-style tensors
     (data_ptr(), dtype, device), __cuda_array_interface__ (device memory of
     the current CUDA device), __array_interface__ (host), __dlpack__."""
+    device = getattr(arg, "_tessera_device", None)
+    if device is not None:  # tessera's own arrays, on any backend's device
+        return arg.data_ptr(), _dtype_name(arg.dtype), device
     if hasattr(arg, "data_ptr") and hasattr(arg, "dtype"):
         device = getattr(arg, "device", None)
         return arg.data_ptr(), _dtype_name(arg.dtype), "cpu" if device is None else _torch_device(device)

@@ -90,10 +90,15 @@ def preferred():
     return sorted(rows, key=lambda r: r[1] == _C.HOST)
 
 
+# Backends a launch never picks unless asked: Vulkan is everywhere Mesa is
+# installed (lavapipe is a CPU), and a GPU's own backend comes first anyway.
+_EXPLICIT_ONLY = ("vulkan",)
+
+
 def default_target():
     """The first target this build can compile for whose device is present."""
     for target, backend in preferred():
-        if not _C.target_available(target):
+        if not _C.target_available(target) or backend in _EXPLICIT_ONLY:
             continue
         try:
             _C.get_device(backend)

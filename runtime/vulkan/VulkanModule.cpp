@@ -1,0 +1,231 @@
+// SPIR-V modules on a Vulkan device: what a launch needs is read from the
+// binary itself (entry points, LocalSize, the push-constant block that holds
+// the arguments, the subgroup size Tessera compiled for), then one compute
+// pipeline per kernel.
+#include "runtime/vulkan/VulkanInternal.h"
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace tessera::runtime::vk {
+
+namespace {
+
+struct ArgumentSlot {
+  uint32_t offset = 0, bytes = 0;
+};
+
+struct Reflection {
+  std::map<std::string, uint32_t> entries;        // name -> function id
+  std::map<uint32_t, std::array<uint32_t, 3>> localSize;
+  std::vector<ArgumentSlot> arguments;            // the push-constant block's members
+  uint32_t pushBytes = 0;
+  uint32_t subgroupSize = 0;                      // 0: not stated
+};
+
+std::string readString(const uint32_t *w, size_t words) {
+  std::string s(reinterpret_cast<const char *>(w), words * 4);
+  return s.substr(0, s.find('\0'));
+}
+
+// The few instructions a launch depends on; the driver validates the rest.
+Status reflect(const uint32_t *w, size_t n, Reflection &r) {
+  if (n < 5 || w[0] != 0x07230203) return {StatusCode::LoadFailed, "not a SPIR-V module (bad magic number)"};
+  std::map<uint32_t, uint32_t> widths;                       // int/float type -> bits
+  std::map<uint32_t, std::vector<uint32_t>> structs;         // struct -> member types
+  std::map<uint32_t, std::map<uint32_t, uint32_t>> offsets;  // struct -> member -> offset
+  std::map<uint32_t, uint32_t> pointees;                     // PushConstant pointer type -> pointee
+  std::set<uint32_t> blocks;
+  uint32_t pushStruct = 0;
+  for (size_t i = 5; i < n;) {
+    uint32_t count = w[i] >> 16, opcode = w[i] & 0xFFFF;
+    if (count == 0 || i + count > n) return {StatusCode::LoadFailed, "malformed SPIR-V module (instruction past the end)"};
+    const uint32_t *o = w + i + 1;
+    switch (opcode) {
+    case 15: r.entries[readString(o + 2, count - 3)] = o[1]; break;  // OpEntryPoint
+    case 16:                                                        // OpExecutionMode LocalSize
+      if (o[1] == 17 && count >= 6) r.localSize[o[0]] = {o[2], o[3], o[4]};
+      break;
+    case 330: {  // OpModuleProcessed
+      std::string text = readString(o, count - 1);
+      const std::string key = "tessera.subgroup_size ";
+      if (text.rfind(key, 0) == 0) r.subgroupSize = uint32_t(std::atoi(text.c_str() + key.size()));
+      break;
+    }
+    case 71:  // OpDecorate Block
+      if (o[1] == 2) blocks.insert(o[0]);
+      break;
+    case 72:  // OpMemberDecorate Offset
+      if (o[2] == 35 && count >= 5) offsets[o[0]][o[1]] = o[3];
+      break;
+    case 21: case 22: widths[o[0]] = o[1]; break;  // OpTypeInt, OpTypeFloat
+    case 30: structs[o[0]] = std::vector<uint32_t>(o + 1, o + (count - 1)); break;  // OpTypeStruct
+    case 32:  // OpTypePointer PushConstant
+      if (o[1] == 9) pointees[o[0]] = o[2];
+      break;
+    case 59:  // OpVariable PushConstant
+      if (o[2] == 9 && pointees.count(o[0])) pushStruct = pointees[o[0]];
+      break;
+    default: break;
+    }
+    i += count;
+  }
+  if (pushStruct) {
+    if (!blocks.count(pushStruct) || !structs.count(pushStruct))
+      return {StatusCode::LoadFailed, "the module's push constants are not one Block struct"};
+    const std::vector<uint32_t> &members = structs[pushStruct];
+    for (uint32_t m = 0; m < members.size(); ++m) {
+      if (!widths.count(members[m]) || !offsets[pushStruct].count(m))
+        return {StatusCode::LoadFailed, "push-constant member " + std::to_string(m) + " is not a scalar with an offset"};
+      ArgumentSlot slot{offsets[pushStruct][m], widths[members[m]] / 8};
+      r.arguments.push_back(slot);
+      r.pushBytes = std::max(r.pushBytes, slot.offset + slot.bytes);
+    }
+    r.pushBytes = (r.pushBytes + 3) / 4 * 4;
+  }
+  return Status::ok();
+}
+
+struct LoadedModule {
+  VulkanDevice &device;
+  VkShaderModule shader = VK_NULL_HANDLE;
+  Reflection info;
+  ~LoadedModule() {
+    if (shader) device.fn().vkDestroyShaderModule(device.handle(), shader, nullptr);
+  }
+};
+
+class VulkanKernel final : public Kernel {
+public:
+  VulkanKernel(std::shared_ptr<LoadedModule> module, std::string name, VkPipelineLayout layout, VkPipeline pipeline,
+               uint32_t threads)
+      : module_(std::move(module)), name_(std::move(name)), layout_(layout), pipeline_(pipeline), threads_(threads) {}
+  ~VulkanKernel() override {
+    VulkanDevice &d = module_->device;
+    (void)d.synchronize();
+    d.fn().vkDestroyPipeline(d.handle(), pipeline_, nullptr);
+    d.fn().vkDestroyPipelineLayout(d.handle(), layout_, nullptr);
+  }
+  const std::string &name() const override { return name_; }
+
+  Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
+    const Reflection &r = module_->info;
+    if (Status st = checkArgs(args, numArgs, r.arguments.size()); !st) return st;
+    VulkanDevice &d = module_->device;
+    if (stream && &stream->device() != &d)
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': the stream belongs to another device"};
+    if (config.threadsPerProgram != int(threads_))
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "' with " + std::to_string(config.threadsPerProgram) +
+                                               " threads per program; its module says " + std::to_string(threads_)};
+    const auto &limit = d.properties().limits.maxComputeWorkGroupCount;
+    for (int a = 0; a < 3; ++a) {
+      if (config.grid[size_t(a)] == 0) return Status::ok();
+      if (config.grid[size_t(a)] > limit[a])
+        return {StatusCode::InvalidArgument, "launch of '" + name_ + "': grid dimension " + std::to_string(a) + " is " +
+                                                 std::to_string(config.grid[size_t(a)]) + "; " + d.name() + " allows " +
+                                                 std::to_string(limit[a])};
+    }
+    std::vector<uint8_t> push(r.pushBytes, 0);
+    for (size_t i = 0; i < r.arguments.size(); ++i) std::memcpy(push.data() + r.arguments[i].offset, args[i], r.arguments[i].bytes);
+    return d.submit([&](VkCommandBuffer cmd) {
+      d.fn().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+      if (!push.empty())
+        d.fn().vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()), push.data());
+      d.fn().vkCmdDispatch(cmd, config.grid[0], config.grid[1], config.grid[2]);
+    });
+  }
+
+private:
+  std::shared_ptr<LoadedModule> module_;
+  std::string name_;
+  VkPipelineLayout layout_;
+  VkPipeline pipeline_;
+  uint32_t threads_;
+};
+
+class VulkanModule final : public Module {
+public:
+  explicit VulkanModule(std::shared_ptr<LoadedModule> m) : m_(std::move(m)) {}
+  Status getKernel(const std::string &entry, size_t numArgs, std::unique_ptr<Kernel> &out) override {
+    const Reflection &r = m_->info;
+    VulkanDevice &d = m_->device;
+    auto it = r.entries.find(entry);
+    if (it == r.entries.end()) return {StatusCode::NotFound, "the SPIR-V module has no entry point '" + entry + "'"};
+    if (numArgs != r.arguments.size())
+      return {StatusCode::InvalidArgument, "kernel '" + entry + "' takes " + std::to_string(r.arguments.size()) +
+                                               " arguments, not " + std::to_string(numArgs)};
+    auto size = r.localSize.find(it->second);
+    if (size == r.localSize.end()) return {StatusCode::LoadFailed, "entry point '" + entry + "' has no LocalSize"};
+    uint32_t threads = size->second[0] * size->second[1] * size->second[2];
+    uint32_t sg = r.subgroupSize;
+    if (sg && (sg < d.minSubgroupSize() || sg > d.maxSubgroupSize()))
+      return {StatusCode::LoadFailed, "kernel '" + entry + "' was compiled for subgroups of " + std::to_string(sg) +
+                                          " lanes; " + d.name() + " runs " + std::to_string(d.minSubgroupSize()) +
+                                          (d.minSubgroupSize() == d.maxSubgroupSize() ? "" : " to " + std::to_string(d.maxSubgroupSize())) +
+                                          " (compile with its arch, " + d.architecture() + ")"};
+    if (sg && threads % sg)
+      return {StatusCode::LoadFailed, "kernel '" + entry + "': " + std::to_string(threads) +
+                                          " threads are not whole subgroups of " + std::to_string(sg)};
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, r.pushBytes};
+    VkPipelineLayoutCreateInfo li{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    li.pushConstantRangeCount = r.pushBytes ? 1 : 0;
+    li.pPushConstantRanges = &range;
+    VkPipelineLayout layout;
+    if (Status st = check(d.fn().vkCreatePipelineLayout(d.handle(), &li, nullptr, &layout), "vkCreatePipelineLayout",
+                          StatusCode::LoadFailed);
+        !st)
+      return st;
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    required.requiredSubgroupSize = sg;
+    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = m_->shader;
+    ci.stage.pName = entry.c_str();
+    if (sg && d.subgroupSizeControl()) {
+      ci.stage.pNext = &required;
+      ci.stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    } else if (sg && sg != d.subgroupSize()) {
+      d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
+      return {StatusCode::LoadFailed, d.name() + " cannot fix its subgroup size (no VK_EXT_subgroup_size_control)"};
+    }
+    ci.layout = layout;
+    VkPipeline pipeline;
+    if (Status st = check(d.fn().vkCreateComputePipelines(d.handle(), VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline),
+                          "vkCreateComputePipelines", StatusCode::LoadFailed);
+        !st) {
+      d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
+      return st;
+    }
+    out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads);
+    return Status::ok();
+  }
+
+private:
+  std::shared_ptr<LoadedModule> m_;
+};
+
+} // namespace
+
+Status VulkanDevice::loadModule(std::string_view format, const void *binary, size_t size, std::unique_ptr<Module> &out) {
+  if (format != "spirv")
+    return {StatusCode::Unsupported, "the Vulkan backend loads SPIR-V modules, not '" + std::string(format) + "'"};
+  if (!binary || size % 4 || size < 20) return {StatusCode::LoadFailed, "a SPIR-V module is a whole number of words"};
+  auto m = std::make_shared<LoadedModule>(LoadedModule{*this});
+  if (Status st = reflect(static_cast<const uint32_t *>(binary), size / 4, m->info); !st) return st;
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = size;
+  info.pCode = static_cast<const uint32_t *>(binary);
+  if (Status st = check(d_.vkCreateShaderModule(device_, &info, nullptr, &m->shader), "vkCreateShaderModule",
+                        StatusCode::LoadFailed);
+      !st)
+    return st;
+  out = std::make_unique<VulkanModule>(std::move(m));
+  return Status::ok();
+}
+
+} // namespace tessera::runtime::vk

@@ -1,0 +1,111 @@
+// A SPIR-V module in the making: ids, the module's sections in the order
+// the specification requires, types and constants made once each, and one
+// function body. Knows the binary encoding and nothing of Tessera's IR.
+#pragma once
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tessera::targets::spirv {
+
+using Id = uint32_t;
+using Words = std::vector<uint32_t>;
+
+class Builder {
+public:
+  Id newId() { return nextId_++; }
+
+  void capability(spv::Capability c) { capabilities_.insert(uint32_t(c)); }
+  void extension(const std::string &name) { extensions_.insert(name); }
+  // The id of an extended instruction set ("GLSL.std.450", "OpenCL.std").
+  Id extInstSet(const std::string &name);
+
+  // Types, each made once.
+  Id voidType();
+  Id boolType();
+  Id intType(int bits);  // signedness 0: operations say how they read it
+  Id floatType(int bits);
+  Id vectorType(Id elem, int count);
+  Id pointerType(spv::StorageClass storage, Id pointee);
+  Id arrayType(Id elem, uint32_t count);
+  Id runtimeArrayType(Id elem);
+  Id functionType(Id result, const std::vector<Id> &params);
+  // A struct is never shared (its members get decorations of their own).
+  Id structType(const std::vector<Id> &members);
+  int widthOf(Id scalarType) const;  // bits of an int or float type; 1 for bool
+  // The type of a value (an instruction's result or a constant); 0 if unknown.
+  Id typeOfValue(Id value) const {
+    auto it = valueTypes_.find(value);
+    return it == valueTypes_.end() ? 0 : it->second;
+  }
+  // Element type and count of a vector type (count 0 for a scalar).
+  int vectorCount(Id type) const {
+    auto it = vectors_.find(type);
+    return it == vectors_.end() ? 0 : it->second.second;
+  }
+  Id vectorElement(Id type) const {
+    auto it = vectors_.find(type);
+    return it == vectors_.end() ? type : it->second.first;
+  }
+  bool isFloatType(Id type) const { return floatTypes_.count(type) != 0; }
+
+  // Constants, each made once: `bits` holds the value's bit pattern.
+  Id constant(Id type, uint64_t bits);
+  Id constantBool(bool value);
+  Id constantComposite(Id type, const std::vector<Id> &parts);
+
+  // Module-scope declarations.
+  Id variable(Id pointerTy, spv::StorageClass storage);
+  void decorate(Id target, spv::Decoration d, const std::vector<uint32_t> &extra = {});
+  void memberDecorate(Id structType, uint32_t member, spv::Decoration d, const std::vector<uint32_t> &extra = {});
+  void name(Id target, const std::string &name);
+  void memberName(Id structType, uint32_t member, const std::string &name);
+  void moduleProcessed(const std::string &text);
+  void entryPoint(spv::ExecutionModel model, Id function, const std::string &name, const std::vector<Id> &interface);
+  void executionMode(Id function, spv::ExecutionMode mode, const std::vector<uint32_t> &literals);
+  void memoryModel(spv::AddressingModel addressing, spv::MemoryModel memory);
+
+  // The function body: instructions with a result type and id, without,
+  // labels. Returns the result id (0 for none).
+  Id op(spv::Op opcode, Id resultType, const std::vector<uint32_t> &operands);
+  void opNoResult(spv::Op opcode, const std::vector<uint32_t> &operands);
+  void label(Id block) {
+    opNoResult(spv::Op::OpLabel, {block});
+    currentBlock_ = block;
+  }
+  Id currentBlock() const { return currentBlock_; }
+  // A phi whose incoming values are given later with setPhiIncoming
+  // (loop headers: the back edge is emitted after the phi).
+  Id phi(Id type, const std::vector<std::pair<Id, Id>> &incoming);
+  Id openPhi(Id type, int incomingCount, size_t &position);
+  void setPhiIncoming(size_t position, int index, Id value, Id block);
+  Id extInst(Id resultType, Id set, uint32_t instruction, const std::vector<Id> &args);
+
+  // The whole module: header, then every section in the required order.
+  Words finish(uint32_t version) const;
+
+  static void appendString(Words &w, const std::string &s);
+
+private:
+  void emit(Words &section, spv::Op opcode, const std::vector<uint32_t> &operands);
+
+  Id nextId_ = 1;
+  std::set<uint32_t> capabilities_;
+  std::set<std::string> extensions_;
+  Words extImports_, memoryModel_, entryPoints_, executionModes_, debug_, annotations_, globals_, body_;
+  std::map<std::string, Id> extSets_;
+  std::map<std::vector<uint32_t>, Id> types_;      // opcode + operands -> id
+  std::map<std::vector<uint32_t>, Id> constants_;  // opcode + type + words -> id
+  std::map<Id, int> widths_;
+  std::set<Id> floatTypes_;
+  std::map<Id, Id> valueTypes_;
+  std::map<Id, std::pair<Id, int>> vectors_;
+  Id currentBlock_ = 0;
+};
+
+} // namespace tessera::targets::spirv

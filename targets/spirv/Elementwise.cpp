@@ -1,0 +1,431 @@
+// The elementwise semantics of ir/IR.h in SPIR-V: arithmetic, comparisons,
+// casts (bf16 and fp8 through f32, as bits) and math (GLSL.std.450).
+#include "targets/spirv/Emitter.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <cmath>
+
+namespace tessera::targets::spirv {
+
+using ir::OpCode;
+using ir::ScalarKind;
+using spv::Op;
+
+namespace {
+
+bool isF8(ir::Type t) { return t.scalarKind() == ScalarKind::F8E4M3 || t.scalarKind() == ScalarKind::F8E5M2; }
+bool isBf16(ir::Type t) { return t.scalarKind() == ScalarKind::BF16; }
+// Floats kept as bits, computed in f32.
+bool emulated(ir::Type t) { return t.isScalar() && (isF8(t) || isBf16(t)); }
+
+} // namespace
+
+Id KernelEmitter::bf16ToF32(Id bits) {
+  Id w = op(Op::OpUConvert, u32(), {bits});
+  return op(Op::OpBitcast, f32(), {op(Op::OpShiftLeftLogical, u32(), {w, c32(16)})});
+}
+
+// Round to nearest even (or toward zero); NaNs stay quiet NaNs.
+Id KernelEmitter::f32ToBf16(Id f, bool towardZero) {
+  Id bits = op(Op::OpBitcast, u32(), {f});
+  Id rounded = bits;
+  if (!towardZero) {
+    Id lsb = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {bits, c32(16)}), c32(1)});
+    rounded = op(Op::OpIAdd, u32(), {bits, op(Op::OpIAdd, u32(), {c32(0x7FFF), lsb})});
+  }
+  Id hi = op(Op::OpShiftRightLogical, u32(), {rounded, c32(16)});
+  Id nan = op(Op::OpIsNan, boolTy(), {f});
+  Id quiet = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftRightLogical, u32(), {bits, c32(16)}), c32(0x40)});
+  return op(Op::OpUConvert, b.intType(16), {select(nan, quiet, hi)});
+}
+
+Id KernelEmitter::f8ToF32(Id bits, ScalarKind kind) {
+  Id x = op(Op::OpUConvert, u32(), {bits});
+  if (kind == ScalarKind::F8E5M2) {
+    b.capability(spv::Capability::Float16);
+    Id h = op(Op::OpUConvert, b.intType(16), {op(Op::OpShiftLeftLogical, u32(), {x, c32(8)})});
+    return op(Op::OpFConvert, f32(), {op(Op::OpBitcast, b.floatType(16), {h})});
+  }
+  auto And = [&](Id a, uint32_t m) { return op(Op::OpBitwiseAnd, u32(), {a, c32(m)}); };
+  Id sign = op(Op::OpShiftLeftLogical, u32(), {And(x, 0x80), c32(24)});
+  Id e = And(op(Op::OpShiftRightLogical, u32(), {x, c32(3)}), 0xF);
+  Id m = And(x, 7);
+  Id normal = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftLeftLogical, u32(), {op(Op::OpIAdd, u32(), {e, c32(120)}), c32(23)}),
+                                           op(Op::OpShiftLeftLogical, u32(), {m, c32(20)})});
+  Id sub = op(Op::OpBitcast, u32(), {op(Op::OpFMul, f32(), {op(Op::OpConvertUToF, f32(), {m}), fconst(f32(), 1.0 / 512)})});
+  Id mag = select(op(Op::OpIEqual, boolTy(), {e, c32(0)}), sub, normal);
+  Id isNan = op(Op::OpIEqual, boolTy(), {And(x, 0x7F), c32(0x7F)});
+  mag = select(isNan, c32(0x7FC00000), mag);
+  return op(Op::OpBitcast, f32(), {op(Op::OpBitwiseOr, u32(), {sign, mag})});
+}
+
+// Narrows f64 (or f32) `f` to `narrow` rounding to odd, so that rounding the
+// result once more to nearest even equals one rounding of `f` (see the LLVM
+// emitter's truncToOdd).
+Id KernelEmitter::truncToOdd(Id f, Id narrow) {
+  Id wide = b.typeOfValue(f);
+  int bits = b.widthOf(narrow);
+  Id bitsTy = b.intType(bits);
+  Id t = op(Op::OpFConvert, narrow, {f});
+  Id back = op(Op::OpFConvert, wide, {t});
+  Id inexact = op(Op::OpFOrdNotEqual, boolTy(), {back, f});
+  Id away = op(Op::OpFOrdGreaterThan, boolTy(), {glsl(wide, GLSLstd450FAbs, {back}), glsl(wide, GLSLstd450FAbs, {f})});
+  Id tb = op(Op::OpBitcast, bitsTy, {t});
+  Id one = uconst(bitsTy, 1);
+  tb = select(op(Op::OpLogicalAnd, boolTy(), {inexact, away}), op(Op::OpISub, bitsTy, {tb, one}), tb);
+  tb = select(inexact, op(Op::OpBitwiseOr, bitsTy, {tb, one}), tb);
+  return op(Op::OpBitcast, narrow, {tb});
+}
+
+Id KernelEmitter::f32ToF8(Id f, ScalarKind kind) {
+  Id u8 = b.intType(8);
+  if (kind == ScalarKind::F8E5M2) {
+    b.capability(spv::Capability::Float16);
+    Id h = op(Op::OpUConvert, u32(), {op(Op::OpBitcast, b.intType(16), {truncToOdd(f, b.floatType(16))})});
+    Id lsb = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {h, c32(8)}), c32(1)});
+    Id rounded = op(Op::OpShiftRightLogical, u32(), {op(Op::OpIAdd, u32(), {h, op(Op::OpIAdd, u32(), {c32(0x7F), lsb})}), c32(8)});
+    Id isNan = op(Op::OpUGreaterThan, boolTy(), {op(Op::OpBitwiseAnd, u32(), {h, c32(0x7FFF)}), c32(0x7C00)});
+    rounded = select(isNan, op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftRightLogical, u32(), {h, c32(8)}), c32(2)}), rounded);
+    return op(Op::OpUConvert, u8, {rounded});
+  }
+  Id bits = op(Op::OpBitcast, u32(), {f});
+  Id sign = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {bits, c32(24)}), c32(0x80)});
+  Id absBits = op(Op::OpBitwiseAnd, u32(), {bits, c32(0x7FFFFFFF)});
+  Id absF = op(Op::OpBitcast, f32(), {absBits});
+  Id lsb = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {absBits, c32(20)}), c32(1)});
+  Id r = op(Op::OpIAdd, u32(), {absBits, op(Op::OpIAdd, u32(), {c32(0x7FFFF), lsb})});
+  Id e = op(Op::OpISub, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(23)}), c32(120)});
+  Id m = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(20)}), c32(7)});
+  Id normal = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftLeftLogical, u32(), {e, c32(3)}), m});
+  Id scaled = op(Op::OpFMul, f32(), {absF, fconst(f32(), 512.0)});
+  Id sub = op(Op::OpConvertFToU, u32(), {glsl(f32(), GLSLstd450RoundEven, {scaled})});
+  Id isSub = op(Op::OpFOrdLessThan, boolTy(), {absF, fconst(f32(), 1.0 / 64)});
+  Id mag = select(isSub, sub, normal);
+  mag = select(op(Op::OpFOrdGreaterThan, boolTy(), {absF, fconst(f32(), 448.0)}), c32(0x7E), mag);
+  mag = select(op(Op::OpIsNan, boolTy(), {f}), c32(0x7F), mag);
+  return op(Op::OpUConvert, u8, {op(Op::OpBitwiseOr, u32(), {sign, mag})});
+}
+
+Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string &rounding, const ir::Operation &where) {
+  if (from == to) return v;
+  Id toTy = typeOf(to);
+  if (to.isBool()) {
+    if (from.isFloat()) {
+      Id f = isF8(from) ? f8ToF32(v, from.scalarKind()) : isBf16(from) ? bf16ToF32(v) : v;
+      return op(Op::OpFUnordNotEqual, boolTy(), {f, fconst(b.typeOfValue(f), 0.0)});
+    }
+    return op(Op::OpINotEqual, boolTy(), {v, uconst(b.typeOfValue(v), 0)});
+  }
+  if (from.isBool()) {
+    if (to.isInteger() || to.isPointer()) return select(v, uconst(toTy, 1), uconst(toTy, 0));
+    return castValue(select(v, fconst(f32(), 1.0), fconst(f32(), 0.0)), ir::Type::f32(), to, rounding, where);
+  }
+  if (from.isPointer() || to.isPointer()) {
+    if (b.typeOfValue(v) == toTy) return v;
+    if (from.isPointer()) return op(Op::OpUConvert, toTy, {v});
+    return op(from.isSigned() ? Op::OpSConvert : Op::OpUConvert, toTy, {v});
+  }
+  if (isF8(from)) return castValue(f8ToF32(v, from.scalarKind()), ir::Type::f32(), to, rounding, where);
+  if (isBf16(from)) return castValue(bf16ToF32(v), ir::Type::f32(), to, rounding, where);
+  if (isF8(to) || isBf16(to)) {
+    bool rtz = rounding == "rtz";
+    if (rtz && !(isBf16(to) && from.scalarKind() == ScalarKind::F32))
+      fail(where, "rounds toward zero only from f32 to bf16");
+    Id f = from.scalarKind() == ScalarKind::F64 ? truncToOdd(v, f32()) : castValue(v, from, ir::Type::f32(), "rtne", where);
+    return isBf16(to) ? f32ToBf16(f, rtz) : f32ToF8(f, to.scalarKind());
+  }
+  if (from.isInteger() && to.isInteger()) {
+    if (from.bitWidth() == to.bitWidth()) return v;
+    if (to.bitWidth() < from.bitWidth()) return op(Op::OpUConvert, toTy, {v});
+    return op(from.isSigned() ? Op::OpSConvert : Op::OpUConvert, toTy, {v});
+  }
+  if (from.isInteger()) return op(from.isSigned() ? Op::OpConvertSToF : Op::OpConvertUToF, toTy, {v});
+  if (to.isInteger()) {
+    // Saturating, NaN -> 0 (IR.h): Vulkan leaves out-of-range conversions undefined.
+    if (from.bitWidth() < 32) v = op(Op::OpFConvert, f32(), {v}), from = ir::Type::f32();
+    Id ft = b.typeOfValue(v);
+    int w = to.bitWidth();
+    double lo = to.isSigned() ? -std::ldexp(1.0, w - 1) : 0.0;
+    double hi = std::ldexp(1.0, to.isSigned() ? w - 1 : w);
+    Id geLo = op(Op::OpFOrdGreaterThanEqual, boolTy(), {v, fconst(ft, lo)});
+    Id ltHi = op(Op::OpFOrdLessThan, boolTy(), {v, fconst(ft, hi)});
+    Id inRange = op(Op::OpLogicalAnd, boolTy(), {geLo, ltHi});
+    Id safe = select(inRange, v, fconst(ft, 0.0));
+    Id conv = op(to.isSigned() ? Op::OpConvertFToS : Op::OpConvertFToU, toTy, {safe});
+    uint64_t maxV = to.isSigned() ? (uint64_t(1) << (w - 1)) - 1 : (w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
+    uint64_t minV = to.isSigned() ? uint64_t(1) << (w - 1) : 0;
+    Id big = op(Op::OpFOrdGreaterThanEqual, boolTy(), {v, fconst(ft, hi)});
+    Id small = op(Op::OpFOrdLessThan, boolTy(), {v, fconst(ft, lo)});
+    Id out = select(big, uconst(toTy, maxV), select(small, uconst(toTy, minV), uconst(toTy, 0)));
+    return select(inRange, conv, out);
+  }
+  if (rounding == "rtz") fail(where, "rounds toward zero only from f32 to bf16");
+  return op(Op::OpFConvert, toTy, {v});
+}
+
+Id KernelEmitter::elementwise(const ir::Operation &o, std::vector<Id> in) {
+  ir::Type t = o.numOperands() ? o.operand(0)->type().element() : o.result()->type().element();
+  ir::Type rt = o.numResults() ? o.result()->type().element() : t;
+  bool promote = emulated(t) && !o.is(OpCode::Cast) && !o.is(OpCode::Bitcast) && !o.is(OpCode::Select) &&
+                 !o.is(OpCode::Constant);
+  if (o.is(OpCode::Constant) && emulated(rt)) {
+    Id f = fconst(f32(), o.attr("value")->getFloat());
+    return isBf16(rt) ? f32ToBf16(f, false) : f32ToF8(f, rt.scalarKind());
+  }
+  if (!promote) return elementwiseIn(o, in, t, rt);
+  for (Id &v : in) v = isBf16(t) ? bf16ToF32(v) : f8ToF32(v, t.scalarKind());
+  Id r = elementwiseIn(o, in, ir::Type::f32(), emulated(rt) ? ir::Type::f32() : rt);
+  if (!emulated(rt)) return r;
+  return isBf16(rt) ? f32ToBf16(r, false) : f32ToF8(r, rt.scalarKind());
+}
+
+// `fn` on f32 (f16 widens to f32 and rounds back); f64 has no GLSL.std.450
+// transcendental functions.
+Id KernelEmitter::mathF32(const ir::Operation &o, ir::Type t, const std::vector<Id> &in,
+                          const std::function<Id(const std::vector<Id> &)> &fn) {
+  if (t.scalarKind() == ScalarKind::F64) fail(o, "on f64 has no Vulkan instruction (GLSL.std.450 is f32 only)");
+  if (t.scalarKind() == ScalarKind::F32) return fn(in);
+  std::vector<Id> wide;
+  for (Id v : in) wide.push_back(op(Op::OpFConvert, f32(), {v}));
+  return op(Op::OpFConvert, typeOf(t), {fn(wide)});
+}
+
+Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::Type t, ir::Type rt) {
+  bool fp = t.isFloat(), boolean = t.isBool();
+  Id ty = typeOf(t), rty = typeOf(rt);
+  auto bin = [&](Op f, Op i) { return op(fp ? f : i, ty, {in[0], in[1]}); };
+  auto ext = [&](uint32_t inst) { return glsl(ty, inst, in); };
+  auto f32math = [&](uint32_t inst) {
+    return mathF32(o, t, in, [&](const std::vector<Id> &x) { return glsl(f32(), inst, x); });
+  };
+  switch (o.code()) {
+  case OpCode::Constant: {
+    const ir::Attribute &a = *o.attr("value");
+    if (rt.isBool()) return b.constantBool(a.getInt() != 0);
+    if (rt.isFloat()) return fconst(rty, a.getFloat());
+    return uconst(rty, uint64_t(a.getInt()));
+  }
+  case OpCode::Add:
+  case OpCode::Sub:
+    if (boolean) return op(Op::OpLogicalNotEqual, ty, {in[0], in[1]});
+    return o.is(OpCode::Add) ? bin(Op::OpFAdd, Op::OpIAdd) : bin(Op::OpFSub, Op::OpISub);
+  case OpCode::Mul:
+    if (boolean) return op(Op::OpLogicalAnd, ty, {in[0], in[1]});
+    return bin(Op::OpFMul, Op::OpIMul);
+  case OpCode::Neg:
+    if (boolean) return in[0];
+    return op(fp ? Op::OpFNegate : Op::OpSNegate, ty, {in[0]});
+  case OpCode::Div:
+  case OpCode::Rem: {
+    bool div = o.is(OpCode::Div);
+    if (fp) return op(div ? Op::OpFDiv : Op::OpFRem, ty, {in[0], in[1]});
+    if (boolean) fail(o, "on i1 is not supported");
+    // No traps: x / 0 and INT_MIN / -1 give an unspecified value (IR.h).
+    Id zero = uconst(ty, 0), one = uconst(ty, 1);
+    Id d = select(op(Op::OpIEqual, boolTy(), {in[1], zero}), one, in[1]);
+    if (!t.isSigned()) return op(div ? Op::OpUDiv : Op::OpUMod, ty, {in[0], d});
+    Id minusOne = op(Op::OpIEqual, boolTy(), {d, uconst(ty, ~uint64_t(0))});
+    d = select(minusOne, one, d);
+    Id q = op(div ? Op::OpSDiv : Op::OpSRem, ty, {in[0], d});
+    return select(minusOne, div ? op(Op::OpSNegate, ty, {in[0]}) : zero, q);
+  }
+  case OpCode::Min:
+  case OpCode::Max: {
+    bool isMin = o.is(OpCode::Min);
+    if (boolean) return op(isMin ? Op::OpLogicalAnd : Op::OpLogicalOr, ty, {in[0], in[1]});
+    if (fp) {
+      Id r = ext(isMin ? GLSLstd450NMin : GLSLstd450NMax);
+      if (!o.attrs().getBool("propagate_nan", false)) return r;
+      Id nan = op(Op::OpFUnordNotEqual, boolTy(), {in[0], in[0]});
+      nan = op(Op::OpLogicalOr, boolTy(), {nan, op(Op::OpFUnordNotEqual, boolTy(), {in[1], in[1]})});
+      return select(nan, op(Op::OpFAdd, ty, {in[0], in[1]}), r);
+    }
+    Id lt = op(t.isSigned() ? Op::OpSLessThan : Op::OpULessThan, boolTy(), {in[0], in[1]});
+    return isMin ? select(lt, in[0], in[1]) : select(lt, in[1], in[0]);
+  }
+  case OpCode::And: return op(boolean ? Op::OpLogicalAnd : Op::OpBitwiseAnd, ty, {in[0], in[1]});
+  case OpCode::Or: return op(boolean ? Op::OpLogicalOr : Op::OpBitwiseOr, ty, {in[0], in[1]});
+  case OpCode::Xor: return op(boolean ? Op::OpLogicalNotEqual : Op::OpBitwiseXor, ty, {in[0], in[1]});
+  case OpCode::Not: return op(boolean ? Op::OpLogicalNot : Op::OpNot, ty, {in[0]});
+  case OpCode::Shl:
+  case OpCode::Shr: {
+    if (boolean) return o.is(OpCode::Shl) ? op(Op::OpLogicalAnd, ty, {in[0], op(Op::OpLogicalNot, ty, {in[1]})}) : in[0];
+    Id amt = op(Op::OpBitwiseAnd, ty, {in[1], uconst(ty, uint64_t(t.bitWidth() - 1))});
+    if (o.is(OpCode::Shl)) return op(Op::OpShiftLeftLogical, ty, {in[0], amt});
+    return op(t.isSigned() ? Op::OpShiftRightArithmetic : Op::OpShiftRightLogical, ty, {in[0], amt});
+  }
+  case OpCode::MulHi: {
+    if (boolean) return op(Op::OpLogicalAnd, ty, {in[0], in[1]});
+    Id pair = b.structType({ty, ty});
+    Id r = op(t.isSigned() ? Op::OpSMulExtended : Op::OpUMulExtended, pair, {in[0], in[1]});
+    return op(Op::OpCompositeExtract, ty, {r, 1});
+  }
+  case OpCode::Fma: return ext(GLSLstd450Fma);
+  case OpCode::Cmp: {
+    const std::string &p = o.attr("pred")->getString();
+    Op code;
+    if (fp) {
+      code = p == "eq" ? Op::OpFOrdEqual : p == "ne" ? Op::OpFUnordNotEqual : p == "lt" ? Op::OpFOrdLessThan
+           : p == "le" ? Op::OpFOrdLessThanEqual : p == "gt" ? Op::OpFOrdGreaterThan : Op::OpFOrdGreaterThanEqual;
+    } else if (boolean) {
+      // false < true, as unsigned bits.
+      if (p == "eq" || p == "ne") return op(p == "eq" ? Op::OpLogicalEqual : Op::OpLogicalNotEqual, boolTy(), in);
+      Id a = select(in[0], c32(1), c32(0)), c = select(in[1], c32(1), c32(0));
+      code = p == "lt" ? Op::OpULessThan : p == "le" ? Op::OpULessThanEqual : p == "gt" ? Op::OpUGreaterThan
+                                                                                         : Op::OpUGreaterThanEqual;
+      return op(code, boolTy(), {a, c});
+    } else {
+      bool s = t.isSigned();
+      code = p == "eq" ? Op::OpIEqual : p == "ne" ? Op::OpINotEqual
+           : p == "lt" ? (s ? Op::OpSLessThan : Op::OpULessThan) : p == "le" ? (s ? Op::OpSLessThanEqual : Op::OpULessThanEqual)
+           : p == "gt" ? (s ? Op::OpSGreaterThan : Op::OpUGreaterThan) : (s ? Op::OpSGreaterThanEqual : Op::OpUGreaterThanEqual);
+    }
+    return op(code, boolTy(), {in[0], in[1]});
+  }
+  case OpCode::Select: return select(in[0], in[1], in[2]);
+  case OpCode::Cast: return castValue(in[0], t, rt, o.attrs().getString("rounding", "rtne"), o);
+  case OpCode::Bitcast: return b.typeOfValue(in[0]) == rty ? in[0] : op(Op::OpBitcast, rty, {in[0]});
+  case OpCode::AddPtr: {
+    ir::Type ptr = o.operand(0)->type().element();
+    bool shared = ptr.addressSpace() == ir::AddressSpace::Shared;
+    Id addrTy = shared ? u32() : u64();
+    ir::Type offT = o.operand(1)->type().element();
+    Id off = in[1];
+    if (b.typeOfValue(off) != addrTy)
+      off = op(offT.isSigned() && !shared ? Op::OpSConvert : Op::OpUConvert, addrTy, {off});
+    int64_t size = ptr.pointee().isPointer() ? 8 : std::max(1, ptr.pointee().bitWidth() / 8);
+    Id bytes = op(Op::OpIMul, addrTy, {off, uconst(addrTy, uint64_t(size))});
+    return op(Op::OpIAdd, addrTy, {in[0], bytes});
+  }
+  case OpCode::Exp: return f32math(GLSLstd450Exp);
+  case OpCode::Exp2: return f32math(GLSLstd450Exp2);
+  case OpCode::Log: return f32math(GLSLstd450Log);
+  case OpCode::Log2: return f32math(GLSLstd450Log2);
+  case OpCode::Sin: return f32math(GLSLstd450Sin);
+  case OpCode::Cos: return f32math(GLSLstd450Cos);
+  case OpCode::Sqrt: return ext(GLSLstd450Sqrt);
+  case OpCode::Rsqrt: return op(Op::OpFDiv, ty, {fconst(ty, 1.0), ext(GLSLstd450Sqrt)});
+  case OpCode::Floor: return ext(GLSLstd450Floor);
+  case OpCode::Ceil: return ext(GLSLstd450Ceil);
+  case OpCode::Abs:
+    if (fp) return ext(GLSLstd450FAbs);
+    if (!t.isSigned()) return in[0];
+    return ext(GLSLstd450SAbs);
+  case OpCode::Erf: return mathF32(o, t, in, [&](const std::vector<Id> &x) { return erfF32(x[0]); });
+  case OpCode::MathFn: {
+    const std::string &fn = o.attr("fn")->getString();
+    if (fn == "trunc") return ext(GLSLstd450Trunc);
+    if (fn == "rint") return ext(GLSLstd450RoundEven);
+    if (fn == "round") {
+      // Halfway cases away from zero, as C's round (GLSL's Round may go either way).
+      Id tr = ext(GLSLstd450Trunc);
+      Id frac = glsl(ty, GLSLstd450FAbs, {op(Op::OpFSub, ty, {in[0], tr})});
+      Id up = op(Op::OpFOrdGreaterThanEqual, boolTy(), {frac, fconst(ty, 0.5)});
+      return select(up, op(Op::OpFAdd, ty, {tr, glsl(ty, GLSLstd450FSign, {in[0]})}), tr);
+    }
+    static const std::pair<const char *, uint32_t> kDirect[] = {
+        {"tanh", GLSLstd450Tanh}, {"sinh", GLSLstd450Sinh}, {"cosh", GLSLstd450Cosh}, {"tan", GLSLstd450Tan},
+        {"asin", GLSLstd450Asin}, {"acos", GLSLstd450Acos}, {"atan", GLSLstd450Atan}, {"asinh", GLSLstd450Asinh},
+        {"acosh", GLSLstd450Acosh}, {"atanh", GLSLstd450Atanh}};
+    for (auto [name, inst] : kDirect)
+      if (fn == name) return f32math(inst);
+    return mathF32(o, t, in, [&](const std::vector<Id> &x) { return mathFnF32(o, fn, x[0]); });
+  }
+  case OpCode::MathFn2: {
+    const std::string &fn = o.attr("fn")->getString();
+    if (fn == "copysign") {
+      Id it = b.intType(t.bitWidth());
+      uint64_t signBit = uint64_t(1) << (t.bitWidth() - 1);
+      Id mag = op(Op::OpBitwiseAnd, it, {op(Op::OpBitcast, it, {in[0]}), uconst(it, signBit - 1)});
+      Id sign = op(Op::OpBitwiseAnd, it, {op(Op::OpBitcast, it, {in[1]}), uconst(it, signBit)});
+      return op(Op::OpBitcast, ty, {op(Op::OpBitwiseOr, it, {mag, sign})});
+    }
+    if (fn == "fmod") return op(Op::OpFRem, ty, {in[0], in[1]});
+    if (fn == "pow") return f32math(GLSLstd450Pow);
+    if (fn == "atan2") return f32math(GLSLstd450Atan2);
+    if (fn == "hypot")
+      return mathF32(o, t, in, [&](const std::vector<Id> &x) {
+        // Scaled by the larger magnitude so that squares neither overflow nor underflow.
+        Id ax = glsl(f32(), GLSLstd450FAbs, {x[0]}), ay = glsl(f32(), GLSLstd450FAbs, {x[1]});
+        Id hi = glsl(f32(), GLSLstd450NMax, {ax, ay}), lo = glsl(f32(), GLSLstd450NMin, {ax, ay});
+        Id zero = op(Op::OpFOrdEqual, boolTy(), {hi, fconst(f32(), 0.0)});
+        Id r = op(Op::OpFDiv, f32(), {lo, select(zero, fconst(f32(), 1.0), hi)});
+        Id h = op(Op::OpFMul, f32(), {hi, glsl(f32(), GLSLstd450Sqrt, {glsl(f32(), GLSLstd450Fma, {r, r, fconst(f32(), 1.0)})})});
+        Id inf = op(Op::OpLogicalOr, boolTy(), {op(Op::OpIsInf, boolTy(), {x[0]}), op(Op::OpIsInf, boolTy(), {x[1]})});
+        return select(inf, fconst(f32(), INFINITY), h);
+      });
+    fail(o, "function '" + fn + "' is not supported");
+  }
+  default: fail(o, "is not an elementwise op");
+  }
+}
+
+// erf(x) in f32: its Maclaurin series below 1 (relative accuracy near 0),
+// else 1 - erfc with erfc from Abramowitz and Stegun 7.1.26's form refined
+// by exp(-x^2) (absolute error ~1e-7, below f32's ulp of 1).
+Id KernelEmitter::erfF32(Id x) {
+  Id ax = glsl(f32(), GLSLstd450FAbs, {x});
+  Id x2 = op(Op::OpFMul, f32(), {x, x});
+  // sum_{n} (-1)^n x^(2n+1) / (n! (2n+1)), times 2/sqrt(pi): 12 terms reach 1e-9 at |x| = 1.
+  Id sum = x;
+  double fact = 1;
+  Id power = x;
+  for (int n = 1; n <= 12; ++n) {
+    fact *= n;
+    power = op(Op::OpFMul, f32(), {power, x2});
+    double c = (n % 2 ? -1.0 : 1.0) / (fact * (2 * n + 1));
+    sum = glsl(f32(), GLSLstd450Fma, {power, fconst(f32(), c), sum});
+  }
+  Id small = op(Op::OpFMul, f32(), {sum, fconst(f32(), 1.1283791670955126)});
+  Id t = op(Op::OpFDiv, f32(), {fconst(f32(), 1.0), glsl(f32(), GLSLstd450Fma, {ax, fconst(f32(), 0.3275911), fconst(f32(), 1.0)})});
+  static const double a[] = {0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429};
+  Id poly = fconst(f32(), a[4]);
+  for (int i = 3; i >= 0; --i) poly = glsl(f32(), GLSLstd450Fma, {poly, t, fconst(f32(), a[i])});
+  poly = op(Op::OpFMul, f32(), {poly, t});
+  Id erfc = op(Op::OpFMul, f32(), {poly, glsl(f32(), GLSLstd450Exp, {op(Op::OpFNegate, f32(), {x2})})});
+  Id large = glsl(f32(), GLSLstd450FSign, {x});
+  large = op(Op::OpFMul, f32(), {large, op(Op::OpFSub, f32(), {fconst(f32(), 1.0), erfc})});
+  return select(op(Op::OpFOrdLessThan, boolTy(), {ax, fconst(f32(), 1.0)}), small, large);
+}
+
+// The <math.h> functions GLSL.std.450 lacks, in f32 from those it has.
+Id KernelEmitter::mathFnF32(const ir::Operation &o, const std::string &fn, Id x) {
+  Id one = fconst(f32(), 1.0);
+  if (fn == "exp10") return glsl(f32(), GLSLstd450Exp2, {op(Op::OpFMul, f32(), {x, fconst(f32(), 3.321928094887362)})});
+  if (fn == "log10") return op(Op::OpFMul, f32(), {glsl(f32(), GLSLstd450Log2, {x}), fconst(f32(), 0.30102999566398120)});
+  if (fn == "expm1") {
+    // exp(x) - 1 loses everything near 0: Kahan's (u - 1) * x / log(u).
+    Id u = glsl(f32(), GLSLstd450Exp, {x});
+    Id um1 = op(Op::OpFSub, f32(), {u, one});
+    Id corrected = op(Op::OpFMul, f32(), {um1, op(Op::OpFDiv, f32(), {x, glsl(f32(), GLSLstd450Log, {u})})});
+    Id plain = op(Op::OpLogicalOr, boolTy(), {op(Op::OpIsInf, boolTy(), {u}),
+                                              op(Op::OpFOrdEqual, boolTy(), {um1, fconst(f32(), -1.0)})});
+    return select(op(Op::OpFOrdEqual, boolTy(), {u, one}), x, select(plain, um1, corrected));
+  }
+  if (fn == "log1p") {
+    // log(1 + x) corrected by x / ((1 + x) - 1) (Goldberg).
+    Id u = op(Op::OpFAdd, f32(), {x, one});
+    Id d = op(Op::OpFSub, f32(), {u, one});
+    Id lu = glsl(f32(), GLSLstd450Log, {u});
+    Id corrected = op(Op::OpFMul, f32(), {lu, op(Op::OpFDiv, f32(), {x, d})});
+    Id plain = op(Op::OpLogicalOr, boolTy(), {op(Op::OpIsInf, boolTy(), {u}),
+                                              op(Op::OpFOrdLessThanEqual, boolTy(), {u, fconst(f32(), 0.0)})});
+    return select(op(Op::OpFOrdEqual, boolTy(), {d, fconst(f32(), 0.0)}), x, select(plain, lu, corrected));
+  }
+  if (fn == "cbrt") {
+    Id ax = glsl(f32(), GLSLstd450FAbs, {x});
+    Id y = glsl(f32(), GLSLstd450Exp2, {op(Op::OpFMul, f32(), {glsl(f32(), GLSLstd450Log2, {ax}), fconst(f32(), 1.0 / 3)})});
+    // One Newton step: y -= (y^3 - a) / (3 y^2).
+    Id y2 = op(Op::OpFMul, f32(), {y, y});
+    Id step = op(Op::OpFDiv, f32(), {op(Op::OpFSub, f32(), {op(Op::OpFMul, f32(), {y2, y}), ax}),
+                                     op(Op::OpFMul, f32(), {y2, fconst(f32(), 3.0)})});
+    Id finite = op(Op::OpLogicalAnd, boolTy(), {op(Op::OpFOrdGreaterThan, boolTy(), {ax, fconst(f32(), 0.0)}),
+                                                op(Op::OpLogicalNot, boolTy(), {op(Op::OpIsInf, boolTy(), {ax})})});
+    Id r = select(finite, op(Op::OpFSub, f32(), {y, step}), ax);
+    return select(op(Op::OpFOrdLessThan, boolTy(), {x, fconst(f32(), 0.0)}), op(Op::OpFNegate, f32(), {r}), r);
+  }
+  fail(o, "function '" + fn + "' is not supported on the spirv target yet");
+}
+
+} // namespace tessera::targets::spirv

@@ -1,0 +1,203 @@
+// The kernel's frame: types, constants, arguments, builtins, shared memory.
+#include "targets/spirv/Emitter.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include "llvm/ADT/APFloat.h"
+
+#include <cstring>
+
+namespace tessera::targets::spirv {
+
+using ir::ScalarKind;
+
+void KernelEmitter::fail(const ir::Operation &op, const std::string &msg) const {
+  throw EmitError{op.loc().str() + ": error: spirv target: '" + op.name() + "' " + msg};
+}
+
+Id KernelEmitter::typeOf(ir::Type t) {
+  t = t.element();
+  if (t.isPointer()) return t.addressSpace() == ir::AddressSpace::Shared ? u32() : u64();
+  switch (t.scalarKind()) {
+  case ScalarKind::I1: return boolTy();
+  case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3: case ScalarKind::F8E5M2:
+    b.capability(spv::Capability::Int8);
+    return b.intType(8);
+  case ScalarKind::I16: case ScalarKind::U16: case ScalarKind::BF16:
+    b.capability(spv::Capability::Int16);
+    return b.intType(16);
+  case ScalarKind::I32: case ScalarKind::U32: return u32();
+  case ScalarKind::I64: case ScalarKind::U64: return u64();
+  case ScalarKind::F16:
+    b.capability(spv::Capability::Float16);
+    return b.floatType(16);
+  case ScalarKind::F32: return f32();
+  case ScalarKind::F64:
+    b.capability(spv::Capability::Float64);
+    return b.floatType(64);
+  }
+  return u32();
+}
+
+Id KernelEmitter::storageOf(ir::Type t) {
+  t = t.element();
+  if (t.isBool()) {
+    b.capability(spv::Capability::Int8);
+    return b.intType(8);
+  }
+  return typeOf(t);
+}
+
+Id KernelEmitter::fconst(Id type, double v) {
+  int w = b.widthOf(type);
+  if (w == 64) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return b.constant(type, bits);
+  }
+  if (w == 32) {
+    float f = float(v);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return b.constant(type, bits);
+  }
+  llvm::APFloat h(v);
+  bool lost;
+  h.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return b.constant(type, h.bitcastToAPInt().getZExtValue());
+}
+
+Id KernelEmitter::glsl(Id type, uint32_t inst, const std::vector<Id> &args) {
+  return b.extInst(type, b.extInstSet("GLSL.std.450"), inst, args);
+}
+
+Id KernelEmitter::select(Id cond, Id a, Id bv) { return op(spv::Op::OpSelect, b.typeOfValue(a), {cond, a, bv}); }
+
+Id KernelEmitter::get(const ir::Value *v) {
+  auto it = values_.find(v);
+  if (it == values_.end()) throw EmitError{"internal error: the spirv emitter used a value before defining it"};
+  return it->second;
+}
+
+namespace {
+
+int64_t storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
+
+} // namespace
+
+void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, EmittedKernel &out) {
+  b.capability(spv::Capability::Shader);
+  b.capability(spv::Capability::PhysicalStorageBufferAddresses);
+  b.capability(spv::Capability::Int64);
+  b.capability(spv::Capability::GroupNonUniform);
+  b.memoryModel(spv::AddressingModel::PhysicalStorageBuffer64, spv::MemoryModel::GLSL450);
+  out.threads = opts.warpSize * opts.numWarps;
+
+  // Arguments: one push-constant block.
+  std::vector<Id> members;
+  uint32_t offset = 0;
+  std::vector<uint32_t> offsets;
+  for (unsigned i = 0; i < kernel.numArguments(); ++i) {
+    ir::Type t = kernel.argument(i)->type();
+    if (t.isPointer() && t.addressSpace() == ir::AddressSpace::Shared)
+      throw EmitError{"error: spirv target: kernel arguments cannot be shared-memory pointers"};
+    Id st = storageOf(t);
+    uint32_t bytes = uint32_t(storageBytes(t));
+    if (bytes == 1) b.capability(spv::Capability::StoragePushConstant8);
+    if (bytes == 2) b.capability(spv::Capability::StoragePushConstant16);
+    offset = (offset + bytes - 1) / bytes * bytes;
+    offsets.push_back(offset);
+    offset += bytes;
+    members.push_back(st);
+    KernelParam p;
+    p.name = kernel.argument(i)->nameHint();
+    p.type = t;
+    p.sizeBytes = int(bytes);
+    out.params.push_back(p);
+  }
+  // Vulkan guarantees 128 bytes of push constants on every device.
+  if (offset > 128)
+    throw EmitError{"error: spirv target: kernel '" + entry + "' takes " + std::to_string(offset) +
+                    " bytes of arguments; Vulkan push constants hold 128 (pass fewer arguments, or make some constexpr)"};
+  Id params = 0, paramsPtr = 0;
+  if (!members.empty()) {
+    Id block = b.structType(members);
+    b.decorate(block, spv::Decoration::Block);
+    for (uint32_t m = 0; m < members.size(); ++m) {
+      b.memberDecorate(block, m, spv::Decoration::Offset, {offsets[m]});
+      b.memberName(block, m, kernel.argument(m)->nameHint().empty() ? "arg" + std::to_string(m)
+                                                                     : kernel.argument(m)->nameHint());
+    }
+    b.name(block, "Arguments");
+    paramsPtr = b.pointerType(spv::StorageClass::PushConstant, block);
+    params = b.variable(paramsPtr, spv::StorageClass::PushConstant);
+    b.name(params, "arguments");
+    interface.push_back(params);
+  }
+
+  // Builtins.
+  Id v3 = b.vectorType(u32(), 3);
+  auto builtin = [&](Id type, spv::BuiltIn which, const char *name) {
+    Id var = b.variable(b.pointerType(spv::StorageClass::Input, type), spv::StorageClass::Input);
+    b.decorate(var, spv::Decoration::BuiltIn, {uint32_t(which)});
+    b.name(var, name);
+    interface.push_back(var);
+    return var;
+  };
+  workgroupId = builtin(v3, spv::BuiltIn::WorkgroupId, "workgroup_id");
+  numWorkgroups = builtin(v3, spv::BuiltIn::NumWorkgroups, "num_workgroups");
+  Id laneVar = builtin(u32(), spv::BuiltIn::SubgroupLocalInvocationId, "lane");
+  Id warpVar = builtin(u32(), spv::BuiltIn::SubgroupId, "warp");
+
+  out.sharedMemoryBytes = kernel.attrs().getInt("shared_memory_bytes", 0);
+  if (out.sharedMemoryBytes > 0) {
+    uint32_t words = uint32_t((out.sharedMemoryBytes + 3) / 4);
+    Id arr = b.arrayType(u32(), words);
+    sharedVar = b.variable(b.pointerType(spv::StorageClass::Workgroup, arr), spv::StorageClass::Workgroup);
+    b.name(sharedVar, "shared");
+    interface.push_back(sharedVar);
+  }
+
+  Id fn = b.newId();
+  b.name(fn, entry);
+  Id fnType = b.functionType(b.voidType(), {});
+  Words fnOps{b.voidType(), fn, uint32_t(spv::FunctionControlMask::MaskNone), fnType};
+  b.opNoResult(spv::Op::OpFunction, fnOps);
+  b.label(b.newId());
+  laneId = op(spv::Op::OpLoad, u32(), {laneVar});
+  warpId = op(spv::Op::OpLoad, u32(), {warpVar});
+  threadId = op(spv::Op::OpIAdd, u32(), {op(spv::Op::OpIMul, u32(), {warpId, c32(uint32_t(opts.warpSize))}), laneId});
+  for (unsigned i = 0; i < kernel.numArguments(); ++i) {
+    ir::Type t = kernel.argument(i)->type();
+    Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, members[i]), {params, c32(i)});
+    Id v = op(spv::Op::OpLoad, members[i], {member});
+    if (t.isBool()) v = op(spv::Op::OpINotEqual, boolTy(), {v, uconst(members[i], 0)});
+    set(kernel.argument(i), v);
+  }
+  emitBlock(kernel.entry());
+  b.opNoResult(spv::Op::OpReturn, {});
+  b.opNoResult(spv::Op::OpFunctionEnd, {});
+
+  b.entryPoint(spv::ExecutionModel::GLCompute, fn, entry, interface);
+  b.executionMode(fn, spv::ExecutionMode::LocalSize, {uint32_t(out.threads), 1, 1});
+  b.moduleProcessed("tessera.subgroup_size " + std::to_string(opts.warpSize));
+  out.words = b.finish(0x00010500);
+}
+
+bool emitKernel(const ir::Function &kernel, const std::string &entry, const EmitOptions &options, EmittedKernel &out,
+                std::string &error) {
+  if (!kernel.isThreadLevel()) {
+    error = "internal error: spirv: kernel @" + kernel.name() + " is not at the thread level";
+    return false;
+  }
+  KernelEmitter emitter(options);
+  try {
+    emitter.emit(kernel, entry, out);
+  } catch (const EmitError &e) {
+    error = e.message;
+    return false;
+  }
+  return true;
+}
+
+} // namespace tessera::targets::spirv

@@ -1,0 +1,132 @@
+// Thread IR -> SPIR-V (private to targets/spirv/). One emitter, two
+// flavours: Vulkan compute shaders and OpenCL kernels (Level Zero).
+//
+// How thread IR maps onto SPIR-V:
+// - Values: integers are unsigned-declared OpTypeInt of their width (the
+//   operation chooses signed or unsigned meaning); i1 is OpTypeBool; f16,
+//   f32, f64 are floats; bf16 and fp8 are their bits (u16, u8) and compute
+//   in f32, rounding back after each op.
+// - Global pointers are 64-bit addresses (u64) turned into
+//   PhysicalStorageBuffer (Vulkan) or CrossWorkgroup (OpenCL) pointers at
+//   each access; addptr is integer arithmetic. Shared pointers are byte
+//   offsets (u32) into one Workgroup array of 32-bit words; narrower stores
+//   to it are atomic and/or on the word (threads may own neighbouring bytes).
+// - A Vulkan kernel's arguments are one push-constant block, one member per
+//   argument in order, at offsets aligned to their size; the runtime reads
+//   that block's layout from the binary. An OpenCL kernel's are parameters.
+// - Thread ids: lane = SubgroupLocalInvocationId, warp = SubgroupId, thread
+//   = warp * warp_size + lane; the runtime launches with the subgroup size
+//   fixed at warp_size (full subgroups), which the module states as
+//   OpModuleProcessed "tessera.subgroup_size N".
+// - Structured control flow: thread IR's if/for/while become selection and
+//   loop constructs with merge blocks; a masked access is a selection.
+#pragma once
+
+#include "ir/IR.h"
+#include "targets/Target.h"
+#include "targets/spirv/Builder.h"
+
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tessera::targets::spirv {
+
+enum class Flavour { Vulkan, OpenCL };
+
+struct EmitOptions {
+  Flavour flavour = Flavour::Vulkan;
+  int warpSize = 32;
+  int numWarps = 4;
+};
+
+struct EmittedKernel {
+  Words words;
+  std::vector<KernelParam> params;
+  int threads = 0;
+  int64_t sharedMemoryBytes = 0;
+};
+
+// Emits thread-level kernel `kernel` as entry point `entry`. Returns false
+// with `error` ("<loc>: error: spirv target: ...") for IR it cannot emit.
+bool emitKernel(const ir::Function &kernel, const std::string &entry, const EmitOptions &options, EmittedKernel &out,
+                std::string &error);
+
+// Thrown inside the emitter for IR it cannot emit.
+struct EmitError {
+  std::string message;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(const EmitOptions &options) : opts(options) {}
+  void emit(const ir::Function &kernel, const std::string &entry, EmittedKernel &out);
+
+  // ---- types and constants (Emitter.cpp)
+  Id typeOf(ir::Type t);     // a register's type
+  Id storageOf(ir::Type t);  // its type in memory (bool: u8)
+  Id u32() { return b.intType(32); }
+  Id u64() { return b.intType(64); }
+  Id f32() { return b.floatType(32); }
+  Id boolTy() { return b.boolType(); }
+  Id uconst(Id type, uint64_t v) { return b.constant(type, v); }
+  Id c32(uint32_t v) { return b.constant(u32(), v); }
+  Id fconst(Id type, double v);
+  Id op(spv::Op o, Id type, const std::vector<uint32_t> &operands) { return b.op(o, type, operands); }
+  Id glsl(Id type, uint32_t inst, const std::vector<Id> &args);
+  Id select(Id cond, Id a, Id bv);
+  [[noreturn]] void fail(const ir::Operation &op, const std::string &msg) const;
+
+  // ---- elementwise semantics (Elementwise.cpp)
+  Id elementwise(const ir::Operation &op, std::vector<Id> in);
+  Id castValue(Id v, ir::Type from, ir::Type to, const std::string &rounding, const ir::Operation &where);
+  Id f8ToF32(Id bits, ir::ScalarKind kind);
+  Id f32ToF8(Id f, ir::ScalarKind kind);
+  Id bf16ToF32(Id bits);
+  Id f32ToBf16(Id f, bool towardZero);
+  Id truncToOdd(Id f64, Id narrow);
+  Id elementwiseIn(const ir::Operation &op, std::vector<Id> in, ir::Type t, ir::Type rt);
+  Id mathF32(const ir::Operation &op, ir::Type t, const std::vector<Id> &in,
+             const std::function<Id(const std::vector<Id> &)> &fn);
+  Id mathFnF32(const ir::Operation &op, const std::string &fn, Id x);
+  Id erfF32(Id x);
+
+  // ---- memory (Memory.cpp)
+  void emitLoad(const ir::Operation &op);
+  void emitStore(const ir::Operation &op);
+  void emitAtomic(const ir::Operation &op);
+  Id shuffleXor(Id v, ir::Type t, int mask);
+  void emitCheckFailed(const ir::Operation &op);
+  Id globalPointer(Id address, Id pointee);
+  Id sharedWord(Id wordIndex);
+  // `count` elements of `elem` at `ptr` (global or shared), in compute types.
+  std::vector<Id> loadElements(Id ptr, bool shared, ir::Type elem, int count, bool isVolatile);
+  void storeElements(Id ptr, bool shared, ir::Type elem, const std::vector<Id> &values);
+
+  // ---- control flow (Control.cpp)
+  void emitBlock(const ir::Block &block);
+  void emitOp(const ir::Operation &op);
+  void emitIf(const ir::Operation &op);
+  void emitFor(const ir::Operation &op);
+  void emitWhile(const ir::Operation &op);
+  // A selection construct running `then` where `cond` holds; the values
+  // `then` returns merge with `otherwise` (one per value).
+  std::vector<Id> when(Id cond, const std::function<std::vector<Id>()> &then, const std::vector<Id> &otherwise);
+
+  Id get(const ir::Value *v);
+  void set(const ir::Value *v, Id id) { values_[v] = id; }
+
+  EmitOptions opts;
+  Builder b;
+  Id sharedVar = 0;      // the Workgroup word array (0: none)
+  Id threadId = 0, laneId = 0, warpId = 0;
+  Id workgroupId = 0, numWorkgroups = 0;  // Input variables
+  std::vector<Id> interface;              // the entry point's global variables
+  const ir::Operation *current = nullptr;  // for error locations
+
+private:
+  std::unordered_map<const ir::Value *, Id> values_;
+};
+
+} // namespace tessera::targets::spirv

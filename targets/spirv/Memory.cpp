@@ -1,0 +1,276 @@
+// Loads, stores and atomics on global memory (PhysicalStorageBuffer
+// pointers made from 64-bit addresses) and shared memory (one Workgroup
+// array of words, addressed by byte offsets); subgroup shuffles; the checked
+// mode's report.
+#include "targets/spirv/Emitter.h"
+
+namespace tessera::targets::spirv {
+
+using ir::OpCode;
+using spv::Op;
+
+namespace {
+
+int storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
+
+constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3;
+constexpr uint32_t kAligned = 0x2, kVolatile = 0x1;
+
+} // namespace
+
+Id KernelEmitter::globalPointer(Id address, Id pointee) {
+  int bits = b.widthOf(b.vectorElement(pointee));
+  if (bits == 8) b.capability(spv::Capability::StorageBuffer8BitAccess);
+  if (bits == 16) b.capability(spv::Capability::StorageBuffer16BitAccess);
+  return op(Op::OpConvertUToPtr, b.pointerType(spv::StorageClass::PhysicalStorageBuffer, pointee), {address});
+}
+
+Id KernelEmitter::sharedWord(Id wordIndex) {
+  if (!sharedVar) throw EmitError{"internal error: spirv: a shared-memory access in a kernel without shared memory"};
+  return op(Op::OpAccessChain, b.pointerType(spv::StorageClass::Workgroup, u32()), {sharedVar, wordIndex});
+}
+
+// Registers hold bool as OpTypeBool and f16 as a float; memory holds bytes.
+std::vector<Id> KernelEmitter::loadElements(Id ptr, bool shared, ir::Type elem, int count, bool isVolatile) {
+  Id st = storageOf(elem);
+  int eb = storageBytes(elem), total = eb * count;
+  std::vector<Id> raw;
+  auto fromBits = [&](Id bits) {  // an integer of eb bytes -> the storage type
+    return b.typeOfValue(bits) == st ? bits : op(Op::OpBitcast, st, {bits});
+  };
+  auto splitWord = [&](Id word, int firstElement) {  // elements within one 32-bit word
+    int perWord = 4 / eb;
+    Id vec = op(Op::OpBitcast, b.vectorType(st, perWord), {word});
+    for (int j = 0; j < perWord && firstElement + j < count; ++j) raw.push_back(op(Op::OpCompositeExtract, st, {vec, uint32_t(j)}));
+  };
+  if (!shared) {
+    uint32_t access = kAligned | (isVolatile ? kVolatile : 0);
+    if (eb >= 4 || total < 4) {
+      Id ty = count == 1 ? st : b.vectorType(st, count);
+      Id v = op(Op::OpLoad, ty, {globalPointer(ptr, ty), access, uint32_t(total)});
+      for (int j = 0; j < count; ++j) raw.push_back(count == 1 ? v : op(Op::OpCompositeExtract, st, {v, uint32_t(j)}));
+    } else {
+      int words = total / 4;
+      Id ty = words == 1 ? u32() : b.vectorType(u32(), words);
+      Id v = op(Op::OpLoad, ty, {globalPointer(ptr, ty), access, uint32_t(total)});
+      for (int k = 0; k < words; ++k) splitWord(words == 1 ? v : op(Op::OpCompositeExtract, u32(), {v, uint32_t(k)}), k * 4 / eb);
+    }
+  } else if (total >= 4) {
+    // Aligned to the access: whole words.
+    Id base = op(Op::OpShiftRightLogical, u32(), {ptr, c32(2)});
+    std::vector<Id> words;
+    for (int k = 0; k < total / 4; ++k)
+      words.push_back(op(Op::OpLoad, u32(), {sharedWord(k ? op(Op::OpIAdd, u32(), {base, c32(uint32_t(k))}) : base)}));
+    for (size_t k = 0; k < words.size(); ++k) {
+      if (eb == 4) raw.push_back(fromBits(words[k]));
+      else if (eb == 8) {
+        if (k % 2) continue;
+        Id pair = op(Op::OpCompositeConstruct, b.vectorType(u32(), 2), {words[k], words[k + 1]});
+        raw.push_back(op(Op::OpBitcast, st, {pair}));
+      } else splitWord(words[k], int(k) * 4 / eb);
+    }
+  } else {
+    Id word = op(Op::OpLoad, u32(), {sharedWord(op(Op::OpShiftRightLogical, u32(), {ptr, c32(2)}))});
+    Id shift = op(Op::OpShiftLeftLogical, u32(), {op(Op::OpBitwiseAnd, u32(), {ptr, c32(3)}), c32(3)});
+    for (int j = 0; j < count; ++j) {
+      Id s = op(Op::OpIAdd, u32(), {shift, c32(uint32_t(8 * eb * j))});
+      Id bits = op(Op::OpUConvert, b.intType(8 * eb), {op(Op::OpShiftRightLogical, u32(), {word, s})});
+      raw.push_back(fromBits(bits));
+    }
+  }
+  if (elem.isBool())
+    for (Id &v : raw) v = op(Op::OpINotEqual, boolTy(), {v, uconst(st, 0)});
+  return raw;
+}
+
+void KernelEmitter::storeElements(Id ptr, bool shared, ir::Type elem, const std::vector<Id> &values) {
+  Id st = storageOf(elem);
+  int count = int(values.size()), eb = storageBytes(elem), total = eb * count;
+  std::vector<Id> v = values;
+  if (elem.isBool())
+    for (Id &x : v) x = select(x, uconst(st, 1), uconst(st, 0));
+  auto word = [&](int k) {  // word k of the elements' bytes (eb < 4 or eb == 4)
+    if (eb == 4) return b.typeOfValue(v[size_t(k)]) == u32() ? v[size_t(k)] : op(Op::OpBitcast, u32(), {v[size_t(k)]});
+    int perWord = 4 / eb;
+    std::vector<uint32_t> parts(v.begin() + k * perWord, v.begin() + (k + 1) * perWord);
+    return op(Op::OpBitcast, u32(), {op(Op::OpCompositeConstruct, b.vectorType(st, perWord), parts)});
+  };
+  if (!shared) {
+    Id value, ty;
+    if (eb >= 4 || total < 4) {
+      ty = count == 1 ? st : b.vectorType(st, count);
+      value = count == 1 ? v[0] : op(Op::OpCompositeConstruct, ty, std::vector<uint32_t>(v.begin(), v.end()));
+    } else {
+      int words = total / 4;
+      ty = words == 1 ? u32() : b.vectorType(u32(), words);
+      std::vector<uint32_t> ws;
+      for (int k = 0; k < words; ++k) ws.push_back(word(k));
+      value = words == 1 ? ws[0] : op(Op::OpCompositeConstruct, ty, ws);
+    }
+    b.opNoResult(Op::OpStore, {globalPointer(ptr, ty), value, kAligned, uint32_t(total)});
+    return;
+  }
+  if (total >= 4) {
+    Id base = op(Op::OpShiftRightLogical, u32(), {ptr, c32(2)});
+    std::vector<Id> words;
+    if (eb == 8) {
+      for (Id x : v) {
+        Id pair = op(Op::OpBitcast, b.vectorType(u32(), 2), {x});
+        words.push_back(op(Op::OpCompositeExtract, u32(), {pair, 0}));
+        words.push_back(op(Op::OpCompositeExtract, u32(), {pair, 1}));
+      }
+    } else {
+      for (int k = 0; k < total / 4; ++k) words.push_back(word(k));
+    }
+    for (size_t k = 0; k < words.size(); ++k)
+      b.opNoResult(Op::OpStore, {sharedWord(k ? op(Op::OpIAdd, u32(), {base, c32(uint32_t(k))}) : base), words[k]});
+    return;
+  }
+  // Less than a word: other threads may own the word's other bytes, so
+  // clear and set this thread's bits atomically.
+  Id wordPtr = sharedWord(op(Op::OpShiftRightLogical, u32(), {ptr, c32(2)}));
+  Id shift = op(Op::OpShiftLeftLogical, u32(), {op(Op::OpBitwiseAnd, u32(), {ptr, c32(3)}), c32(3)});
+  Id bits = c32(0);
+  for (int j = 0; j < count; ++j) {
+    Id x = v[size_t(j)];
+    Id asInt = b.isFloatType(b.typeOfValue(x)) ? op(Op::OpBitcast, b.intType(8 * eb), {x}) : x;
+    Id wide = op(Op::OpUConvert, u32(), {asInt});
+    bits = op(Op::OpBitwiseOr, u32(), {bits, op(Op::OpShiftLeftLogical, u32(), {wide, c32(uint32_t(8 * eb * j))})});
+  }
+  uint32_t ones = total == 1 ? 0xFFu : 0xFFFFu;
+  Id mask = op(Op::OpShiftLeftLogical, u32(), {c32(ones), shift});
+  op(Op::OpAtomicAnd, u32(), {wordPtr, c32(kScopeWorkgroup), c32(0), op(Op::OpNot, u32(), {mask})});
+  op(Op::OpAtomicOr, u32(), {wordPtr, c32(kScopeWorkgroup), c32(0), op(Op::OpShiftLeftLogical, u32(), {bits, shift})});
+}
+
+void KernelEmitter::emitLoad(const ir::Operation &o) {
+  ir::Type elem = o.result(0)->type();
+  bool shared = o.operand(0)->type().addressSpace() == ir::AddressSpace::Shared;
+  int count = int(o.numResults());
+  Id ptr = get(o.operand(0));
+  bool isVolatile = o.attrs().getBool("volatile", false);
+  auto load = [&] { return loadElements(ptr, shared, elem, count, isVolatile); };
+  std::vector<Id> values;
+  if (o.numOperands() == 1) values = load();
+  else {
+    std::vector<Id> fallback;
+    for (int i = 0; i < count; ++i) fallback.push_back(get(o.operand(unsigned(2 + i))));
+    values = when(get(o.operand(1)), load, fallback);
+  }
+  for (int i = 0; i < count; ++i) set(o.result(unsigned(i)), values[size_t(i)]);
+}
+
+void KernelEmitter::emitStore(const ir::Operation &o) {
+  bool masked = o.attrs().getBool("masked", false);
+  unsigned count = o.numOperands() - 1 - (masked ? 1 : 0);
+  ir::Type elem = o.operand(1)->type();
+  bool shared = o.operand(0)->type().addressSpace() == ir::AddressSpace::Shared;
+  std::vector<Id> values;
+  for (unsigned i = 0; i < count; ++i) values.push_back(get(o.operand(1 + i)));
+  Id ptr = get(o.operand(0));
+  auto store = [&] {
+    storeElements(ptr, shared, elem, values);
+    return std::vector<Id>{};
+  };
+  if (!masked) store();
+  else when(get(o.operands().back()), store, {});
+}
+
+void KernelEmitter::emitAtomic(const ir::Operation &o) {
+  bool cas = o.is(OpCode::AtomicCas);
+  ir::Type elem = o.result()->type();
+  if (elem.isBool() || storageBytes(elem) < 4) fail(o, "on " + std::to_string(elem.bitWidth()) + "-bit values is not supported");
+  if (o.operand(0)->type().addressSpace() == ir::AddressSpace::Shared) fail(o, "on shared memory is not supported");
+  const std::string &sem = o.attr("sem")->getString();
+  uint32_t order = sem == "relaxed" ? 0 : sem == "acquire" ? 0x2 : sem == "release" ? 0x4 : 0x8;
+  uint32_t semantics = order ? order | 0x40 /* UniformMemory */ : 0;
+  uint32_t scope = o.attr("scope")->getString() == "cta" ? kScopeWorkgroup : kScopeDevice;
+  Id ty = typeOf(elem);
+  bool f = elem.isFloat(), wide = elem.bitWidth() == 64;
+  if (wide) b.capability(spv::Capability::Int64Atomics);
+  Id ptr = get(o.operand(0)), a = get(o.operand(1));
+  if (cas) {
+    Id it = b.intType(elem.bitWidth());
+    Id cmp = f ? op(Op::OpBitcast, it, {a}) : a;
+    Id val = get(o.operand(2));
+    if (f) val = op(Op::OpBitcast, it, {val});
+    uint32_t unequal = (sem == "acquire" || sem == "acq_rel") ? 0x2 | 0x40 : 0;
+    Id r = op(Op::OpAtomicCompareExchange, it,
+              {globalPointer(ptr, it), c32(scope), c32(semantics), c32(unequal), val, cmp});
+    return set(o.result(), f ? op(Op::OpBitcast, ty, {r}) : r);
+  }
+  const std::string &k = o.attr("kind")->getString();
+  Op code;
+  if (f) {
+    if (k == "add") {
+      b.extension("SPV_EXT_shader_atomic_float_add");
+      b.capability(wide ? spv::Capability::AtomicFloat64AddEXT : spv::Capability::AtomicFloat32AddEXT);
+      code = Op::OpAtomicFAddEXT;
+    } else if (k == "max" || k == "min") {
+      b.extension("SPV_EXT_shader_atomic_float_min_max");
+      b.capability(wide ? spv::Capability::AtomicFloat64MinMaxEXT : spv::Capability::AtomicFloat32MinMaxEXT);
+      code = k == "max" ? Op::OpAtomicFMaxEXT : Op::OpAtomicFMinEXT;
+    } else if (k == "xchg") code = Op::OpAtomicExchange;
+    else fail(o, "'" + k + "' on floats is not supported");
+  } else {
+    bool s = elem.isSigned();
+    code = k == "add" ? Op::OpAtomicIAdd : k == "max" ? (s ? Op::OpAtomicSMax : Op::OpAtomicUMax)
+         : k == "min" ? (s ? Op::OpAtomicSMin : Op::OpAtomicUMin) : k == "and" ? Op::OpAtomicAnd
+         : k == "or" ? Op::OpAtomicOr : k == "xor" ? Op::OpAtomicXor : Op::OpAtomicExchange;
+  }
+  auto rmw = [&] { return std::vector<Id>{op(code, ty, {globalPointer(ptr, ty), c32(scope), c32(semantics), a})}; };
+  if (o.numOperands() < 3) return set(o.result(), rmw()[0]);
+  // Masked off: no access; the result is zero.
+  set(o.result(), when(get(o.operand(2)), rmw, {f ? fconst(ty, 0.0) : uconst(ty, 0)})[0]);
+}
+
+// 32-bit words through the subgroup, as the LLVM emitter does.
+Id KernelEmitter::shuffleXor(Id v, ir::Type t, int mask) {
+  b.capability(spv::Capability::GroupNonUniformShuffle);
+  auto shuffle = [&](Id word) {
+    return op(Op::OpGroupNonUniformShuffleXor, u32(), {c32(kScopeSubgroup), word, c32(uint32_t(mask))});
+  };
+  Id ty = b.typeOfValue(v);
+  if (t.isBool()) return op(Op::OpINotEqual, boolTy(), {shuffle(select(v, c32(1), c32(0))), c32(0)});
+  int bits = b.widthOf(ty);
+  Id it = b.intType(bits);
+  Id asInt = b.isFloatType(ty) ? op(Op::OpBitcast, it, {v}) : v;
+  Id r;
+  if (bits == 64) {
+    Id lo = shuffle(op(Op::OpUConvert, u32(), {asInt}));
+    Id hi = shuffle(op(Op::OpUConvert, u32(), {op(Op::OpShiftRightLogical, it, {asInt, uconst(it, 32)})}));
+    r = op(Op::OpBitwiseOr, it, {op(Op::OpUConvert, it, {lo}),
+                                 op(Op::OpShiftLeftLogical, it, {op(Op::OpUConvert, it, {hi}), uconst(it, 32)})});
+  } else {
+    r = shuffle(bits == 32 ? asInt : op(Op::OpUConvert, u32(), {asInt}));
+    if (bits != 32) r = op(Op::OpUConvert, it, {r});
+  }
+  return b.isFloatType(ty) ? op(Op::OpBitcast, ty, {r}) : r;
+}
+
+// The program's first thread reports for it (ir/Ops.def, check_failed).
+void KernelEmitter::emitCheckFailed(const ir::Operation &o) {
+  b.capability(spv::Capability::Int64Atomics);
+  Id report = get(o.operand(0));
+  Id first = op(Op::OpIEqual, boolTy(), {threadId, c32(0)});
+  Id failed = op(Op::OpLogicalAnd, boolTy(), {get(o.operand(1)), first});
+  when(failed, [&] {
+    Id previous = op(Op::OpAtomicIAdd, u64(), {globalPointer(report, u64()), c32(kScopeDevice), c32(0), uconst(u64(), 1)});
+    when(op(Op::OpIEqual, boolTy(), {previous, uconst(u64(), 0)}), [&] {
+      std::vector<Id> fields;
+      for (const char *name : {"kind", "arg", "line", "col"}) fields.push_back(uconst(u64(), uint64_t(o.attr(name)->getInt())));
+      fields.push_back(get(o.operand(2)));
+      Id ids = op(Op::OpLoad, b.vectorType(u32(), 3), {workgroupId});
+      for (uint32_t axis = 0; axis < 3; ++axis)
+        fields.push_back(op(Op::OpUConvert, u64(), {op(Op::OpCompositeExtract, u32(), {ids, axis})}));
+      for (size_t i = 0; i < fields.size(); ++i) {
+        Id at = op(Op::OpIAdd, u64(), {report, uconst(u64(), 8 * (i + 1))});
+        b.opNoResult(Op::OpStore, {globalPointer(at, u64()), fields[i], kAligned, 8});
+      }
+      return std::vector<Id>{};
+    }, {});
+    return std::vector<Id>{};
+  }, {});
+}
+
+} // namespace tessera::targets::spirv

@@ -1,0 +1,155 @@
+#include "targets/spirv/SpirvTarget.h"
+
+#include "targets/spirv/Emitter.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+
+namespace tessera::targets::spirv {
+namespace {
+
+// The device facts a SPIR-V compile depends on, spelled as its arch:
+// "sg<subgroup size>-<shared memory KiB>k" (Device::architecture() of a
+// Vulkan device says the same, e.g. "sg8-32k" for lavapipe, "sg32-48k" for
+// NVIDIA's driver).
+struct Arch {
+  int subgroupSize = 32;
+  int64_t sharedBytes = 48 * 1024;
+  bool valid = true;
+  std::string spelled() const { return "sg" + std::to_string(subgroupSize) + "-" + std::to_string(sharedBytes / 1024) + "k"; }
+};
+
+Arch parseArch(const TargetOptions &o) {
+  std::string text = o.arch;
+  if (text.empty())
+    if (const char *env = std::getenv("TESSERA_SPIRV_ARCH")) text = env;
+  Arch a;
+  if (text.empty()) return a;
+  static const std::regex form("sg(\\d+)(?:-(\\d+)k)?");
+  std::smatch m;
+  if (!std::regex_match(text, m, form)) {
+    a.valid = false;
+    return a;
+  }
+  a.subgroupSize = std::atoi(m[1].str().c_str());
+  if (m[2].matched) a.sharedBytes = int64_t(std::atoi(m[2].str().c_str())) * 1024;
+  int s = a.subgroupSize;
+  a.valid = s >= 4 && s <= 128 && (s & (s - 1)) == 0 && a.sharedBytes > 0;
+  return a;
+}
+
+std::string disassemble(const Words &words) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_5);
+  std::string text;
+  if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES))
+    return "; (SPIRV-Tools could not disassemble the module)\n";
+  return text;
+}
+
+class SpirvTarget final : public Target {
+public:
+  explicit SpirvTarget(Flavour flavour) : flavour_(flavour) {}
+
+  std::string name() const override { return "spirv"; }
+
+  TargetFacts facts(const TargetOptions &o) const override {
+    Arch a = parseArch(o);
+    TargetFacts f;
+    f.warpSize = a.subgroupSize;
+    f.vectorBits = 128;
+    f.sharedMemoryBytes = a.sharedBytes;
+    f.defaultStages = 1;
+    f.asyncCopies = false;
+    return f;
+  }
+
+  std::string architecture(const TargetOptions &o) const override {
+    Arch a = parseArch(o);
+    return a.valid ? a.spelled() : "";
+  }
+
+  std::string fingerprint(const TargetOptions &o) const override {
+    return std::string("spirv;") + (flavour_ == Flavour::Vulkan ? "vulkan" : "opencl") + ";" + parseArch(o).spelled() +
+           ";warps" + std::to_string(o.numWarps) + ";stages" + std::to_string(pipelineStages(*this, o));
+  }
+
+  std::vector<std::string> pipeline() const override {
+    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce",
+            "assign-layouts", "dce", "lower-to-threads", "allocate-shared", "insert-barriers"};
+  }
+
+  bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,
+               std::string &error) override {
+    if (flavour_ == Flavour::OpenCL) {
+      error = "the spirv target's OpenCL flavour (Level Zero) is not implemented yet; use target 'vulkan'";
+      return false;
+    }
+    Arch arch = parseArch(options);
+    if (!arch.valid) {
+      error = "unsupported SPIR-V architecture '" + options.arch +
+              "' (expected sg<subgroup size>[-<shared memory KiB>k], e.g. sg32-48k)";
+      return false;
+    }
+    if (int n = options.numWarps; n < 1 || n > 32 || (n & (n - 1))) {
+      error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(n);
+      return false;
+    }
+    if (arch.subgroupSize * options.numWarps > 1024) {
+      error = "num_warps " + std::to_string(options.numWarps) + " x subgroup size " + std::to_string(arch.subgroupSize) +
+              " exceeds Vulkan's 1024 invocations per workgroup";
+      return false;
+    }
+    const ir::Function *kernel = runPipeline(*this, module, entry, options, error);
+    if (!kernel) return false;
+    PhaseTimer timer;
+    EmitOptions eo;
+    eo.flavour = flavour_;
+    eo.warpSize = int(module.attrs().getInt("warp_size", arch.subgroupSize));
+    eo.numWarps = int(module.attrs().getInt("num_warps", options.numWarps));
+    EmittedKernel k;
+    if (!emitKernel(*kernel, entry, eo, k, error)) return false;
+    timer.mark("lower");
+    if (k.sharedMemoryBytes > arch.sharedBytes) {
+      error = "kernel '" + entry + "' needs " + std::to_string(k.sharedMemoryBytes) + " bytes of shared memory; " +
+              arch.spelled() + " has " + std::to_string(arch.sharedBytes) + " (use smaller blocks)";
+      return false;
+    }
+    if (options.lowerOnly) return true;
+    spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
+    std::string messages;
+    tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &pos, const char *msg) {
+      messages += "  word " + std::to_string(pos.index) + ": " + msg + "\n";
+    });
+    if (!tools.Validate(k.words)) {
+      error = "internal error: the spirv emitter produced a module spirv-val rejects (kernel '" + entry + "'):\n" +
+              messages + disassemble(k.words);
+      return false;
+    }
+    timer.mark("validate");
+    out.target = "spirv";
+    out.entry = entry;
+    out.format = "spirv";
+    out.binary.resize(k.words.size() * 4);
+    std::memcpy(out.binary.data(), k.words.data(), out.binary.size());
+    out.params = std::move(k.params);
+    markWrittenParams(*kernel, out.params);
+    out.threadsPerProgram = k.threads;
+    out.sharedMemoryBytes = k.sharedMemoryBytes;
+    if (options.emitAssembly) out.assembly = disassemble(k.words);
+    return true;
+  }
+
+private:
+  Flavour flavour_;
+};
+
+} // namespace
+
+std::unique_ptr<Target> createSpirvTarget(std::string_view flavour) {
+  return std::make_unique<SpirvTarget>(flavour == "opencl" ? Flavour::OpenCL : Flavour::Vulkan);
+}
+
+} // namespace tessera::targets::spirv
