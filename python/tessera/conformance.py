@@ -287,6 +287,7 @@ class _DeviceView:
     def __init__(self, array, offset, shape):
         self._array, self._offset, self.shape = array, offset, tuple(shape)
         self.dtype, self.device = array.dtype, array.device
+        self._tessera_device = array.device
 
     def data_ptr(self):
         return self._array.data_ptr() + self._offset * self.dtype.itemsize

@@ -53,11 +53,16 @@ Id Builder::boolType() {
   return t;
 }
 Id Builder::intType(int bits) {
+  if (bits == 8) capability(spv::Capability::Int8);
+  if (bits == 16) capability(spv::Capability::Int16);
+  if (bits == 64) capability(spv::Capability::Int64);
   Id t = [&]() -> Id { TYPE(spv::Op::OpTypeInt, uint32_t(bits), 0u); }();
   widths_[t] = bits;
   return t;
 }
 Id Builder::floatType(int bits) {
+  if (bits == 16) capability(spv::Capability::Float16);
+  if (bits == 64) capability(spv::Capability::Float64);
   Id t = [&]() -> Id { TYPE(spv::Op::OpTypeFloat, uint32_t(bits)); }();
   widths_[t] = bits;
   floatTypes_.insert(t);

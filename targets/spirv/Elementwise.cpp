@@ -161,6 +161,8 @@ Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string 
     return select(inRange, conv, out);
   }
   if (rounding == "rtz") fail(where, "rounds toward zero only from f32 to bf16");
+  // f64 -> f16 in one rounding (drivers may round through f32 twice).
+  if (from.scalarKind() == ScalarKind::F64 && to.scalarKind() == ScalarKind::F16) v = truncToOdd(v, f32());
   return op(Op::OpFConvert, toTy, {v});
 }
 
@@ -261,7 +263,7 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
     Id r = op(t.isSigned() ? Op::OpSMulExtended : Op::OpUMulExtended, pair, {in[0], in[1]});
     return op(Op::OpCompositeExtract, ty, {r, 1});
   }
-  case OpCode::Fma: return ext(GLSLstd450Fma);
+  case OpCode::Fma: return fma(t, in[0], in[1], in[2]);
   case OpCode::Cmp: {
     const std::string &p = o.attr("pred")->getString();
     Op code;
@@ -359,6 +361,35 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
   }
   default: fail(o, "is not an elementwise op");
   }
+}
+
+// a * b + c rounded once. Vulkan's Fma may round twice (its precision is
+// that of a multiply and an add), so f16 and f32 compute in the next wider
+// type, where the product is exact, and the sum is rounded to odd (TwoSum's
+// error term says which way) before the one rounding to the result type.
+// f64 (and f32 on devices without f64) use GLSL's Fma.
+Id KernelEmitter::fma(ir::Type t, Id a, Id bv, Id c) {
+  Id ty = typeOf(t);
+  if (t.scalarKind() == ScalarKind::F64) return glsl(ty, GLSLstd450Fma, {a, bv, c});
+  Id wide = b.floatType(t.scalarKind() == ScalarKind::F16 ? 32 : 64);
+  Id wi = b.intType(b.widthOf(wide));
+  auto W = [&](Id x) { return op(Op::OpFConvert, wide, {x}); };
+  Id p = op(Op::OpFMul, wide, {W(a), W(bv)});
+  Id cw = W(c);
+  Id s = op(Op::OpFAdd, wide, {p, cw});
+  Id bb = op(Op::OpFSub, wide, {s, p});
+  Id err = op(Op::OpFAdd, wide, {op(Op::OpFSub, wide, {p, op(Op::OpFSub, wide, {s, bb})}), op(Op::OpFSub, wide, {cw, bb})});
+  Id bits = op(Op::OpBitcast, wi, {s});
+  Id even = op(Op::OpIEqual, boolTy(), {op(Op::OpBitwiseAnd, wi, {bits, uconst(wi, 1)}), uconst(wi, 0)});
+  Id inexact = op(Op::OpFOrdNotEqual, boolTy(), {err, fconst(wide, 0.0)});
+  Id finite = op(Op::OpLogicalNot, boolTy(), {op(Op::OpLogicalOr, boolTy(), {op(Op::OpIsInf, boolTy(), {s}), op(Op::OpIsNan, boolTy(), {s})})});
+  // Moving the bits by one moves |s| up when err has s's sign, else down.
+  Id sameSign = op(Op::OpLogicalEqual, boolTy(), {op(Op::OpFOrdLessThan, boolTy(), {s, fconst(wide, 0.0)}),
+                                                  op(Op::OpFOrdLessThan, boolTy(), {err, fconst(wide, 0.0)})});
+  Id nudged = op(Op::OpIAdd, wi, {bits, select(sameSign, uconst(wi, 1), uconst(wi, ~uint64_t(0)))});
+  Id odd = op(Op::OpLogicalAnd, boolTy(), {op(Op::OpLogicalAnd, boolTy(), {even, inexact}), finite});
+  Id sum = op(Op::OpBitcast, wide, {select(odd, nudged, bits)});
+  return op(Op::OpFConvert, ty, {sum});
 }
 
 // erf(x) in f32: its Maclaurin series below 1 (relative accuracy near 0),

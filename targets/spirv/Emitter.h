@@ -91,6 +91,7 @@ public:
              const std::function<Id(const std::vector<Id> &)> &fn);
   Id mathFnF32(const ir::Operation &op, const std::string &fn, Id x);
   Id erfF32(Id x);
+  Id fma(ir::Type t, Id a, Id b, Id c);
 
   // ---- memory (Memory.cpp)
   void emitLoad(const ir::Operation &op);
