@@ -15,6 +15,7 @@ tools = {
     "FileCheck": os.path.join(config.llvm_tools_dir, "FileCheck"),
     "not": os.path.join(config.llvm_tools_dir, "not"),
     "llvm-readobj": os.path.join(config.llvm_tools_dir, "llvm-readobj"),
+    "spirv-val": "/usr/bin/spirv-val",  # SPIRV-Tools (ci/bootstrap.sh installs it)
 }
 for name, path in tools.items():
     config.substitutions.append((r"(?<![\w/.-])" + name + r"(?![\w-])", path))

@@ -1,0 +1,23 @@
+# RUN: tessera compile %s --entry row_sum --signature "*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target vulkan --arch sg32-48k --emit asm | FileCheck %s
+# A row reduction over 4 subgroups: registers, then a butterfly of subgroup
+# shuffles (masks 1..16), then the subgroups' partials through the
+# Workgroup word array, with one barrier between the stores and the loads.
+# CHECK: OpCapability GroupNonUniformShuffle
+# CHECK: %shared = OpVariable %_ptr_Workgroup_{{.*}} Workgroup
+# CHECK: OpLoad %v4float
+# CHECK: OpGroupNonUniformShuffleXor %uint %uint_3 {{.*}} %uint_1
+# CHECK: OpGroupNonUniformShuffleXor %uint %uint_3 {{.*}} %uint_16
+# CHECK-NOT: OpControlBarrier
+# CHECK: OpAccessChain %_ptr_Workgroup_uint %shared
+# CHECK: OpStore
+# CHECK: OpControlBarrier %uint_2 %uint_2 %uint_264
+# CHECK-NOT: OpControlBarrier
+# CHECK: OpFunctionEnd
+import tessera.language as tl
+
+
+def row_sum(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(x, axis=0))

@@ -1,0 +1,28 @@
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target vulkan --arch sg32-48k --emit asm | FileCheck %s
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target vulkan --arch sg8-32k --emit asm | FileCheck %s --check-prefix=SG8
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target vulkan -o %t.spv
+# RUN: spirv-val --target-env vulkan1.2 %t.spv
+# RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target vulkan --arch gfx942 2>&1 | FileCheck %s --check-prefix=BADARCH
+# RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target opencl 2>&1 | FileCheck %s --check-prefix=OPENCL
+# nvptx/vector_add.py's `add` as a Vulkan compute shader: arguments in one
+# push-constant block (pointers are 64-bit buffer device addresses), 16-byte
+# loads and stores through PhysicalStorageBuffer pointers, 4 subgroups of 32.
+# CHECK: OpCapability Shader
+# CHECK: OpCapability PhysicalStorageBufferAddresses
+# CHECK: OpMemoryModel PhysicalStorageBuffer64 GLSL450
+# CHECK: OpEntryPoint GLCompute %add "add" %arguments
+# CHECK: OpExecutionMode %add LocalSize 128 1 1
+# CHECK: OpModuleProcessed "tessera.subgroup_size 32"
+# CHECK: OpDecorate %Arguments Block
+# CHECK: OpMemberDecorate %Arguments 3 Offset 24
+# CHECK: OpDecorate %lane BuiltIn SubgroupLocalInvocationId
+# CHECK: %Arguments = OpTypeStruct %ulong %ulong %ulong %uint
+# CHECK: OpConvertUToPtr %_ptr_PhysicalStorageBuffer_v4float
+# CHECK: OpLoad %v4float {{.*}} Aligned 16
+# CHECK: OpFAdd %float
+# CHECK: OpStore {{.*}} Aligned 16
+# Subgroups of 8 (lavapipe): 4 warps are 32 invocations.
+# SG8: OpExecutionMode %add LocalSize 32 1 1
+# SG8: OpModuleProcessed "tessera.subgroup_size 8"
+# BADARCH: unsupported SPIR-V architecture 'gfx942' (expected sg<subgroup size>[-<shared memory KiB>k], e.g. sg32-48k)
+# OPENCL: the spirv target's OpenCL flavour (Level Zero) is not implemented yet
