@@ -3,7 +3,10 @@
 # one device call: the CUDA runtime suite, the Python suite with the
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
-#   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]   steps: tests conformance bench ptx (default: all)
+#   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]   steps: tests conformance bench ptx vulkan
+#   (default: all but vulkan). vulkan: the spirv target on NVIDIA's Vulkan
+#   driver; the machine has no Vulkan loader, so the call carries Debian's
+#   (.gl/*.deb, see /work/.library/device/README.md) and this step unpacks them.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bundle="${1:-$root/build/bundle/tessera-bundle.tar.xz}"
@@ -35,6 +38,16 @@ for step in $steps; do
       "$py" -m tessera.bench --target nvptx --json "$out/bench.json" --plot-dir "$out/plots" \
         > "$out/bench.log" 2>&1 || rc=1
       cat "$out/bench.log" ;;
+    vulkan)
+      for f in "$root"/.gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+      export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+      vulkaninfo --summary > "$out/vulkaninfo.txt" 2>&1; grep -E "deviceName|apiVersion|driverVersion" "$out/vulkaninfo.txt" | head -6
+      TESSERA_CONFORMANCE_DIR="$work/tessera/conformance/cases" "$py" -m tessera.conformance --target vulkan \
+        --json "$out/conformance-vulkan.json" > "$out/conformance-vulkan.log" 2>&1 || rc=1
+      grep -A40 -E "^(failures|expected failures)" "$out/conformance-vulkan.log" | head -60; tail -2 "$out/conformance-vulkan.log"
+      "$py" -m pytest -q -rs -p no:cacheprovider "$work/tessera/tests/python/test_vulkan.py" > "$out/test-vulkan.log" 2>&1 || rc=1
+      tail -3 "$out/test-vulkan.log"
+      "$py" "$root/tests/gpu/vulkan_vs_cuda.py" | tee "$out/vulkan-vs-cuda.txt" || rc=1 ;;
     ptx)
       "$py" - "$out" <<'PY' || rc=1
 import sys, torch

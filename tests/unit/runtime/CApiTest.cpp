@@ -81,11 +81,13 @@ TEST(CApi, NullsAndBadArgumentsReturnErrors) {
   EXPECT_EQ(tessera_kernel_launch(nullptr, nullptr, nullptr, nullptr), TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tessera_copy_host_to_device(nullptr, 0, nullptr, 0, nullptr), TESSERA_ERROR_INVALID_ARGUMENT);
   tessera_device d = nullptr;
-  EXPECT_EQ(tessera_get_device("vulkan", 0, &d), TESSERA_ERROR_NOT_FOUND);
+  EXPECT_EQ(tessera_get_device("level_zero", 0, &d), TESSERA_ERROR_NOT_FOUND);
   EXPECT_EQ(tessera_get_device("host", 3, &d), TESSERA_ERROR_NOT_FOUND);
   EXPECT_EQ(tessera_buffer_free(nullptr), TESSERA_SUCCESS);
   EXPECT_STREQ(tessera_status_string(TESSERA_ERROR_ASSERT), "device assertion failed");
-  EXPECT_STREQ(tessera_backend_name(0), "host");
+  int last = 0;  // GPU backends (and Vulkan, lavapipe too) come first; the host is always last
+  while (tessera_backend_name(last + 1)) ++last;
+  EXPECT_STREQ(tessera_backend_name(last), "host");
   EXPECT_EQ(tessera_backend_name(99), nullptr);
   EXPECT_NE(std::string(tessera_version()).find("tessera "), std::string::npos);
 }
