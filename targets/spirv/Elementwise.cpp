@@ -78,33 +78,39 @@ Id KernelEmitter::truncToOdd(Id f, Id narrow) {
   return op(Op::OpBitcast, narrow, {tb});
 }
 
+// f32 -> fp8, rounding to nearest even, from the f32's bits (no f16 on the
+// way: NVIDIA's driver rounded f32 -> e5m2 through f16 wrongly). e4m3 (bias
+// 7, 3 mantissa bits) saturates to +-448 and has one NaN; e5m2 (bias 15, 2
+// bits) overflows to infinity.
 Id KernelEmitter::f32ToF8(Id f, ScalarKind kind) {
-  Id u8 = b.intType(8);
-  if (kind == ScalarKind::F8E5M2) {
-    b.capability(spv::Capability::Float16);
-    Id h = op(Op::OpUConvert, u32(), {op(Op::OpBitcast, b.intType(16), {truncToOdd(f, b.floatType(16))})});
-    Id lsb = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {h, c32(8)}), c32(1)});
-    Id rounded = op(Op::OpShiftRightLogical, u32(), {op(Op::OpIAdd, u32(), {h, op(Op::OpIAdd, u32(), {c32(0x7F), lsb})}), c32(8)});
-    Id isNan = op(Op::OpUGreaterThan, boolTy(), {op(Op::OpBitwiseAnd, u32(), {h, c32(0x7FFF)}), c32(0x7C00)});
-    rounded = select(isNan, op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftRightLogical, u32(), {h, c32(8)}), c32(2)}), rounded);
-    return op(Op::OpUConvert, u8, {rounded});
-  }
+  bool e5 = kind == ScalarKind::F8E5M2;
+  uint32_t mantissa = e5 ? 2 : 3, bias = e5 ? 15 : 7;
+  uint32_t drop = 23 - mantissa;  // f32 mantissa bits rounded away
   Id bits = op(Op::OpBitcast, u32(), {f});
   Id sign = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {bits, c32(24)}), c32(0x80)});
   Id absBits = op(Op::OpBitwiseAnd, u32(), {bits, c32(0x7FFFFFFF)});
   Id absF = op(Op::OpBitcast, f32(), {absBits});
-  Id lsb = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {absBits, c32(20)}), c32(1)});
-  Id r = op(Op::OpIAdd, u32(), {absBits, op(Op::OpIAdd, u32(), {c32(0x7FFFF), lsb})});
-  Id e = op(Op::OpISub, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(23)}), c32(120)});
-  Id m = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(20)}), c32(7)});
-  Id normal = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftLeftLogical, u32(), {e, c32(3)}), m});
-  Id scaled = op(Op::OpFMul, f32(), {absF, fconst(f32(), 512.0)});
+  // Normal range: round the mantissa to `mantissa` bits (the carry may bump the exponent).
+  Id lsb = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {absBits, c32(drop)}), c32(1)});
+  Id r = op(Op::OpIAdd, u32(), {absBits, op(Op::OpIAdd, u32(), {c32((1u << (drop - 1)) - 1), lsb})});
+  Id e = op(Op::OpISub, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(23)}), c32(127 - bias)});
+  Id m = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(drop)}), c32((1u << mantissa) - 1)});
+  Id normal = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftLeftLogical, u32(), {e, c32(mantissa)}), m});
+  // Subnormal range (below 2^(1-bias)): multiples of 2^(1-bias-mantissa).
+  double unit = std::ldexp(1.0, int(bias + mantissa - 1));
+  Id scaled = op(Op::OpFMul, f32(), {absF, fconst(f32(), unit)});
   Id sub = op(Op::OpConvertFToU, u32(), {glsl(f32(), GLSLstd450RoundEven, {scaled})});
-  Id isSub = op(Op::OpFOrdLessThan, boolTy(), {absF, fconst(f32(), 1.0 / 64)});
+  Id isSub = op(Op::OpFOrdLessThan, boolTy(), {absF, fconst(f32(), std::ldexp(1.0, 1 - int(bias)))});
   Id mag = select(isSub, sub, normal);
-  mag = select(op(Op::OpFOrdGreaterThan, boolTy(), {absF, fconst(f32(), 448.0)}), c32(0x7E), mag);
-  mag = select(op(Op::OpIsNan, boolTy(), {f}), c32(0x7F), mag);
-  return op(Op::OpUConvert, u8, {op(Op::OpBitwiseOr, u32(), {sign, mag})});
+  if (e5) {
+    // 61440 and above round to infinity (0x7C); NaN stays NaN.
+    mag = select(op(Op::OpFOrdGreaterThanEqual, boolTy(), {absF, fconst(f32(), 61440.0)}), c32(0x7C), mag);
+    mag = select(op(Op::OpIsNan, boolTy(), {f}), c32(0x7E), mag);
+  } else {
+    mag = select(op(Op::OpFOrdGreaterThan, boolTy(), {absF, fconst(f32(), 448.0)}), c32(0x7E), mag);
+    mag = select(op(Op::OpIsNan, boolTy(), {f}), c32(0x7F), mag);
+  }
+  return op(Op::OpUConvert, b.intType(8), {op(Op::OpBitwiseOr, u32(), {sign, mag})});
 }
 
 Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string &rounding, const ir::Operation &where) {
@@ -186,7 +192,11 @@ Id KernelEmitter::elementwise(const ir::Operation &o, std::vector<Id> in) {
 // transcendental functions.
 Id KernelEmitter::mathF32(const ir::Operation &o, ir::Type t, const std::vector<Id> &in,
                           const std::function<Id(const std::vector<Id> &)> &fn) {
-  if (t.scalarKind() == ScalarKind::F64) fail(o, "on f64 has no Vulkan instruction (GLSL.std.450 is f32 only)");
+  if (t.scalarKind() == ScalarKind::F64) {
+    if (in.size() == 1)
+      if (Id v = mathF64(o.is(OpCode::MathFn) ? o.attr("fn")->getString() : std::string(o.name()), in[0])) return v;
+    fail(o, "on f64 has no Vulkan instruction (GLSL.std.450 is f32 only)");
+  }
   if (t.scalarKind() == ScalarKind::F32) return fn(in);
   std::vector<Id> wide;
   for (Id v : in) wide.push_back(op(Op::OpFConvert, f32(), {v}));
@@ -229,7 +239,9 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
     if (!t.isSigned()) return op(div ? Op::OpUDiv : Op::OpUMod, ty, {in[0], d});
     Id minusOne = op(Op::OpIEqual, boolTy(), {d, uconst(ty, ~uint64_t(0))});
     d = select(minusOne, one, d);
-    Id q = op(div ? Op::OpSDiv : Op::OpSRem, ty, {in[0], d});
+    // x - (x / d) * d: NVIDIA's Vulkan driver gave OpSRem the divisor's sign.
+    Id q = op(Op::OpSDiv, ty, {in[0], d});
+    if (!div) q = op(Op::OpISub, ty, {in[0], op(Op::OpIMul, ty, {q, d})});
     return select(minusOne, div ? op(Op::OpSNegate, ty, {in[0]}) : zero, q);
   }
   case OpCode::Min:
@@ -304,8 +316,9 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
   case OpCode::Exp2: return f32math(GLSLstd450Exp2);
   case OpCode::Log: return f32math(GLSLstd450Log);
   case OpCode::Log2: return f32math(GLSLstd450Log2);
-  case OpCode::Sin: return f32math(GLSLstd450Sin);
-  case OpCode::Cos: return f32math(GLSLstd450Cos);
+  case OpCode::Sin:
+  case OpCode::Cos:
+    return mathF32(o, t, in, [&](const std::vector<Id> &x) { return sinCosF32(x[0], o.is(OpCode::Cos)); });
   case OpCode::Sqrt: return ext(GLSLstd450Sqrt);
   case OpCode::Rsqrt: return op(Op::OpFDiv, ty, {fconst(ty, 1.0), ext(GLSLstd450Sqrt)});
   case OpCode::Floor: return ext(GLSLstd450Floor);
@@ -390,6 +403,47 @@ Id KernelEmitter::fma(ir::Type t, Id a, Id bv, Id c) {
   Id odd = op(Op::OpLogicalAnd, boolTy(), {op(Op::OpLogicalAnd, boolTy(), {even, inexact}), finite});
   Id sum = op(Op::OpBitcast, wide, {select(odd, nudged, bits)});
   return op(Op::OpFConvert, ty, {sum});
+}
+
+// sin or cos in f32 to about an ulp: Cody and Waite's reduction by pi/4 in
+// three parts and Cephes' sinf/cosf polynomials (Vulkan's Sin and Cos are
+// only accurate to 2^-11 absolute, and NVIDIA's are that rough), for |x|
+// below 8192, beyond which the reduction loses bits and GLSL's functions
+// are used.
+Id KernelEmitter::sinCosF32(Id x, bool cosine) {
+  Id ax = glsl(f32(), GLSLstd450FAbs, {x});
+  // j = the even octant at or above |x| * 4/pi; y = j as a float.
+  Id j = op(Op::OpConvertFToU, u32(), {op(Op::OpFMul, f32(), {ax, fconst(f32(), 1.2732395447351628)})});
+  j = op(Op::OpBitwiseAnd, u32(), {op(Op::OpIAdd, u32(), {j, c32(1)}), c32(~1u)});
+  Id y = op(Op::OpConvertUToF, f32(), {j});
+  // Cephes' parts of pi/4: y times the first two is exact for y < 8192.
+  Id r = ax;
+  for (double part : {0.78515625, 2.4187564849853515625e-4, 3.77489497744594108e-8})
+    r = op(Op::OpFSub, f32(), {r, op(Op::OpFMul, f32(), {y, fconst(f32(), part)})});
+  Id z = op(Op::OpFMul, f32(), {r, r});
+  auto poly = [&](std::initializer_list<double> c) {
+    Id p = 0;
+    for (double k : c) p = p ? glsl(f32(), GLSLstd450Fma, {p, z, fconst(f32(), k)}) : fconst(f32(), k);
+    return p;
+  };
+  // sin r = r + r z (s3 z^2 + s2 z + s1); cos r = 1 - z/2 + z^2 (c3 z^2 + c2 z + c1).
+  Id sinR = glsl(f32(), GLSLstd450Fma, {op(Op::OpFMul, f32(), {r, z}), poly({-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1}), r});
+  Id cosR = op(Op::OpFAdd, f32(), {op(Op::OpFSub, f32(), {fconst(f32(), 1.0), op(Op::OpFMul, f32(), {z, fconst(f32(), 0.5)})}),
+                                   op(Op::OpFMul, f32(), {op(Op::OpFMul, f32(), {z, z}), poly({2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2})})});
+  // Octant j (mod 8): j/2 mod 4 picks sin or cos of r and the sign.
+  Id quadrant = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {j, c32(1)}), c32(3)});
+  if (cosine) quadrant = op(Op::OpBitwiseAnd, u32(), {op(Op::OpIAdd, u32(), {quadrant, c32(1)}), c32(3)});
+  Id useCos = op(Op::OpIEqual, boolTy(), {op(Op::OpBitwiseAnd, u32(), {quadrant, c32(1)}), c32(1)});
+  Id v = select(useCos, cosR, sinR);
+  Id negate = op(Op::OpIEqual, boolTy(), {op(Op::OpBitwiseAnd, u32(), {quadrant, c32(2)}), c32(2)});
+  v = select(negate, op(Op::OpFNegate, f32(), {v}), v);
+  // sin is odd: the sign of x; cos is even.
+  if (!cosine) {
+    Id signBit = op(Op::OpBitwiseAnd, u32(), {op(Op::OpBitcast, u32(), {x}), c32(0x80000000u)});
+    v = op(Op::OpBitcast, f32(), {op(Op::OpBitwiseXor, u32(), {op(Op::OpBitcast, u32(), {v}), signBit})});
+  }
+  Id small = op(Op::OpFOrdLessThan, boolTy(), {ax, fconst(f32(), 8192.0)});
+  return select(small, v, glsl(f32(), cosine ? GLSLstd450Cos : GLSLstd450Sin, {x}));
 }
 
 // erf(x) in f32: its Maclaurin series below 1 (relative accuracy near 0),

@@ -91,6 +91,16 @@ public:
              const std::function<Id(const std::vector<Id> &)> &fn);
   Id mathFnF32(const ir::Operation &op, const std::string &fn, Id x);
   Id erfF32(Id x);
+  Id sinCosF32(Id x, bool cosine);
+  // f64 transcendental functions (MathF64.cpp); null for one not written.
+  Id mathF64(const std::string &fn, Id x);
+  Id f64Const(double v);
+  std::pair<Id, Id> powersOfTwoF64(Id k);
+  Id expReducedF64(Id r);
+  Id expF64(Id x, bool base2);
+  Id logF64(Id x, bool base2);
+  Id sinCosF64(Id x, bool cosine);
+  Id erfF64(Id x);
   Id fma(ir::Type t, Id a, Id b, Id c);
 
   // ---- memory (Memory.cpp)

@@ -207,9 +207,28 @@ void KernelEmitter::emitAtomic(const ir::Operation &o) {
       b.capability(wide ? spv::Capability::AtomicFloat64AddEXT : spv::Capability::AtomicFloat32AddEXT);
       code = Op::OpAtomicFAddEXT;
     } else if (k == "max" || k == "min") {
-      b.extension("SPV_EXT_shader_atomic_float_min_max");
-      b.capability(wide ? spv::Capability::AtomicFloat64MinMaxEXT : spv::Capability::AtomicFloat32MinMaxEXT);
-      code = k == "max" ? Op::OpAtomicFMaxEXT : Op::OpAtomicFMinEXT;
+      // With integer atomics on the bits (few devices have float min/max
+      // atomics; NVIDIA's Vulkan driver hangs on them without the feature):
+      // non-negative floats order as signed integers, negative ones in
+      // reverse as unsigned, and every non-negative float is above every
+      // negative one either way.
+      Id it = b.intType(elem.bitWidth());
+      Id bits = op(Op::OpBitcast, it, {a});
+      Id negative = op(Op::OpSLessThan, boolTy(), {bits, uconst(it, 0)});
+      bool isMax = k == "max";
+      auto minMax = [&] {
+        Id p = globalPointer(ptr, it);
+        std::vector<uint32_t> operands{p, c32(scope), c32(semantics), bits};
+        Id old = when(negative, [&] {
+          return std::vector<Id>{op(isMax ? Op::OpAtomicUMin : Op::OpAtomicUMax, it, operands)};
+        }, {uconst(it, 0)})[0];
+        Id other = when(op(Op::OpLogicalNot, boolTy(), {negative}), [&] {
+          return std::vector<Id>{op(isMax ? Op::OpAtomicSMax : Op::OpAtomicSMin, it, operands)};
+        }, {uconst(it, 0)})[0];
+        return std::vector<Id>{op(Op::OpBitcast, ty, {select(negative, old, other)})};
+      };
+      if (o.numOperands() < 3) return set(o.result(), minMax()[0]);
+      return set(o.result(), when(get(o.operand(2)), minMax, {fconst(ty, 0.0)})[0]);
     } else if (k == "xchg") code = Op::OpAtomicExchange;
     else fail(o, "'" + k + "' on floats is not supported");
   } else {

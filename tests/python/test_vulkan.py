@@ -110,3 +110,61 @@ def seventeen_pointers(p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p1
 def test_too_many_argument_bytes_is_a_compile_error():
     with pytest.raises(tessera.TesseraError, match="takes 136 bytes of arguments; Vulkan push constants hold 128"):
         seventeen_pointers[(1,)](*[tessera.empty(1, device="vulkan") for _ in range(17)])
+
+
+@tessera.jit(target="vulkan")
+def unary_math(x_ptr, o_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    if OP == "exp":
+        r = tl.exp(x)
+    elif OP == "exp2":
+        r = tl.exp2(x)
+    elif OP == "log":
+        r = tl.log(x)
+    elif OP == "log2":
+        r = tl.log2(x)
+    elif OP == "sin":
+        r = tl.sin(x)
+    elif OP == "cos":
+        r = tl.cos(x)
+    else:
+        r = tl.erf(x)
+    tl.store(o_ptr + offs, r, mask=m)
+
+
+_RNG = np.random.default_rng(7)
+# (op, dtype, inputs, ulps): f64 functions are Tessera's own (GLSL.std.450 has
+# none); f32 sin/cos too (Vulkan's are accurate to 2^-11 absolute only).
+# Results stay normal: Vulkan devices may flush subnormals.
+_MATH = [
+    ("exp", "float64", np.concatenate([_RNG.uniform(-700, 709.7, 4000), [0.0, -0.0, 709.78, -745.2, np.inf, -np.inf, np.nan]]), 2),
+    ("exp2", "float64", _RNG.uniform(-1020, 1023.9, 4000), 2),
+    ("log", "float64", np.concatenate([np.exp(_RNG.uniform(-700, 700, 4000)), [1.0, 0.0, -1.0, np.inf, np.nan]]), 2),
+    ("log2", "float64", np.concatenate([np.exp(_RNG.uniform(-700, 700, 4000)), [2.0 ** -1000, 2.0 ** 1000]]), 2),
+    ("sin", "float64", np.concatenate([_RNG.uniform(-10, 10, 4000), _RNG.uniform(-1e6, 1e6, 4000), [0.0, -0.0]]), 3),
+    ("cos", "float64", np.concatenate([_RNG.uniform(-10, 10, 4000), _RNG.uniform(-1e6, 1e6, 4000)]), 3),
+    ("erf", "float64", np.concatenate([_RNG.uniform(-7, 7, 4000), _RNG.uniform(-1e-3, 1e-3, 1000)]), 24),
+    ("sin", "float32", np.concatenate([_RNG.uniform(-10, 10, 4000), _RNG.uniform(-8000, 8000, 4000)]), 2),
+    ("cos", "float32", np.concatenate([_RNG.uniform(-10, 10, 4000), _RNG.uniform(-8000, 8000, 4000)]), 2),
+    ("erf", "float32", _RNG.uniform(-6, 6, 4000), 4),
+]
+
+
+@pytest.mark.parametrize("op,dtype,x,ulps", _MATH, ids=["%s-%s" % (m[0], m[1]) for m in _MATH])
+def test_math_accuracy_in_ulps(op, dtype, x, ulps):
+    import math
+    x = x.astype(dtype)
+    out = tessera.from_numpy(np.full(x.size, 12345.0, dtype), device="vulkan")
+    unary_math[(triton_cdiv(x.size, 256),)](tessera.from_numpy(x, device="vulkan"), out, x.size, OP=op, BLOCK=256)
+    got = out.numpy().astype(np.float64)
+    with np.errstate(all="ignore"):
+        ref = np.vectorize(math.erf)(x.astype(np.float64)) if op == "erf" else getattr(np, op)(x.astype(np.float64))
+    special = ~np.isfinite(ref)
+    assert np.array_equal(np.isnan(got[special]), np.isnan(ref[special]))
+    assert np.array_equal(got[special & ~np.isnan(ref)], ref[special & ~np.isnan(ref)])
+    err = np.abs(got[~special] - ref[~special]) / np.spacing(np.abs(ref[~special]).astype(dtype)).astype(np.float64)
+    worst = int(np.argmax(err))
+    assert err.max() <= ulps, "%s(%r) = %r, expected %r (%.1f ulp)" % (
+        op, x[~special][worst], got[~special][worst], ref[~special][worst], err.max())
