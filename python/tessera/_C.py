@@ -135,6 +135,11 @@ _SIGNATURES = [
     ("tessera_stream_wrap", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
     ("tessera_stream_destroy", ctypes.c_int, [ctypes.c_void_p]),
     ("tessera_stream_synchronize", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_event_create", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
+    ("tessera_event_destroy", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_event_record", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
+    ("tessera_event_synchronize", ctypes.c_int, [ctypes.c_void_p]),
+    ("tessera_event_elapsed_ms", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_double)]),
     ("tessera_kernel_set_launch_params", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]),
     ("tessera_kernel_device", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
     ("tessera_compile_binary", ctypes.c_int, [ctypes.POINTER(_CompileOptions), ctypes.POINTER(ctypes.c_void_p)]),
@@ -341,6 +346,32 @@ class Stream:
     def __del__(self):
         if getattr(self, "handle", None) and _lib is not None:
             _lib.tessera_stream_destroy(self.handle)
+            self.handle = None
+
+
+class Event:
+    """A point in a stream, for timing on the device (CUDA events, Vulkan
+    timestamps)."""
+
+    def __init__(self, device):
+        self.handle = ctypes.c_void_p()
+        _check(library().tessera_event_create(device, ctypes.byref(self.handle)))
+
+    def record(self, stream):
+        _check(library().tessera_event_record(self.handle, stream.handle))
+
+    def synchronize(self):
+        _check(library().tessera_event_synchronize(self.handle))
+
+    def elapsed_ms(self, start):
+        """Milliseconds from `start` (recorded earlier) to this event."""
+        ms = ctypes.c_double()
+        _check(library().tessera_event_elapsed_ms(start.handle, self.handle, ctypes.byref(ms)))
+        return ms.value
+
+    def __del__(self):
+        if getattr(self, "handle", None) and _lib is not None:
+            _lib.tessera_event_destroy(self.handle)
             self.handle = None
 
 

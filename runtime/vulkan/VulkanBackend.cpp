@@ -239,55 +239,77 @@ Status VulkanDevice::reclaim(bool wait, uint64_t upTo) {
   return Status::ok();
 }
 
+// Commands go into an open command buffer, which is submitted at once when
+// the queue is idle, else when it holds kBatch submissions' worth or the
+// host waits: while the GPU is busy, launches queue up in one buffer
+// instead of paying vkQueueSubmit each.
+constexpr int kBatch = 16;
+
 Status VulkanDevice::submit(const std::function<void(VkCommandBuffer)> &record, uint64_t *sequence) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (Status st = reclaim(false, 0); !st) return st;
-  Submission s{};
-  if (!free_.empty()) {
-    s = free_.back();
-    free_.pop_back();
-    d_.vkResetCommandBuffer(s.cmd, 0);
-    d_.vkResetFences(device_, 1, &s.fence);
-  } else {
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = pool_;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    if (Status st = check(d_.vkAllocateCommandBuffers(device_, &alloc, &s.cmd), "vkAllocateCommandBuffers"); !st) return st;
-    VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (Status st = check(d_.vkCreateFence(device_, &fence, nullptr, &s.fence), "vkCreateFence"); !st) return st;
+  if (!open_) {
+    Submission s{};
+    if (!free_.empty()) {
+      s = free_.back();
+      free_.pop_back();
+      d_.vkResetCommandBuffer(s.cmd, 0);
+      d_.vkResetFences(device_, 1, &s.fence);
+    } else {
+      VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+      alloc.commandPool = pool_;
+      alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      alloc.commandBufferCount = 1;
+      if (Status st = check(d_.vkAllocateCommandBuffers(device_, &alloc, &s.cmd), "vkAllocateCommandBuffers"); !st) return st;
+      VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      if (Status st = check(d_.vkCreateFence(device_, &fence, nullptr, &s.fence), "vkCreateFence"); !st) return st;
+    }
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    d_.vkBeginCommandBuffer(s.cmd, &begin);
+    s.sequence = nextSequence_++;
+    open_ = s;
+    openCommands_ = 0;
   }
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  d_.vkBeginCommandBuffer(s.cmd, &begin);
+  // Everything recorded or submitted before is complete and visible first.
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-  d_.vkCmdPipelineBarrier(s.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0,
-                          nullptr, 0, nullptr);
-  record(s.cmd);
+  d_.vkCmdPipelineBarrier(open_->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier,
+                          0, nullptr, 0, nullptr);
+  record(open_->cmd);
+  if (sequence) *sequence = open_->sequence;
+  if (inFlight_.empty() || ++openCommands_ >= kBatch) return flush();
+  return Status::ok();
+}
+
+Status VulkanDevice::flush() {
+  if (!open_) return Status::ok();
+  Submission s = *open_;
+  open_.reset();
   if (Status st = check(d_.vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer"); !st) return st;
   VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   info.commandBufferCount = 1;
   info.pCommandBuffers = &s.cmd;
   if (Status st = check(d_.vkQueueSubmit(queue_, 1, &info, s.fence), "vkQueueSubmit", StatusCode::LaunchFailed); !st) {
-    free_.push_back(s);
+    free_.push_back(s);  // nothing of it runs; waiting for it waits for what is in flight only
     return st;
   }
-  s.sequence = nextSequence_++;
   inFlight_.push_back(s);
-  if (sequence) *sequence = s.sequence;
   return Status::ok();
 }
 
 Status VulkanDevice::waitFor(uint64_t sequence) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (sequence <= completed_) return Status::ok();
+  if (open_ && open_->sequence <= sequence)
+    if (Status st = flush(); !st) return st;
   return reclaim(true, sequence);
 }
 
 Status VulkanDevice::synchronize() {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (Status st = flush(); !st) return st;
   return reclaim(true, UINT64_MAX);
 }
 

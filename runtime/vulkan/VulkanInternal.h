@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 namespace tessera::runtime::vk {
 
@@ -37,10 +38,11 @@ public:
   Status loadModule(std::string_view format, const void *binary, size_t size, std::unique_ptr<Module> &out) override;
   Status synchronize() override;
 
-  // Records commands into a fresh command buffer (after a barrier that
-  // orders them behind everything submitted before) and submits it; returns
-  // the submission's sequence number. All streams share the one queue, so
-  // work runs in submission order.
+  // Records commands (after a barrier that orders them behind everything
+  // recorded before) into the open command buffer, submitted when the queue
+  // is idle, after a batch, or when the host waits; `sequence` identifies
+  // it for waitFor. All streams share the one queue, so work runs in
+  // submission order.
   Status submit(const std::function<void(VkCommandBuffer)> &record, uint64_t *sequence = nullptr);
   // Waits until submission `sequence` has finished.
   Status waitFor(uint64_t sequence);
@@ -61,6 +63,7 @@ private:
     uint64_t sequence;
   };
   Status reclaim(bool wait, uint64_t upTo);
+  Status flush();  // submits the open command buffer, if any
   Status makeBuffer(size_t bytes, bool hostVisible, VkBuffer &buffer, VkDeviceMemory &memory, void **mapped);
   friend class VulkanBuffer;
 
@@ -77,6 +80,8 @@ private:
   uint32_t subgroupSize_ = 0, minSubgroup_ = 0, maxSubgroup_ = 0;
   bool subgroupControl_ = false;
   std::deque<Submission> inFlight_;
+  std::optional<Submission> open_;  // recording, not yet submitted
+  int openCommands_ = 0;
   std::vector<Submission> free_;
   uint64_t nextSequence_ = 1, completed_ = 0;
   std::unique_ptr<Stream> default_;

@@ -47,7 +47,10 @@ for step in $steps; do
       grep -A40 -E "^(failures|expected failures)" "$out/conformance-vulkan.log" | head -60; tail -2 "$out/conformance-vulkan.log"
       "$py" -m pytest -q -rs -p no:cacheprovider "$work/tessera/tests/python/test_vulkan.py" > "$out/test-vulkan.log" 2>&1 || rc=1
       tail -3 "$out/test-vulkan.log"
-      "$py" "$root/tests/gpu/vulkan_vs_cuda.py" | tee "$out/vulkan-vs-cuda.txt" || rc=1 ;;
+      # The bandwidth-bound workloads through Vulkan SPIR-V beside the same kernels through PTX.
+      "$py" -m tessera.bench --target vulkan --target nvptx --workload vector_add,softmax,layernorm \
+        --no-compile-time --json "$out/bench-vulkan.json" > "$out/bench-vulkan.log" 2>&1 || rc=1
+      grep -v " \.\.\.$" "$out/bench-vulkan.log" ;;
     ptx)
       "$py" - "$out" <<'PY' || rc=1
 import sys, torch

@@ -54,9 +54,9 @@ def main():
     print("vulkan device:", _C.device_name(vk_dev), "subgroup size", _C.device_attribute(vk_dev, "warpSize"))
     has_cuda = "cuda" in _C.backend_names()
     rng = np.random.default_rng(0)
-    n = int(__import__("os").environ.get("N", 1 << 24))
+    n = int(__import__("os").environ.get("N", 1 << 26))
     a, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
-    rows, cols = 4096, 4096
+    rows, cols = 4 * 4096, 4096
     s = rng.standard_normal((rows, cols)).astype(np.float32)
     for name, fn, make, grid, kw, nbytes in [
             ("vector_add", add, lambda dev: [a, b, np.empty_like(a)], (n // 1024,), dict(BLOCK=1024), 3 * 4 * n),

@@ -62,23 +62,35 @@ def main(argv=None):
         if not _C.target_available(target):
             rows.append({"target": target, "workload": "*", "skip": "no code generator for this target in this build"})
             continue
-        gpu = None
-        if backend != _C.HOST:
+        gpu = vk = None
+        if backend == "vulkan":
+            from . import vulkan
+            vk = vulkan.context(target, args.reps)
+            if isinstance(vk, str):
+                rows.append({"target": target, "workload": "*", "skip": vk})
+                continue
+        elif backend != _C.HOST:
             gpu = _torch_context(target, args.reps)
             if isinstance(gpu, str):
                 rows.append({"target": target, "workload": "*", "skip": gpu})
                 continue
         for name in names:
             w = WORKLOADS[name]
+            big = gpu or (vk and vk["gpu_shapes"])
             shapes = [tuple(int(d) for d in args.shape.split("x"))] if args.shape else \
-                (w.gpu_shapes if gpu else w.shapes)
-            dtypes = args.dtype.split(",") if args.dtype else (w.gpu_dtypes if gpu else w.dtypes)
+                (w.gpu_shapes if big else w.shapes)
+            dtypes = args.dtype.split(",") if args.dtype else (w.gpu_dtypes if big else w.dtypes)
+            if vk and not w.on_devices:
+                rows.append({"target": target, "workload": name, "skip": "not benchmarked on Vulkan devices yet"})
+                continue
             for shape in shapes:
                 for dtype in dtypes:
                     progress(f"{target} {name} {'x'.join(map(str, shape))} {dtype} ...")
                     if gpu:
                         rows.append(run_one(target, w, shape, dtype, rng, gpu["timer"], gpu["copy"], gpu["torch"],
                                             gpu["device"]))
+                    elif vk:
+                        rows.append(run_one(target, w, shape, dtype, rng, vk["timer"], vk["copy"], device="vulkan"))
                     else:
                         rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
     compile_times = None
@@ -168,6 +180,8 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
         from .cuda import make_case
         torch.manual_seed(int(rng.integers(1 << 31)))
         case = make_case(w, shape, dtype, torch, device)
+    elif device is not None:
+        case = w.make(shape, dtype, rng, device=device)
     else:
         case = w.make(shape, dtype, rng)
     row = {"target": target, "workload": w.name, "shape": "x".join(map(str, shape)), "dtype": dtype, "unit": w.unit}

@@ -116,9 +116,19 @@ def _np_dtype(name):
 
 class Workload:
     """name, default shapes and dtypes (gpu_shapes, gpu_dtypes on GPUs);
-    make(shape, dtype, rng) returns a Case (bench/cuda.py makes GPU ones)."""
+    make(shape, dtype, rng, device=None) returns a Case: on the host, or with
+    `device` ("vulkan") on tessera arrays there (bench/vulkan.py); bench/cuda.py
+    makes CUDA ones from torch tensors."""
     unit = "GB/s"
     ceiling = "copy"
+    on_devices = False  # make() takes a device
+
+
+def _placement(device):
+    """(to the device, back to numpy) for a Case's arrays; identities on the host."""
+    if device is None:
+        return (lambda a: a), (lambda a: a)
+    return (lambda a: tessera.from_numpy(a, device=device)), (lambda a: a.numpy())
 
 
 class Case:
@@ -134,32 +144,40 @@ class VectorAdd(Workload):
     name, shapes, dtypes = "vector_add", [(1 << 24,)], ["fp32"]
     gpu_shapes, gpu_dtypes = [(1 << 28,)], ["fp32"]
 
-    def make(self, shape, dtype, rng):
+    on_devices = True
+
+    def make(self, shape, dtype, rng, device=None):
         (n,) = shape
         t = _np_dtype(dtype)
+        put, get = _placement(device)
         x, y = rng.random(n).astype(t), rng.random(n).astype(t)
-        out = np.full(n, np.nan, dtype=t)
-        run = lambda: _add_kernel[(tessera.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
-        check = lambda: _rel_err(out, x.astype(np.float64) + y)
+        xd, yd, out = put(x), put(y), put(np.full(n, np.nan, dtype=t))
+        run = lambda: _add_kernel[(tessera.cdiv(n, 1024),)](xd, yd, out, n, BLOCK=1024)
+        check = lambda: _rel_err(get(out), x.astype(np.float64) + y)
         # The checked mode's cost is the "tessera checked" peer.
-        checked = lambda: _add_kernel[(tessera.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, debug=True)
-        return Case(run, {"numpy": lambda: np.add(x, y, out=out), "tessera checked": checked}, check, 3 * x.nbytes,
-                    3 * x.nbytes)
+        checked = lambda: _add_kernel[(tessera.cdiv(n, 1024),)](xd, yd, out, n, BLOCK=1024, debug=True)
+        peers = {"tessera checked": checked}
+        if device is None:
+            peers["numpy"] = lambda: np.add(x, y, out=out)
+        return Case(run, peers, check, 3 * x.nbytes, 3 * x.nbytes)
 
 
 class Softmax(Workload):
     name, shapes, dtypes = "softmax", [(4096, 4096)], ["fp32"]
     gpu_shapes, gpu_dtypes = [(32768, 4096)], ["fp32", "bf16"]
 
-    def make(self, shape, dtype, rng):
+    on_devices = True
+
+    def make(self, shape, dtype, rng, device=None):
         m, n = shape
         t = _np_dtype(dtype)
+        put, get = _placement(device)
         x = rng.standard_normal((m, n)).astype(t)
-        out = np.full_like(x, np.nan)
+        xd, out = put(x), put(np.full_like(x, np.nan))
         block = tessera.next_power_of_2(n)
         # One row per program (as on the GPU): a thread's programs are then
         # consecutive rows, which the hardware prefetcher streams.
-        run = lambda: _softmax_kernel[(m,)](out, x, n, n, m, n, BLOCK=block)
+        run = lambda: _softmax_kernel[(m,)](out, xd, n, n, m, n, BLOCK=block)
 
         def peer():
             z = np.exp(x - x.max(axis=1, keepdims=True))
@@ -168,31 +186,34 @@ class Softmax(Workload):
         def check():
             x64 = x.astype(np.float64)
             e = np.exp(x64 - x64.max(axis=1, keepdims=True))
-            return _rel_err(out, e / e.sum(axis=1, keepdims=True))
+            return _rel_err(get(out), e / e.sum(axis=1, keepdims=True))
 
-        return Case(run, {"numpy": peer}, check, 2 * x.nbytes, 2 * x.nbytes)
+        return Case(run, {} if device else {"numpy": peer}, check, 2 * x.nbytes, 2 * x.nbytes)
 
 
 class LayerNorm(Workload):
     name, shapes, dtypes = "layernorm", [(4096, 4096)], ["fp32", "bf16"]
     gpu_shapes, gpu_dtypes = [(8192, 8192)], ["bf16", "fp32"]
 
-    def make(self, shape, dtype, rng):
+    on_devices = True
+
+    def make(self, shape, dtype, rng, device=None):
         m, n = shape
         t = _np_dtype(dtype)
+        put, get = _placement(device)
         x = rng.standard_normal((m, n)).astype(t)
         w, b = rng.random(n).astype(t), rng.random(n).astype(t)
-        out = np.full_like(x, np.nan)
+        xd, wd, bd, out = put(x), put(w), put(b), put(np.full_like(x, np.nan))
         block = tessera.next_power_of_2(n)
-        run = lambda: _layernorm_kernel[(m,)](x, out, w, b, n, n, 1e-5, BLOCK=block)
+        run = lambda: _layernorm_kernel[(m,)](xd, out, wd, bd, n, n, 1e-5, BLOCK=block)
 
         def reference(xx):
             mu = xx.mean(axis=1, keepdims=True)
             return (xx - mu) / np.sqrt(xx.var(axis=1, keepdims=True) + 1e-5) * w.astype(xx.dtype) + b.astype(xx.dtype)
 
         peer = lambda: reference(x.astype(np.float32))
-        check = lambda: _rel_err(out, reference(x.astype(np.float64)))
-        return Case(run, {"numpy": peer}, check, 2 * x.nbytes, 2 * x.nbytes)
+        check = lambda: _rel_err(get(out), reference(x.astype(np.float64)))
+        return Case(run, {} if device else {"numpy": peer}, check, 2 * x.nbytes, 2 * x.nbytes)
 
 
 class Matmul(Workload):
