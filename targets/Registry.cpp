@@ -53,7 +53,7 @@ std::vector<TargetRow> makeRows() {
        // GPUs, whose PyTorch device is "xpu").
        .flavours = {{"vulkan", "vulkan", "", "", {kDLVulkan}}, {"opencl", "level_zero", "xpu", "", {kDLOneAPI}}},
        .formats = {"spirv"},
-       .generator = "Tessera's SPIR-V emitter (Vulkan flavour; OpenCL flavour not yet)",
+       .generator = "Tessera's SPIR-V emitter (Vulkan and OpenCL flavours)",
        .llvmTarget = "",
        .create = spirv::createSpirvTarget},
   };

@@ -19,10 +19,7 @@ void KernelEmitter::emitOp(const ir::Operation &o) {
     for (ir::Value *v : o.operands()) in.push_back(get(v));
     return set(o.result(), elementwise(o, in));
   }
-  auto idComponent = [&](Id var) {
-    Id v = op(Op::OpLoad, b.vectorType(u32(), 3), {var});
-    return op(Op::OpCompositeExtract, u32(), {v, uint32_t(o.attr("axis")->getInt())});
-  };
+  auto idComponent = [&](Id var) { return builtinComponent(var, uint32_t(o.attr("axis")->getInt())); };
   switch (o.code()) {
   case OpCode::ProgramId: return set(o.result(), idComponent(workgroupId));
   case OpCode::NumPrograms: return set(o.result(), idComponent(numWorkgroups));

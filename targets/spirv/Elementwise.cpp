@@ -14,10 +14,7 @@ using spv::Op;
 
 namespace {
 
-bool isF8(ir::Type t) { return t.scalarKind() == ScalarKind::F8E4M3 || t.scalarKind() == ScalarKind::F8E5M2; }
 bool isBf16(ir::Type t) { return t.scalarKind() == ScalarKind::BF16; }
-// Floats kept as bits, computed in f32.
-bool emulated(ir::Type t) { return t.isScalar() && (isF8(t) || isBf16(t)); }
 
 } // namespace
 
@@ -40,13 +37,28 @@ Id KernelEmitter::f32ToBf16(Id f, bool towardZero) {
   return op(Op::OpUConvert, b.intType(16), {select(nan, quiet, hi)});
 }
 
-Id KernelEmitter::f8ToF32(Id bits, ScalarKind kind) {
+// A float of `e` exponent and `m` mantissa bits with infinities and NaNs
+// (IEEE's f16, e5m2) as f32, exactly.
+Id KernelEmitter::smallFloatToF32(Id bits, int e, int m) {
+  uint32_t bias = (1u << (e - 1)) - 1, emax = (1u << e) - 1;
   Id x = op(Op::OpUConvert, u32(), {bits});
-  if (kind == ScalarKind::F8E5M2) {
-    b.capability(spv::Capability::Float16);
-    Id h = op(Op::OpUConvert, b.intType(16), {op(Op::OpShiftLeftLogical, u32(), {x, c32(8)})});
-    return op(Op::OpFConvert, f32(), {op(Op::OpBitcast, b.floatType(16), {h})});
-  }
+  auto And = [&](Id a, uint32_t k) { return op(Op::OpBitwiseAnd, u32(), {a, c32(k)}); };
+  Id sign = op(Op::OpShiftLeftLogical, u32(), {And(op(Op::OpShiftRightLogical, u32(), {x, c32(uint32_t(e + m))}), 1), c32(31)});
+  Id ex = And(op(Op::OpShiftRightLogical, u32(), {x, c32(uint32_t(m))}), emax);
+  Id mant = And(x, (1u << m) - 1);
+  Id mantBits = op(Op::OpShiftLeftLogical, u32(), {mant, c32(uint32_t(23 - m))});
+  Id normal = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftLeftLogical, u32(), {op(Op::OpIAdd, u32(), {ex, c32(127 - bias)}), c32(23)}), mantBits});
+  Id sub = op(Op::OpBitcast, u32(), {op(Op::OpFMul, f32(), {op(Op::OpConvertUToF, f32(), {mant}),
+                                                             fconst(f32(), std::ldexp(1.0, 1 - int(bias) - m))})});
+  Id special = op(Op::OpBitwiseOr, u32(), {c32(0x7F800000u), mantBits});
+  Id mag = select(op(Op::OpIEqual, boolTy(), {ex, c32(0)}), sub, normal);
+  mag = select(op(Op::OpIEqual, boolTy(), {ex, c32(emax)}), special, mag);
+  return op(Op::OpBitcast, f32(), {op(Op::OpBitwiseOr, u32(), {sign, mag})});
+}
+
+Id KernelEmitter::f8ToF32(Id bits, ScalarKind kind) {
+  if (kind == ScalarKind::F8E5M2) return smallFloatToF32(bits, 5, 2);
+  Id x = op(Op::OpUConvert, u32(), {bits});
   auto And = [&](Id a, uint32_t m) { return op(Op::OpBitwiseAnd, u32(), {a, c32(m)}); };
   Id sign = op(Op::OpShiftLeftLogical, u32(), {And(x, 0x80), c32(24)});
   Id e = And(op(Op::OpShiftRightLogical, u32(), {x, c32(3)}), 0xF);
@@ -78,39 +90,67 @@ Id KernelEmitter::truncToOdd(Id f, Id narrow) {
   return op(Op::OpBitcast, narrow, {tb});
 }
 
-// f32 -> fp8, rounding to nearest even, from the f32's bits (no f16 on the
-// way: NVIDIA's driver rounded f32 -> e5m2 through f16 wrongly). e4m3 (bias
-// 7, 3 mantissa bits) saturates to +-448 and has one NaN; e5m2 (bias 15, 2
-// bits) overflows to infinity.
-Id KernelEmitter::f32ToF8(Id f, ScalarKind kind) {
-  bool e5 = kind == ScalarKind::F8E5M2;
-  uint32_t mantissa = e5 ? 2 : 3, bias = e5 ? 15 : 7;
-  uint32_t drop = 23 - mantissa;  // f32 mantissa bits rounded away
+// f32 -> a float of `e` exponent and `m` mantissa bits (f16, e5m2 with
+// infinities; e4m3 with `saturate`: +-448 and one NaN), rounding to nearest
+// even, from the f32's bits; the result's bits in a u32. (No f16 on the way:
+// NVIDIA's driver rounded f32 -> e5m2 through f16 wrongly, and OpenCL has no
+// f16 arithmetic without an extension.)
+Id KernelEmitter::f32ToSmallFloat(Id f, int e, int m, bool saturate) {
+  uint32_t bias = (1u << (e - 1)) - 1;
+  uint32_t drop = 23 - uint32_t(m);  // f32 mantissa bits rounded away
   Id bits = op(Op::OpBitcast, u32(), {f});
-  Id sign = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {bits, c32(24)}), c32(0x80)});
+  Id sign = op(Op::OpShiftLeftLogical, u32(), {op(Op::OpShiftRightLogical, u32(), {bits, c32(31)}), c32(uint32_t(e + m))});
   Id absBits = op(Op::OpBitwiseAnd, u32(), {bits, c32(0x7FFFFFFF)});
   Id absF = op(Op::OpBitcast, f32(), {absBits});
-  // Normal range: round the mantissa to `mantissa` bits (the carry may bump the exponent).
+  // Normal range: round the mantissa (the carry may bump the exponent).
   Id lsb = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {absBits, c32(drop)}), c32(1)});
   Id r = op(Op::OpIAdd, u32(), {absBits, op(Op::OpIAdd, u32(), {c32((1u << (drop - 1)) - 1), lsb})});
-  Id e = op(Op::OpISub, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(23)}), c32(127 - bias)});
-  Id m = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(drop)}), c32((1u << mantissa) - 1)});
-  Id normal = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftLeftLogical, u32(), {e, c32(mantissa)}), m});
-  // Subnormal range (below 2^(1-bias)): multiples of 2^(1-bias-mantissa).
-  double unit = std::ldexp(1.0, int(bias + mantissa - 1));
-  Id scaled = op(Op::OpFMul, f32(), {absF, fconst(f32(), unit)});
+  Id ex = op(Op::OpISub, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(23)}), c32(127 - bias)});
+  Id mant = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {r, c32(drop)}), c32((1u << m) - 1)});
+  Id normal = op(Op::OpBitwiseOr, u32(), {op(Op::OpShiftLeftLogical, u32(), {ex, c32(uint32_t(m))}), mant});
+  // Subnormal range (below 2^(1-bias)): multiples of 2^(1-bias-m).
+  Id scaled = op(Op::OpFMul, f32(), {absF, fconst(f32(), std::ldexp(1.0, int(bias) + m - 1))});
   Id sub = op(Op::OpConvertFToU, u32(), {glsl(f32(), GLSLstd450RoundEven, {scaled})});
   Id isSub = op(Op::OpFOrdLessThan, boolTy(), {absF, fconst(f32(), std::ldexp(1.0, 1 - int(bias)))});
   Id mag = select(isSub, sub, normal);
-  if (e5) {
-    // 61440 and above round to infinity (0x7C); NaN stays NaN.
-    mag = select(op(Op::OpFOrdGreaterThanEqual, boolTy(), {absF, fconst(f32(), 61440.0)}), c32(0x7C), mag);
-    mag = select(op(Op::OpIsNan, boolTy(), {f}), c32(0x7E), mag);
-  } else {
+  Id isNan = op(Op::OpIsNan, boolTy(), {f});
+  if (saturate) {
+    // e4m3: no infinities; S.1111.111 is NaN, 448 the largest finite.
     mag = select(op(Op::OpFOrdGreaterThan, boolTy(), {absF, fconst(f32(), 448.0)}), c32(0x7E), mag);
-    mag = select(op(Op::OpIsNan, boolTy(), {f}), c32(0x7F), mag);
+    return op(Op::OpBitwiseOr, u32(), {sign, select(isNan, c32(0x7F), mag)});
   }
-  return op(Op::OpUConvert, b.intType(8), {op(Op::OpBitwiseOr, u32(), {sign, mag})});
+  // At or above the largest finite plus half an ulp: infinity; NaN stays a quiet NaN.
+  uint32_t emax = (1u << e) - 2 - bias;
+  double overflow = (2.0 - std::ldexp(1.0, -(m + 1))) * std::ldexp(1.0, int(emax));
+  uint32_t inf = ((1u << e) - 1) << m;
+  mag = select(op(Op::OpFOrdGreaterThanEqual, boolTy(), {absF, fconst(f32(), overflow)}), c32(inf), mag);
+  return op(Op::OpBitwiseOr, u32(), {sign, select(isNan, c32(inf | (1u << (m - 1))), mag)});
+}
+
+Id KernelEmitter::f32ToF8(Id f, ScalarKind kind) {
+  bool e5 = kind == ScalarKind::F8E5M2;
+  return op(Op::OpUConvert, b.intType(8), {f32ToSmallFloat(f, e5 ? 5 : 4, e5 ? 2 : 3, !e5)});
+}
+
+// Floats kept as bits (bf16, fp8, and f16 where the flavour has no f16
+// arithmetic) to and from f32.
+bool KernelEmitter::bitsFloat(ir::Type t) const {
+  if (!t.isScalar() || !t.isFloat()) return false;
+  ScalarKind k = t.scalarKind();
+  return k == ScalarKind::BF16 || k == ScalarKind::F8E4M3 || k == ScalarKind::F8E5M2 ||
+         (k == ScalarKind::F16 && opts.flavour == Flavour::OpenCL);
+}
+
+Id KernelEmitter::bitsToF32(Id v, ScalarKind k) {
+  if (k == ScalarKind::BF16) return bf16ToF32(v);
+  if (k == ScalarKind::F16) return smallFloatToF32(v, 5, 10);
+  return f8ToF32(v, k);
+}
+
+Id KernelEmitter::f32ToBits(Id f, ScalarKind k, bool towardZero) {
+  if (k == ScalarKind::BF16) return f32ToBf16(f, towardZero);
+  if (k == ScalarKind::F16) return op(Op::OpUConvert, b.intType(16), {f32ToSmallFloat(f, 5, 10, false)});
+  return f32ToF8(f, k);
 }
 
 Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string &rounding, const ir::Operation &where) {
@@ -118,7 +158,7 @@ Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string 
   Id toTy = typeOf(to);
   if (to.isBool()) {
     if (from.isFloat()) {
-      Id f = isF8(from) ? f8ToF32(v, from.scalarKind()) : isBf16(from) ? bf16ToF32(v) : v;
+      Id f = bitsFloat(from) ? bitsToF32(v, from.scalarKind()) : v;
       return op(Op::OpFUnordNotEqual, boolTy(), {f, fconst(b.typeOfValue(f), 0.0)});
     }
     return op(Op::OpINotEqual, boolTy(), {v, uconst(b.typeOfValue(v), 0)});
@@ -132,14 +172,13 @@ Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string 
     if (from.isPointer()) return op(Op::OpUConvert, toTy, {v});
     return op(from.isSigned() ? Op::OpSConvert : Op::OpUConvert, toTy, {v});
   }
-  if (isF8(from)) return castValue(f8ToF32(v, from.scalarKind()), ir::Type::f32(), to, rounding, where);
-  if (isBf16(from)) return castValue(bf16ToF32(v), ir::Type::f32(), to, rounding, where);
-  if (isF8(to) || isBf16(to)) {
+  if (bitsFloat(from)) return castValue(bitsToF32(v, from.scalarKind()), ir::Type::f32(), to, rounding, where);
+  if (bitsFloat(to)) {
     bool rtz = rounding == "rtz";
     if (rtz && !(isBf16(to) && from.scalarKind() == ScalarKind::F32))
       fail(where, "rounds toward zero only from f32 to bf16");
     Id f = from.scalarKind() == ScalarKind::F64 ? truncToOdd(v, f32()) : castValue(v, from, ir::Type::f32(), "rtne", where);
-    return isBf16(to) ? f32ToBf16(f, rtz) : f32ToF8(f, to.scalarKind());
+    return f32ToBits(f, to.scalarKind(), rtz);
   }
   if (from.isInteger() && to.isInteger()) {
     if (from.bitWidth() == to.bitWidth()) return v;
@@ -175,17 +214,13 @@ Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string 
 Id KernelEmitter::elementwise(const ir::Operation &o, std::vector<Id> in) {
   ir::Type t = o.numOperands() ? o.operand(0)->type().element() : o.result()->type().element();
   ir::Type rt = o.numResults() ? o.result()->type().element() : t;
-  bool promote = emulated(t) && !o.is(OpCode::Cast) && !o.is(OpCode::Bitcast) && !o.is(OpCode::Select) &&
+  bool promote = bitsFloat(t) && !o.is(OpCode::Cast) && !o.is(OpCode::Bitcast) && !o.is(OpCode::Select) &&
                  !o.is(OpCode::Constant);
-  if (o.is(OpCode::Constant) && emulated(rt)) {
-    Id f = fconst(f32(), o.attr("value")->getFloat());
-    return isBf16(rt) ? f32ToBf16(f, false) : f32ToF8(f, rt.scalarKind());
-  }
+  if (o.is(OpCode::Constant) && bitsFloat(rt)) return f32ToBits(fconst(f32(), o.attr("value")->getFloat()), rt.scalarKind(), false);
   if (!promote) return elementwiseIn(o, in, t, rt);
-  for (Id &v : in) v = isBf16(t) ? bf16ToF32(v) : f8ToF32(v, t.scalarKind());
-  Id r = elementwiseIn(o, in, ir::Type::f32(), emulated(rt) ? ir::Type::f32() : rt);
-  if (!emulated(rt)) return r;
-  return isBf16(rt) ? f32ToBf16(r, false) : f32ToF8(r, rt.scalarKind());
+  for (Id &v : in) v = bitsToF32(v, t.scalarKind());
+  Id r = elementwiseIn(o, in, ir::Type::f32(), bitsFloat(rt) ? ir::Type::f32() : rt);
+  return bitsFloat(rt) ? f32ToBits(r, rt.scalarKind(), false) : r;
 }
 
 // `fn` on f32 (f16 widens to f32 and rounds back); f64 has no GLSL.std.450

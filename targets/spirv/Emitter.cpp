@@ -2,6 +2,7 @@
 #include "targets/spirv/Emitter.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/OpenCL.std.h>
 
 #include "llvm/ADT/APFloat.h"
 
@@ -29,8 +30,7 @@ Id KernelEmitter::typeOf(ir::Type t) {
   case ScalarKind::I32: case ScalarKind::U32: return u32();
   case ScalarKind::I64: case ScalarKind::U64: return u64();
   case ScalarKind::F16:
-    b.capability(spv::Capability::Float16);
-    return b.floatType(16);
+    return opts.flavour == Flavour::OpenCL ? b.intType(16) : b.floatType(16);
   case ScalarKind::F32: return f32();
   case ScalarKind::F64:
     b.capability(spv::Capability::Float64);
@@ -67,8 +67,61 @@ Id KernelEmitter::fconst(Id type, double v) {
   return b.constant(type, h.bitcastToAPInt().getZExtValue());
 }
 
+namespace {
+
+// GLSL.std.450 instruction -> OpenCL.std's with the same meaning, for the
+// ones the emitter uses (NMin/NMax: OpenCL's fmin/fmax return the non-NaN).
+uint32_t openclInstruction(uint32_t glsl) {
+  switch (glsl) {
+  case GLSLstd450RoundEven: return OpenCLLIB::Rint;
+  case GLSLstd450Trunc: return OpenCLLIB::Trunc;
+  case GLSLstd450FAbs: return OpenCLLIB::Fabs;
+  case GLSLstd450SAbs: return OpenCLLIB::SAbs;
+  case GLSLstd450FSign: return OpenCLLIB::Sign;
+  case GLSLstd450Floor: return OpenCLLIB::Floor;
+  case GLSLstd450Ceil: return OpenCLLIB::Ceil;
+  case GLSLstd450Sin: return OpenCLLIB::Sin;
+  case GLSLstd450Cos: return OpenCLLIB::Cos;
+  case GLSLstd450Tan: return OpenCLLIB::Tan;
+  case GLSLstd450Asin: return OpenCLLIB::Asin;
+  case GLSLstd450Acos: return OpenCLLIB::Acos;
+  case GLSLstd450Atan: return OpenCLLIB::Atan;
+  case GLSLstd450Sinh: return OpenCLLIB::Sinh;
+  case GLSLstd450Cosh: return OpenCLLIB::Cosh;
+  case GLSLstd450Tanh: return OpenCLLIB::Tanh;
+  case GLSLstd450Asinh: return OpenCLLIB::Asinh;
+  case GLSLstd450Acosh: return OpenCLLIB::Acosh;
+  case GLSLstd450Atanh: return OpenCLLIB::Atanh;
+  case GLSLstd450Atan2: return OpenCLLIB::Atan2;
+  case GLSLstd450Pow: return OpenCLLIB::Pow;
+  case GLSLstd450Exp: return OpenCLLIB::Exp;
+  case GLSLstd450Log: return OpenCLLIB::Log;
+  case GLSLstd450Exp2: return OpenCLLIB::Exp2;
+  case GLSLstd450Log2: return OpenCLLIB::Log2;
+  case GLSLstd450Sqrt: return OpenCLLIB::Sqrt;
+  case GLSLstd450FMin: case GLSLstd450NMin: return OpenCLLIB::Fmin;
+  case GLSLstd450FMax: case GLSLstd450NMax: return OpenCLLIB::Fmax;
+  case GLSLstd450FClamp: return OpenCLLIB::FClamp;
+  case GLSLstd450Fma: return OpenCLLIB::Fma;
+  default: return ~0u;
+  }
+}
+
+} // namespace
+
 Id KernelEmitter::glsl(Id type, uint32_t inst, const std::vector<Id> &args) {
+  if (opts.flavour == Flavour::OpenCL) {
+    uint32_t cl = openclInstruction(inst);
+    if (cl == ~0u) throw EmitError{"internal error: spirv: no OpenCL.std twin of GLSL.std.450 instruction " + std::to_string(inst)};
+    return b.extInst(type, b.extInstSet("OpenCL.std"), cl, args);
+  }
   return b.extInst(type, b.extInstSet("GLSL.std.450"), inst, args);
+}
+
+Id KernelEmitter::builtinComponent(Id var, uint32_t axis) {
+  Id elem = opts.flavour == Flavour::OpenCL ? u64() : u32();
+  Id v = op(spv::Op::OpCompositeExtract, elem, {op(spv::Op::OpLoad, b.vectorType(elem, 3), {var}), axis});
+  return elem == u32() ? v : op(spv::Op::OpUConvert, u32(), {v});
 }
 
 Id KernelEmitter::select(Id cond, Id a, Id bv) { return op(spv::Op::OpSelect, b.typeOfValue(a), {cond, a, bv}); }
@@ -86,14 +139,23 @@ int64_t storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitW
 } // namespace
 
 void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, EmittedKernel &out) {
-  b.capability(spv::Capability::Shader);
-  b.capability(spv::Capability::PhysicalStorageBufferAddresses);
-  b.capability(spv::Capability::Int64);
-  b.capability(spv::Capability::GroupNonUniform);
-  b.memoryModel(spv::AddressingModel::PhysicalStorageBuffer64, spv::MemoryModel::GLSL450);
+  bool opencl = opts.flavour == Flavour::OpenCL;
+  if (opencl) {
+    b.capability(spv::Capability::Kernel);
+    b.capability(spv::Capability::Addresses);
+    b.capability(spv::Capability::Int64);
+    b.capability(spv::Capability::SubgroupDispatch);  // the SubgroupSize execution mode
+    b.memoryModel(spv::AddressingModel::Physical64, spv::MemoryModel::OpenCL);
+  } else {
+    b.capability(spv::Capability::Shader);
+    b.capability(spv::Capability::PhysicalStorageBufferAddresses);
+    b.capability(spv::Capability::Int64);
+    b.capability(spv::Capability::GroupNonUniform);
+    b.memoryModel(spv::AddressingModel::PhysicalStorageBuffer64, spv::MemoryModel::GLSL450);
+  }
   out.threads = opts.warpSize * opts.numWarps;
 
-  // Arguments: one push-constant block.
+  // Arguments: one push-constant block (Vulkan) or parameters (OpenCL).
   std::vector<Id> members;
   uint32_t offset = 0;
   std::vector<uint32_t> offsets;
@@ -103,43 +165,45 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
       throw EmitError{"error: spirv target: kernel arguments cannot be shared-memory pointers"};
     Id st = storageOf(t);
     uint32_t bytes = uint32_t(storageBytes(t));
-    if (bytes == 1) b.capability(spv::Capability::StoragePushConstant8);
-    if (bytes == 2) b.capability(spv::Capability::StoragePushConstant16);
+    if (!opencl && bytes == 1) b.capability(spv::Capability::StoragePushConstant8);
+    if (!opencl && bytes == 2) b.capability(spv::Capability::StoragePushConstant16);
     offset = (offset + bytes - 1) / bytes * bytes;
     offsets.push_back(offset);
     offset += bytes;
-    members.push_back(st);
+    members.push_back(opencl && t.isPointer() ? b.pointerType(spv::StorageClass::CrossWorkgroup, b.intType(8)) : st);
     KernelParam p;
     p.name = kernel.argument(i)->nameHint();
     p.type = t;
     p.sizeBytes = int(bytes);
     out.params.push_back(p);
   }
+  auto argName = [&](unsigned i) {
+    return kernel.argument(i)->nameHint().empty() ? "arg" + std::to_string(i) : kernel.argument(i)->nameHint();
+  };
   // Vulkan guarantees 128 bytes of push constants on every device.
-  if (offset > 128)
+  if (!opencl && offset > 128)
     throw EmitError{"error: spirv target: kernel '" + entry + "' takes " + std::to_string(offset) +
                     " bytes of arguments; Vulkan push constants hold 128 (pass fewer arguments, or make some constexpr)"};
-  Id params = 0, paramsPtr = 0;
-  if (!members.empty()) {
+  Id params = 0;
+  if (!opencl && !members.empty()) {
     Id block = b.structType(members);
     b.decorate(block, spv::Decoration::Block);
     for (uint32_t m = 0; m < members.size(); ++m) {
       b.memberDecorate(block, m, spv::Decoration::Offset, {offsets[m]});
-      b.memberName(block, m, kernel.argument(m)->nameHint().empty() ? "arg" + std::to_string(m)
-                                                                     : kernel.argument(m)->nameHint());
+      b.memberName(block, m, argName(m));
     }
     b.name(block, "Arguments");
-    paramsPtr = b.pointerType(spv::StorageClass::PushConstant, block);
-    params = b.variable(paramsPtr, spv::StorageClass::PushConstant);
+    params = b.variable(b.pointerType(spv::StorageClass::PushConstant, block), spv::StorageClass::PushConstant);
     b.name(params, "arguments");
     interface.push_back(params);
   }
 
-  // Builtins.
-  Id v3 = b.vectorType(u32(), 3);
+  // Builtins: OpenCL's grid ids are size_t (u64 with Physical64).
+  Id v3 = b.vectorType(opencl ? u64() : u32(), 3);
   auto builtin = [&](Id type, spv::BuiltIn which, const char *name) {
     Id var = b.variable(b.pointerType(spv::StorageClass::Input, type), spv::StorageClass::Input);
     b.decorate(var, spv::Decoration::BuiltIn, {uint32_t(which)});
+    if (opencl) b.decorate(var, spv::Decoration::Constant);
     b.name(var, name);
     interface.push_back(var);
     return var;
@@ -160,28 +224,46 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
 
   Id fn = b.newId();
   b.name(fn, entry);
-  Id fnType = b.functionType(b.voidType(), {});
+  Id fnType = b.functionType(b.voidType(), opencl ? members : std::vector<Id>{});
   Words fnOps{b.voidType(), fn, uint32_t(spv::FunctionControlMask::MaskNone), fnType};
   b.opNoResult(spv::Op::OpFunction, fnOps);
+  std::vector<Id> parameters;
+  if (opencl)
+    for (unsigned i = 0; i < kernel.numArguments(); ++i) {
+      Id param = b.newId();
+      b.opNoResult(spv::Op::OpFunctionParameter, {members[i], param});
+      b.name(param, argName(i));
+      parameters.push_back(param);
+    }
   b.label(b.newId());
   laneId = op(spv::Op::OpLoad, u32(), {laneVar});
   warpId = op(spv::Op::OpLoad, u32(), {warpVar});
   threadId = op(spv::Op::OpIAdd, u32(), {op(spv::Op::OpIMul, u32(), {warpId, c32(uint32_t(opts.warpSize))}), laneId});
   for (unsigned i = 0; i < kernel.numArguments(); ++i) {
     ir::Type t = kernel.argument(i)->type();
-    Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, members[i]), {params, c32(i)});
-    Id v = op(spv::Op::OpLoad, members[i], {member});
-    if (t.isBool()) v = op(spv::Op::OpINotEqual, boolTy(), {v, uconst(members[i], 0)});
+    Id st = storageOf(t);
+    Id v;
+    if (opencl) {
+      v = t.isPointer() ? op(spv::Op::OpConvertPtrToU, u64(), {parameters[i]}) : parameters[i];
+    } else {
+      Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, members[i]), {params, c32(i)});
+      v = op(spv::Op::OpLoad, members[i], {member});
+    }
+    if (t.isBool()) v = op(spv::Op::OpINotEqual, boolTy(), {v, uconst(st, 0)});
     set(kernel.argument(i), v);
   }
   emitBlock(kernel.entry());
   b.opNoResult(spv::Op::OpReturn, {});
   b.opNoResult(spv::Op::OpFunctionEnd, {});
 
-  b.entryPoint(spv::ExecutionModel::GLCompute, fn, entry, interface);
+  // SPIR-V before 1.4 (OpenCL's) lists only Input and Output variables.
+  b.entryPoint(opencl ? spv::ExecutionModel::Kernel : spv::ExecutionModel::GLCompute, fn, entry,
+               opencl ? std::vector<Id>{workgroupId, numWorkgroups, laneVar, warpVar} : interface);
   b.executionMode(fn, spv::ExecutionMode::LocalSize, {uint32_t(out.threads), 1, 1});
+  if (opencl) b.executionMode(fn, spv::ExecutionMode::SubgroupSize, {uint32_t(opts.warpSize)});
   b.moduleProcessed("tessera.subgroup_size " + std::to_string(opts.warpSize));
-  out.words = b.finish(0x00010500);
+  // OpenCL: SPIR-V 1.2 (OpenCL 2.2, Level Zero); Vulkan 1.2: SPIR-V 1.5.
+  out.words = b.finish(opencl ? 0x00010200 : 0x00010500);
 }
 
 bool emitKernel(const ir::Function &kernel, const std::string &entry, const EmitOptions &options, EmittedKernel &out,

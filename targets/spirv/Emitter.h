@@ -4,8 +4,9 @@
 // How thread IR maps onto SPIR-V:
 // - Values: integers are unsigned-declared OpTypeInt of their width (the
 //   operation chooses signed or unsigned meaning); i1 is OpTypeBool; f16,
-//   f32, f64 are floats; bf16 and fp8 are their bits (u16, u8) and compute
-//   in f32, rounding back after each op.
+//   f32, f64 are floats; bf16 and fp8 (and f16 in the OpenCL flavour, which
+//   has no f16 arithmetic without an extension) are their bits (u16, u8)
+//   and compute in f32, rounding back after each op.
 // - Global pointers are 64-bit addresses (u64) turned into
 //   PhysicalStorageBuffer (Vulkan) or CrossWorkgroup (OpenCL) pointers at
 //   each access; addptr is integer arithmetic. Shared pointers are byte
@@ -13,7 +14,13 @@
 //   to it are atomic and/or on the word (threads may own neighbouring bytes).
 // - A Vulkan kernel's arguments are one push-constant block, one member per
 //   argument in order, at offsets aligned to their size; the runtime reads
-//   that block's layout from the binary. An OpenCL kernel's are parameters.
+//   that block's layout from the binary. An OpenCL kernel's are parameters
+//   (pointers are CrossWorkgroup pointers, turned into addresses at entry).
+// - Flavours differ only where the environments do: Shader +
+//   PhysicalStorageBuffer64 + GLSL.std.450 + GroupNonUniform shuffles and a
+//   required subgroup size at pipeline creation (Vulkan), Kernel + Physical64
+//   + OpenCL.std + SPV_INTEL_subgroups shuffles and the SubgroupSize
+//   execution mode (OpenCL, for Level Zero).
 // - Thread ids: lane = SubgroupLocalInvocationId, warp = SubgroupId, thread
 //   = warp * warp_size + lane; the runtime launches with the subgroup size
 //   fixed at warp_size (full subgroups), which the module states as
@@ -74,7 +81,10 @@ public:
   Id c32(uint32_t v) { return b.constant(u32(), v); }
   Id fconst(Id type, double v);
   Id op(spv::Op o, Id type, const std::vector<uint32_t> &operands) { return b.op(o, type, operands); }
+  // A GLSL.std.450 instruction, or its OpenCL.std twin in the OpenCL flavour.
   Id glsl(Id type, uint32_t inst, const std::vector<Id> &args);
+  // Component `axis` of a 3-vector builtin (u32 in Vulkan, u64 in OpenCL) as a u32.
+  Id builtinComponent(Id var, uint32_t axis);
   Id select(Id cond, Id a, Id bv);
   [[noreturn]] void fail(const ir::Operation &op, const std::string &msg) const;
 
@@ -86,6 +96,11 @@ public:
   Id bf16ToF32(Id bits);
   Id f32ToBf16(Id f, bool towardZero);
   Id truncToOdd(Id f64, Id narrow);
+  Id smallFloatToF32(Id bits, int e, int m);
+  Id f32ToSmallFloat(Id f, int e, int m, bool saturate);
+  bool bitsFloat(ir::Type t) const;
+  Id bitsToF32(Id v, ir::ScalarKind k);
+  Id f32ToBits(Id f, ir::ScalarKind k, bool towardZero);
   Id elementwiseIn(const ir::Operation &op, std::vector<Id> in, ir::Type t, ir::Type rt);
   Id mathF32(const ir::Operation &op, ir::Type t, const std::vector<Id> &in,
              const std::function<Id(const std::vector<Id> &)> &fn);

@@ -19,6 +19,8 @@ constexpr uint32_t kAligned = 0x2, kVolatile = 0x1;
 } // namespace
 
 Id KernelEmitter::globalPointer(Id address, Id pointee) {
+  if (opts.flavour == Flavour::OpenCL)
+    return op(Op::OpConvertUToPtr, b.pointerType(spv::StorageClass::CrossWorkgroup, pointee), {address});
   int bits = b.widthOf(b.vectorElement(pointee));
   if (bits == 8) b.capability(spv::Capability::StorageBuffer8BitAccess);
   if (bits == 16) b.capability(spv::Capability::StorageBuffer16BitAccess);
@@ -183,10 +185,15 @@ void KernelEmitter::emitAtomic(const ir::Operation &o) {
   if (o.operand(0)->type().addressSpace() == ir::AddressSpace::Shared) fail(o, "on shared memory is not supported");
   const std::string &sem = o.attr("sem")->getString();
   uint32_t order = sem == "relaxed" ? 0 : sem == "acquire" ? 0x2 : sem == "release" ? 0x4 : 0x8;
-  uint32_t semantics = order ? order | 0x40 /* UniformMemory */ : 0;
+  // The storage class global memory is in: UniformMemory (Vulkan's buffers), CrossWorkgroupMemory (OpenCL).
+  uint32_t storage = opts.flavour == Flavour::OpenCL ? 0x200 : 0x40;
+  uint32_t semantics = order ? order | storage : 0;
   uint32_t scope = o.attr("scope")->getString() == "cta" ? kScopeWorkgroup : kScopeDevice;
   Id ty = typeOf(elem);
   bool f = elem.isFloat(), wide = elem.bitWidth() == 64;
+  if (wide && opts.flavour == Flavour::OpenCL)
+    fail(o, "on 64-bit values is not supported on the spirv target yet in the OpenCL flavour "
+            "(cl_khr_int64_base_atomics)");
   if (wide) b.capability(spv::Capability::Int64Atomics);
   Id ptr = get(o.operand(0)), a = get(o.operand(1));
   if (cas) {
@@ -194,7 +201,7 @@ void KernelEmitter::emitAtomic(const ir::Operation &o) {
     Id cmp = f ? op(Op::OpBitcast, it, {a}) : a;
     Id val = get(o.operand(2));
     if (f) val = op(Op::OpBitcast, it, {val});
-    uint32_t unequal = (sem == "acquire" || sem == "acq_rel") ? 0x2 | 0x40 : 0;
+    uint32_t unequal = (sem == "acquire" || sem == "acq_rel") ? 0x2 | storage : 0;
     Id r = op(Op::OpAtomicCompareExchange, it,
               {globalPointer(ptr, it), c32(scope), c32(semantics), c32(unequal), val, cmp});
     return set(o.result(), f ? op(Op::OpBitcast, ty, {r}) : r);
@@ -245,8 +252,15 @@ void KernelEmitter::emitAtomic(const ir::Operation &o) {
 
 // 32-bit words through the subgroup, as the LLVM emitter does.
 Id KernelEmitter::shuffleXor(Id v, ir::Type t, int mask) {
-  b.capability(spv::Capability::GroupNonUniformShuffle);
+  bool opencl = opts.flavour == Flavour::OpenCL;
+  if (opencl) {
+    b.extension("SPV_INTEL_subgroups");
+    b.capability(spv::Capability::SubgroupShuffleINTEL);
+  } else {
+    b.capability(spv::Capability::GroupNonUniformShuffle);
+  }
   auto shuffle = [&](Id word) {
+    if (opencl) return op(Op::OpSubgroupShuffleXorINTEL, u32(), {word, c32(uint32_t(mask))});
     return op(Op::OpGroupNonUniformShuffleXor, u32(), {c32(kScopeSubgroup), word, c32(uint32_t(mask))});
   };
   Id ty = b.typeOfValue(v);
@@ -269,19 +283,22 @@ Id KernelEmitter::shuffleXor(Id v, ir::Type t, int mask) {
 
 // The program's first thread reports for it (ir/Ops.def, check_failed).
 void KernelEmitter::emitCheckFailed(const ir::Operation &o) {
-  b.capability(spv::Capability::Int64Atomics);
+  // The count is an i64; OpenCL without cl_khr_int64_base_atomics counts in
+  // its low word (little-endian), which suffices below 2^32 failures.
+  bool narrow = opts.flavour == Flavour::OpenCL;
+  Id countTy = narrow ? u32() : u64();
+  if (!narrow) b.capability(spv::Capability::Int64Atomics);
   Id report = get(o.operand(0));
   Id first = op(Op::OpIEqual, boolTy(), {threadId, c32(0)});
   Id failed = op(Op::OpLogicalAnd, boolTy(), {get(o.operand(1)), first});
   when(failed, [&] {
-    Id previous = op(Op::OpAtomicIAdd, u64(), {globalPointer(report, u64()), c32(kScopeDevice), c32(0), uconst(u64(), 1)});
-    when(op(Op::OpIEqual, boolTy(), {previous, uconst(u64(), 0)}), [&] {
+    Id previous = op(Op::OpAtomicIAdd, countTy, {globalPointer(report, countTy), c32(kScopeDevice), c32(0), uconst(countTy, 1)});
+    when(op(Op::OpIEqual, boolTy(), {previous, uconst(countTy, 0)}), [&] {
       std::vector<Id> fields;
       for (const char *name : {"kind", "arg", "line", "col"}) fields.push_back(uconst(u64(), uint64_t(o.attr(name)->getInt())));
       fields.push_back(get(o.operand(2)));
-      Id ids = op(Op::OpLoad, b.vectorType(u32(), 3), {workgroupId});
       for (uint32_t axis = 0; axis < 3; ++axis)
-        fields.push_back(op(Op::OpUConvert, u64(), {op(Op::OpCompositeExtract, u32(), {ids, axis})}));
+        fields.push_back(op(Op::OpUConvert, u64(), {builtinComponent(workgroupId, axis)}));
       for (size_t i = 0; i < fields.size(); ++i) {
         Id at = op(Op::OpIAdd, u64(), {report, uconst(u64(), 8 * (i + 1))});
         b.opNoResult(Op::OpStore, {globalPointer(at, u64()), fields[i], kAligned, 8});

@@ -83,10 +83,6 @@ public:
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,
                std::string &error) override {
-    if (flavour_ == Flavour::OpenCL) {
-      error = "the spirv target's OpenCL flavour (Level Zero) is not implemented yet; use target 'vulkan'";
-      return false;
-    }
     Arch arch = parseArch(options);
     if (!arch.valid) {
       error = "unsupported SPIR-V architecture '" + options.arch +
@@ -97,7 +93,7 @@ public:
       error = "num_warps must be a power of two from 1 to 32, not " + std::to_string(n);
       return false;
     }
-    if (arch.subgroupSize * options.numWarps > 1024) {
+    if (flavour_ == Flavour::Vulkan && arch.subgroupSize * options.numWarps > 1024) {
       error = "num_warps " + std::to_string(options.numWarps) + " x subgroup size " + std::to_string(arch.subgroupSize) +
               " exceeds Vulkan's 1024 invocations per workgroup";
       return false;
@@ -118,7 +114,7 @@ public:
       return false;
     }
     if (options.lowerOnly) return true;
-    spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
+    spvtools::SpirvTools tools(flavour_ == Flavour::OpenCL ? SPV_ENV_OPENCL_2_2 : SPV_ENV_VULKAN_1_2);
     std::string messages;
     tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &pos, const char *msg) {
       messages += "  word " + std::to_string(pos.index) + ": " + msg + "\n";

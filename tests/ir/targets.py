@@ -12,7 +12,7 @@
 # CHECK-NEXT: names: amdgpu, hip
 # CHECK-NEXT: runs on: hip (PyTorch 'cuda' where torch.version.hip is set, DLPack device types 10)
 # CHECK-NEXT: formats: hsaco
-# CHECK: spirv Tessera's SPIR-V emitter (Vulkan flavour; OpenCL flavour not yet): in this build
+# CHECK: spirv Tessera's SPIR-V emitter (Vulkan and OpenCL flavours): in this build
 # CHECK-NEXT: names: spirv, vulkan (flavour vulkan), opencl (flavour opencl), level_zero (flavour opencl)
 # CHECK-NEXT: flavour vulkan runs on: vulkan (DLPack device types 7)
 # CHECK-NEXT: flavour opencl runs on: level_zero (PyTorch 'xpu', DLPack device types 14)

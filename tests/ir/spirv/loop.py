@@ -1,8 +1,10 @@
 # RUN: tessera compile %s --entry running_sum --signature "*fp32:16,*fp32:16,i32:16" -D BLOCK=512 --target vulkan --arch sg32-48k --emit asm | FileCheck %s
+# RUN: tessera compile %s --entry running_sum --signature "*fp32:16,*fp32:16,i32:16" -D BLOCK=512 --target opencl --arch sg32-64k --emit asm | FileCheck %s
 # A loop carrying a tile: the loop header holds one phi for the induction
 # variable and one per register of the tile (4 per thread), then
 # OpLoopMerge before the test; the body branches to the continue block,
-# which steps the induction variable and goes back to the header.
+# which steps the induction variable and goes back to the header (the
+# same structured form in both flavours).
 # CHECK: OpBranch [[HEADER:%[0-9]+]]
 # CHECK-NEXT: [[HEADER]] = OpLabel
 # CHECK-NEXT: [[IV:%[0-9]+]] = OpPhi %uint %uint_0

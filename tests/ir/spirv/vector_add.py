@@ -3,7 +3,9 @@
 # RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target vulkan -o %t.spv
 # RUN: spirv-val --target-env vulkan1.2 %t.spv
 # RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target vulkan --arch gfx942 2>&1 | FileCheck %s --check-prefix=BADARCH
-# RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target opencl 2>&1 | FileCheck %s --check-prefix=OPENCL
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target opencl --arch sg16-64k --emit asm | FileCheck %s --check-prefix=OPENCL
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target opencl -o %t.cl.spv
+# RUN: spirv-val --target-env opencl2.2 %t.cl.spv
 # nvptx/vector_add.py's `add` as a Vulkan compute shader: arguments in one
 # push-constant block (pointers are 64-bit buffer device addresses), 16-byte
 # loads and stores through PhysicalStorageBuffer pointers, 4 subgroups of 32.
@@ -25,4 +27,18 @@
 # SG8: OpExecutionMode %add LocalSize 32 1 1
 # SG8: OpModuleProcessed "tessera.subgroup_size 8"
 # BADARCH: unsupported SPIR-V architecture 'gfx942' (expected sg<subgroup size>[-<shared memory KiB>k], e.g. sg32-48k)
-# OPENCL: the spirv target's OpenCL flavour (Level Zero) is not implemented yet
+# The OpenCL flavour (Level Zero): a Kernel entry point whose arguments are
+# parameters (pointers CrossWorkgroup, turned into addresses), Physical64,
+# the subgroup size as an execution mode, SPIR-V 1.2.
+# OPENCL: Version: 1.2
+# OPENCL: OpCapability Kernel
+# OPENCL: OpMemoryModel Physical64 OpenCL
+# OPENCL: OpEntryPoint Kernel %add "add" %workgroup_id %num_workgroups %lane %warp
+# OPENCL: OpExecutionMode %add LocalSize 64 1 1
+# OPENCL: OpExecutionMode %add SubgroupSize 16
+# OPENCL: %x_ptr = OpFunctionParameter %_ptr_CrossWorkgroup_uchar
+# OPENCL: %n = OpFunctionParameter %uint
+# OPENCL: OpConvertPtrToU %ulong %x_ptr
+# OPENCL: OpConvertUToPtr %_ptr_CrossWorkgroup_v4float
+# OPENCL: OpLoad %v4float {{.*}} Aligned 16
+# OPENCL: OpStore {{.*}} Aligned 16
