@@ -113,7 +113,7 @@ public:
               arch.spelled() + " has " + std::to_string(arch.sharedBytes) + " (use smaller blocks)";
       return false;
     }
-    if (options.lowerOnly) return true;
+    // The validator is this target's verifier: it runs in lowerOnly compiles too.
     spvtools::SpirvTools tools(flavour_ == Flavour::OpenCL ? SPV_ENV_OPENCL_2_2 : SPV_ENV_VULKAN_1_2);
     std::string messages;
     tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &pos, const char *msg) {
@@ -125,6 +125,7 @@ public:
       return false;
     }
     timer.mark("validate");
+    if (options.lowerOnly) return true;
     out.target = "spirv";
     out.entry = entry;
     out.format = "spirv";
