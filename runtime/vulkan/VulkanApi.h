@@ -45,6 +45,7 @@ namespace tessera::runtime::vk {
   X(vkResetCommandBuffer)                                                                                              \
   X(vkCmdPipelineBarrier)                                                                                              \
   X(vkCmdCopyBuffer)                                                                                                   \
+  X(vkCmdFillBuffer)                                                                                                   \
   X(vkCmdBindPipeline)                                                                                                 \
   X(vkCmdPushConstants)                                                                                                \
   X(vkCmdDispatch)                                                                                                     \

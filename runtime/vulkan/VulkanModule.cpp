@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace tessera::runtime::vk {
@@ -18,12 +19,19 @@ struct ArgumentSlot {
   uint32_t offset = 0, bytes = 0;
 };
 
+// The push-constant member the spirv target adds for device assertions
+// (targets/spirv/Emitter.h, kAssertRecordMember; the runtime does not
+// include the compiler's headers).
+constexpr const char *kAssertRecordMember = "tessera_assert_record";
+
 struct Reflection {
   std::map<std::string, uint32_t> entries;        // name -> function id
   std::map<uint32_t, std::array<uint32_t, 3>> localSize;
-  std::vector<ArgumentSlot> arguments;            // the push-constant block's members
+  std::vector<ArgumentSlot> arguments;            // the push-constant block's members but the assertion record
   uint32_t pushBytes = 0;
   uint32_t subgroupSize = 0;                      // 0: not stated
+  std::optional<ArgumentSlot> assertRecord;       // where the assertion record's address goes
+  std::map<uint32_t, std::string> assertMessages; // assertion number -> "file:line: device assertion failed: ..."
 };
 
 std::string readString(const uint32_t *w, size_t words) {
@@ -39,6 +47,7 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
   std::map<uint32_t, std::map<uint32_t, uint32_t>> offsets;  // struct -> member -> offset
   std::map<uint32_t, uint32_t> pointees;                     // PushConstant pointer type -> pointee
   std::set<uint32_t> blocks;
+  std::map<uint32_t, std::map<uint32_t, std::string>> memberNames;  // struct -> member -> name
   uint32_t pushStruct = 0;
   for (size_t i = 5; i < n;) {
     uint32_t count = w[i] >> 16, opcode = w[i] & 0xFFFF;
@@ -51,10 +60,18 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
       break;
     case 330: {  // OpModuleProcessed
       std::string text = readString(o, count - 1);
-      const std::string key = "tessera.subgroup_size ";
+      const std::string key = "tessera.subgroup_size ", assertKey = "tessera.assert ";
       if (text.rfind(key, 0) == 0) r.subgroupSize = uint32_t(std::atoi(text.c_str() + key.size()));
+      if (text.rfind(assertKey, 0) == 0) {
+        size_t space = text.find(' ', assertKey.size());
+        if (space != std::string::npos)
+          r.assertMessages[uint32_t(std::atoi(text.c_str() + assertKey.size()))] = text.substr(space + 1);
+      }
       break;
     }
+    case 6:  // OpMemberName
+      if (count >= 4) memberNames[o[0]][o[1]] = readString(o + 2, count - 3);
+      break;
     case 71:  // OpDecorate Block
       if (o[1] == 2) blocks.insert(o[0]);
       break;
@@ -81,7 +98,8 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
       if (!widths.count(members[m]) || !offsets[pushStruct].count(m))
         return {StatusCode::LoadFailed, "push-constant member " + std::to_string(m) + " is not a scalar with an offset"};
       ArgumentSlot slot{offsets[pushStruct][m], widths[members[m]] / 8};
-      r.arguments.push_back(slot);
+      if (memberNames[pushStruct][m] == kAssertRecordMember) r.assertRecord = slot;
+      else r.arguments.push_back(slot);
       r.pushBytes = std::max(r.pushBytes, slot.offset + slot.bytes);
     }
     r.pushBytes = (r.pushBytes + 3) / 4 * 4;
@@ -101,8 +119,9 @@ struct LoadedModule {
 class VulkanKernel final : public Kernel {
 public:
   VulkanKernel(std::shared_ptr<LoadedModule> module, std::string name, VkPipelineLayout layout, VkPipeline pipeline,
-               uint32_t threads)
-      : module_(std::move(module)), name_(std::move(name)), layout_(layout), pipeline_(pipeline), threads_(threads) {}
+               uint32_t threads, std::unique_ptr<Buffer> assertRecord)
+      : module_(std::move(module)), name_(std::move(name)), layout_(layout), pipeline_(pipeline), threads_(threads),
+        record_(std::move(assertRecord)) {}
   ~VulkanKernel() override {
     VulkanDevice &d = module_->device;
     (void)d.synchronize();
@@ -130,12 +149,36 @@ public:
     }
     std::vector<uint8_t> push(r.pushBytes, 0);
     for (size_t i = 0; i < r.arguments.size(); ++i) std::memcpy(push.data() + r.arguments[i].offset, args[i], r.arguments[i].bytes);
-    return d.submit([&](VkCommandBuffer cmd) {
+    auto *record = static_cast<VulkanBuffer *>(record_.get());
+    if (record) {
+      uint64_t address = reinterpret_cast<uint64_t>(record->devicePointer());
+      std::memcpy(push.data() + r.assertRecord->offset, &address, sizeof(address));
+    }
+    uint64_t sequence = 0;
+    Status st = d.submit([&](VkCommandBuffer cmd) {
+      if (record) {
+        // Zero the record, then let the dispatch see it.
+        d.fn().vkCmdFillBuffer(cmd, record->handle(), 0, 4, 0);
+        VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        d.fn().vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                    &barrier, 0, nullptr, 0, nullptr);
+      }
       d.fn().vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
       if (!push.empty())
         d.fn().vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()), push.data());
       d.fn().vkCmdDispatch(cmd, config.grid[0], config.grid[1], config.grid[2]);
-    });
+    }, &sequence);
+    if (!st || !record) return st;
+    // A kernel with assertions: its launch waits and reports the first failure.
+    uint32_t failed = 0;
+    if (Status wait = d.waitFor(sequence); !wait) return wait;
+    if (Status copy = d.copyToHost(&failed, *record, 0, sizeof(failed), nullptr); !copy) return copy;
+    if (!failed) return Status::ok();
+    auto message = r.assertMessages.find(failed);
+    return {StatusCode::AssertFailed, message != r.assertMessages.end() ? message->second
+                                                                         : "device assertion " + std::to_string(failed) + " failed"};
   }
 
 private:
@@ -144,6 +187,7 @@ private:
   VkPipelineLayout layout_;
   VkPipeline pipeline_;
   uint32_t threads_;
+  std::unique_ptr<Buffer> record_;  // the device-assertion record, for kernels with assertions
 };
 
 class VulkanModule final : public Module {
@@ -201,7 +245,14 @@ public:
       d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
       return st;
     }
-    out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads);
+    std::unique_ptr<Buffer> record;
+    if (r.assertRecord)
+      if (Status st = d.allocate(4, record); !st) {
+        d.fn().vkDestroyPipeline(d.handle(), pipeline, nullptr);
+        d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
+        return st;
+      }
+    out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads, std::move(record));
     return Status::ok();
   }
 

@@ -51,7 +51,7 @@ void KernelEmitter::emitOp(const ir::Operation &o) {
   case OpCode::Condition:
   case OpCode::Return: return;  // handled by the parent
   case OpCode::Printf: fail(o, "(device print) is not supported on the spirv target yet");
-  case OpCode::Assert: fail(o, "(device assertion) is not supported on the spirv target yet");
+  case OpCode::Assert: return emitAssert(o);
   case OpCode::Mma:
   case OpCode::LdMatrix:
   case OpCode::CpAsync:

@@ -180,6 +180,16 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   auto argName = [&](unsigned i) {
     return kernel.argument(i)->nameHint().empty() ? "arg" + std::to_string(i) : kernel.argument(i)->nameHint();
   };
+  // Device assertions (Vulkan): one more member after the arguments, the
+  // address of a word the runtime zeroes before the launch and reads after
+  // it; a failing assertion stores its number there (the first one wins).
+  bool asserts = !opencl && containsAssert(kernel.entry());
+  if (asserts) {
+    offset = (offset + 7) / 8 * 8;
+    offsets.push_back(offset);
+    offset += 8;
+    members.push_back(u64());
+  }
   // Vulkan guarantees 128 bytes of push constants on every device.
   if (!opencl && offset > 128)
     throw EmitError{"error: spirv target: kernel '" + entry + "' takes " + std::to_string(offset) +
@@ -190,7 +200,7 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     b.decorate(block, spv::Decoration::Block);
     for (uint32_t m = 0; m < members.size(); ++m) {
       b.memberDecorate(block, m, spv::Decoration::Offset, {offsets[m]});
-      b.memberName(block, m, argName(m));
+      b.memberName(block, m, m < kernel.numArguments() ? argName(m) : kAssertRecordMember);
     }
     b.name(block, "Arguments");
     params = b.variable(b.pointerType(spv::StorageClass::PushConstant, block), spv::StorageClass::PushConstant);
@@ -252,6 +262,11 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     if (t.isBool()) v = op(spv::Op::OpINotEqual, boolTy(), {v, uconst(st, 0)});
     set(kernel.argument(i), v);
   }
+  if (asserts) {
+    uint32_t m = kernel.numArguments();
+    assertRecord = op(spv::Op::OpLoad, u64(), {op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, u64()),
+                                                 {params, c32(m)})});
+  }
   emitBlock(kernel.entry());
   b.opNoResult(spv::Op::OpReturn, {});
   b.opNoResult(spv::Op::OpFunctionEnd, {});
@@ -262,8 +277,19 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   b.executionMode(fn, spv::ExecutionMode::LocalSize, {uint32_t(out.threads), 1, 1});
   if (opencl) b.executionMode(fn, spv::ExecutionMode::SubgroupSize, {uint32_t(opts.warpSize)});
   b.moduleProcessed("tessera.subgroup_size " + std::to_string(opts.warpSize));
+  for (size_t i = 0; i < assertMessages.size(); ++i)
+    b.moduleProcessed("tessera.assert " + std::to_string(i + 1) + " " + assertMessages[i]);
   // OpenCL: SPIR-V 1.2 (OpenCL 2.2, Level Zero); Vulkan 1.2: SPIR-V 1.5.
   out.words = b.finish(opencl ? 0x00010200 : 0x00010500);
+}
+
+bool KernelEmitter::containsAssert(const ir::Block &block) {
+  for (auto &o : block.ops()) {
+    if (o->is(ir::OpCode::Assert)) return true;
+    for (unsigned r = 0; r < o->numRegions(); ++r)
+      if (containsAssert(o->region(r).block())) return true;
+  }
+  return false;
 }
 
 bool emitKernel(const ir::Function &kernel, const std::string &entry, const EmitOptions &options, EmittedKernel &out,

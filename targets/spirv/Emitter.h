@@ -48,6 +48,11 @@ struct EmitOptions {
   int numWarps = 4;
 };
 
+// The push-constant member holding the device-assertion record's address
+// (the runtime fills it; OpModuleProcessed "tessera.assert N <message>"
+// gives each assertion's number its message).
+inline constexpr const char *kAssertRecordMember = "tessera_assert_record";
+
 struct EmittedKernel {
   Words words;
   std::vector<KernelParam> params;
@@ -139,6 +144,11 @@ public:
   // A selection construct running `then` where `cond` holds; the values
   // `then` returns merge with `otherwise` (one per value).
   std::vector<Id> when(Id cond, const std::function<std::vector<Id>()> &then, const std::vector<Id> &otherwise);
+
+  void emitAssert(const ir::Operation &op);
+  static bool containsAssert(const ir::Block &block);
+  Id assertRecord = 0;                     // u64 address (Vulkan kernels with assertions)
+  std::vector<std::string> assertMessages;  // "file:line: device assertion failed: message"
 
   Id get(const ir::Value *v);
   void set(const ir::Value *v, Id id) { values_[v] = id; }

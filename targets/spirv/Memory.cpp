@@ -281,6 +281,20 @@ Id KernelEmitter::shuffleXor(Id v, ir::Type t, int mask) {
   return b.isFloatType(ty) ? op(Op::OpBitcast, ty, {r}) : r;
 }
 
+// A failing assertion claims the record (compare-and-swap from 0), so the
+// runtime reports the first; the launch then fails with its message.
+void KernelEmitter::emitAssert(const ir::Operation &o) {
+  if (!assertRecord) fail(o, "(device assertion) is not supported on the spirv target yet in the OpenCL flavour");
+  assertMessages.push_back((o.loc().file.empty() ? std::string("<unknown>") : o.loc().file) + ":" +
+                           std::to_string(o.loc().line) + ": device assertion failed: " + o.attr("message")->getString());
+  uint32_t number = uint32_t(assertMessages.size());
+  Id failed = op(Op::OpLogicalNot, boolTy(), {get(o.operand(0))});
+  when(failed, [&] {
+    op(Op::OpAtomicCompareExchange, u32(), {globalPointer(assertRecord, u32()), c32(kScopeDevice), c32(0), c32(0), c32(number), c32(0)});
+    return std::vector<Id>{};
+  }, {});
+}
+
 // The program's first thread reports for it (ir/Ops.def, check_failed).
 void KernelEmitter::emitCheckFailed(const ir::Operation &o) {
   // The count is an i64; OpenCL without cl_khr_int64_base_atomics counts in

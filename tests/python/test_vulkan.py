@@ -168,3 +168,24 @@ def test_math_accuracy_in_ulps(op, dtype, x, ulps):
     worst = int(np.argmax(err))
     assert err.max() <= ulps, "%s(%r) = %r, expected %r (%.1f ulp)" % (
         op, x[~special][worst], got[~special][worst], ref[~special][worst], err.max())
+
+
+@tessera.jit(target="vulkan")
+def positive(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=1)
+    tl.device_assert(x > 0, "x must be positive")
+
+
+def test_device_assert_reports_the_users_line_and_the_device_goes_on():
+    import inspect
+    x = np.arange(1, 301, dtype=np.int32)
+    positive[(3,)](tessera.from_numpy(x, device="vulkan"), 300, BLOCK=128)  # holds: no error
+    x[217] = -4
+    line = inspect.getsourcelines(positive.fn)[1] + 4  # the decorator, def, offs, x, then the assertion
+    with pytest.raises(tessera.DeviceAssertionError, match=r"test_vulkan\.py:%d: device assertion failed: x must be "
+                                                           r"positive" % line):
+        positive[(3,)](tessera.from_numpy(x, device="vulkan"), 300, BLOCK=128)
+    # Unlike CUDA's, a Vulkan device survives a failed assertion.
+    x[217] = 4
+    positive[(3,)](tessera.from_numpy(x, device="vulkan"), 300, BLOCK=128)
