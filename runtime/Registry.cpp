@@ -4,6 +4,7 @@
 #include "runtime/Runtime.h"
 #include "runtime/hip/HipBackend.h"
 #include "runtime/host/HostBackend.h"
+#include "runtime/level_zero/LevelZeroBackend.h"
 #include "runtime/vulkan/VulkanBackend.h"
 #if TESSERA_HAVE_CUDA_BACKEND
 #include "runtime/cuda/CudaBackend.h"
@@ -22,13 +23,13 @@ struct Entry {
   Status (*why)();
 };
 
-// Preference order: GPUs first, the host last. level_zero slots in above
-// "host" as it lands.
+// Preference order: GPUs first, the host last.
 const Entry kBackends[] = {
 #if TESSERA_HAVE_CUDA_BACKEND
     {"cuda", &cudaBackend, &cudaBackendStatus},
 #endif
     {"hip", &hipBackend, &hipBackendStatus},
+    {"level_zero", &levelZeroBackend, &levelZeroBackendStatus},
     {"vulkan", &vulkanBackend, &vulkanBackendStatus},
     {"host", &hostBackend, nullptr},
 };

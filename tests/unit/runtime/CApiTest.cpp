@@ -81,7 +81,8 @@ TEST(CApi, NullsAndBadArgumentsReturnErrors) {
   EXPECT_EQ(tessera_kernel_launch(nullptr, nullptr, nullptr, nullptr), TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tessera_copy_host_to_device(nullptr, 0, nullptr, 0, nullptr), TESSERA_ERROR_INVALID_ARGUMENT);
   tessera_device d = nullptr;
-  EXPECT_EQ(tessera_get_device("level_zero", 0, &d), TESSERA_ERROR_NOT_FOUND);
+  EXPECT_EQ(tessera_get_device("metal", 0, &d), TESSERA_ERROR_NOT_FOUND);
+  EXPECT_EQ(tessera_get_device("level_zero", 0, &d), TESSERA_ERROR_UNAVAILABLE);
   EXPECT_EQ(tessera_get_device("host", 3, &d), TESSERA_ERROR_NOT_FOUND);
   EXPECT_EQ(tessera_buffer_free(nullptr), TESSERA_SUCCESS);
   EXPECT_STREQ(tessera_status_string(TESSERA_ERROR_ASSERT), "device assertion failed");

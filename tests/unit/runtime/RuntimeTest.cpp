@@ -37,9 +37,13 @@ TEST(Registry, ListsHostAndOnlyUsableBackends) {
   ASSERT_FALSE(names.empty());
   EXPECT_EQ(names.back(), "host");
   Status st;
-  EXPECT_EQ(getBackend("level_zero", &st), nullptr);  // not written yet: not listed, not found
+  EXPECT_EQ(getBackend("metal", &st), nullptr);  // no such backend: not found, naming the usable ones
   EXPECT_EQ(st.code(), StatusCode::NotFound);
   EXPECT_NE(st.message().find("host"), std::string::npos) << st.message();
+  // Level Zero: its probe says why it cannot run here (no loader, no driver, or not built yet).
+  EXPECT_EQ(getBackend("level_zero", &st), nullptr);
+  EXPECT_EQ(st.code(), StatusCode::Unavailable);
+  EXPECT_NE(st.message().find("Level Zero"), std::string::npos) << st.message();
   Backend *b = getBackend("host", &st);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->deviceCount(), 1);
