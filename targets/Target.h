@@ -5,6 +5,7 @@
 
 #include "ir/IR.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -53,6 +54,10 @@ struct KernelParam {
   int sizeBytes = 0; // bytes the launch copies from the argument's address
   bool written = false;  // a pointer the kernel may store through (ir::writtenPointerArguments)
 };
+
+// Bytes one element of `t` takes in memory (a bool is a byte, a pointer 8):
+// a parameter's size, a vector access's alignment.
+inline int memoryBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
 
 // Sets KernelParam::written for a kernel whose params follow its arguments.
 void markWrittenParams(const ir::Function &kernel, std::vector<KernelParam> &params);

@@ -8,8 +8,6 @@ using ir::OpCode;
 
 namespace {
 
-int64_t storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
-
 class ThreadEmitter : public ElementwiseEmitter {
 public:
   ThreadEmitter(llvm::Module &module, const TargetInfo &ti, int lanes)
@@ -37,7 +35,7 @@ public:
       KernelParam p;
       p.name = kernel.argument(i)->nameHint();
       p.type = t;
-      p.sizeBytes = int(storageBytes(t));
+      p.sizeBytes = int(memoryBytes(t));
       out.params.push_back(p);
     }
     fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), argTys, false),
@@ -172,7 +170,7 @@ private:
     bool isVolatile = op.attrs().getBool("volatile", false);
     llvm::Value *ptr = get(op.operand(0));
     auto load = [&]() -> llvm::Value * {
-      llvm::LoadInst *ld = b.CreateAlignedLoad(vt, ptr, llvm::Align(uint64_t(w * storageBytes(elem))));
+      llvm::LoadInst *ld = b.CreateAlignedLoad(vt, ptr, llvm::Align(uint64_t(w * memoryBytes(elem))));
       ld->setVolatile(isVolatile);
       return ld;
     };
@@ -206,7 +204,7 @@ private:
       v = w == 1 ? e : b.CreateInsertElement(v, e, uint64_t(i));
     }
     llvm::Value *ptr = get(op.operand(0));
-    auto store = [&] { b.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(w * storageBytes(elem)))); };
+    auto store = [&] { b.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(w * memoryBytes(elem)))); };
     if (!masked) return store();
     llvm::Value *pred = get(op.operands().back());
     bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
@@ -222,7 +220,7 @@ private:
                     : sem == "release" ? llvm::AtomicOrdering::Release : llvm::AtomicOrdering::AcquireRelease;
     auto failureOrdering = sem == "acquire" || sem == "acq_rel" ? llvm::AtomicOrdering::Acquire : llvm::AtomicOrdering::Monotonic;
     if (elem.isBool()) fail(op, "on i1 is not supported");
-    llvm::Align align(uint64_t(storageBytes(elem)));
+    llvm::Align align(uint64_t(memoryBytes(elem)));
     llvm::Value *ptr = get(op.operand(0)), *a = get(op.operand(1));
     if (cas) {
       llvm::Type *it = b.getIntNTy(unsigned(elem.bitWidth()));

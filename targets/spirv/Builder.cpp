@@ -25,30 +25,22 @@ Id Builder::extInstSet(const std::string &name) {
   return extSets_[name] = id;
 }
 
-namespace {
-std::vector<uint32_t> key(spv::Op op, const std::vector<uint32_t> &operands) {
-  std::vector<uint32_t> k{uint32_t(op)};
-  k.insert(k.end(), operands.begin(), operands.end());
-  return k;
+// A type or constant: made once per (opcode, operands), its id placed after
+// `resultTypePrefix` operands (1 for constants: their type comes first).
+Id Builder::cached(spv::Op opcode, std::vector<uint32_t> operands, size_t resultTypePrefix) {
+  std::vector<uint32_t> key{uint32_t(opcode)};
+  key.insert(key.end(), operands.begin(), operands.end());
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  Id id = newId();
+  operands.insert(operands.begin() + std::ptrdiff_t(resultTypePrefix), id);
+  emit(globals_, opcode, operands);
+  if (resultTypePrefix) valueTypes_[id] = operands[0];
+  return cache_[key] = id;
 }
-} // namespace
 
-#define TYPE(opcode, ...)                                                                                              \
-  do {                                                                                                                 \
-    std::vector<uint32_t> operands{__VA_ARGS__};                                                                       \
-    auto k = key(opcode, operands);                                                                                    \
-    auto it = types_.find(k);                                                                                          \
-    if (it != types_.end()) return it->second;                                                                         \
-    Id id = newId();                                                                                                   \
-    operands.insert(operands.begin(), id);                                                                             \
-    emit(globals_, opcode, operands);                                                                                  \
-    types_[k] = id;                                                                                                    \
-    return id;                                                                                                         \
-  } while (0)
-
-Id Builder::voidType() { TYPE(spv::Op::OpTypeVoid); }
+Id Builder::voidType() { return cached(spv::Op::OpTypeVoid, {}); }
 Id Builder::boolType() {
-  Id t = [&]() -> Id { TYPE(spv::Op::OpTypeBool); }();
+  Id t = cached(spv::Op::OpTypeBool, {});
   widths_[t] = 1;
   return t;
 }
@@ -56,40 +48,32 @@ Id Builder::intType(int bits) {
   if (bits == 8) capability(spv::Capability::Int8);
   if (bits == 16) capability(spv::Capability::Int16);
   if (bits == 64) capability(spv::Capability::Int64);
-  Id t = [&]() -> Id { TYPE(spv::Op::OpTypeInt, uint32_t(bits), 0u); }();
+  Id t = cached(spv::Op::OpTypeInt, {uint32_t(bits), 0u});
   widths_[t] = bits;
   return t;
 }
 Id Builder::floatType(int bits) {
   if (bits == 16) capability(spv::Capability::Float16);
   if (bits == 64) capability(spv::Capability::Float64);
-  Id t = [&]() -> Id { TYPE(spv::Op::OpTypeFloat, uint32_t(bits)); }();
+  Id t = cached(spv::Op::OpTypeFloat, {uint32_t(bits)});
   widths_[t] = bits;
   floatTypes_.insert(t);
   return t;
 }
 Id Builder::vectorType(Id elem, int count) {
-  Id t = [&]() -> Id { TYPE(spv::Op::OpTypeVector, elem, uint32_t(count)); }();
-  vectors_[t] = {elem, count};
+  Id t = cached(spv::Op::OpTypeVector, {elem, uint32_t(count)});
+  vectorElements_[t] = elem;
   return t;
 }
-Id Builder::pointerType(spv::StorageClass storage, Id pointee) { TYPE(spv::Op::OpTypePointer, uint32_t(storage), pointee); }
-Id Builder::arrayType(Id elem, uint32_t count) {
-  Id n = constant(intType(32), count);
-  TYPE(spv::Op::OpTypeArray, elem, n);
+Id Builder::pointerType(spv::StorageClass storage, Id pointee) {
+  return cached(spv::Op::OpTypePointer, {uint32_t(storage), pointee});
 }
-Id Builder::runtimeArrayType(Id elem) { TYPE(spv::Op::OpTypeRuntimeArray, elem); }
+Id Builder::arrayType(Id elem, uint32_t count) { return cached(spv::Op::OpTypeArray, {elem, constant(intType(32), count)}); }
 Id Builder::functionType(Id result, const std::vector<Id> &params) {
   std::vector<uint32_t> operands{result};
   operands.insert(operands.end(), params.begin(), params.end());
-  auto k = key(spv::Op::OpTypeFunction, operands);
-  if (auto it = types_.find(k); it != types_.end()) return it->second;
-  Id id = newId();
-  operands.insert(operands.begin(), id);
-  emit(globals_, spv::Op::OpTypeFunction, operands);
-  return types_[k] = id;
+  return cached(spv::Op::OpTypeFunction, operands);
 }
-#undef TYPE
 
 Id Builder::structType(const std::vector<Id> &members) {
   Id id = newId();
@@ -109,35 +93,11 @@ Id Builder::constant(Id type, uint64_t bits) {
   std::vector<uint32_t> words{type};
   if (width == 64) words.push_back(uint32_t(bits)), words.push_back(uint32_t(bits >> 32));
   else words.push_back(width == 32 ? uint32_t(bits) : uint32_t(bits & ((1ull << width) - 1)));
-  auto k = key(spv::Op::OpConstant, words);
-  if (auto it = constants_.find(k); it != constants_.end()) return it->second;
-  Id id = newId();
-  words.insert(words.begin() + 1, id);
-  emit(globals_, spv::Op::OpConstant, words);
-  valueTypes_[id] = type;
-  return constants_[k] = id;
+  return cached(spv::Op::OpConstant, words, 1);
 }
 
 Id Builder::constantBool(bool value) {
-  spv::Op op = value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse;
-  auto k = key(op, {boolType()});
-  if (auto it = constants_.find(k); it != constants_.end()) return it->second;
-  Id id = newId();
-  emit(globals_, op, {boolType(), id});
-  valueTypes_[id] = boolType();
-  return constants_[k] = id;
-}
-
-Id Builder::constantComposite(Id type, const std::vector<Id> &parts) {
-  std::vector<uint32_t> words{type};
-  words.insert(words.end(), parts.begin(), parts.end());
-  auto k = key(spv::Op::OpConstantComposite, words);
-  if (auto it = constants_.find(k); it != constants_.end()) return it->second;
-  Id id = newId();
-  words.insert(words.begin() + 1, id);
-  emit(globals_, spv::Op::OpConstantComposite, words);
-  valueTypes_[id] = type;
-  return constants_[k] = id;
+  return cached(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {boolType()}, 1);
 }
 
 Id Builder::variable(Id pointerTy, spv::StorageClass storage) {

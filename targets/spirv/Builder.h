@@ -33,7 +33,6 @@ public:
   Id vectorType(Id elem, int count);
   Id pointerType(spv::StorageClass storage, Id pointee);
   Id arrayType(Id elem, uint32_t count);
-  Id runtimeArrayType(Id elem);
   Id functionType(Id result, const std::vector<Id> &params);
   // A struct is never shared (its members get decorations of their own).
   Id structType(const std::vector<Id> &members);
@@ -43,21 +42,16 @@ public:
     auto it = valueTypes_.find(value);
     return it == valueTypes_.end() ? 0 : it->second;
   }
-  // Element type and count of a vector type (count 0 for a scalar).
-  int vectorCount(Id type) const {
-    auto it = vectors_.find(type);
-    return it == vectors_.end() ? 0 : it->second.second;
-  }
+  // The element type of a vector type; a scalar type is its own.
   Id vectorElement(Id type) const {
-    auto it = vectors_.find(type);
-    return it == vectors_.end() ? type : it->second.first;
+    auto it = vectorElements_.find(type);
+    return it == vectorElements_.end() ? type : it->second;
   }
   bool isFloatType(Id type) const { return floatTypes_.count(type) != 0; }
 
   // Constants, each made once: `bits` holds the value's bit pattern.
   Id constant(Id type, uint64_t bits);
   Id constantBool(bool value);
-  Id constantComposite(Id type, const std::vector<Id> &parts);
 
   // Module-scope declarations.
   Id variable(Id pointerTy, spv::StorageClass storage);
@@ -93,18 +87,18 @@ public:
 
 private:
   void emit(Words &section, spv::Op opcode, const std::vector<uint32_t> &operands);
+  Id cached(spv::Op opcode, std::vector<uint32_t> operands, size_t resultTypePrefix = 0);
 
   Id nextId_ = 1;
   std::set<uint32_t> capabilities_;
   std::set<std::string> extensions_;
   Words extImports_, memoryModel_, entryPoints_, executionModes_, debug_, annotations_, globals_, body_;
   std::map<std::string, Id> extSets_;
-  std::map<std::vector<uint32_t>, Id> types_;      // opcode + operands -> id
-  std::map<std::vector<uint32_t>, Id> constants_;  // opcode + type + words -> id
+  std::map<std::vector<uint32_t>, Id> cache_;  // types and constants: opcode + operands -> id
   std::map<Id, int> widths_;
   std::set<Id> floatTypes_;
   std::map<Id, Id> valueTypes_;
-  std::map<Id, std::pair<Id, int>> vectors_;
+  std::map<Id, Id> vectorElements_;
   Id currentBlock_ = 0;
 };
 

@@ -13,7 +13,6 @@ void KernelEmitter::emitBlock(const ir::Block &block) {
 }
 
 void KernelEmitter::emitOp(const ir::Operation &o) {
-  current = &o;
   if (o.hasTrait(ir::kElementwise)) {
     std::vector<Id> in;
     for (ir::Value *v : o.operands()) in.push_back(get(v));

@@ -343,8 +343,7 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
     Id off = in[1];
     if (b.typeOfValue(off) != addrTy)
       off = op(offT.isSigned() && !shared ? Op::OpSConvert : Op::OpUConvert, addrTy, {off});
-    int64_t size = ptr.pointee().isPointer() ? 8 : std::max(1, ptr.pointee().bitWidth() / 8);
-    Id bytes = op(Op::OpIMul, addrTy, {off, uconst(addrTy, uint64_t(size))});
+    Id bytes = op(Op::OpIMul, addrTy, {off, uconst(addrTy, uint64_t(memoryBytes(ptr.pointee())))});
     return op(Op::OpIAdd, addrTy, {in[0], bytes});
   }
   case OpCode::Exp: return f32math(GLSLstd450Exp);

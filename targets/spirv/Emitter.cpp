@@ -132,12 +132,6 @@ Id KernelEmitter::get(const ir::Value *v) {
   return it->second;
 }
 
-namespace {
-
-int64_t storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
-
-} // namespace
-
 void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, EmittedKernel &out) {
   bool opencl = opts.flavour == Flavour::OpenCL;
   if (opencl) {
@@ -164,7 +158,7 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     if (t.isPointer() && t.addressSpace() == ir::AddressSpace::Shared)
       throw EmitError{"error: spirv target: kernel arguments cannot be shared-memory pointers"};
     Id st = storageOf(t);
-    uint32_t bytes = uint32_t(storageBytes(t));
+    uint32_t bytes = uint32_t(memoryBytes(t));
     if (!opencl && bytes == 1) b.capability(spv::Capability::StoragePushConstant8);
     if (!opencl && bytes == 2) b.capability(spv::Capability::StoragePushConstant16);
     offset = (offset + bytes - 1) / bytes * bytes;

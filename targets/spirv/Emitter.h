@@ -159,7 +159,6 @@ public:
   Id threadId = 0, laneId = 0, warpId = 0;
   Id workgroupId = 0, numWorkgroups = 0;  // Input variables
   std::vector<Id> interface;              // the entry point's global variables
-  const ir::Operation *current = nullptr;  // for error locations
 
 private:
   std::unordered_map<const ir::Value *, Id> values_;

@@ -11,8 +11,6 @@ using spv::Op;
 
 namespace {
 
-int storageBytes(ir::Type t) { return t.isPointer() ? 8 : std::max(1, t.bitWidth() / 8); }
-
 constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3;
 constexpr uint32_t kAligned = 0x2, kVolatile = 0x1;
 
@@ -35,7 +33,7 @@ Id KernelEmitter::sharedWord(Id wordIndex) {
 // Registers hold bool as OpTypeBool and f16 as a float; memory holds bytes.
 std::vector<Id> KernelEmitter::loadElements(Id ptr, bool shared, ir::Type elem, int count, bool isVolatile) {
   Id st = storageOf(elem);
-  int eb = storageBytes(elem), total = eb * count;
+  int eb = memoryBytes(elem), total = eb * count;
   std::vector<Id> raw;
   auto fromBits = [&](Id bits) {  // an integer of eb bytes -> the storage type
     return b.typeOfValue(bits) == st ? bits : op(Op::OpBitcast, st, {bits});
@@ -87,7 +85,7 @@ std::vector<Id> KernelEmitter::loadElements(Id ptr, bool shared, ir::Type elem, 
 
 void KernelEmitter::storeElements(Id ptr, bool shared, ir::Type elem, const std::vector<Id> &values) {
   Id st = storageOf(elem);
-  int count = int(values.size()), eb = storageBytes(elem), total = eb * count;
+  int count = int(values.size()), eb = memoryBytes(elem), total = eb * count;
   std::vector<Id> v = values;
   if (elem.isBool())
     for (Id &x : v) x = select(x, uconst(st, 1), uconst(st, 0));
@@ -181,7 +179,7 @@ void KernelEmitter::emitStore(const ir::Operation &o) {
 void KernelEmitter::emitAtomic(const ir::Operation &o) {
   bool cas = o.is(OpCode::AtomicCas);
   ir::Type elem = o.result()->type();
-  if (elem.isBool() || storageBytes(elem) < 4) fail(o, "on " + std::to_string(elem.bitWidth()) + "-bit values is not supported");
+  if (elem.isBool() || memoryBytes(elem) < 4) fail(o, "on " + std::to_string(elem.bitWidth()) + "-bit values is not supported");
   if (o.operand(0)->type().addressSpace() == ir::AddressSpace::Shared) fail(o, "on shared memory is not supported");
   const std::string &sem = o.attr("sem")->getString();
   uint32_t order = sem == "relaxed" ? 0 : sem == "acquire" ? 0x2 : sem == "release" ? 0x4 : 0x8;

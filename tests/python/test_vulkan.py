@@ -10,6 +10,7 @@ import pytest
 import tessera
 import tessera.language as tl
 from tessera import _C
+from tessera import conformance as conf
 
 pytestmark = pytest.mark.skipif("vulkan" not in _C.backend_names(),
                                 reason="no Vulkan device (ci/bootstrap.sh installs Mesa's lavapipe)")
@@ -112,26 +113,8 @@ def test_too_many_argument_bytes_is_a_compile_error():
         seventeen_pointers[(1,)](*[tessera.empty(1, device="vulkan") for _ in range(17)])
 
 
-@tessera.jit(target="vulkan")
-def unary_math(x_ptr, o_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    m = offs < n
-    x = tl.load(x_ptr + offs, mask=m)
-    if OP == "exp":
-        r = tl.exp(x)
-    elif OP == "exp2":
-        r = tl.exp2(x)
-    elif OP == "log":
-        r = tl.log(x)
-    elif OP == "log2":
-        r = tl.log2(x)
-    elif OP == "sin":
-        r = tl.sin(x)
-    elif OP == "cos":
-        r = tl.cos(x)
-    else:
-        r = tl.erf(x)
-    tl.store(o_ptr + offs, r, mask=m)
+# The conformance corpus' unary kernel; tessera arrays on the Vulkan device pick the target.
+UNARY = next(c for c in conf.load_corpus() if c.name == "elementwise.exp").kernel
 
 
 _RNG = np.random.default_rng(7)
@@ -157,7 +140,7 @@ def test_math_accuracy_in_ulps(op, dtype, x, ulps):
     import math
     x = x.astype(dtype)
     out = tessera.from_numpy(np.full(x.size, 12345.0, dtype), device="vulkan")
-    unary_math[(triton_cdiv(x.size, 256),)](tessera.from_numpy(x, device="vulkan"), out, x.size, OP=op, BLOCK=256)
+    UNARY[(triton_cdiv(x.size, 256),)](tessera.from_numpy(x, device="vulkan"), out, x.size, OP=op, BLOCK=256)
     got = out.numpy().astype(np.float64)
     with np.errstate(all="ignore"):
         ref = np.vectorize(math.erf)(x.astype(np.float64)) if op == "erf" else getattr(np, op)(x.astype(np.float64))
