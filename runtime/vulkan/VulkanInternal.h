@@ -64,6 +64,7 @@ private:
   };
   Status reclaim(bool wait, uint64_t upTo);
   Status flush();  // submits the open command buffer, if any
+  void hostReadBarrier(VkCommandBuffer cmd);
   Status makeBuffer(size_t bytes, bool hostVisible, VkBuffer &buffer, VkDeviceMemory &memory, void **mapped);
   friend class VulkanBuffer;
 

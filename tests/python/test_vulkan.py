@@ -172,3 +172,19 @@ def test_device_assert_reports_the_users_line_and_the_device_goes_on():
     # Unlike CUDA's, a Vulkan device survives a failed assertion.
     x[217] = 4
     positive[(3,)](tessera.from_numpy(x, device="vulkan"), 300, BLOCK=128)
+
+
+def test_bench_rows_on_the_vulkan_device(tmp_path):
+    # The bench's Vulkan row: Vulkan timestamps, a correct result and the
+    # device's own copy ceiling (the faster of vkCmdCopyBuffer and a copy kernel).
+    import json
+    from tessera.bench.__main__ import main
+    out = tmp_path / "bench.json"
+    main(["--target", "vulkan", "--workload", "vector_add", "--shape", "262144", "--reps", "3", "--no-compile-time",
+          "--json", str(out)])
+    rows = [r for r in json.loads(out.read_text())["rows"] if r.get("workload") == "vector_add"]
+    assert len(rows) == 1 and "skip" not in rows[0], rows
+    row = rows[0]
+    assert row["target"] == "vulkan" and row["value"] > 0 and row["ceiling"] > 0
+    assert row["ceiling_name"] in ("memory copy (vkCmdCopyBuffer)", "memory copy (copy kernel)")
+    assert row["max_rel_err"] < 1e-6

@@ -211,7 +211,7 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
         if "triton" in peers:  # measured above (not failed)
             row["launch_us"]["triton"] = timer.launch_us(case.peers["triton"])
     if w.ceiling == "copy":
-        row["ceiling_name"] = "memory copy"
+        row["ceiling_name"] = copy.name(case.work) if hasattr(copy, "name") else "memory copy"
         row["ceiling"] = copy.gbps(case.work)
     else:
         # The vendor's library: cuBLAS, torch's SDPA, else torch or numpy.
