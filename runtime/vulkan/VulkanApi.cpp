@@ -65,6 +65,10 @@ Status loadDeviceApi(const InstanceApi &api, VkDevice device, DeviceApi &out) {
   if (!out.name) return {StatusCode::Unavailable, "the Vulkan driver has no " #name};
   TESSERA_VK_DEVICE_FUNCTIONS(X)
 #undef X
+  out.vkGetPipelineExecutablePropertiesKHR = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      api.vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+  out.vkGetPipelineExecutableStatisticsKHR = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      api.vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
   return Status::ok();
 }
 

@@ -81,6 +81,9 @@ struct DeviceApi {
 #define X(name) PFN_##name name = nullptr;
   TESSERA_VK_DEVICE_FUNCTIONS(X)
 #undef X
+  // VK_KHR_pipeline_executable_properties, where enabled ($TESSERA_VULKAN_PIPELINE_STATS).
+  PFN_vkGetPipelineExecutablePropertiesKHR vkGetPipelineExecutablePropertiesKHR = nullptr;
+  PFN_vkGetPipelineExecutableStatisticsKHR vkGetPipelineExecutableStatisticsKHR = nullptr;
 };
 
 // Loads the library at `path` (empty: $TESSERA_LIBVULKAN or libvulkan.so.1)

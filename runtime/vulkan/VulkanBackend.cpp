@@ -7,6 +7,8 @@
 
 #include "runtime/vulkan/VulkanInternal.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -132,6 +134,14 @@ Status VulkanDevice::init() {
     *tail = &atomicFloat2, tail = &atomicFloat2.pNext;
     enabledExts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
   }
+  // The driver's statistics of each pipeline (registers, spills...), printed
+  // at pipeline creation when $TESSERA_VULKAN_PIPELINE_STATS is set.
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  const char *statsEnv = std::getenv("TESSERA_VULKAN_PIPELINE_STATS");
+  bool wantStats = statsEnv && *statsEnv && std::strcmp(statsEnv, "0") != 0 &&
+                   hasExt(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  if (wantStats) *tail = &executableInfo, tail = &executableInfo.pNext;
   api_.vkGetPhysicalDeviceFeatures2(physical_, &all);
   if (!f12.bufferDeviceAddress)
     return {StatusCode::Unavailable, std::string(props_.deviceName) + " has no buffer device addresses"};
@@ -162,6 +172,12 @@ Status VulkanDevice::init() {
   if (v13) *tail = &w13, tail = &w13.pNext;
   if (hasExt(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) wf.pNext = nullptr, *tail = &wf, tail = &wf.pNext;
   if (hasExt(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) wf2.pNext = nullptr, *tail = &wf2, tail = &wf2.pNext;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR wantExecutableInfo = executableInfo;
+  if (wantStats && executableInfo.pipelineExecutableInfo) {
+    wantExecutableInfo.pNext = nullptr, *tail = &wantExecutableInfo, tail = &wantExecutableInfo.pNext;
+    enabledExts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    pipelineStats_ = true;
+  }
   subgroupControl_ = v13 && f13.subgroupSizeControl && f13.computeFullSubgroups;
 
   VkPhysicalDeviceSubgroupSizeControlProperties sizes{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
@@ -417,6 +433,36 @@ Status VulkanDevice::copyToDevice(Buffer &dst, size_t offset, const void *src, s
       !st)
     return st;
   return waitFor(seq);
+}
+
+void VulkanDevice::printPipelineStatistics(VkPipeline pipeline, const std::string &kernel) const {
+  if (!pipelineStats_ || !d_.vkGetPipelineExecutablePropertiesKHR || !d_.vkGetPipelineExecutableStatisticsKHR) return;
+  VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  info.pipeline = pipeline;
+  uint32_t count = 0;
+  if (d_.vkGetPipelineExecutablePropertiesKHR(device_, &info, &count, nullptr) != VK_SUCCESS) return;
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  d_.vkGetPipelineExecutablePropertiesKHR(device_, &info, &count, executables.data());
+  for (uint32_t e = 0; e < count; ++e) {
+    VkPipelineExecutableInfoKHR which{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    which.pipeline = pipeline;
+    which.executableIndex = e;
+    uint32_t n = 0;
+    if (d_.vkGetPipelineExecutableStatisticsKHR(device_, &which, &n, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    d_.vkGetPipelineExecutableStatisticsKHR(device_, &which, &n, stats.data());
+    std::string line = "tessera vulkan: kernel '" + kernel + "' (" + executables[e].name + "):";
+    for (const auto &s : stats) {
+      line += std::string(" ") + s.name + "=";
+      switch (s.format) {
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: line += s.value.b32 ? "true" : "false"; break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: line += std::to_string(s.value.i64); break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: line += std::to_string(s.value.u64); break;
+      default: line += std::to_string(s.value.f64); break;
+      }
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
 }
 
 // Device writes become visible to the host's reads of mapped memory (after the fence).

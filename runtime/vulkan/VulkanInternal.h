@@ -65,6 +65,11 @@ private:
   Status reclaim(bool wait, uint64_t upTo);
   Status flush();  // submits the open command buffer, if any
   void hostReadBarrier(VkCommandBuffer cmd);
+public:
+  // The driver's statistics of a new pipeline on stderr ($TESSERA_VULKAN_PIPELINE_STATS).
+  bool pipelineStatistics() const { return pipelineStats_; }
+  void printPipelineStatistics(VkPipeline pipeline, const std::string &kernel) const;
+private:
   Status makeBuffer(size_t bytes, bool hostVisible, VkBuffer &buffer, VkDeviceMemory &memory, void **mapped);
   friend class VulkanBuffer;
 
@@ -80,6 +85,7 @@ private:
   VkCommandPool pool_ = VK_NULL_HANDLE;
   uint32_t subgroupSize_ = 0, minSubgroup_ = 0, maxSubgroup_ = 0;
   bool subgroupControl_ = false;
+  bool pipelineStats_ = false;
   std::deque<Submission> inFlight_;
   std::optional<Submission> open_;  // recording, not yet submitted
   int openCommands_ = 0;

@@ -236,6 +236,7 @@ public:
       return {StatusCode::LoadFailed, d.name() + " cannot fix its subgroup size (no VK_EXT_subgroup_size_control)"};
     }
     ci.layout = layout;
+    if (d.pipelineStatistics()) ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline pipeline;
     if (Status st = check(d.fn().vkCreateComputePipelines(d.handle(), VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline),
                           "vkCreateComputePipelines", StatusCode::LoadFailed);
@@ -243,6 +244,7 @@ public:
       d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
       return st;
     }
+    d.printPipelineStatistics(pipeline, entry);
     std::unique_ptr<Buffer> record;
     if (r.assertRecord)
       if (Status st = d.allocate(4, record); !st) {

@@ -181,7 +181,7 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
         torch.manual_seed(int(rng.integers(1 << 31)))
         case = make_case(w, shape, dtype, torch, device)
     elif device is not None:
-        case = w.make(shape, dtype, rng, device=device)
+        case = w.make(shape, dtype, rng, device=device, time_ms=getattr(timer, "tune_ms", None))
     else:
         case = w.make(shape, dtype, rng)
     row = {"target": target, "workload": w.name, "shape": "x".join(map(str, shape)), "dtype": dtype, "unit": w.unit}

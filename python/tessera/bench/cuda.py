@@ -165,36 +165,19 @@ MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 
 
 
 def _autotune(torch, launch, configs, reps=5):
-    """The fastest of launch(config) for each config (each run once first to
-    compile), with the configuration it ran as `.config`."""
-    best, best_ms, error = None, float("inf"), None
-    for cfg in configs:
-        fn = launch(cfg)
-        try:
-            fn()
-        except Exception as e:  # noqa: BLE001  (a config this compiler or GPU cannot run)
-            error = "%s: %s" % (cfg, str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
-            continue
+    """W.autotune timed with CUDA events."""
+    def time_ms(fn):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         for _ in range(reps):
             fn()
         end.record()
         end.synchronize()
-        ms = start.elapsed_time(end) / reps
-        if ms < best_ms:
-            best, best_ms = fn, ms
-            best.config = cfg
-    if best is None:
-        raise RuntimeError("no configuration ran (last: %s)" % error)
-    return best
+        return start.elapsed_time(end) / reps
+    return W.autotune(time_ms, launch, configs)
 
 
-def _chosen(case):
-    """case.configs: the configuration each autotuned kernel ran (the row reports it)."""
-    case.configs = {name: fn.config for name, fn in [("tessera", case.run)] + list(case.peers.items())
-                    if hasattr(fn, "config")}
-    return case
+_chosen = W.chosen
 
 
 def make_case(w, shape, dtype, torch, device):
@@ -226,10 +209,8 @@ def make_case(w, shape, dtype, torch, device):
         x = torch.randn(m, n, device=device, dtype=t)
         out = torch.full_like(x, float("nan"))
         block = tessera.next_power_of_2(n)
-        # One row per program; both autotune num_warps over the same list
-        # (on the H200 at 4096 columns: 8 warps for bf16, 16 for fp32).
         grid = (m,)
-        configs = [4, 8, 16]
+        configs = W.SOFTMAX_WARPS
 
         def launcher(kernel):
             return lambda warps: lambda: kernel[grid](out, x, n, n, m, n, BLOCK=block, num_warps=warps)
@@ -245,7 +226,7 @@ def make_case(w, shape, dtype, torch, device):
         wt, b = torch.rand(n, device=device, dtype=t), torch.rand(n, device=device, dtype=t)
         out = torch.full_like(x, float("nan"))
         block = tessera.next_power_of_2(n)
-        warps = min(max(block // 256, 1), 8)
+        warps = W.layernorm_warps(block)
         run = lambda: W._layernorm_kernel[(m,)](x, out, wt, b, n, n, 1e-5, BLOCK=block, num_warps=warps)
         if port:
             k = port(W._layernorm_kernel)

@@ -39,6 +39,10 @@ class VulkanTimer:
         end.synchronize()
         return end.elapsed_ms(start) / reps
 
+    def tune_ms(self, fn, reps=5):
+        """A quick time for choosing among configurations (no warm-up of its own)."""
+        return self._group_ms(fn, reps)
+
     def median_ms(self, fn, data_bytes):
         del data_bytes  # no cache flush: the shapes run here are far larger than any cache
         t0 = time.perf_counter()
