@@ -95,6 +95,7 @@ Status VulkanStream::record(Event &event) {
 VulkanDevice::~VulkanDevice() {
   if (!device_) return;
   (void)synchronize();
+  safe_.reset();
   for (const Submission &s : free_) d_.vkDestroyFence(device_, s.fence, nullptr);
   if (pool_) d_.vkDestroyCommandPool(device_, pool_, nullptr);
   d_.vkDestroyDevice(device_, nullptr);
@@ -463,6 +464,19 @@ void VulkanDevice::printPipelineStatistics(VkPipeline pipeline, const std::strin
     }
     std::fprintf(stderr, "%s\n", line.c_str());
   }
+}
+
+Status VulkanDevice::safeAddress(uint64_t &out) {
+  std::lock_guard<std::mutex> lock(safeMutex_);
+  if (!safe_) {
+    std::unique_ptr<Buffer> buffer;
+    if (Status st = allocate(256, buffer); !st) return st;
+    static const uint8_t zeros[256] = {};
+    if (Status st = copyToDevice(*buffer, 0, zeros, sizeof zeros, nullptr); !st) return st;
+    safe_ = std::move(buffer);
+  }
+  out = reinterpret_cast<uint64_t>(safe_->devicePointer());
+  return Status::ok();
 }
 
 // Device writes become visible to the host's reads of mapped memory (after the fence).

@@ -44,6 +44,9 @@ public:
   // it for waitFor. All streams share the one queue, so work runs in
   // submission order.
   Status submit(const std::function<void(VkCommandBuffer)> &record, uint64_t *sequence = nullptr);
+  // The address of 256 zeroed bytes of device memory that kernels may read
+  // (masked-off loads read there instead of branching), made on first use.
+  Status safeAddress(uint64_t &out);
   // Waits until submission `sequence` has finished.
   Status waitFor(uint64_t sequence);
 
@@ -86,6 +89,8 @@ private:
   uint32_t subgroupSize_ = 0, minSubgroup_ = 0, maxSubgroup_ = 0;
   bool subgroupControl_ = false;
   bool pipelineStats_ = false;
+  std::mutex safeMutex_;
+  std::unique_ptr<Buffer> safe_;  // safeAddress()'s bytes
   std::deque<Submission> inFlight_;
   std::optional<Submission> open_;  // recording, not yet submitted
   int openCommands_ = 0;

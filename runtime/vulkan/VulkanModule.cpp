@@ -23,6 +23,8 @@ struct ArgumentSlot {
 // (targets/spirv/Emitter.h, kAssertRecordMember; the runtime does not
 // include the compiler's headers).
 constexpr const char *kAssertRecordMember = "tessera_assert_record";
+// ... and the one for masked loads' safe address (kSafeAddressMember, kSafeBytes).
+constexpr const char *kSafeAddressMember = "tessera_safe_address";
 
 struct Reflection {
   std::map<std::string, uint32_t> entries;        // name -> function id
@@ -31,6 +33,7 @@ struct Reflection {
   uint32_t pushBytes = 0;
   uint32_t subgroupSize = 0;                      // 0: not stated
   std::optional<ArgumentSlot> assertRecord;       // where the assertion record's address goes
+  std::optional<ArgumentSlot> safeAddress;        // where the device's safe bytes' address goes
   std::map<uint32_t, std::string> assertMessages; // assertion number -> "file:line: device assertion failed: ..."
 };
 
@@ -99,6 +102,7 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
         return {StatusCode::LoadFailed, "push-constant member " + std::to_string(m) + " is not a scalar with an offset"};
       ArgumentSlot slot{offsets[pushStruct][m], widths[members[m]] / 8};
       if (memberNames[pushStruct][m] == kAssertRecordMember) r.assertRecord = slot;
+      else if (memberNames[pushStruct][m] == kSafeAddressMember) r.safeAddress = slot;
       else r.arguments.push_back(slot);
       r.pushBytes = std::max(r.pushBytes, slot.offset + slot.bytes);
     }
@@ -149,6 +153,11 @@ public:
     }
     std::vector<uint8_t> push(r.pushBytes, 0);
     for (size_t i = 0; i < r.arguments.size(); ++i) std::memcpy(push.data() + r.arguments[i].offset, args[i], r.arguments[i].bytes);
+    if (r.safeAddress) {
+      uint64_t address = 0;
+      if (Status st = d.safeAddress(address); !st) return st;
+      std::memcpy(push.data() + r.safeAddress->offset, &address, sizeof(address));
+    }
     auto *record = static_cast<VulkanBuffer *>(record_.get());
     if (record) {
       uint64_t address = reinterpret_cast<uint64_t>(record->devicePointer());

@@ -177,13 +177,17 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   // Device assertions (Vulkan): one more member after the arguments, the
   // address of a word the runtime zeroes before the launch and reads after
   // it; a failing assertion stores its number there (the first one wins).
-  bool asserts = !opencl && containsAssert(kernel.entry());
-  if (asserts) {
+  std::vector<const char *> hidden;  // member names after the arguments
+  auto addHidden = [&](const char *name) {
     offset = (offset + 7) / 8 * 8;
     offsets.push_back(offset);
     offset += 8;
     members.push_back(u64());
-  }
+    hidden.push_back(name);
+  };
+  if (!opencl && containsAssert(kernel.entry())) addHidden(kAssertRecordMember);
+  // Only where it fits: else masked loads branch.
+  if (!opencl && containsMaskedGlobalLoad(kernel.entry()) && (offset + 7) / 8 * 8 + 8 <= 128) addHidden(kSafeAddressMember);
   // Vulkan guarantees 128 bytes of push constants on every device.
   if (!opencl && offset > 128)
     throw EmitError{"error: spirv target: kernel '" + entry + "' takes " + std::to_string(offset) +
@@ -194,7 +198,7 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     b.decorate(block, spv::Decoration::Block);
     for (uint32_t m = 0; m < members.size(); ++m) {
       b.memberDecorate(block, m, spv::Decoration::Offset, {offsets[m]});
-      b.memberName(block, m, m < kernel.numArguments() ? argName(m) : kAssertRecordMember);
+      b.memberName(block, m, m < kernel.numArguments() ? argName(m) : std::string(hidden[m - kernel.numArguments()]));
     }
     b.name(block, "Arguments");
     params = b.variable(b.pointerType(spv::StorageClass::PushConstant, block), spv::StorageClass::PushConstant);
@@ -256,10 +260,10 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     if (t.isBool()) v = op(spv::Op::OpINotEqual, boolTy(), {v, uconst(st, 0)});
     set(kernel.argument(i), v);
   }
-  if (asserts) {
-    uint32_t m = kernel.numArguments();
-    assertRecord = op(spv::Op::OpLoad, u64(), {op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, u64()),
-                                                 {params, c32(m)})});
+  for (size_t h = 0; h < hidden.size(); ++h) {
+    Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, u64()),
+                   {params, c32(uint32_t(kernel.numArguments() + h))});
+    (hidden[h] == kAssertRecordMember ? assertRecord : safeAddress) = op(spv::Op::OpLoad, u64(), {member});
   }
   emitBlock(kernel.entry());
   b.opNoResult(spv::Op::OpReturn, {});
@@ -282,6 +286,17 @@ bool KernelEmitter::containsAssert(const ir::Block &block) {
     if (o->is(ir::OpCode::Assert)) return true;
     for (unsigned r = 0; r < o->numRegions(); ++r)
       if (containsAssert(o->region(r).block())) return true;
+  }
+  return false;
+}
+
+bool KernelEmitter::containsMaskedGlobalLoad(const ir::Block &block) {
+  for (auto &o : block.ops()) {
+    if (o->is(ir::OpCode::VLoad) && o->numOperands() > 1 &&
+        o->operand(0)->type().addressSpace() != ir::AddressSpace::Shared)
+      return true;
+    for (unsigned r = 0; r < o->numRegions(); ++r)
+      if (containsMaskedGlobalLoad(o->region(r).block())) return true;
   }
   return false;
 }

@@ -155,7 +155,15 @@ void KernelEmitter::emitLoad(const ir::Operation &o) {
   else {
     std::vector<Id> fallback;
     for (int i = 0; i < count; ++i) fallback.push_back(get(o.operand(unsigned(2 + i))));
-    values = when(get(o.operand(1)), load, fallback);
+    Id mask = get(o.operand(1));
+    if (safeAddress && !shared && memoryBytes(elem) * count <= kSafeBytes) {
+      // Branch-free: masked-off lanes read the runtime's safe bytes instead.
+      ptr = op(Op::OpSelect, u64(), {mask, ptr, safeAddress});
+      values = load();
+      for (int i = 0; i < count; ++i) values[size_t(i)] = select(mask, values[size_t(i)], fallback[size_t(i)]);
+    } else {
+      values = when(mask, load, fallback);
+    }
   }
   for (int i = 0; i < count; ++i) set(o.result(unsigned(i)), values[size_t(i)]);
 }

@@ -188,3 +188,26 @@ def test_bench_rows_on_the_vulkan_device(tmp_path):
     assert row["target"] == "vulkan" and row["value"] > 0 and row["ceiling"] > 0
     assert row["ceiling_name"] in ("memory copy (vkCmdCopyBuffer)", "memory copy (copy kernel)")
     assert row["max_rel_err"] < 1e-6
+
+
+@tessera.jit(target="vulkan")
+def masked_far(x_ptr, out_ptr, n, far, BLOCK: tl.constexpr):
+    # Masked-off lanes point far outside any buffer (and at null when far is 0).
+    offs = tl.arange(0, BLOCK)
+    inside = offs < n
+    where = tl.where(inside, offs, offs * far)
+    a = tl.load(x_ptr + where, mask=inside, other=-1.0)
+    b = tl.load(x_ptr + where, mask=offs >= BLOCK, other=2.0)  # every lane masked off
+    tl.store(out_ptr + offs, a + b)
+
+
+@pytest.mark.parametrize("far", [1 << 20, -(1 << 26)])
+def test_masked_off_loads_never_touch_their_addresses(far):
+    # Masked loads read the runtime's safe bytes where the mask is off (no
+    # branch); the far addresses must never be read and `other` comes back.
+    n, block = 37, 128
+    x = np.random.default_rng(3).standard_normal(n).astype(np.float32)
+    out = tessera.from_numpy(np.full(block, np.nan, np.float32), device="vulkan")
+    masked_far[(1,)](tessera.from_numpy(x, device="vulkan"), out, n, far, BLOCK=block)
+    expect = np.concatenate([x, np.full(block - n, -1.0, np.float32)]) + 2.0
+    np.testing.assert_array_equal(out.numpy(), expect)

@@ -14,13 +14,22 @@
 # CHECK: OpMemoryModel PhysicalStorageBuffer64 GLSL450
 # CHECK: OpEntryPoint GLCompute %add "add" %arguments
 # CHECK: OpExecutionMode %add LocalSize 128 1 1
+# A hidden last member: the runtime's safe address for masked-off loads.
+# CHECK: OpMemberName %Arguments 4 "tessera_safe_address"
 # CHECK: OpModuleProcessed "tessera.subgroup_size 32"
 # CHECK: OpDecorate %Arguments Block
 # CHECK: OpMemberDecorate %Arguments 3 Offset 24
+# CHECK: OpMemberDecorate %Arguments 4 Offset 32
 # CHECK: OpDecorate %lane BuiltIn SubgroupLocalInvocationId
-# CHECK: %Arguments = OpTypeStruct %ulong %ulong %ulong %uint
-# CHECK: OpConvertUToPtr %_ptr_PhysicalStorageBuffer_v4float
-# CHECK: OpLoad %v4float {{.*}} Aligned 16
+# CHECK: %Arguments = OpTypeStruct %ulong %ulong %ulong %uint %ulong
+# Masked loads without branches: the address is the safe one where the mask
+# is off, and the value is `other` there.
+# CHECK: [[ADDR:%[0-9]+]] = OpSelect %ulong [[MASK:%[0-9]+]] {{%[0-9]+}} {{%[0-9]+}}
+# CHECK-NEXT: [[P:%[0-9]+]] = OpConvertUToPtr %_ptr_PhysicalStorageBuffer_v4float [[ADDR]]
+# CHECK-NEXT: [[V:%[0-9]+]] = OpLoad %v4float [[P]] Aligned 16
+# CHECK-NOT: OpBranchConditional
+# CHECK: OpSelect %float [[MASK]] {{%[0-9]+}} %float_0
+# CHECK-NOT: OpBranchConditional
 # CHECK: OpFAdd %float
 # CHECK: OpStore {{.*}} Aligned 16
 # Subgroups of 8 (lavapipe): 4 warps are 32 invocations.
@@ -40,5 +49,6 @@
 # OPENCL: %n = OpFunctionParameter %uint
 # OPENCL: OpConvertPtrToU %ulong %x_ptr
 # OPENCL: OpConvertUToPtr %_ptr_CrossWorkgroup_v4float
+# OPENCL: OpBranchConditional
 # OPENCL: OpLoad %v4float {{.*}} Aligned 16
 # OPENCL: OpStore {{.*}} Aligned 16
