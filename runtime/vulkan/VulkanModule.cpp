@@ -4,7 +4,11 @@
 // pipeline per kernel.
 #include "runtime/vulkan/VulkanInternal.h"
 
+#include "runtime/DevicePrint.h"
+
+#include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -25,6 +29,9 @@ struct ArgumentSlot {
 constexpr const char *kAssertRecordMember = "tessera_assert_record";
 // ... and the one for masked loads' safe address (kSafeAddressMember, kSafeBytes).
 constexpr const char *kSafeAddressMember = "tessera_safe_address";
+// ... and the device-print buffer's (kPrintBufferMember: header, then records).
+constexpr const char *kPrintBufferMember = "tessera_print_buffer";
+constexpr uint32_t kPrintHeaderBytes = 16, kPrintCapacity = 1u << 20;
 
 struct Reflection {
   std::map<std::string, uint32_t> entries;        // name -> function id
@@ -34,6 +41,8 @@ struct Reflection {
   uint32_t subgroupSize = 0;                      // 0: not stated
   std::optional<ArgumentSlot> assertRecord;       // where the assertion record's address goes
   std::optional<ArgumentSlot> safeAddress;        // where the device's safe bytes' address goes
+  std::optional<ArgumentSlot> printBuffer;        // where the print buffer's address goes
+  std::map<uint32_t, std::string> printFormats;   // format number -> C format
   std::map<uint32_t, std::string> assertMessages; // assertion number -> "file:line: device assertion failed: ..."
 };
 
@@ -63,7 +72,12 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
       break;
     case 330: {  // OpModuleProcessed
       std::string text = readString(o, count - 1);
-      const std::string key = "tessera.subgroup_size ", assertKey = "tessera.assert ";
+      const std::string key = "tessera.subgroup_size ", assertKey = "tessera.assert ", printKey = "tessera.print ";
+      if (text.rfind(printKey, 0) == 0) {
+        size_t space = text.find(' ', printKey.size());
+        if (space != std::string::npos)
+          r.printFormats[uint32_t(std::atoi(text.c_str() + printKey.size()))] = text.substr(space + 1);
+      }
       if (text.rfind(key, 0) == 0) r.subgroupSize = uint32_t(std::atoi(text.c_str() + key.size()));
       if (text.rfind(assertKey, 0) == 0) {
         size_t space = text.find(' ', assertKey.size());
@@ -103,6 +117,7 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
       ArgumentSlot slot{offsets[pushStruct][m], widths[members[m]] / 8};
       if (memberNames[pushStruct][m] == kAssertRecordMember) r.assertRecord = slot;
       else if (memberNames[pushStruct][m] == kSafeAddressMember) r.safeAddress = slot;
+      else if (memberNames[pushStruct][m] == kPrintBufferMember) r.printBuffer = slot;
       else r.arguments.push_back(slot);
       r.pushBytes = std::max(r.pushBytes, slot.offset + slot.bytes);
     }
@@ -123,9 +138,9 @@ struct LoadedModule {
 class VulkanKernel final : public Kernel {
 public:
   VulkanKernel(std::shared_ptr<LoadedModule> module, std::string name, VkPipelineLayout layout, VkPipeline pipeline,
-               uint32_t threads, std::unique_ptr<Buffer> assertRecord)
+               uint32_t threads, std::unique_ptr<Buffer> assertRecord, std::unique_ptr<Buffer> printBuffer)
       : module_(std::move(module)), name_(std::move(name)), layout_(layout), pipeline_(pipeline), threads_(threads),
-        record_(std::move(assertRecord)) {}
+        record_(std::move(assertRecord)), print_(std::move(printBuffer)) {}
   ~VulkanKernel() override {
     VulkanDevice &d = module_->device;
     (void)d.synchronize();
@@ -159,14 +174,20 @@ public:
       std::memcpy(push.data() + r.safeAddress->offset, &address, sizeof(address));
     }
     auto *record = static_cast<VulkanBuffer *>(record_.get());
-    if (record) {
-      uint64_t address = reinterpret_cast<uint64_t>(record->devicePointer());
-      std::memcpy(push.data() + r.assertRecord->offset, &address, sizeof(address));
-    }
+    auto *print = static_cast<VulkanBuffer *>(print_.get());
+    for (auto [buffer, slot] : {std::pair{record, r.assertRecord}, std::pair{print, r.printBuffer}})
+      if (buffer) {
+        uint64_t address = reinterpret_cast<uint64_t>(buffer->devicePointer());
+        std::memcpy(push.data() + slot->offset, &address, sizeof(address));
+      }
     Status st = d.submit([&](VkCommandBuffer cmd) {
-      if (record) {
-        // Zero the record, then let the dispatch see it.
-        d.fn().vkCmdFillBuffer(cmd, record->handle(), 0, 4, 0);
+      if (print) {
+        d.fn().vkCmdFillBuffer(cmd, print->handle(), 0, 4, 0);  // the cursor, then the capacity
+        d.fn().vkCmdFillBuffer(cmd, print->handle(), 4, 4, kPrintCapacity);
+      }
+      if (record) d.fn().vkCmdFillBuffer(cmd, record->handle(), 0, 4, 0);
+      if (record || print) {
+        // Let the dispatch see the zeroed record and the print buffer's header.
         VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
         barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -178,6 +199,7 @@ public:
         d.fn().vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()), push.data());
       d.fn().vkCmdDispatch(cmd, config.grid[0], config.grid[1], config.grid[2]);
     });
+    if (st && print) st = printRecords(*print);
     if (!st || !record) return st;
     // A kernel with assertions: its launch waits (the copy waits for the queue) and reports the first failure.
     uint32_t failed = 0;
@@ -194,7 +216,39 @@ private:
   VkPipelineLayout layout_;
   VkPipeline pipeline_;
   uint32_t threads_;
+  // The launch waits for its kernel and prints its records to stdout, in
+  // the order the device wrote them.
+  Status printRecords(VulkanBuffer &print) {
+    VulkanDevice &d = module_->device;
+    uint32_t header[2] = {0, 0};
+    if (Status st = d.copyToHost(header, print, 0, sizeof header, nullptr); !st) return st;
+    uint32_t used = std::min(header[0], kPrintCapacity);
+    std::vector<uint8_t> bytes(used);
+    if (used)
+      if (Status st = d.copyToHost(bytes.data(), print, kPrintHeaderBytes, used, nullptr); !st) return st;
+    std::string text;
+    for (size_t at = 0; at + 8 <= bytes.size();) {
+      uint32_t number, size;
+      std::memcpy(&number, &bytes[at], 4);
+      std::memcpy(&size, &bytes[at + 4], 4);
+      if (size < 8 || at + size > bytes.size()) break;
+      std::vector<uint64_t> args((size - 8) / 8);
+      if (!args.empty()) std::memcpy(args.data(), &bytes[at + 8], args.size() * 8);
+      auto format = module_->info.printFormats.find(number);
+      text += format != module_->info.printFormats.end() ? formatDevicePrint(format->second, args)
+                                                          : "<device print record " + std::to_string(number) + ">\n";
+      at += size;
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    if (header[0] > kPrintCapacity)
+      std::fprintf(stderr, "tessera: kernel '%s' printed more than %u bytes of records; the rest was dropped\n",
+                   name_.c_str(), kPrintCapacity);
+    return Status::ok();
+  }
+
   std::unique_ptr<Buffer> record_;  // the device-assertion record, for kernels with assertions
+  std::unique_ptr<Buffer> print_;   // the device-print buffer, for kernels that print
 };
 
 class VulkanModule final : public Module {
@@ -255,13 +309,15 @@ public:
     }
     d.printPipelineStatistics(pipeline, entry);
     std::unique_ptr<Buffer> record;
-    if (r.assertRecord)
-      if (Status st = d.allocate(4, record); !st) {
-        d.fn().vkDestroyPipeline(d.handle(), pipeline, nullptr);
-        d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
-        return st;
-      }
-    out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads, std::move(record));
+    std::unique_ptr<Buffer> print;
+    Status st = r.assertRecord ? d.allocate(4, record) : Status::ok();
+    if (st && r.printBuffer) st = d.allocate(kPrintHeaderBytes + kPrintCapacity, print);
+    if (!st) {
+      d.fn().vkDestroyPipeline(d.handle(), pipeline, nullptr);
+      d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
+      return st;
+    }
+    out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads, std::move(record), std::move(print));
     return Status::ok();
   }
 

@@ -49,7 +49,7 @@ void KernelEmitter::emitOp(const ir::Operation &o) {
   case OpCode::Yield:
   case OpCode::Condition:
   case OpCode::Return: return;  // handled by the parent
-  case OpCode::Printf: fail(o, "(device print) is not supported on the spirv target yet");
+  case OpCode::Printf: return emitPrintf(o);
   case OpCode::Assert: return emitAssert(o);
   case OpCode::Mma:
   case OpCode::LdMatrix:

@@ -185,9 +185,14 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     members.push_back(u64());
     hidden.push_back(name);
   };
-  if (!opencl && containsAssert(kernel.entry())) addHidden(kAssertRecordMember);
+  auto has = [&](ir::OpCode code) { return contains(kernel.entry(), [&](const ir::Operation &o) { return o.is(code); }); };
+  if (!opencl && has(ir::OpCode::Assert)) addHidden(kAssertRecordMember);
+  if (!opencl && has(ir::OpCode::Printf)) addHidden(kPrintBufferMember);
   // Only where it fits: else masked loads branch.
-  if (!opencl && containsMaskedGlobalLoad(kernel.entry()) && (offset + 7) / 8 * 8 + 8 <= 128) addHidden(kSafeAddressMember);
+  bool maskedGlobalLoads = contains(kernel.entry(), [](const ir::Operation &o) {
+    return o.is(ir::OpCode::VLoad) && o.numOperands() > 1 && o.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
+  });
+  if (!opencl && maskedGlobalLoads && (offset + 7) / 8 * 8 + 8 <= 128) addHidden(kSafeAddressMember);
   // Vulkan guarantees 128 bytes of push constants on every device.
   if (!opencl && offset > 128)
     throw EmitError{"error: spirv target: kernel '" + entry + "' takes " + std::to_string(offset) +
@@ -263,7 +268,8 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   for (size_t h = 0; h < hidden.size(); ++h) {
     Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, u64()),
                    {params, c32(uint32_t(kernel.numArguments() + h))});
-    (hidden[h] == kAssertRecordMember ? assertRecord : safeAddress) = op(spv::Op::OpLoad, u64(), {member});
+    Id &slot = hidden[h] == kAssertRecordMember ? assertRecord : hidden[h] == kPrintBufferMember ? printBuffer : safeAddress;
+    slot = op(spv::Op::OpLoad, u64(), {member});
   }
   emitBlock(kernel.entry());
   b.opNoResult(spv::Op::OpReturn, {});
@@ -277,26 +283,17 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   b.moduleProcessed("tessera.subgroup_size " + std::to_string(opts.warpSize));
   for (size_t i = 0; i < assertMessages.size(); ++i)
     b.moduleProcessed("tessera.assert " + std::to_string(i + 1) + " " + assertMessages[i]);
+  for (size_t i = 0; i < printFormats.size(); ++i)
+    b.moduleProcessed("tessera.print " + std::to_string(i + 1) + " " + printFormats[i]);
   // OpenCL: SPIR-V 1.2 (OpenCL 2.2, Level Zero); Vulkan 1.2: SPIR-V 1.5.
   out.words = b.finish(opencl ? 0x00010200 : 0x00010500);
 }
 
-bool KernelEmitter::containsAssert(const ir::Block &block) {
+bool KernelEmitter::contains(const ir::Block &block, const std::function<bool(const ir::Operation &)> &pred) {
   for (auto &o : block.ops()) {
-    if (o->is(ir::OpCode::Assert)) return true;
+    if (pred(*o)) return true;
     for (unsigned r = 0; r < o->numRegions(); ++r)
-      if (containsAssert(o->region(r).block())) return true;
-  }
-  return false;
-}
-
-bool KernelEmitter::containsMaskedGlobalLoad(const ir::Block &block) {
-  for (auto &o : block.ops()) {
-    if (o->is(ir::OpCode::VLoad) && o->numOperands() > 1 &&
-        o->operand(0)->type().addressSpace() != ir::AddressSpace::Shared)
-      return true;
-    for (unsigned r = 0; r < o->numRegions(); ++r)
-      if (containsMaskedGlobalLoad(o->region(r).block())) return true;
+      if (contains(o->region(r).block(), pred)) return true;
   }
   return false;
 }

@@ -58,6 +58,12 @@ inline constexpr const char *kAssertRecordMember = "tessera_assert_record";
 // serializes loads in branches: layernorm ran at 0.2x-0.6x of PTX).
 inline constexpr const char *kSafeAddressMember = "tessera_safe_address";
 inline constexpr int kSafeBytes = 256;
+// The push-constant member holding the device-print buffer's address: a u32
+// cursor (bytes used), a u32 capacity, 8 bytes unused, then records of a u32
+// format number, a u32 record size and the arguments as 8 bytes each (ints
+// widened, f64 and pointers as bits); OpModuleProcessed "tessera.print N
+// <format>" gives each number its C format.
+inline constexpr const char *kPrintBufferMember = "tessera_print_buffer";
 
 struct EmittedKernel {
   Words words;
@@ -152,8 +158,10 @@ public:
   std::vector<Id> when(Id cond, const std::function<std::vector<Id>()> &then, const std::vector<Id> &otherwise);
 
   void emitAssert(const ir::Operation &op);
-  static bool containsAssert(const ir::Block &block);
-  static bool containsMaskedGlobalLoad(const ir::Block &block);
+  void emitPrintf(const ir::Operation &op);
+  static bool contains(const ir::Block &block, const std::function<bool(const ir::Operation &)> &pred);
+  Id printBuffer = 0;                      // u64 (Vulkan kernels that print)
+  std::vector<std::string> printFormats;   // by number - 1
   Id safeAddress = 0;                      // u64 (Vulkan kernels with masked global loads)
   Id assertRecord = 0;                     // u64 address (Vulkan kernels with assertions)
   std::vector<std::string> assertMessages;  // "file:line: device assertion failed: message"

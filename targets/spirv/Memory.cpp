@@ -4,6 +4,8 @@
 // mode's report.
 #include "targets/spirv/Emitter.h"
 
+#include <algorithm>
+
 namespace tessera::targets::spirv {
 
 using ir::OpCode;
@@ -325,6 +327,41 @@ void KernelEmitter::emitCheckFailed(const ir::Operation &o) {
       }
       return std::vector<Id>{};
     }, {});
+    return std::vector<Id>{};
+  }, {});
+}
+
+// A record claimed by an atomic add on the cursor, written where it fits
+// (the runtime reports the bytes that did not).
+void KernelEmitter::emitPrintf(const ir::Operation &o) {
+  if (!printBuffer) fail(o, "(device print) is not supported on the spirv target yet in the OpenCL flavour");
+  const std::string &format = o.attr("format")->getString();
+  auto known = std::find(printFormats.begin(), printFormats.end(), format);
+  if (known == printFormats.end()) known = printFormats.insert(printFormats.end(), format);
+  uint32_t number = uint32_t(known - printFormats.begin()) + 1, size = 8 + 8 * o.numOperands();
+  std::vector<Id> args;
+  for (unsigned i = 0; i < o.numOperands(); ++i) {
+    ir::Type t = o.operand(i)->type();
+    Id v = get(o.operand(i));
+    if (t.isFloat()) v = op(Op::OpBitcast, u64(), {v});
+    else if (!t.isPointer() && t.bitWidth() == 32) v = op(t.isSigned() ? Op::OpSConvert : Op::OpUConvert, u64(), {v});
+    args.push_back(v);
+  }
+  Id at = op(Op::OpAtomicIAdd, u32(), {globalPointer(printBuffer, u32()), c32(kScopeDevice), c32(0), c32(size)});
+  Id capacityAddress = op(Op::OpIAdd, u64(), {printBuffer, b.constant(u64(), uint64_t(4))});
+  Id capacity = op(Op::OpLoad, u32(), {globalPointer(capacityAddress, u32()), kAligned, 4});
+  Id fits = op(Op::OpULessThanEqual, boolTy(), {op(Op::OpUConvert, u64(), {at}),
+                                                op(Op::OpISub, u64(), {op(Op::OpUConvert, u64(), {capacity}),
+                                                                       b.constant(u64(), uint64_t(size))})});
+  Id enough = op(Op::OpUGreaterThanEqual, boolTy(), {capacity, c32(size)});
+  when(op(Op::OpLogicalAnd, boolTy(), {fits, enough}), [&] {
+    Id record = op(Op::OpIAdd, u64(), {printBuffer, op(Op::OpIAdd, u64(), {op(Op::OpUConvert, u64(), {at}),
+                                                                           b.constant(u64(), uint64_t(16))})});
+    auto addr = [&](uint64_t offset) { return op(Op::OpIAdd, u64(), {record, b.constant(u64(), offset)}); };
+    b.opNoResult(Op::OpStore, {globalPointer(record, u32()), c32(number), kAligned, 4});
+    b.opNoResult(Op::OpStore, {globalPointer(addr(4), u32()), c32(size), kAligned, 4});
+    for (size_t i = 0; i < args.size(); ++i)
+      b.opNoResult(Op::OpStore, {globalPointer(addr(8 + 8 * i), u64()), args[i], kAligned, 8});
     return std::vector<Id>{};
   }, {});
 }

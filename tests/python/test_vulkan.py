@@ -211,3 +211,43 @@ def test_masked_off_loads_never_touch_their_addresses(far):
     masked_far[(1,)](tessera.from_numpy(x, device="vulkan"), out, n, far, BLOCK=block)
     expect = np.concatenate([x, np.full(block - n, -1.0, np.float32)]) + 2.0
     np.testing.assert_array_equal(out.numpy(), expect)
+
+
+@tessera.jit(target="vulkan")
+def printing(x_ptr, f_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x: ", x)
+    tl.device_print("f=", tl.load(f_ptr + tl.arange(0, BLOCK)))
+    tl.device_print("h=", x, hex=True)
+    tl.device_print("scalar 100%")
+
+
+def test_device_print_prints_what_the_cpu_target_prints(capfd):
+    # Records written by the kernel, formatted by the runtime after the launch.
+    x = np.arange(-3, 5, dtype=np.int32)
+    f = np.linspace(-1, 1, 8)
+    printing[(2,)](tessera.from_numpy(x, device="vulkan"), tessera.from_numpy(f, device="vulkan"), BLOCK=8)
+    got = sorted(capfd.readouterr().out.splitlines())
+    want = []
+    for pid in range(2):
+        want.append("pid (%d, 0, 0) scalar 100%%" % pid)
+        for i in range(8):
+            want += ["pid (%d, 0, 0) idx (%d) x: %d" % (pid, i, x[i]), "pid (%d, 0, 0) idx (%d) f=%f" % (pid, i, f[i]),
+                     "pid (%d, 0, 0) idx (%d) h=0x%x" % (pid, i, int(x[i]) & 0xFFFFFFFF)]
+    assert got == sorted(want)
+
+
+@tessera.jit(target="vulkan")
+def print_many(x_ptr, BLOCK: tl.constexpr):
+    tl.device_print("v", tl.load(x_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)))
+
+
+def test_device_print_overflow_keeps_what_fits_and_says_so(capfd):
+    # 48-byte records: a MiB holds 21845 of the 32768 printed.
+    x = np.arange(32768, dtype=np.int32)
+    print_many[(8,)](tessera.from_numpy(x, device="vulkan"), BLOCK=4096)
+    out, err = capfd.readouterr()
+    lines = out.splitlines()
+    assert len(lines) == (1 << 20) // 48
+    assert all(line.startswith("pid (") and " v" in line for line in lines)
+    assert "printed more than 1048576 bytes of records; the rest was dropped" in err

@@ -1,6 +1,7 @@
 // The runtime's host backend: registry, memory, streams and events, module
 // loading, and launches of the hand-written ABI kernels (abi_kernels.c).
 #include "runtime/Runtime.h"
+#include "runtime/DevicePrint.h"
 #include "TestSupport.h"
 
 #include <cmath>
@@ -225,4 +226,23 @@ TEST(HostLaunch, ConcurrentLaunchesFromManyThreads) {
     });
   for (auto &th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+// Device print records (Vulkan) become the text printf would print.
+TEST(DevicePrint, FormatsRecordsAsPrintfWould) {
+  using tessera::runtime::formatDevicePrint;
+  double half = 0.5;
+  uint64_t halfBits;
+  std::memcpy(&halfBits, &half, sizeof half);
+  EXPECT_EQ(formatDevicePrint("pid (%d, %d, %d) idx (%lld) x: %d\n", {0, 1, 2, 40, uint64_t(-7)}),
+            "pid (0, 1, 2) idx (40) x: -7\n");
+  // 32-bit conversions take the low half; %lld and %llu all 64 bits.
+  EXPECT_EQ(formatDevicePrint("%u %d %lld %llu", {0xFFFFFFFFull, 0x1FFFFFFFFull, uint64_t(-2), uint64_t(-2)}),
+            "4294967295 -1 -2 18446744073709551614");
+  EXPECT_EQ(formatDevicePrint("0x%x 0x%llx %f %a 100%%", {0xABCDEF12345ull, 0xABCDEF12345ull, halfBits, halfBits}),
+            "0xdef12345 0xabcdef12345 0.500000 0x1p-1 100%");
+  EXPECT_EQ(formatDevicePrint("%5d|%-4u|%.2f", {3, 4, halfBits}), "    3|4   |0.50");
+  EXPECT_EQ(formatDevicePrint("%d and %d", {1}), "1 and <missing>");
+  EXPECT_EQ(formatDevicePrint("%p", {0x1000}), "0x1000");
+  EXPECT_EQ(formatDevicePrint("trailing %", {}), "trailing %");
 }
