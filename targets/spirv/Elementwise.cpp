@@ -266,7 +266,7 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
   case OpCode::Div:
   case OpCode::Rem: {
     bool div = o.is(OpCode::Div);
-    if (fp) return op(div ? Op::OpFDiv : Op::OpFRem, ty, {in[0], in[1]});
+    if (fp) return div ? op(Op::OpFDiv, ty, {in[0], in[1]}) : fmod(ty, in[0], in[1]);
     if (boolean) fail(o, "on i1 is not supported");
     // No traps: x / 0 and INT_MIN / -1 give an unspecified value (IR.h).
     Id zero = uconst(ty, 0), one = uconst(ty, 1);
@@ -390,7 +390,7 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
       Id sign = op(Op::OpBitwiseAnd, it, {op(Op::OpBitcast, it, {in[1]}), uconst(it, signBit)});
       return op(Op::OpBitcast, ty, {op(Op::OpBitwiseOr, it, {mag, sign})});
     }
-    if (fn == "fmod") return op(Op::OpFRem, ty, {in[0], in[1]});
+    if (fn == "fmod") return fmod(ty, in[0], in[1]);
     if (fn == "pow") return f32math(GLSLstd450Pow);
     if (fn == "atan2") return f32math(GLSLstd450Atan2);
     if (fn == "hypot")
@@ -545,6 +545,36 @@ Id KernelEmitter::mathFnF32(const ir::Operation &o, const std::string &fn, Id x)
     return select(op(Op::OpFOrdLessThan, boolTy(), {x, fconst(f32(), 0.0)}), op(Op::OpFNegate, f32(), {r}), r);
   }
   fail(o, "function '" + fn + "' is not supported on the spirv target yet");
+}
+
+// C's fmod, whose result is always representable. OpFRem is x - y *
+// trunc(x / y) in the operands' type on NVIDIA's driver and lavapipe, which
+// loses the low bits (fmod(3y, y) gave y): f16 and f32 are computed in the
+// type twice as wide, where the product of the quotient and y is exact
+// while the quotient stays below 2^29 (f32) / 2^11 (f16), then brought back
+// into (-|y|, |y|) with the sign of x. f64 gets the correction only.
+Id KernelEmitter::fmod(Id ty, Id x, Id y) {
+  int bits = b.widthOf(ty);
+  Id wide = bits == 64 ? ty : b.floatType(bits * 2);
+  auto W = [&](Id v) { return wide == ty ? v : op(Op::OpFConvert, wide, {v}); };
+  Id xw = W(x), yw = W(y);
+  Id q = glsl(wide, GLSLstd450Trunc, {op(Op::OpFDiv, wide, {xw, yw})});
+  Id r = wide == ty ? op(Op::OpFRem, ty, {x, y}) : op(Op::OpFSub, wide, {xw, op(Op::OpFMul, wide, {q, yw})});
+  Id zero = b.constant(wide, 0);
+  Id ay = glsl(wide, GLSLstd450FAbs, {yw});
+  Id usable = op(Op::OpLogicalAnd, boolTy(), {op(Op::OpFOrdGreaterThan, boolTy(), {ay, zero}),
+                                              op(Op::OpLogicalNot, boolTy(), {op(Op::OpIsInf, boolTy(), {yw})})});
+  Id tooBig = op(Op::OpLogicalAnd, boolTy(), {usable, op(Op::OpFOrdGreaterThanEqual, boolTy(), {glsl(wide, GLSLstd450FAbs, {r}), ay})});
+  r = select(tooBig, op(Op::OpFSub, wide, {r, op(Op::OpFMul, wide, {glsl(wide, GLSLstd450FSign, {r}), ay})}), r);
+  Id signX = glsl(wide, GLSLstd450FSign, {xw});
+  Id opposite = op(Op::OpFOrdLessThan, boolTy(), {op(Op::OpFMul, wide, {glsl(wide, GLSLstd450FSign, {r}), signX}), zero});
+  r = select(op(Op::OpLogicalAnd, boolTy(), {usable, opposite}), op(Op::OpFAdd, wide, {r, op(Op::OpFMul, wide, {signX, ay})}), r);
+  // fmod(x, y) has x's sign even when zero; fmod(finite x, inf) is x.
+  r = select(op(Op::OpFOrdEqual, boolTy(), {r, zero}), op(Op::OpFMul, wide, {signX, zero}), r);
+  if (wide != ty) r = op(Op::OpFConvert, ty, {r});
+  Id xFinite = op(Op::OpLogicalNot, boolTy(), {op(Op::OpLogicalOr, boolTy(), {op(Op::OpIsInf, boolTy(), {x}),
+                                                                              op(Op::OpIsNan, boolTy(), {x})})});
+  return select(op(Op::OpLogicalAnd, boolTy(), {xFinite, op(Op::OpIsInf, boolTy(), {y})}), x, r);
 }
 
 } // namespace tessera::targets::spirv

@@ -134,6 +134,7 @@ public:
   Id sinCosF64(Id x, bool cosine);
   Id erfF64(Id x);
   Id fma(ir::Type t, Id a, Id b, Id c);
+  Id fmod(Id ty, Id x, Id y);
 
   // ---- memory (Memory.cpp)
   void emitLoad(const ir::Operation &op);

@@ -45,11 +45,17 @@ class VulkanTimer:
 
     def median_ms(self, fn, data_bytes):
         del data_bytes  # no cache flush: the shapes run here are far larger than any cache
-        # Groups of at least ~20 ms, so that the device stays busy between the host's waits.
-        t0, reps = time.perf_counter(), 2
-        while time.perf_counter() - t0 < self.warm_s:
+        # Groups of at least ~20 ms, so that the device stays busy between
+        # the host's waits, for warm_s and then until two groups agree within
+        # 3% (the clocks settled), 2 s at most.
+        t0, reps, last = time.perf_counter(), 2, None
+        while True:
             ms = self._group_ms(fn, reps)
-            reps = min(1000, max(2, int(20 / max(ms, 1e-3))))
+            elapsed = time.perf_counter() - t0
+            settled = last is not None and abs(ms - last) <= 0.03 * last
+            if elapsed >= 2.0 or (elapsed >= self.warm_s and settled):
+                break
+            last, reps = ms, min(1000, max(2, int(20 / max(ms, 1e-3))))
         return statistics.median(self._group_ms(fn, self.reps) for _ in range(self.groups))
 
 
