@@ -46,6 +46,7 @@ namespace tessera::runtime::vk {
   X(vkCmdPipelineBarrier)                                                                                              \
   X(vkCmdCopyBuffer)                                                                                                   \
   X(vkCmdFillBuffer)                                                                                                   \
+  X(vkCmdUpdateBuffer)                                                                                                 \
   X(vkCmdBindPipeline)                                                                                                 \
   X(vkCmdPushConstants)                                                                                                \
   X(vkCmdDispatch)                                                                                                     \

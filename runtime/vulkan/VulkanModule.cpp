@@ -32,6 +32,8 @@ constexpr const char *kSafeAddressMember = "tessera_safe_address";
 // ... and the device-print buffer's (kPrintBufferMember: header, then records).
 constexpr const char *kPrintBufferMember = "tessera_print_buffer";
 constexpr uint32_t kPrintHeaderBytes = 16, kPrintCapacity = 1u << 20;
+// ... and the parameter buffer's, for arguments beyond 128 bytes (kParametersMember).
+constexpr const char *kParametersMember = "tessera_parameters";
 
 struct Reflection {
   std::map<std::string, uint32_t> entries;        // name -> function id
@@ -42,6 +44,8 @@ struct Reflection {
   std::optional<ArgumentSlot> assertRecord;       // where the assertion record's address goes
   std::optional<ArgumentSlot> safeAddress;        // where the device's safe bytes' address goes
   std::optional<ArgumentSlot> printBuffer;        // where the print buffer's address goes
+  std::optional<ArgumentSlot> parameterBuffer;    // where the parameter buffer's address goes
+  uint32_t parameterBytes = 0;                    // its size; `arguments` are then offsets in it
   std::map<uint32_t, std::string> printFormats;   // format number -> C format
   std::map<uint32_t, std::string> assertMessages; // assertion number -> "file:line: device assertion failed: ..."
 };
@@ -61,6 +65,7 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
   std::set<uint32_t> blocks;
   std::map<uint32_t, std::map<uint32_t, std::string>> memberNames;  // struct -> member -> name
   uint32_t pushStruct = 0;
+  std::vector<ArgumentSlot> parameterSlots;
   for (size_t i = 5; i < n;) {
     uint32_t count = w[i] >> 16, opcode = w[i] & 0xFFFF;
     if (count == 0 || i + count > n) return {StatusCode::LoadFailed, "malformed SPIR-V module (instruction past the end)"};
@@ -73,6 +78,22 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
     case 330: {  // OpModuleProcessed
       std::string text = readString(o, count - 1);
       const std::string key = "tessera.subgroup_size ", assertKey = "tessera.assert ", printKey = "tessera.print ";
+      const std::string parametersKey = "tessera.parameters ";
+      if (text.rfind(parametersKey, 0) == 0) {
+        const char *p = text.c_str() + parametersKey.size();
+        char *end = nullptr;
+        r.parameterBytes = uint32_t(std::strtoul(p, &end, 10));
+        parameterSlots.clear();
+        while (end && *end == ' ') {
+          ArgumentSlot slot;
+          slot.offset = uint32_t(std::strtoul(end + 1, &end, 10));
+          if (!end || *end != ':') return {StatusCode::LoadFailed, "malformed tessera.parameters layout in the module"};
+          slot.bytes = uint32_t(std::strtoul(end + 1, &end, 10));
+          if (slot.bytes == 0 || slot.offset + slot.bytes > r.parameterBytes)
+            return {StatusCode::LoadFailed, "malformed tessera.parameters layout in the module"};
+          parameterSlots.push_back(slot);
+        }
+      }
       if (text.rfind(printKey, 0) == 0) {
         size_t space = text.find(' ', printKey.size());
         if (space != std::string::npos)
@@ -118,10 +139,16 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
       if (memberNames[pushStruct][m] == kAssertRecordMember) r.assertRecord = slot;
       else if (memberNames[pushStruct][m] == kSafeAddressMember) r.safeAddress = slot;
       else if (memberNames[pushStruct][m] == kPrintBufferMember) r.printBuffer = slot;
+      else if (memberNames[pushStruct][m] == kParametersMember) r.parameterBuffer = slot;
       else r.arguments.push_back(slot);
       r.pushBytes = std::max(r.pushBytes, slot.offset + slot.bytes);
     }
     r.pushBytes = (r.pushBytes + 3) / 4 * 4;
+  }
+  if (r.parameterBuffer) {
+    if (!r.arguments.empty() || r.parameterBytes == 0 || r.parameterBytes > 65536)
+      return {StatusCode::LoadFailed, "the module's parameter buffer and push-constant arguments disagree"};
+    r.arguments = parameterSlots;
   }
   return Status::ok();
 }
@@ -138,9 +165,10 @@ struct LoadedModule {
 class VulkanKernel final : public Kernel {
 public:
   VulkanKernel(std::shared_ptr<LoadedModule> module, std::string name, VkPipelineLayout layout, VkPipeline pipeline,
-               uint32_t threads, std::unique_ptr<Buffer> assertRecord, std::unique_ptr<Buffer> printBuffer)
+               uint32_t threads, std::unique_ptr<Buffer> assertRecord, std::unique_ptr<Buffer> printBuffer,
+               std::unique_ptr<Buffer> parameters)
       : module_(std::move(module)), name_(std::move(name)), layout_(layout), pipeline_(pipeline), threads_(threads),
-        record_(std::move(assertRecord)), print_(std::move(printBuffer)) {}
+        record_(std::move(assertRecord)), print_(std::move(printBuffer)), parameters_(std::move(parameters)) {}
   ~VulkanKernel() override {
     VulkanDevice &d = module_->device;
     (void)d.synchronize();
@@ -167,7 +195,13 @@ public:
                                                  std::to_string(limit[a])};
     }
     std::vector<uint8_t> push(r.pushBytes, 0);
-    for (size_t i = 0; i < r.arguments.size(); ++i) std::memcpy(push.data() + r.arguments[i].offset, args[i], r.arguments[i].bytes);
+    auto *parameters = static_cast<VulkanBuffer *>(parameters_.get());
+    // The arguments' bytes: in the push constants, or in the parameter buffer
+    // (written by vkCmdUpdateBuffer in stream order, so each launch sees its own).
+    std::vector<uint8_t> parameterBytes(parameters ? (r.parameterBytes + 3) / 4 * 4 : 0, 0);
+    uint8_t *argumentBytes = parameters ? parameterBytes.data() : push.data();
+    for (size_t i = 0; i < r.arguments.size(); ++i)
+      std::memcpy(argumentBytes + r.arguments[i].offset, args[i], r.arguments[i].bytes);
     if (r.safeAddress) {
       uint64_t address = 0;
       if (Status st = d.safeAddress(address); !st) return st;
@@ -175,7 +209,8 @@ public:
     }
     auto *record = static_cast<VulkanBuffer *>(record_.get());
     auto *print = static_cast<VulkanBuffer *>(print_.get());
-    for (auto [buffer, slot] : {std::pair{record, r.assertRecord}, std::pair{print, r.printBuffer}})
+    for (auto [buffer, slot] : {std::pair{record, r.assertRecord}, std::pair{print, r.printBuffer},
+                                std::pair{parameters, r.parameterBuffer}})
       if (buffer) {
         uint64_t address = reinterpret_cast<uint64_t>(buffer->devicePointer());
         std::memcpy(push.data() + slot->offset, &address, sizeof(address));
@@ -186,7 +221,8 @@ public:
         d.fn().vkCmdFillBuffer(cmd, print->handle(), 4, 4, kPrintCapacity);
       }
       if (record) d.fn().vkCmdFillBuffer(cmd, record->handle(), 0, 4, 0);
-      if (record || print) {
+      if (parameters) d.fn().vkCmdUpdateBuffer(cmd, parameters->handle(), 0, parameterBytes.size(), parameterBytes.data());
+      if (record || print || parameters) {
         // Let the dispatch see the zeroed record and the print buffer's header.
         VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -249,6 +285,7 @@ private:
 
   std::unique_ptr<Buffer> record_;  // the device-assertion record, for kernels with assertions
   std::unique_ptr<Buffer> print_;   // the device-print buffer, for kernels that print
+  std::unique_ptr<Buffer> parameters_;  // the arguments, for kernels whose arguments exceed the push constants
 };
 
 class VulkanModule final : public Module {
@@ -309,15 +346,17 @@ public:
     }
     d.printPipelineStatistics(pipeline, entry);
     std::unique_ptr<Buffer> record;
-    std::unique_ptr<Buffer> print;
+    std::unique_ptr<Buffer> print, parameters;
     Status st = r.assertRecord ? d.allocate(4, record) : Status::ok();
+    if (st && r.parameterBuffer) st = d.allocate((r.parameterBytes + 3) / 4 * 4, parameters);
     if (st && r.printBuffer) st = d.allocate(kPrintHeaderBytes + kPrintCapacity, print);
     if (!st) {
       d.fn().vkDestroyPipeline(d.handle(), pipeline, nullptr);
       d.fn().vkDestroyPipelineLayout(d.handle(), layout, nullptr);
       return st;
     }
-    out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads, std::move(record), std::move(print));
+    out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads, std::move(record), std::move(print),
+                                         std::move(parameters));
     return Status::ok();
   }
 

@@ -178,6 +178,20 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   // address of a word the runtime zeroes before the launch and reads after
   // it; a failing assertion stores its number there (the first one wins).
   std::vector<const char *> hidden;  // member names after the arguments
+  auto has = [&](ir::OpCode code) { return contains(kernel.entry(), [&](const ir::Operation &o) { return o.is(code); }); };
+  bool asserts = !opencl && has(ir::OpCode::Assert), prints = !opencl && has(ir::OpCode::Printf);
+  // Vulkan guarantees 128 bytes of push constants on every device: beyond
+  // them the arguments go to a parameter buffer the runtime fills before the
+  // launch (vkCmdUpdateBuffer), and the push constants hold its address.
+  std::vector<uint32_t> bufferOffsets;  // the arguments' offsets in it
+  uint32_t bufferBytes = 0;
+  if (!opencl && (offset + 7) / 8 * 8 + 8 * (uint32_t(asserts) + uint32_t(prints)) > 128) {
+    bufferOffsets = offsets, bufferBytes = offset;
+    if (bufferBytes > 65536)
+      throw EmitError{"error: spirv target: kernel '" + entry + "' takes " + std::to_string(bufferBytes) +
+                      " bytes of arguments; at most 65536 fit its parameter buffer"};
+    members.clear(), offsets.clear(), offset = 0;
+  }
   auto addHidden = [&](const char *name) {
     offset = (offset + 7) / 8 * 8;
     offsets.push_back(offset);
@@ -185,25 +199,22 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     members.push_back(u64());
     hidden.push_back(name);
   };
-  auto has = [&](ir::OpCode code) { return contains(kernel.entry(), [&](const ir::Operation &o) { return o.is(code); }); };
-  if (!opencl && has(ir::OpCode::Assert)) addHidden(kAssertRecordMember);
-  if (!opencl && has(ir::OpCode::Printf)) addHidden(kPrintBufferMember);
+  if (!bufferOffsets.empty()) addHidden(kParametersMember);
+  if (asserts) addHidden(kAssertRecordMember);
+  if (prints) addHidden(kPrintBufferMember);
   // Only where it fits: else masked loads branch.
   bool maskedGlobalLoads = contains(kernel.entry(), [](const ir::Operation &o) {
     return o.is(ir::OpCode::VLoad) && o.numOperands() > 1 && o.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
   });
   if (!opencl && maskedGlobalLoads && (offset + 7) / 8 * 8 + 8 <= 128) addHidden(kSafeAddressMember);
-  // Vulkan guarantees 128 bytes of push constants on every device.
-  if (!opencl && offset > 128)
-    throw EmitError{"error: spirv target: kernel '" + entry + "' takes " + std::to_string(offset) +
-                    " bytes of arguments; Vulkan push constants hold 128 (pass fewer arguments, or make some constexpr)"};
+  unsigned pushArguments = bufferOffsets.empty() ? kernel.numArguments() : 0;
   Id params = 0;
   if (!opencl && !members.empty()) {
     Id block = b.structType(members);
     b.decorate(block, spv::Decoration::Block);
     for (uint32_t m = 0; m < members.size(); ++m) {
       b.memberDecorate(block, m, spv::Decoration::Offset, {offsets[m]});
-      b.memberName(block, m, m < kernel.numArguments() ? argName(m) : std::string(hidden[m - kernel.numArguments()]));
+      b.memberName(block, m, m < pushArguments ? argName(m) : std::string(hidden[m - pushArguments]));
     }
     b.name(block, "Arguments");
     params = b.variable(b.pointerType(spv::StorageClass::PushConstant, block), spv::StorageClass::PushConstant);
@@ -252,12 +263,17 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   laneId = op(spv::Op::OpLoad, u32(), {laneVar});
   warpId = op(spv::Op::OpLoad, u32(), {warpVar});
   threadId = op(spv::Op::OpIAdd, u32(), {op(spv::Op::OpIMul, u32(), {warpId, c32(uint32_t(opts.warpSize))}), laneId});
+  Id parameterBuffer = bufferOffsets.empty() ? 0 : op(spv::Op::OpLoad, u64(), {op(spv::Op::OpAccessChain,
+                                                   b.pointerType(spv::StorageClass::PushConstant, u64()), {params, c32(0)})});
   for (unsigned i = 0; i < kernel.numArguments(); ++i) {
     ir::Type t = kernel.argument(i)->type();
     Id st = storageOf(t);
     Id v;
     if (opencl) {
       v = t.isPointer() ? op(spv::Op::OpConvertPtrToU, u64(), {parameters[i]}) : parameters[i];
+    } else if (parameterBuffer) {
+      Id at = op(spv::Op::OpIAdd, u64(), {parameterBuffer, b.constant(u64(), bufferOffsets[i])});
+      v = op(spv::Op::OpLoad, st, {globalPointer(at, st), 0x2u, uint32_t(memoryBytes(t))});
     } else {
       Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, members[i]), {params, c32(i)});
       v = op(spv::Op::OpLoad, members[i], {member});
@@ -266,8 +282,9 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     set(kernel.argument(i), v);
   }
   for (size_t h = 0; h < hidden.size(); ++h) {
+    if (hidden[h] == kParametersMember) continue;
     Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, u64()),
-                   {params, c32(uint32_t(kernel.numArguments() + h))});
+                   {params, c32(uint32_t(pushArguments + h))});
     Id &slot = hidden[h] == kAssertRecordMember ? assertRecord : hidden[h] == kPrintBufferMember ? printBuffer : safeAddress;
     slot = op(spv::Op::OpLoad, u64(), {member});
   }
@@ -283,6 +300,12 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   b.moduleProcessed("tessera.subgroup_size " + std::to_string(opts.warpSize));
   for (size_t i = 0; i < assertMessages.size(); ++i)
     b.moduleProcessed("tessera.assert " + std::to_string(i + 1) + " " + assertMessages[i]);
+  if (!bufferOffsets.empty()) {
+    std::string layout = "tessera.parameters " + std::to_string(bufferBytes);
+    for (unsigned i = 0; i < kernel.numArguments(); ++i)
+      layout += " " + std::to_string(bufferOffsets[i]) + ":" + std::to_string(memoryBytes(kernel.argument(i)->type()));
+    b.moduleProcessed(layout);
+  }
   for (size_t i = 0; i < printFormats.size(); ++i)
     b.moduleProcessed("tessera.print " + std::to_string(i + 1) + " " + printFormats[i]);
   // OpenCL: SPIR-V 1.2 (OpenCL 2.2, Level Zero); Vulkan 1.2: SPIR-V 1.5.

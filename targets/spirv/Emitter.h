@@ -64,6 +64,11 @@ inline constexpr int kSafeBytes = 256;
 // widened, f64 and pointers as bits); OpModuleProcessed "tessera.print N
 // <format>" gives each number its C format.
 inline constexpr const char *kPrintBufferMember = "tessera_print_buffer";
+// The push-constant member holding the parameter buffer's address, for
+// kernels whose arguments do not fit 128 bytes of push constants;
+// OpModuleProcessed "tessera.parameters <bytes> <offset>:<bytes>..." gives
+// the runtime each argument's place in it.
+inline constexpr const char *kParametersMember = "tessera_parameters";
 
 struct EmittedKernel {
   Words words;

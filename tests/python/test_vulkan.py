@@ -104,13 +104,41 @@ def test_binary_for_another_subgroup_size_is_refused():
 
 
 @tessera.jit(target="vulkan")
-def seventeen_pointers(p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16):
-    tl.store(p0, tl.load(p16))
+def many_arguments(out_ptr, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, flag, small, half,
+                   wide, n, BLOCK: tl.constexpr):
+    # 17 pointers and 5 scalars of 1 to 8 bytes: 160 bytes, beyond the 128 of push constants.
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    acc = tl.load(p0 + offs, mask=m) + tl.load(p1 + offs, mask=m) + tl.load(p2 + offs, mask=m)
+    acc += tl.load(p3 + offs, mask=m) + tl.load(p4 + offs, mask=m) + tl.load(p5 + offs, mask=m)
+    acc += tl.load(p6 + offs, mask=m) + tl.load(p7 + offs, mask=m) + tl.load(p8 + offs, mask=m)
+    acc += tl.load(p9 + offs, mask=m) + tl.load(p10 + offs, mask=m) + tl.load(p11 + offs, mask=m)
+    acc += tl.load(p12 + offs, mask=m) + tl.load(p13 + offs, mask=m) + tl.load(p14 + offs, mask=m)
+    acc += tl.load(p15 + offs, mask=m)
+    tl.device_assert(small > 0, "small must be positive")
+    extra = tl.where(flag, small.to(tl.float32) * half, wide.to(tl.float32))
+    tl.store(out_ptr + offs, acc + extra, mask=m)
 
 
-def test_too_many_argument_bytes_is_a_compile_error():
-    with pytest.raises(tessera.TesseraError, match="takes 136 bytes of arguments; Vulkan push constants hold 128"):
-        seventeen_pointers[(1,)](*[tessera.empty(1, device="vulkan") for _ in range(17)])
+def test_arguments_beyond_the_push_constants_go_to_a_parameter_buffer():
+    # Launches back to back with different arguments each see their own
+    # (the parameter buffer is written in stream order), assertions included.
+    rng = np.random.default_rng(11)
+    n, block = 100, 128
+    ins = [rng.standard_normal(n).astype(np.float32) for _ in range(16)]
+    dev_ins = [tessera.from_numpy(a, device="vulkan") for a in ins]
+    outs = [tessera.from_numpy(np.full(n, np.nan, np.float32), device="vulkan") for _ in range(3)]
+    args = [(True, 3, 0.5, 1 << 40), (False, 7, 2.0, -(1 << 33)), (True, 9, -1.5, 5)]
+    for out, (flag, small, half, wide) in zip(outs, args):
+        many_arguments[(1,)](out, *dev_ins, flag, small, half, wide, n, BLOCK=block)
+    total = np.sum(np.stack(ins).astype(np.float64), axis=0)
+    for out, (flag, small, half, wide) in zip(outs, args):
+        extra = np.float32(small * half) if flag else np.float32(wide)
+        np.testing.assert_allclose(out.numpy(), total + extra, rtol=1e-5, atol=1e-3)
+    with pytest.raises(tessera.DeviceAssertionError, match="small must be positive"):
+        many_arguments[(1,)](outs[0], *dev_ins, True, 0, 1.0, 0, n, BLOCK=block)
+    many_arguments[(1,)](outs[0], *dev_ins, True, 2, 1.0, 0, n, BLOCK=block)
+    np.testing.assert_allclose(outs[0].numpy(), total + 2.0, rtol=1e-5, atol=1e-3)
 
 
 # The conformance corpus' unary kernel; tessera arrays on the Vulkan device pick the target.
