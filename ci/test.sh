@@ -30,6 +30,9 @@ if [ -n "$(find tests/python -name 'test_*.py' 2>/dev/null)" ]; then
   "$py" -m pytest -q -rs -n "$(nproc)" tests/python tests/gpu --junitxml "$results/python.xml" || status=1
 fi
 
+step "packages (a wheel in a fresh venv; cmake --install and find_package)"
+bash ci/packages.sh "$root/build" || status=1
+
 step "conformance matrix (every target present; its cases also ran above as pytest tests)"
 mkdir -p "$root/build/conformance"
 if PYTHONPATH="$root/python" "$py" -m tessera.conformance --json "$root/build/conformance/matrix.json" \
