@@ -166,6 +166,27 @@ Status VulkanDevice::init() {
   w13.subgroupSizeControl = f13.subgroupSizeControl;
   w13.computeFullSubgroups = f13.computeFullSubgroups;
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT wf = atomicFloat;
+  // What kernels may ask for by SPIR-V capability (VulkanModule checks a
+  // module's against it). $TESSERA_VULKAN_HIDE_FEATURES (comma-separated
+  // feature names) hides some, to test a device that lacks them.
+  const char *hideEnv = std::getenv("TESSERA_VULKAN_HIDE_FEATURES");
+  std::string hide = std::string(",") + (hideEnv ? hideEnv : "") + ",";
+  auto offer = [&](VkBool32 &wanted, const char *feature, uint32_t capability) {
+    if (hide.find(std::string(",") + feature + ",") != std::string::npos) wanted = VK_FALSE;
+    features_[capability] = {feature, wanted == VK_TRUE};
+  };
+  offer(want.features.shaderFloat64, "shaderFloat64", 10);
+  offer(want.features.shaderInt64, "shaderInt64", 11);
+  offer(want.features.shaderInt16, "shaderInt16", 22);
+  offer(w12.shaderInt8, "shaderInt8", 39);
+  offer(w12.shaderFloat16, "shaderFloat16", 9);
+  offer(w11.storageBuffer16BitAccess, "storageBuffer16BitAccess", 4433);
+  offer(w11.storagePushConstant16, "storagePushConstant16", 4435);
+  offer(w12.storageBuffer8BitAccess, "storageBuffer8BitAccess", 4448);
+  offer(w12.storagePushConstant8, "storagePushConstant8", 4450);
+  offer(w12.shaderBufferInt64Atomics, "shaderBufferInt64Atomics", 12);
+  offer(wf.shaderBufferFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd", 6033);
+  offer(wf.shaderBufferFloat64AtomicAdd, "shaderBufferFloat64AtomicAdd", 6034);
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT wf2 = atomicFloat2;
   want.pNext = &w11;
   w11.pNext = &w12;

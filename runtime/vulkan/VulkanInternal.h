@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -89,6 +90,15 @@ private:
   uint32_t subgroupSize_ = 0, minSubgroup_ = 0, maxSubgroup_ = 0;
   bool subgroupControl_ = false;
   bool pipelineStats_ = false;
+public:
+  struct Feature {
+    const char *name;  // the Vulkan feature ("shaderFloat64")
+    bool enabled;
+  };
+  // Optional SPIR-V capabilities -> the feature that allows them here.
+  const std::map<uint32_t, Feature> &features() const { return features_; }
+private:
+  std::map<uint32_t, Feature> features_;
   std::mutex safeMutex_;
   std::unique_ptr<Buffer> safe_;  // safeAddress()'s bytes
   std::deque<Submission> inFlight_;

@@ -46,6 +46,7 @@ struct Reflection {
   std::optional<ArgumentSlot> printBuffer;        // where the print buffer's address goes
   std::optional<ArgumentSlot> parameterBuffer;    // where the parameter buffer's address goes
   uint32_t parameterBytes = 0;                    // its size; `arguments` are then offsets in it
+  std::vector<uint32_t> capabilities;             // OpCapability operands
   std::map<uint32_t, std::string> printFormats;   // format number -> C format
   std::map<uint32_t, std::string> assertMessages; // assertion number -> "file:line: device assertion failed: ..."
 };
@@ -116,6 +117,7 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
     case 72:  // OpMemberDecorate Offset
       if (o[2] == 35 && count >= 5) offsets[o[0]][o[1]] = o[3];
       break;
+    case 17: r.capabilities.push_back(o[0]); break;  // OpCapability
     case 21: case 22: widths[o[0]] = o[1]; break;  // OpTypeInt, OpTypeFloat
     case 30: structs[o[0]] = std::vector<uint32_t>(o + 1, o + (count - 1)); break;  // OpTypeStruct
     case 32:  // OpTypePointer PushConstant
@@ -372,6 +374,13 @@ Status VulkanDevice::loadModule(std::string_view format, const void *binary, siz
   if (!binary || size % 4 || size < 20) return {StatusCode::LoadFailed, "a SPIR-V module is a whole number of words"};
   auto m = std::make_shared<LoadedModule>(LoadedModule{*this});
   if (Status st = reflect(static_cast<const uint32_t *>(binary), size / 4, m->info); !st) return st;
+  // A capability the device lacks is a clear refusal, not the driver's failure.
+  for (uint32_t capability : m->info.capabilities) {
+    auto f = features_.find(capability);
+    if (f != features_.end() && !f->second.enabled)
+      return {StatusCode::Unsupported, "the kernel needs SPIR-V capability " + std::to_string(capability) + " (Vulkan's " +
+                                           f->second.name + "), which " + name() + " does not have"};
+  }
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = size;
   info.pCode = static_cast<const uint32_t *>(binary);

@@ -57,7 +57,8 @@ def fake_loader(tmp_path_factory):
 def test_jit_launch_on_a_fake_level_zero_device(fake_loader, tmp_path):
     script = tmp_path / "run.py"
     script.write_text(SCRIPT)
-    env = dict(os.environ, TESSERA_LIBZE_LOADER=str(fake_loader), TESSERA_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, TESSERA_LIBZE_LOADER=str(fake_loader), TESSERA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=str(ROOT / "python"))
     r = subprocess.run([sys.executable, str(script), str(fake_loader)], env=env, capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr

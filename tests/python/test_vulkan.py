@@ -279,3 +279,22 @@ def test_device_print_overflow_keeps_what_fits_and_says_so(capfd):
     assert len(lines) == (1 << 20) // 48
     assert all(line.startswith("pid (") and " v" in line for line in lines)
     assert "printed more than 1048576 bytes of records; the rest was dropped" in err
+
+
+def test_a_device_lacking_a_feature_refuses_the_kernel_and_conformance_says_unsupported(tmp_path):
+    # The same f64 cases on this device, then with shaderFloat64 hidden (as
+    # on a device without it): pass, then "unsupported" naming the feature.
+    import os
+    import subprocess
+    import sys
+    cmd = [sys.executable, "-m", "tessera.conformance", "--target", "vulkan", "--case", "cast.to_fp64", "--seed", "5"]
+    env = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(tessera.__file__)))
+    full = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert full.returncode == 0 and "unsupported" not in full.stdout.split("summary:")[-1], full.stdout[-2000:]
+    env["TESSERA_VULKAN_HIDE_FEATURES"] = "shaderFloat64"
+    hidden = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert hidden.returncode == 0, hidden.stdout[-2000:]
+    summary = hidden.stdout.split("summary:")[-1]
+    assert " pass" not in summary and "unsupported" in summary, summary
+    assert "(Vulkan's shaderFloat64), which" in hidden.stdout and "does not have" in hidden.stdout
