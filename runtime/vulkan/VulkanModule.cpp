@@ -90,7 +90,8 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
           slot.offset = uint32_t(std::strtoul(end + 1, &end, 10));
           if (!end || *end != ':') return {StatusCode::LoadFailed, "malformed tessera.parameters layout in the module"};
           slot.bytes = uint32_t(std::strtoul(end + 1, &end, 10));
-          if (slot.bytes == 0 || slot.offset + slot.bytes > r.parameterBytes)
+          bool width = slot.bytes == 1 || slot.bytes == 2 || slot.bytes == 4 || slot.bytes == 8;
+          if (!width || slot.offset > r.parameterBytes || slot.bytes > r.parameterBytes - slot.offset)
             return {StatusCode::LoadFailed, "malformed tessera.parameters layout in the module"};
           parameterSlots.push_back(slot);
         }
@@ -313,6 +314,9 @@ public:
     if (sg && threads % sg)
       return {StatusCode::LoadFailed, "kernel '" + entry + "': " + std::to_string(threads) +
                                           " threads are not whole subgroups of " + std::to_string(sg)};
+    if (r.pushBytes > d.properties().limits.maxPushConstantsSize)
+      return {StatusCode::LoadFailed, "kernel '" + entry + "' has " + std::to_string(r.pushBytes) + " bytes of push constants; " +
+                                          d.name() + " holds " + std::to_string(d.properties().limits.maxPushConstantsSize)};
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, r.pushBytes};
     VkPipelineLayoutCreateInfo li{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.pushConstantRangeCount = r.pushBytes ? 1 : 0;
