@@ -111,8 +111,9 @@ struct LoadedZeModule {
 class ZeKernel final : public Kernel {
 public:
   ZeKernel(ZeDevice &device, std::shared_ptr<LoadedZeModule> module, ze_kernel_handle_t kernel, std::string name,
-           SpirvKernelInfo info)
-      : device_(device), module_(std::move(module)), kernel_(kernel), name_(std::move(name)), info_(std::move(info)) {}
+           SpirvKernelInfo info, std::unique_ptr<Buffer> record)
+      : device_(device), module_(std::move(module)), kernel_(kernel), name_(std::move(name)), info_(std::move(info)),
+        record_(std::move(record)) {}
   ~ZeKernel() override { module_->api->zeKernelDestroy(kernel_); }
   const std::string &name() const override { return name_; }
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override;
@@ -123,6 +124,7 @@ private:
   ze_kernel_handle_t kernel_;
   std::string name_;
   SpirvKernelInfo info_;
+  std::unique_ptr<Buffer> record_;  // the device-assertion record, for kernels with assertions
   std::mutex mutex_;  // arguments are kernel state until the launch is appended
 };
 
@@ -427,7 +429,13 @@ Status ZeModule::getKernel(const std::string &entry, size_t numArgs, std::unique
     api.zeKernelDestroy(kernel);
     return st;
   }
-  out = std::make_unique<ZeKernel>(device_, module_, kernel, entry, info);
+  std::unique_ptr<Buffer> record;
+  if (info.assertRecord)
+    if (Status st = device_.allocate(4, record); !st) {
+      api.zeKernelDestroy(kernel);
+      return st;
+    }
+  out = std::make_unique<ZeKernel>(device_, module_, kernel, entry, info, std::move(record));
   return Status::ok();
 }
 
@@ -455,9 +463,29 @@ Status ZeKernel::launch(const LaunchConfig &config, void **args, size_t numArgs,
                               "zeKernelSetArgumentValue", StatusCode::InvalidArgument);
         !st)
       return st;
+  // A kernel with assertions: the record zeroed first, passed last, read
+  // after the launch (which therefore waits), the first failure reported.
+  void *record = record_ ? record_->devicePointer() : nullptr;
+  if (record) {
+    static const uint32_t zero = 0;
+    if (Status st = device_.copyToDevice(*record_, 0, &zero, sizeof zero, s); !st) return st;
+    if (Status st = api.check(api.zeKernelSetArgumentValue(kernel_, uint32_t(numArgs), sizeof(void *), &record),
+                              "zeKernelSetArgumentValue", StatusCode::InvalidArgument);
+        !st)
+      return st;
+  }
   ze_group_count_t groups{config.grid[0], config.grid[1], config.grid[2]};
-  return api.check(api.zeCommandListAppendLaunchKernel(s->list(), kernel_, &groups, nullptr, 0, nullptr),
-                   ("zeCommandListAppendLaunchKernel(\"" + name_ + "\")").c_str(), StatusCode::LaunchFailed);
+  if (Status st = api.check(api.zeCommandListAppendLaunchKernel(s->list(), kernel_, &groups, nullptr, 0, nullptr),
+                            ("zeCommandListAppendLaunchKernel(\"" + name_ + "\")").c_str(), StatusCode::LaunchFailed);
+      !st || !record)
+    return st;
+  uint32_t failed = 0;
+  if (Status st = device_.copyToHost(&failed, *record_, 0, sizeof failed, s); !st) return st;
+  if (!failed) return Status::ok();
+  auto message = module_->info.assertMessages.find(failed);
+  return {StatusCode::AssertFailed, message != module_->info.assertMessages.end()
+                                        ? message->second
+                                        : "device assertion " + std::to_string(failed) + " failed"};
 }
 
 // ---- the backend

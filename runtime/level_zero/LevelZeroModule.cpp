@@ -13,7 +13,7 @@ std::string literal(const uint32_t *w, size_t words) {
 
 // SPIR-V opcodes read here.
 enum : uint32_t {
-  kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21, kOpTypeFloat = 22,
+  kOpName = 5, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21, kOpTypeFloat = 22,
   kOpTypeVector = 23, kOpTypePointer = 32, kOpFunction = 54, kOpFunctionParameter = 55, kOpModuleProcessed = 330,
   kExecutionModelKernel = 6, kLocalSize = 17
 };
@@ -25,7 +25,8 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
   std::map<uint32_t, uint32_t> bytesOf;   // type id -> bytes as a kernel argument
   std::map<uint32_t, std::string> names;  // entry function id -> name
   std::map<uint32_t, std::array<uint32_t, 3>> sizes;
-  std::map<uint32_t, std::vector<uint32_t>> params;
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> params;  // function -> (parameter id, bytes)
+  std::map<uint32_t, std::string> idNames;
   uint32_t current = 0;
   for (size_t i = 5; i < n;) {
     uint32_t count = w[i] >> 16, opcode = w[i] & 0xFFFF;
@@ -38,10 +39,18 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
     case kOpExecutionMode:
       if (count >= 6 && o[1] == kLocalSize) sizes[o[0]] = {o[2], o[3], o[4]};
       break;
+    case kOpName:
+      if (count >= 3) idNames[o[0]] = literal(o + 1, count - 2);
+      break;
     case kOpModuleProcessed: {
       std::string text = literal(o, count - 1);
-      const std::string key = "tessera.subgroup_size ";
+      const std::string key = "tessera.subgroup_size ", assertKey = "tessera.assert ";
       if (text.rfind(key, 0) == 0) out.subgroupSize = uint32_t(std::atoi(text.c_str() + key.size()));
+      if (text.rfind(assertKey, 0) == 0) {
+        size_t space = text.find(' ', assertKey.size());
+        if (space != std::string::npos)
+          out.assertMessages[uint32_t(std::atoi(text.c_str() + assertKey.size()))] = text.substr(space + 1);
+      }
       break;
     }
     case kOpTypeBool: bytesOf[o[0]] = 1; break;
@@ -53,7 +62,7 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
     case kOpFunction: current = o[1]; break;
     case kOpFunctionParameter:
       if (!bytesOf.count(o[0])) return {StatusCode::LoadFailed, "a kernel parameter of a type Tessera cannot pass"};
-      params[current].push_back(bytesOf[o[0]]);
+      params[current].emplace_back(o[1], bytesOf[o[0]]);
       break;
     default: break;
     }
@@ -61,7 +70,11 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
   }
   for (const auto &[id, name] : names) {
     SpirvKernelInfo k;
-    k.paramBytes = params[id];
+    const auto &list = params[id];
+    for (size_t p = 0; p < list.size(); ++p) {
+      if (p + 1 == list.size() && idNames[list[p].first] == kAssertRecordParameter) k.assertRecord = true;
+      else k.paramBytes.push_back(list[p].second);
+    }
     if (sizes.count(id)) k.localSize = sizes[id];
     out.kernels[name] = k;
   }

@@ -100,10 +100,20 @@ Id Builder::constantBool(bool value) {
   return cached(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {boolType()}, 1);
 }
 
-Id Builder::variable(Id pointerTy, spv::StorageClass storage) {
+Id Builder::variable(Id pointerTy, spv::StorageClass storage, Id initializer) {
   Id id = newId();
-  emit(globals_, spv::Op::OpVariable, {pointerTy, id, uint32_t(storage)});
+  std::vector<uint32_t> operands{pointerTy, id, uint32_t(storage)};
+  if (initializer) operands.push_back(initializer);
+  emit(globals_, spv::Op::OpVariable, operands);
   return id;
+}
+
+Id Builder::constantString(const std::string &text) {
+  Id i8 = intType(8);
+  std::vector<uint32_t> operands{arrayType(i8, uint32_t(text.size() + 1))};
+  for (unsigned char c : text) operands.push_back(constant(i8, c));
+  operands.push_back(constant(i8, 0));
+  return cached(spv::Op::OpConstantComposite, operands, 1);
 }
 
 void Builder::decorate(Id target, spv::Decoration d, const std::vector<uint32_t> &extra) {

@@ -54,7 +54,9 @@ public:
   Id constantBool(bool value);
 
   // Module-scope declarations.
-  Id variable(Id pointerTy, spv::StorageClass storage);
+  Id variable(Id pointerTy, spv::StorageClass storage, Id initializer = 0);
+  // A constant array of i8 holding `text` and its terminating zero (once per text).
+  Id constantString(const std::string &text);
   void decorate(Id target, spv::Decoration d, const std::vector<uint32_t> &extra = {});
   void memberDecorate(Id structType, uint32_t member, spv::Decoration d, const std::vector<uint32_t> &extra = {});
   void name(Id target, const std::string &name);

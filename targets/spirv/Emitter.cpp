@@ -246,6 +246,10 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     interface.push_back(sharedVar);
   }
 
+  // OpenCL: device assertions take a last, hidden parameter: the record's
+  // address (the Level Zero runtime passes and reads it, as Vulkan's does).
+  bool openclAsserts = opencl && has(ir::OpCode::Assert);
+  if (openclAsserts) members.push_back(b.pointerType(spv::StorageClass::CrossWorkgroup, b.intType(8)));
   Id fn = b.newId();
   b.name(fn, entry);
   Id fnType = b.functionType(b.voidType(), opencl ? members : std::vector<Id>{});
@@ -259,6 +263,12 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
       b.name(param, argName(i));
       parameters.push_back(param);
     }
+  Id recordParam = 0;
+  if (openclAsserts) {
+    recordParam = b.newId();
+    b.opNoResult(spv::Op::OpFunctionParameter, {members.back(), recordParam});
+    b.name(recordParam, kAssertRecordMember);
+  }
   b.label(b.newId());
   laneId = op(spv::Op::OpLoad, u32(), {laneVar});
   warpId = op(spv::Op::OpLoad, u32(), {warpVar});
@@ -281,6 +291,7 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     if (t.isBool()) v = op(spv::Op::OpINotEqual, boolTy(), {v, uconst(st, 0)});
     set(kernel.argument(i), v);
   }
+  if (recordParam) assertRecord = op(spv::Op::OpConvertPtrToU, u64(), {recordParam});
   for (size_t h = 0; h < hidden.size(); ++h) {
     if (hidden[h] == kParametersMember) continue;
     Id member = op(spv::Op::OpAccessChain, b.pointerType(spv::StorageClass::PushConstant, u64()),

@@ -34,6 +34,7 @@
 #include "targets/spirv/Builder.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -165,9 +166,11 @@ public:
 
   void emitAssert(const ir::Operation &op);
   void emitPrintf(const ir::Operation &op);
+  void emitOpenClPrintf(const ir::Operation &op);
   static bool contains(const ir::Block &block, const std::function<bool(const ir::Operation &)> &pred);
   Id printBuffer = 0;                      // u64 (Vulkan kernels that print)
   std::vector<std::string> printFormats;   // by number - 1
+  std::map<Id, Id> formatStrings;          // OpenCL: constant string -> its UniformConstant variable
   Id safeAddress = 0;                      // u64 (Vulkan kernels with masked global loads)
   Id assertRecord = 0;                     // u64 address (Vulkan kernels with assertions)
   std::vector<std::string> assertMessages;  // "file:line: device assertion failed: message"

@@ -292,7 +292,7 @@ Id KernelEmitter::shuffleXor(Id v, ir::Type t, int mask) {
 // A failing assertion claims the record (compare-and-swap from 0), so the
 // runtime reports the first; the launch then fails with its message.
 void KernelEmitter::emitAssert(const ir::Operation &o) {
-  if (!assertRecord) fail(o, "(device assertion) is not supported on the spirv target yet in the OpenCL flavour");
+  if (!assertRecord) fail(o, "(device assertion): internal error: no assertion record");
   assertMessages.push_back((o.loc().file.empty() ? std::string("<unknown>") : o.loc().file) + ":" +
                            std::to_string(o.loc().line) + ": device assertion failed: " + o.attr("message")->getString());
   uint32_t number = uint32_t(assertMessages.size());
@@ -334,7 +334,7 @@ void KernelEmitter::emitCheckFailed(const ir::Operation &o) {
 // A record claimed by an atomic add on the cursor, written where it fits
 // (the runtime reports the bytes that did not).
 void KernelEmitter::emitPrintf(const ir::Operation &o) {
-  if (!printBuffer) fail(o, "(device print) is not supported on the spirv target yet in the OpenCL flavour");
+  if (opts.flavour == Flavour::OpenCL) return emitOpenClPrintf(o);
   const std::string &format = o.attr("format")->getString();
   auto known = std::find(printFormats.begin(), printFormats.end(), format);
   if (known == printFormats.end()) known = printFormats.insert(printFormats.end(), format);
@@ -364,6 +364,28 @@ void KernelEmitter::emitPrintf(const ir::Operation &o) {
       b.opNoResult(Op::OpStore, {globalPointer(addr(8 + 8 * i), u64()), args[i], kAligned, 8});
     return std::vector<Id>{};
   }, {});
+}
+
+// OpenCL.std's printf: the format a constant string, 64-bit integers
+// spelled with OpenCL C's l (%ld, not %lld), pointers passed as pointers.
+void KernelEmitter::emitOpenClPrintf(const ir::Operation &o) {
+  std::string format = o.attr("format")->getString();
+  for (size_t at = format.find("%ll"); at != std::string::npos; at = format.find("%ll", at + 2)) format.erase(at + 1, 1);
+  Id text = b.constantString(format);
+  Id i8 = b.intType(8);
+  Id &var = formatStrings[text];
+  if (!var) {
+    var = b.variable(b.pointerType(spv::StorageClass::UniformConstant, b.typeOfValue(text)), spv::StorageClass::UniformConstant, text);
+    b.decorate(var, spv::Decoration::Constant);
+  }
+  Id formatPtr = op(Op::OpBitcast, b.pointerType(spv::StorageClass::UniformConstant, i8), {var});
+  std::vector<Id> args{formatPtr};
+  for (unsigned i = 0; i < o.numOperands(); ++i) {
+    Id v = get(o.operand(i));
+    if (o.operand(i)->type().isPointer()) v = op(Op::OpConvertUToPtr, b.pointerType(spv::StorageClass::CrossWorkgroup, i8), {v});
+    args.push_back(v);
+  }
+  b.extInst(u32(), b.extInstSet("OpenCL.std"), 184, args);  // printf
 }
 
 } // namespace tessera::targets::spirv

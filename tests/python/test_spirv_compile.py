@@ -3,8 +3,9 @@ the OpenCL flavour (for Level Zero; no driver here) for subgroups of 16 and
 32, and in the Vulkan flavour for NVIDIA's subgroups of 32, each module
 passing SPIRV-Tools' validator for its environment (the compile runs it in
 process and fails on a rejected module). A kernel the target names a gap
-for (device print and assert, more shared memory than the arch has) must
-say so in those words."""
+for (64-bit atomics in the OpenCL flavour, which OpenCL 2.2's SPIR-V
+environment does not allow; more shared memory than the arch has) must say
+so in those words."""
 
 import re
 
@@ -44,7 +45,8 @@ def test_conformance_kernel_compiles_and_validates(case, dtype, target, arch):
 
 
 def test_opencl_flavour_has_no_runtime_here_and_says_so():
-    # No Level Zero driver here (and the backend runs no kernels yet): the flavour compiles, a device request says why.
+    # No Level Zero driver here: the flavour compiles, a device request says why
+    # (tests/python/test_level_zero.py runs the backend over a fake driver).
     assert "level_zero" not in _C.backend_names()
     with pytest.raises(_C.TesseraError, match=re.escape("backend 'level_zero' is not usable on this machine") +
                        ".*Level Zero"):

@@ -224,3 +224,63 @@ TEST(LevelZeroBackend, FakeDeviceMemoryEventsModulesAndLaunches) {
   EXPECT_EQ(lastLaunch(group, count, &numArgs, argSize, arg), 1);  // none of these reached the driver
   dlclose(handle);
 }
+
+TEST(LevelZeroBackend, DeviceAssertionsPassTheirRecordAndReportTheFirstFailure) {
+  std::string lib = fakeLoader("asserts", "-DINIT_RESULT=0 -DDEVICE_COUNT=1");
+  ASSERT_FALSE(lib.empty());
+  std::unique_ptr<Backend> backend;
+  ASSERT_TRUE(openLevelZeroBackend(lib, backend).isOk());
+  Device *device = nullptr;
+  ASSERT_TRUE(backend->device(0, device).isOk());
+  static const char *signature[] = {"*i32:16", "i32"};
+  tessera_compile_options o{};
+  o.source = "import tessera.language as tl\n\ndef check(x_ptr, n):\n    offs = tl.arange(0, 64)\n"
+             "    x = tl.load(x_ptr + offs, mask=offs < n, other=1)\n    tl.device_assert(x > 0, \"x must be positive\")\n";
+  o.filename = "check.py";
+  o.entry = "check";
+  o.signature = signature, o.num_signature = 2;
+  o.target = "level_zero";
+  o.arch = "sg16-64k";
+  tessera_binary bin = nullptr;
+  ASSERT_EQ(tessera_compile_binary(&o, &bin), TESSERA_SUCCESS) << tessera_last_error();
+  size_t size = 0;
+  const void *data = tessera_binary_data(bin, &size);
+  std::unique_ptr<Module> module;
+  Status loaded = device->loadModule("spirv", data, size, module);
+  int threads = tessera_binary_threads_per_program(bin);
+  tessera_binary_destroy(bin);
+  ASSERT_TRUE(loaded.isOk()) << loaded.message();
+  std::unique_ptr<Kernel> kernel;
+  ASSERT_TRUE(module->getKernel("check", 2, kernel).isOk());  // the record is not the caller's argument
+  std::unique_ptr<Buffer> x;
+  ASSERT_TRUE(device->allocate(256, x).isOk());
+  void *address = x->devicePointer();
+  int32_t n = 64;
+  void *args[] = {&address, &n};
+  LaunchConfig config;
+  config.threadsPerProgram = threads;
+  ASSERT_TRUE(kernel->launch(config, args, 2, nullptr).isOk());
+  void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(handle, nullptr);
+  auto lastLaunch = reinterpret_cast<LastLaunch>(dlsym(handle, "fake_ze_last_launch"));
+  unsigned group[3], count[3], numArgs = 0;
+  size_t argSize[16];
+  unsigned char arg[16][8];
+  EXPECT_EQ(lastLaunch(group, count, &numArgs, argSize, arg), 1);
+  ASSERT_EQ(numArgs, 3u);  // the record's address last
+  EXPECT_EQ(argSize[2], 8u);
+  void *record = nullptr;
+  std::memcpy(&record, arg[2], sizeof record);
+  EXPECT_NE(record, nullptr);
+  EXPECT_NE(record, address);
+
+  // A failing assertion (the fake stores its number in the record): the
+  // launch fails with the message at the user's line; the next one passes.
+  setenv("FAKE_ZE_ASSERT", "1", 1);
+  Status st = kernel->launch(config, args, 2, nullptr);
+  unsetenv("FAKE_ZE_ASSERT");
+  EXPECT_EQ(st.code(), StatusCode::AssertFailed);
+  EXPECT_EQ(st.message(), "check.py:6: device assertion failed: x must be positive");
+  EXPECT_TRUE(kernel->launch(config, args, 2, nullptr).isOk());
+  dlclose(handle);
+}

@@ -7,7 +7,9 @@
  * memcpy at once), the device runs subgroups of 8, 16 and 32 with 64 KiB of
  * shared memory, timestamps advance by 1000 ticks of 2 ns per write, a
  * module containing the text "fail_build" does not build (with a log), and
- * launches run nothing: they are recorded for fake_ze_last_launch. */
+ * launches run nothing: they are recorded for fake_ze_last_launch (with
+ * $FAKE_ZE_ASSERT set, a launch stores that number where its last argument
+ * points, as a failing device assertion does in its record). */
 #define _GNU_SOURCE
 #include <level_zero/ze_api.h>
 #include <stdlib.h>
@@ -121,6 +123,12 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t l, ze_kerne
     if (pending_size[i]) last.num_args = i + 1;
   }
   ++last.launches;
+  const char *failing = getenv("FAKE_ZE_ASSERT");
+  if (failing && last.num_args && last.arg_size[last.num_args - 1] == 8) {
+    uint32_t *record;
+    memcpy(&record, last.arg[last.num_args - 1], sizeof record);
+    *record = (uint32_t)atoi(failing);
+  }
   return ZE_RESULT_SUCCESS;
 }
 #endif
