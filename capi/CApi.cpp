@@ -50,6 +50,7 @@ tessera_device wrapDevice(runtime::Device *device) {
   if (!h) {
     auto w = std::make_unique<tessera_device_t>();
     w->device = device, w->name = device->name(), w->backend = device->backend();
+    w->architecture = device->architecture();
     h = handles<tessera_device_t>().add(std::move(w));
   }
   return h;
@@ -142,6 +143,10 @@ const char *tessera_device_name(tessera_device device) {
 const char *tessera_device_backend(tessera_device device) {
   tessera_device_t *d = capi::liveDevice(device);
   return d ? d->backend.c_str() : "";
+}
+const char *tessera_device_architecture(tessera_device device) {
+  tessera_device_t *d = capi::liveDevice(device);
+  return d ? d->architecture.c_str() : "";
 }
 
 tessera_status tessera_device_synchronize(tessera_device device) {

@@ -13,7 +13,7 @@
 
 struct tessera_device_t {
   tessera::runtime::Device *device = nullptr;
-  std::string name, backend;  // kept so the C strings outlive the call
+  std::string name, backend, architecture;  // kept so the C strings outlive the call
 };
 struct tessera_buffer_t {
   std::unique_ptr<tessera::runtime::Buffer> buffer;

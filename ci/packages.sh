@@ -3,7 +3,8 @@
 #   1. `pip wheel .` (ci/wheel/tessera_wheel.py, reusing the build tree),
 #      installed with pip into a fresh virtual environment, runs the examples;
 #   2. `cmake --install` into a prefix, and examples/cmake_package finds it
-#      with find_package(Tessera), builds and runs.
+#      with find_package(Tessera), builds and runs (with an ahead-of-time
+#      kernel made by the installed CLI, linked against the runtime alone).
 #   ci/packages.sh [build-dir]     (the build tree of ci/build.sh, default build/)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,4 +32,9 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 cmake -S "$root/examples/cmake_package" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/consumer" >/dev/null
 TESSERA_CACHE_DIR="$work/cache" "$work/consumer/vector_add"
+# The ahead-of-time kernel needs the runtime only.
+if ldd "$work/consumer/vector_add_aot" | grep -q 'libtessera\.so'; then
+  echo "packages: the AOT program links libtessera (the compiler)" >&2; exit 1
+fi
+"$work/consumer/vector_add_aot"
 "$work/prefix/bin/tessera" version

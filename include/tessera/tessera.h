@@ -85,6 +85,9 @@ TESSERA_API tessera_status tessera_get_device(const char *backend, int index, te
 /* Owned by the device. */
 TESSERA_API const char *tessera_device_name(tessera_device device);
 TESSERA_API const char *tessera_device_backend(tessera_device device);
+/* The code generators' name for its instruction set ("sm_90", "gfx942",
+ * "sg32-48k"), "" where it does not matter (the host). Owned by the device. */
+TESSERA_API const char *tessera_device_architecture(tessera_device device);
 TESSERA_API tessera_status tessera_device_synchronize(tessera_device device);
 /* A fact of the device, by the name Triton's get_device_properties uses:
  * "multiprocessor_count", "max_shared_mem" (bytes one block may opt into),

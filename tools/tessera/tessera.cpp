@@ -9,6 +9,7 @@
 #include "ir/Printer.h"
 #include "targets/Available.h"
 #include "targets/Target.h"
+#include "tools/tessera/Aot.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -52,7 +53,14 @@ static const char *kCompileHelp =
     "  --num-warps N           warps per program (GPU targets)\n"
     "  --num-stages N          software-pipelining depth (GPU targets; default: the target's)\n"
     "  -o FILE                 write the binary here\n"
-    "  --emit asm|llvm         print the target's readable code (PTX on nvptx, LLVM IR on cpu)\n";
+    "  --emit asm|llvm         print the target's readable code (PTX on nvptx, LLVM IR on cpu)\n"
+    "  --aot PREFIX            write PREFIX.h and PREFIX.c: the kernel's binaries for each\n"
+    "                          --aot-target with a typed C loader and launcher that need only\n"
+    "                          libtessera_rt (no compiler); the signature must list every\n"
+    "                          runtime parameter\n"
+    "  --aot-target T[@ARCH]   a target (and architecture) to embed, repeatable: cpu (this\n"
+    "                          machine's CPU), nvptx@sm_90a, amdgpu@gfx942, vulkan@sg32-48k...\n"
+    "                          (default: --target and --arch, else cpu)\n";
 
 static bool isHelp(const char *a) { return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0; }
 
@@ -79,7 +87,8 @@ static std::vector<std::string> splitTopLevel(const std::string &s) {
 
 static int compile(int argc, char **argv) {
   frontend::CompileRequest req;
-  std::string signature, pipeline, target, output, emit, arch;
+  std::string signature, pipeline, target, output, emit, arch, aotPrefix;
+  std::vector<std::string> aotTargets;
   bool checked = false;
   int numWarps = 0, numStages = 0;
   std::vector<std::pair<std::string, std::string>> defines;
@@ -108,6 +117,8 @@ static int compile(int argc, char **argv) {
     else if (a == "-o") output = next();
     else if (a == "--emit") emit = next();
     else if (a == "--arch") arch = next();
+    else if (a == "--aot") aotPrefix = next();
+    else if (a == "--aot-target") aotTargets.push_back(next());
     else if (a == "--num-warps") numWarps = std::atoi(next().c_str());
     else if (a == "--num-stages") numStages = std::atoi(next().c_str());
     else if (a == "--dump-ir-after-each") popts.dumpAfterEach = true;
@@ -183,6 +194,43 @@ static int compile(int argc, char **argv) {
   if (!r.module) {
     std::fputs(r.errors.c_str(), stderr);
     return 1;
+  }
+  if (!aotPrefix.empty()) {
+    if (checked) return usage("--aot kernels cannot be compiled in checked mode");
+    if (aotTargets.empty()) aotTargets.push_back(target.empty() ? "cpu" : arch.empty() ? target : target + "@" + arch);
+    std::vector<tools::AotBinary> binaries;
+    for (const std::string &spec : aotTargets) {
+      size_t at = spec.find('@');
+      std::string name = spec.substr(0, at), aotArch = at == std::string::npos ? "" : spec.substr(at + 1);
+      std::string error;
+      auto t = targets::createTarget(name, &error);
+      if (!t) return usage(error);
+      // Each target compiles its own copy: passes change the module.
+      frontend::CompileResult fresh = frontend::compileKernel(req);
+      if (!fresh.module) {
+        std::fputs(fresh.errors.c_str(), stderr);
+        return 1;
+      }
+      targets::TargetOptions topts;
+      topts.arch = aotArch;
+      if (numWarps) topts.numWarps = numWarps;
+      if (numStages) topts.numStages = numStages;
+      tools::AotBinary b;
+      if (!t->compile(*fresh.module, req.entry, topts, b.kernel, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+      }
+      b.backend = targets::findTarget(name).flavour->backend;
+      b.arch = t->architecture(topts);
+      b.label = targets::findTarget(name).canonicalName() + (b.arch.empty() ? "" : " " + b.arch) + " (" + b.kernel.format + ")";
+      binaries.push_back(std::move(b));
+    }
+    std::string error;
+    if (!tools::writeAot(aotPrefix, req.entry, req.filename + ":" + req.entry, binaries, error)) return usage(error);
+    std::printf("wrote %s.h and %s.c: %s for", aotPrefix.c_str(), aotPrefix.c_str(), req.entry.c_str());
+    for (const auto &b : binaries) std::printf(" %s;", b.label.c_str());
+    std::printf("\n");
+    return 0;
   }
   if (!target.empty()) {
     std::string error;
