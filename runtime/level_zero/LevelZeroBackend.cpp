@@ -350,6 +350,9 @@ Status ZeEvent::init() {
 
 Status ZeEvent::recordOn(ze_command_list_handle_t list) {
   const ZeApi &api = device_.api();
+  // Recorded again: the earlier timestamp must land before the event is reset.
+  if (recorded_)
+    if (Status st = host_.wait(); !st) return st;
   if (Status st = api.check(api.zeEventHostReset(host_.event), "zeEventHostReset"); !st) return st;
   if (Status st = api.check(api.zeCommandListAppendWriteGlobalTimestamp(list, stamp_, host_.event, 0, nullptr),
                             "zeCommandListAppendWriteGlobalTimestamp");
