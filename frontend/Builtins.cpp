@@ -462,6 +462,17 @@ SValue reduceBuiltin(CodeGen &cg, CallArgs &a, const std::string &name) {
                                 }), a.loc)[0];
     return tensorValue(keepDims(cg, r, s, boolArg(cg, a, 2, "keep_dims", false), a.loc));
   }
+  if (name == "reduce_or") {
+    // Triton 3.9's bitwise-or reduction: integers, in their own type.
+    cg.checkArgs(a, {"input", "axis", "keep_dims"});
+    ir::Value *in = cg.tensorArg(a, 0, "input");
+    if (!in->type().isInteger()) cg.fail(a.loc, "reduce_or needs integers");
+    ReduceSetup s = setupReduce(cg, {in}, cg.argOr(a, 1, "axis", SValue::none()), a.loc);
+    ir::Value *r = reduceOrScan(cg, false, s.inputs, s.axis, false, scalarCombine(cg, [&](ir::Builder &rb, std::vector<ir::Value *> x) {
+                                  return std::vector<ir::Value *>{binaryScalar(rb, OpCode::Or, x[0], x[1])};
+                                }), a.loc)[0];
+    return tensorValue(keepDims(cg, r, s, boolArg(cg, a, 2, "keep_dims", false), a.loc));
+  }
   bool isMax = name == "max" || name == "argmax";
   bool arg = name == "argmax" || name == "argmin";
   if (arg) cg.checkArgs(a, {"input", "axis", "tie_break_left", "keep_dims"});
@@ -1082,7 +1093,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
     };
     // ---- algebra
     t["dot"] = dot;
-    for (const char *n : {"sum", "xor_sum", "max", "min", "argmax", "argmin"}) {
+    for (const char *n : {"sum", "xor_sum", "reduce_or", "max", "min", "argmax", "argmin"}) {
       std::string name = n;
       t[name] = [name](CodeGen &cg, CallArgs &a) { return reduceBuiltin(cg, a, name); };
     }

@@ -165,3 +165,32 @@ def interleave(a, b):
         return c
     return tl.reshape(c, c.shape[:-2] + (2 * c.shape[-2],))
 
+
+
+@jit
+def squeeze(x, dim: tl.constexpr):
+    # Triton 3.9's squeeze/unsqueeze: a length-1 dimension out or in at `dim`.
+    d = dim + len(x.shape) if dim < 0 else dim
+    tl.static_assert(x.shape[d] == 1, "squeeze: the dimension must have length 1")
+    return tl.reshape(x, x.shape[:d] + x.shape[d + 1:])
+
+
+@jit
+def unsqueeze(x, dim: tl.constexpr):
+    return tl.expand_dims(x, dim)
+
+
+@jit
+def add(x, y, sanitize_overflow: tl.constexpr = True):
+    # Triton 3.9's named arithmetic; overflow wraps here as with the operators (IR.h).
+    return x + y
+
+
+@jit
+def sub(x, y, sanitize_overflow: tl.constexpr = True):
+    return x - y
+
+
+@jit
+def mul(x, y, sanitize_overflow: tl.constexpr = True):
+    return x * y

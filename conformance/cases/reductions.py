@@ -1,5 +1,5 @@
 """Reductions over each axis and over everything (axis=None), keep_dims,
-sum/max/min/argmax/argmin/xor_sum and reduce with a user combine function;
+sum/max/min/argmax/argmin/xor_sum/reduce_or and reduce with a user combine function;
 scans: cumsum/cumprod forward and reverse over each axis, and
 associative_scan with a user combine function (also over two tiles)."""
 
@@ -48,6 +48,8 @@ def reduce_kernel(x_ptr, out_ptr, OP: tl.constexpr, AXIS: tl.constexpr, KEEP: tl
         r = tl.argmin(x, axis=AXIS, keep_dims=KEEP)
     elif OP == "xor_sum":
         r = tl.xor_sum(x, axis=AXIS, keep_dims=KEEP)
+    elif OP == "reduce_or":
+        r = tl.reduce_or(x, axis=AXIS, keep_dims=KEEP)
     elif OP == "max_with_indices":
         v, i = tl.max(x, axis=AXIS, return_indices=True, keep_dims=KEEP)
         r = v.to(tl.float64) + i.to(tl.float64) * 1000
@@ -81,6 +83,7 @@ REDUCERS = {
     "argmax": lambda x, ax: np.argmax(x, axis=ax),
     "argmin": lambda x, ax: np.argmin(x, axis=ax),
     "xor_sum": lambda x, ax: np.bitwise_xor.reduce(x, axis=ax),
+    "reduce_or": lambda x, ax: np.bitwise_or.reduce(x, axis=ax),
     "max_with_indices": lambda x, ax: x.max(axis=ax) + np.argmax(x, axis=ax) * 1000.0,
     "reduce_fn": lambda x, ax: np.abs(x).max(axis=ax),
     "reduce_tuple": lambda x, ax: np.argmin(x, axis=ax),
@@ -127,6 +130,7 @@ for _axis in (0, 1, None):
     for _op in ["sum", "max", "min", "reduce_fn"]:
         reduce_case(_op, _axis, False, NUMERIC if _op != "reduce_fn" else ["i32", "i64", "fp16", "fp32", "fp64"])
     reduce_case("xor_sum", _axis, False, INTS)
+    reduce_case("reduce_or", _axis, False, INTS)
     reduce_case("method", _axis, False, ["i32", "fp32"])
     reduce_case("sum", _axis, True, ["i8", "fp16", "fp32"])
     reduce_case("max", _axis, True, ["u16", "bf16", "fp32"])

@@ -1,5 +1,5 @@
 """Tile construction and shape ops: arange, full, zeros, zeros_like,
-broadcasting, broadcast_to, expand_dims, reshape, view, trans/permute,
+broadcasting, broadcast_to, expand_dims, squeeze/unsqueeze, reshape, view, trans/permute,
 split, join, cat, interleave, where."""
 
 import numpy as np
@@ -59,6 +59,13 @@ def shape_kernel(x_ptr, out_ptr, OP: tl.constexpr):
     elif OP == "split":
         a, b = tl.split(tl.reshape(x, (4, 8, 8, 2)))
         y = tl.reshape(tl.join(b, a), 512)
+    elif OP == "squeeze":
+        y = tl.reshape(tl.squeeze(tl.reshape(x, (4, 1, 128)), 1) + tl.squeeze(tl.reshape(x, (512, 1)), -1).reshape(4, 128),
+                       512)
+    elif OP == "unsqueeze":
+        y = tl.reshape(tl.unsqueeze(tl.reshape(x, (32, 16)), 1) + tl.zeros((32, 2, 16), x.dtype), 1024)
+    elif OP == "named_arith":
+        y = tl.reshape(tl.add(tl.mul(x, x), tl.sub(x, 1, sanitize_overflow=False)), 512)
     elif OP == "interleave":
         y = tl.reshape(tl.interleave(x, x * 2), 1024)
     elif OP == "cat":
@@ -80,7 +87,9 @@ def shape_ref(op):
              "broadcast_to": lambda: np.broadcast_to(x.reshape(1, 512), (2, 512)),
              "join": lambda: np.stack([x, x + 1], -1), "interleave": lambda: np.stack([x, x * 2], -1),
              "split": lambda: x.reshape(4, 8, 8, 2)[..., ::-1],
-             "cat": lambda: np.concatenate([x, x + 1], 0)}[op]()
+             "cat": lambda: np.concatenate([x, x + 1], 0),
+             "squeeze": lambda: x + x, "unsqueeze": lambda: np.broadcast_to(x.reshape(32, 1, 16), (32, 2, 16)),
+             "named_arith": lambda: x * x + (x - x.dtype.type(1))}[op]()
         if op == "view":
             return {"out_ptr": lambda actual: None if abs(actual.astype(np.float64).sum() - x.sum()) <=
                     1e-3 * np.abs(x).sum() else "sum of the view's row sums %r != %r" % (actual.sum(), x.sum())}
@@ -89,12 +98,13 @@ def shape_ref(op):
 
 
 for _op in ["reshape", "view", "trans", "permute", "trans3", "expand_dims", "broadcast_to", "join", "split",
-            "interleave", "cat", "ravel"]:
-    _size = 1024 if _op in ("expand_dims", "broadcast_to", "join", "interleave", "cat") else 16 if _op == "view" \
-        else 512
+            "interleave", "cat", "ravel", "squeeze", "unsqueeze", "named_arith"]:
+    _size = 1024 if _op in ("expand_dims", "unsqueeze", "broadcast_to", "join", "interleave", "cat") else \
+        16 if _op == "view" else 512
     Case("shape." + _op, shape_kernel,
          lambda rng, dt, op=_op, size=_size: dict(x_ptr=rand(rng, 512, dt), out_ptr=Out(size, dt), OP=op),
-         shape_ref(_op), dtypes=["fp32"] if _op == "view" else ["i8", "i32", "u64", "fp16", "fp32"])
+         shape_ref(_op), dtypes=["fp32"] if _op == "view" else ["i8", "i32", "u64"] if _op == "named_arith" else
+         ["i8", "i32", "u64", "fp16", "fp32"])  # named_arith: integers wrap exactly; floats may fuse x*x + y
 
 
 @tessera.jit
