@@ -48,9 +48,14 @@ def fake_loader(tmp_path_factory):
     cc = shutil.which("cc") or shutil.which("gcc")
     if not cc:
         pytest.skip("no C compiler to build the fake Level Zero loader")
+    if not FAKE.exists():
+        pytest.skip("no %s here (the GPU machines' bundle has no Level Zero fake)" % FAKE.name)
     out = tmp_path_factory.mktemp("ze") / "libze_fake.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-DINIT_RESULT=0", "-DDEVICE_COUNT=1", "-o", str(out), str(FAKE)],
-                   check=True)
+    r = subprocess.run([cc, "-shared", "-fPIC", "-DINIT_RESULT=0", "-DDEVICE_COUNT=1", "-o", str(out), str(FAKE)],
+                       capture_output=True, text=True)
+    if r.returncode != 0 and "level_zero/ze_api.h" in r.stderr:
+        pytest.skip("no Level Zero headers here (Debian's libze-dev; ci/bootstrap.sh installs it)")
+    assert r.returncode == 0, r.stderr
     return out
 
 
