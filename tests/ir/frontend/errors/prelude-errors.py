@@ -2,6 +2,7 @@
 # RUN: not tessera compile %s --entry offset_i16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=OFFSET_I16
 # RUN: not tessera compile %s --entry uniform_i16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=UNIFORM_I16
 # RUN: not tessera compile %s --entry philox_i32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PHILOX_I32
+# RUN: not tessera compile %s --entry squeeze_long --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SQUEEZE_LONG
 # Errors inside tl functions written in the language (frontend/prelude.py) are
 # reported at the kernel's call, naming the function.
 import tessera
@@ -39,3 +40,12 @@ def uniform_i16(n):
 def philox_i32(n):
     z = tl.arange(0, 4)
     x = tl.philox_impl(z, z, z, z, z, z)
+
+
+# SQUEEZE_LONG: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: squeeze: the dimension must have length 1 (in tl.squeeze)
+# SQUEEZE_LONG-NEXT: {{^}}    x = tl.squeeze(tl.zeros((4, 2), tl.int32), -1)
+# SQUEEZE_LONG-NEXT: {{^}}        ^
+@tessera.jit
+def squeeze_long(n):
+    x = tl.squeeze(tl.zeros((4, 2), tl.int32), -1)
+

@@ -139,6 +139,7 @@
 # RUN: not tessera compile %s --entry k138 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E138
 # RUN: not tessera compile %s --entry k139 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E139
 # RUN: not tessera compile %s --entry k140 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E140
+# RUN: not tessera compile %s --entry k141 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E141
 # Semantic errors: each diagnostic with file:line:col, message, source line and caret.
 import tessera
 import tessera.language as tl
@@ -1217,3 +1218,10 @@ def k139(X):
 @tessera.jit
 def k140(X):
     y = tl.gather(tl.arange(0, 2048), tl.arange(0, 2048), 0)
+
+# E141: sema.py:[[@LINE+5]]:9: error: reduce_or needs integers
+# E141-NEXT: {{^}}    y = tl.reduce_or(tl.load(X + tl.arange(0, 4)), 0)
+# E141-NEXT: {{^}}        ^
+@tessera.jit
+def k141(X):
+    y = tl.reduce_or(tl.load(X + tl.arange(0, 4)), 0)
