@@ -3,6 +3,7 @@
 // so pointers and streams pass freely between Tessera and PyTorch.
 #include "runtime/cuda/CudaBackend.h"
 #include "runtime/cuda/CudaInternal.h"
+#include "runtime/BackendSupport.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -54,7 +55,6 @@ private:
   CUevent event_;
 };
 
-bool inRange(size_t offset, size_t bytes, size_t size) { return offset <= size && bytes <= size - offset; }
 
 CUdeviceptr at(const Buffer &b, size_t offset) { return reinterpret_cast<CUdeviceptr>(b.devicePointer()) + offset; }
 
@@ -107,14 +107,9 @@ Status probe(const std::string &path, std::unique_ptr<Backend> &out) {
   return Status::ok();
 }
 
-struct ProcessBackend {
-  std::unique_ptr<Backend> backend;
-  Status status;
-};
-
-ProcessBackend &processBackend() {
-  static ProcessBackend pb = [] {
-    ProcessBackend r;
+ProbedBackend &processBackend() {
+  static ProbedBackend pb = [] {
+    ProbedBackend r;
     const char *env = std::getenv("TESSERA_LIBCUDA");
     r.status = probe(env && *env ? env : "libcuda.so.1", r.backend);
     return r;

@@ -5,6 +5,7 @@
 // hipStream_t) interoperate directly.
 #include "runtime/hip/HipBackend.h"
 
+#include "runtime/BackendSupport.h"
 #include "runtime/Sha256.h"
 #include "runtime/hip/HipApi.h"
 
@@ -145,7 +146,6 @@ private:
   std::shared_ptr<LoadedHipModule> module_;
 };
 
-bool inRange(size_t offset, size_t bytes, size_t size) { return offset <= size && bytes <= size - offset; }
 
 char *at(const Buffer &b, size_t offset) { return static_cast<char *>(b.devicePointer()) + offset; }
 
@@ -335,8 +335,7 @@ public:
   Status device(int index, Device *&out) override {
     out = nullptr;
     if (index < 0 || index >= int(devices_.size()))
-      return {StatusCode::NotFound, "no HIP device " + std::to_string(index) + " (this machine has " +
-                                        std::to_string(devices_.size()) + ")"};
+      return noSuchDevice("HIP", index, devices_.size());
     out = devices_[size_t(index)].get();
     return Status::ok();
   }
@@ -346,14 +345,9 @@ private:
   std::vector<std::unique_ptr<HipDevice>> devices_;
 };
 
-struct Probe {
-  std::unique_ptr<Backend> backend;
-  Status status;
-};
-
-Probe &processProbe() {
-  static Probe probe = [] {
-    Probe p;
+ProbedBackend &processProbe() {
+  static ProbedBackend probe = [] {
+    ProbedBackend p;
     const char *env = std::getenv("TESSERA_LIBAMDHIP64");
     p.status = openHipBackend(env && *env ? env : "libamdhip64.so", p.backend);
     if (!p.status && !(env && *env)) {

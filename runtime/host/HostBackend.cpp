@@ -3,6 +3,7 @@
 // streams run work as it is submitted, which keeps it in order trivially.
 #include "runtime/host/HostBackend.h"
 #include "runtime/host/HostInternal.h"
+#include "runtime/BackendSupport.h"
 
 #include <algorithm>
 #include <chrono>
@@ -82,7 +83,6 @@ std::string cpuModelName() {
 }
 
 // [offset, offset + bytes) inside a buffer of `size`, without overflow.
-bool inRange(size_t offset, size_t bytes, size_t size) { return offset <= size && bytes <= size - offset; }
 
 class HostDevice final : public Device {
 public:

@@ -4,6 +4,7 @@
 // also write a global timestamp, for timing.
 #include "runtime/level_zero/LevelZeroBackend.h"
 
+#include "runtime/BackendSupport.h"
 #include "runtime/level_zero/LevelZeroApi.h"
 #include "runtime/level_zero/LevelZeroModule.h"
 
@@ -19,8 +20,6 @@ namespace tessera::runtime {
 namespace {
 
 class ZeDevice;
-
-bool inRange(size_t offset, size_t bytes, size_t size) { return offset <= size && bytes <= size - offset; }
 
 // A host-visible event in a pool of its own.
 struct HostEvent {
@@ -506,8 +505,7 @@ public:
   Status device(int index, Device *&out) override {
     out = nullptr;
     if (index < 0 || index >= int(devices_.size()))
-      return {StatusCode::NotFound, "no Level Zero device " + std::to_string(index) + " (this machine has " +
-                                        std::to_string(devices_.size()) + ")"};
+      return noSuchDevice("Level Zero", index, devices_.size());
     out = devices_[size_t(index)].get();
     return Status::ok();
   }
@@ -520,14 +518,9 @@ private:
   std::vector<std::unique_ptr<ZeDevice>> devices_;
 };
 
-struct Probe {
-  std::unique_ptr<Backend> backend;
-  Status status;
-};
-
-Probe &processProbe() {
-  static Probe probe = [] {
-    Probe p;
+ProbedBackend &processProbe() {
+  static ProbedBackend probe = [] {
+    ProbedBackend p;
     const char *env = std::getenv("TESSERA_LIBZE_LOADER");
     p.status = openLevelZeroBackend(env && *env ? env : "libze_loader.so.1", p.backend);
     return p;

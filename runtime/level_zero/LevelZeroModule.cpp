@@ -1,15 +1,12 @@
 #include "runtime/level_zero/LevelZeroModule.h"
 
+#include "runtime/SpirvText.h"
+
 #include <cstdlib>
 
 namespace tessera::runtime {
 
 namespace {
-
-std::string literal(const uint32_t *w, size_t words) {
-  std::string s(reinterpret_cast<const char *>(w), words * 4);
-  return s.substr(0, s.find('\0'));
-}
 
 // SPIR-V opcodes read here.
 enum : uint32_t {
@@ -34,23 +31,18 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
     const uint32_t *o = w + i + 1;
     switch (opcode) {
     case kOpEntryPoint:
-      if (count >= 4 && o[0] == kExecutionModelKernel) names[o[1]] = literal(o + 2, count - 3);
+      if (count >= 4 && o[0] == kExecutionModelKernel) names[o[1]] = spirvLiteral(o + 2, count - 3);
       break;
     case kOpExecutionMode:
       if (count >= 6 && o[1] == kLocalSize) sizes[o[0]] = {o[2], o[3], o[4]};
       break;
     case kOpName:
-      if (count >= 3) idNames[o[0]] = literal(o + 1, count - 2);
+      if (count >= 3) idNames[o[0]] = spirvLiteral(o + 1, count - 2);
       break;
     case kOpModuleProcessed: {
-      std::string text = literal(o, count - 1);
-      const std::string key = "tessera.subgroup_size ", assertKey = "tessera.assert ";
-      if (text.rfind(key, 0) == 0) out.subgroupSize = uint32_t(std::atoi(text.c_str() + key.size()));
-      if (text.rfind(assertKey, 0) == 0) {
-        size_t space = text.find(' ', assertKey.size());
-        if (space != std::string::npos)
-          out.assertMessages[uint32_t(std::atoi(text.c_str() + assertKey.size()))] = text.substr(space + 1);
-      }
+      std::string text = spirvLiteral(o, count - 1);
+      out.subgroupSize = readSubgroupSize(text, out.subgroupSize);
+      readNumberedText(text, "tessera.assert ", out.assertMessages);
       break;
     }
     case kOpTypeBool: bytesOf[o[0]] = 1; break;

@@ -5,6 +5,8 @@
 // device addresses, which kernels take as pointers.
 #include "runtime/vulkan/VulkanBackend.h"
 
+#include "runtime/BackendSupport.h"
+
 #include "runtime/vulkan/VulkanInternal.h"
 
 #include <cstdio>
@@ -412,7 +414,7 @@ Status VulkanDevice::allocate(size_t bytes, std::unique_ptr<Buffer> &out) {
 namespace {
 
 Status checkRange(const Buffer &b, size_t offset, size_t bytes, const char *what) {
-  if (offset > b.size() || bytes > b.size() - offset)
+  if (!inRange(offset, bytes, b.size()))
     return {StatusCode::InvalidArgument, std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " +
                                              std::to_string(offset) + " exceed the buffer's " + std::to_string(b.size())};
   return Status::ok();

@@ -5,6 +5,7 @@
 #include "runtime/vulkan/VulkanInternal.h"
 
 #include "runtime/DevicePrint.h"
+#include "runtime/SpirvText.h"
 
 #include <algorithm>
 #include <array>
@@ -51,11 +52,6 @@ struct Reflection {
   std::map<uint32_t, std::string> assertMessages; // assertion number -> "file:line: device assertion failed: ..."
 };
 
-std::string readString(const uint32_t *w, size_t words) {
-  std::string s(reinterpret_cast<const char *>(w), words * 4);
-  return s.substr(0, s.find('\0'));
-}
-
 // The few instructions a launch depends on; the driver validates the rest.
 Status reflect(const uint32_t *w, size_t n, Reflection &r) {
   if (n < 5 || w[0] != 0x07230203) return {StatusCode::LoadFailed, "not a SPIR-V module (bad magic number)"};
@@ -72,13 +68,12 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
     if (count == 0 || i + count > n) return {StatusCode::LoadFailed, "malformed SPIR-V module (instruction past the end)"};
     const uint32_t *o = w + i + 1;
     switch (opcode) {
-    case 15: r.entries[readString(o + 2, count - 3)] = o[1]; break;  // OpEntryPoint
+    case 15: r.entries[spirvLiteral(o + 2, count - 3)] = o[1]; break;  // OpEntryPoint
     case 16:                                                        // OpExecutionMode LocalSize
       if (o[1] == 17 && count >= 6) r.localSize[o[0]] = {o[2], o[3], o[4]};
       break;
     case 330: {  // OpModuleProcessed
-      std::string text = readString(o, count - 1);
-      const std::string key = "tessera.subgroup_size ", assertKey = "tessera.assert ", printKey = "tessera.print ";
+      std::string text = spirvLiteral(o, count - 1);
       const std::string parametersKey = "tessera.parameters ";
       if (text.rfind(parametersKey, 0) == 0) {
         const char *p = text.c_str() + parametersKey.size();
@@ -96,21 +91,13 @@ Status reflect(const uint32_t *w, size_t n, Reflection &r) {
           parameterSlots.push_back(slot);
         }
       }
-      if (text.rfind(printKey, 0) == 0) {
-        size_t space = text.find(' ', printKey.size());
-        if (space != std::string::npos)
-          r.printFormats[uint32_t(std::atoi(text.c_str() + printKey.size()))] = text.substr(space + 1);
-      }
-      if (text.rfind(key, 0) == 0) r.subgroupSize = uint32_t(std::atoi(text.c_str() + key.size()));
-      if (text.rfind(assertKey, 0) == 0) {
-        size_t space = text.find(' ', assertKey.size());
-        if (space != std::string::npos)
-          r.assertMessages[uint32_t(std::atoi(text.c_str() + assertKey.size()))] = text.substr(space + 1);
-      }
+      readNumberedText(text, "tessera.print ", r.printFormats);
+      readNumberedText(text, "tessera.assert ", r.assertMessages);
+      r.subgroupSize = readSubgroupSize(text, r.subgroupSize);
       break;
     }
     case 6:  // OpMemberName
-      if (count >= 4) memberNames[o[0]][o[1]] = readString(o + 2, count - 3);
+      if (count >= 4) memberNames[o[0]][o[1]] = spirvLiteral(o + 2, count - 3);
       break;
     case 71:  // OpDecorate Block
       if (o[1] == 2) blocks.insert(o[0]);
@@ -169,9 +156,10 @@ class VulkanKernel final : public Kernel {
 public:
   VulkanKernel(std::shared_ptr<LoadedModule> module, std::string name, VkPipelineLayout layout, VkPipeline pipeline,
                uint32_t threads, std::unique_ptr<Buffer> assertRecord, std::unique_ptr<Buffer> printBuffer,
-               std::unique_ptr<Buffer> parameters)
+               std::unique_ptr<Buffer> parameters, uint64_t safeAddress)
       : module_(std::move(module)), name_(std::move(name)), layout_(layout), pipeline_(pipeline), threads_(threads),
-        record_(std::move(assertRecord)), print_(std::move(printBuffer)), parameters_(std::move(parameters)) {}
+        record_(std::move(assertRecord)), print_(std::move(printBuffer)), parameters_(std::move(parameters)),
+        safeAddress_(safeAddress) {}
   ~VulkanKernel() override {
     VulkanDevice &d = module_->device;
     (void)d.synchronize();
@@ -205,11 +193,7 @@ public:
     uint8_t *argumentBytes = parameters ? parameterBytes.data() : push.data();
     for (size_t i = 0; i < r.arguments.size(); ++i)
       std::memcpy(argumentBytes + r.arguments[i].offset, args[i], r.arguments[i].bytes);
-    if (r.safeAddress) {
-      uint64_t address = 0;
-      if (Status st = d.safeAddress(address); !st) return st;
-      std::memcpy(push.data() + r.safeAddress->offset, &address, sizeof(address));
-    }
+    if (r.safeAddress) std::memcpy(push.data() + r.safeAddress->offset, &safeAddress_, sizeof(safeAddress_));
     auto *record = static_cast<VulkanBuffer *>(record_.get());
     auto *print = static_cast<VulkanBuffer *>(print_.get());
     for (auto [buffer, slot] : {std::pair{record, r.assertRecord}, std::pair{print, r.printBuffer},
@@ -289,6 +273,7 @@ private:
   std::unique_ptr<Buffer> record_;  // the device-assertion record, for kernels with assertions
   std::unique_ptr<Buffer> print_;   // the device-print buffer, for kernels that print
   std::unique_ptr<Buffer> parameters_;  // the arguments, for kernels whose arguments exceed the push constants
+  uint64_t safeAddress_;                // the device's safe bytes, for kernels with masked loads
 };
 
 class VulkanModule final : public Module {
@@ -355,6 +340,8 @@ public:
     std::unique_ptr<Buffer> print, parameters;
     Status st = r.assertRecord ? d.allocate(4, record) : Status::ok();
     if (st && r.parameterBuffer) st = d.allocate((r.parameterBytes + 3) / 4 * 4, parameters);
+    uint64_t safeAddress = 0;
+    if (st && r.safeAddress) st = d.safeAddress(safeAddress);
     if (st && r.printBuffer) st = d.allocate(kPrintHeaderBytes + kPrintCapacity, print);
     if (!st) {
       d.fn().vkDestroyPipeline(d.handle(), pipeline, nullptr);
@@ -362,7 +349,7 @@ public:
       return st;
     }
     out = std::make_unique<VulkanKernel>(m_, entry, layout, pipeline, threads, std::move(record), std::move(print),
-                                         std::move(parameters));
+                                         std::move(parameters), safeAddress);
     return Status::ok();
   }
 

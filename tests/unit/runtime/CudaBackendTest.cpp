@@ -18,10 +18,7 @@ namespace {
 
 // Builds fake_libcuda.c with `defines`; "" when the compiler fails.
 std::string fakeDriver(const std::string &name, const std::string &defines) {
-  static tessera::test::TempDir dir;
-  std::string out = dir.path + "/" + name + ".so";
-  std::string cmd = std::string(TESSERA_TEST_CC) + " -shared -fPIC " + defines + " -o " + out + " " + TESSERA_FAKE_LIBCUDA_SRC;
-  return std::system(cmd.c_str()) == 0 ? out : "";
+  return tessera::test::buildFakeLibrary("cuda_" + name, defines, TESSERA_FAKE_LIBCUDA_SRC);
 }
 
 Status open(const std::string &path) {

@@ -19,11 +19,7 @@ using namespace tessera::runtime;
 namespace {
 
 std::string fakeRuntime(const std::string &name, const std::string &defines) {
-  static tessera::test::TempDir dir;
-  std::string out = dir.path + "/" + name + ".so";
-  std::string cmd = std::string(TESSERA_TEST_CC) + " -shared -fPIC " + defines + " -o " + out + " " +
-                    TESSERA_FAKE_LIBAMDHIP64_SRC;
-  return std::system(cmd.c_str()) == 0 ? out : "";
+  return tessera::test::buildFakeLibrary("hip_" + name, defines, TESSERA_FAKE_LIBAMDHIP64_SRC);
 }
 
 Status open(const std::string &path, std::unique_ptr<Backend> *keep = nullptr) {

@@ -19,11 +19,7 @@ using namespace tessera::runtime;
 namespace {
 
 std::string fakeLoader(const std::string &name, const std::string &defines) {
-  static tessera::test::TempDir dir;
-  std::string out = dir.path + "/" + name + ".so";
-  std::string cmd = std::string(TESSERA_TEST_CC) + " -shared -fPIC " + defines + " -o " + out + " " +
-                    TESSERA_FAKE_LIBZE_LOADER_SRC;
-  return std::system(cmd.c_str()) == 0 ? out : "";
+  return tessera::test::buildFakeLibrary("ze_" + name, defines, TESSERA_FAKE_LIBZE_LOADER_SRC);
 }
 
 bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }

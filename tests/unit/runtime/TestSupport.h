@@ -60,6 +60,15 @@ inline std::string abiKernelsPath(std::string *error = nullptr) {
 
 inline std::vector<uint8_t> abiKernelsBinary() { return readFile(abiKernelsPath()); }
 
+// Builds a fake vendor library (fake_libcuda.c, fake_libamdhip64.c,
+// fake_libze_loader.c) with `defines` as <name>.so; "" when the compiler fails.
+inline std::string buildFakeLibrary(const std::string &name, const std::string &defines, const std::string &source) {
+  static TempDir dir;
+  std::string out = dir.path + "/" + name + ".so";
+  std::string cmd = std::string(TESSERA_TEST_CC) + " -shared -fPIC " + defines + " -o " + out + " " + source;
+  return std::system(cmd.c_str()) == 0 ? out : "";
+}
+
 // A target whose "code generator" returns abi_kernels.so. The kernel's
 // runtime parameters come from the IR the frontend produced, as a real
 // target's would; `delay` widens race windows in the concurrency tests.
