@@ -16,17 +16,18 @@ tensor -> nvptx, a ROCm one -> amdgpu) unless @tessera.jit(target=...) says
 otherwise; ``tessera targets`` lists the targets and their names.
 """
 
-from . import language, runtime, testing
+from . import compiler, language, runtime, testing
 from ._array import Array, empty, from_numpy, zeros
 from ._C import CompilationError, DeviceAssertionError, TesseraError
 from .autotune import Autotuner, Config, Heuristics, autotune, heuristics
+from .compiler import compile
 from .jit import JITFunction, jit
 
 __version__ = "0.1.0"
 
 __all__ = ["jit", "JITFunction", "default_target", "autotune", "Autotuner", "Config", "heuristics", "Heuristics", "cdiv",
            "next_power_of_2", "testing", "language", "CompilationError", "DeviceAssertionError", "TesseraError", "Array",
-           "empty", "zeros", "from_numpy"]
+           "empty", "zeros", "from_numpy", "compile", "compiler"]
 
 
 def cdiv(x, y):

@@ -88,3 +88,28 @@ def test_usage_without_a_script():
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
     r = subprocess.run([sys.executable, "-m", "tessera.compat"], capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 2 and "python -m tessera.compat script.py" in r.stdout
+
+
+def test_a_module_runs_as_python_dash_m(cpu_target, tmp_path):
+    (tmp_path / "triton_module.py").write_text(TRITON_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), str(tmp_path)]))
+    r = subprocess.run([sys.executable, "-m", "tessera.compat", "-m", "triton_module"], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok 3.6.0+tessera"), r.stdout
+
+
+def test_the_pytest_plugin_installs_in_xdist_workers(tmp_path):
+    (tmp_path / "test_uses_triton.py").write_text(textwrap.dedent('''
+        import os
+        import triton
+
+        def test_triton_is_tessera():
+            assert os.environ.get("PYTEST_XDIST_WORKER"), "not run in a worker"
+            assert triton.__tessera_compat__ and triton.__version__.startswith("3.6.0+tessera")
+    '''))
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "1", "-p", "no:cacheprovider",
+                        "-p", "tessera.compat.pytest_plugin", str(tmp_path / "test_uses_triton.py")],
+                       capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout + r.stderr

@@ -2,6 +2,8 @@
 
     import tessera.compat; tessera.compat.install()   # then `import triton` is Tessera
     python -m tessera.compat script.py [args...]      # the same, for a whole script
+    python -m tessera.compat -m module [args...]      # ... or a module, as python -m
+    pytest -p tessera.compat.pytest_plugin            # ... or a test suite (xdist workers too)
 
 install() registers module objects under Triton's names, each backed by
 Tessera's module of the same role:
@@ -17,10 +19,13 @@ Tessera's module of the same role:
     triton.testing                  tessera.testing
     triton.runtime, .runtime.jit    JITFunction, jit (and .autotuner: Autotuner, Config, heuristics)
     triton.runtime.driver           tessera.runtime.driver (driver.active: target, device, properties)
+    triton.compile, triton.compiler[.compiler]
+                                    tessera.compile, tessera.compiler (ASTSource, CompiledKernel, GPUTarget)
+    triton.backends.compiler        GPUTarget
 
 Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
 imported from these modules under any alias). Not covered: Triton's
-compiler internals (`triton.compiler`, `triton.backends`, ASTSource),
+compiler internals (its IR levels, passes and backends' classes, `triton._C`),
 and any function the frontend does not implement
 (a kernel using one fails to compile with its location).
 
@@ -74,8 +79,22 @@ def _triton_module():
     runtime.JITFunction, runtime.Autotuner, runtime.Config = tessera.JITFunction, tessera.Autotuner, tessera.Config
     runtime.driver = tessera.runtime.driver
     triton.runtime = runtime
+    triton.compile = tessera.compile
+    # triton.compiler[.compiler] and triton.backends[.compiler]: compiling
+    # without a launch, and GPUTarget (torch's inductor imports both when it
+    # finds a triton package).
+    triton.compiler = _package("triton.compiler", "Tessera's compile-only API under Triton's name.")
+    triton.compiler.compiler = types.ModuleType("triton.compiler.compiler")
+    for module in (triton.compiler, triton.compiler.compiler):
+        for name in tessera.compiler.__all__:
+            setattr(module, name, getattr(tessera.compiler, name))
+    triton.backends = _package("triton.backends", "Triton's backend names that Tessera answers.")
+    triton.backends.compiler = types.ModuleType("triton.backends.compiler")
+    triton.backends.compiler.GPUTarget = tessera.compiler.GPUTarget
     return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit,
-                    "triton.runtime.autotuner": runtime.autotuner, "triton.runtime.driver": runtime.driver}
+                    "triton.runtime.autotuner": runtime.autotuner, "triton.runtime.driver": runtime.driver,
+                    "triton.compiler": triton.compiler, "triton.compiler.compiler": triton.compiler.compiler,
+                    "triton.backends": triton.backends, "triton.backends.compiler": triton.backends.compiler}
 
 
 def installed():

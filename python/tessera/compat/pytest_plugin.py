@@ -1,0 +1,8 @@
+"""A pytest plugin that runs a Triton project's tests on Tessera:
+`pytest -p tessera.compat.pytest_plugin` installs tessera.compat before
+the tests are collected, in the main process and in each pytest-xdist
+worker (which load the same plugins)."""
+
+from . import install
+
+install()

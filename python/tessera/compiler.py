@@ -1,0 +1,134 @@
+"""Compiling without launching, as Triton's `triton.compile(ASTSource(...))`.
+
+    src = tessera.compiler.ASTSource(add_kernel, {"x": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+                                     constexprs={"BLOCK": 1024})
+    k = tessera.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
+    k.asm["ptx"], k.asm["cubin"], k.metadata.shared, k.metadata.num_warps
+
+Any target and architecture compiles on any machine (no device is opened):
+GPUTarget's backend is a target name or alias ("cuda", "hip", "cpu",
+"vulkan", "level_zero"), its arch Triton's (90 or "sm_90"; "gfx942").
+"""
+
+import collections
+
+from . import _C
+from ._specialize import constexpr_text
+from .runtime.driver import GPUTarget
+
+__all__ = ["ASTSource", "CompiledKernel", "GPUTarget", "compile"]
+
+# What a compiled binary is called in `asm`, per format (Triton's key first).
+_ASM_KEYS = {"cubin": ("ptx", "cubin"), "ptx": ("ptx", None), "hsaco": ("amdgcn", "hsaco"),
+             "spirv": ("spvasm", "spv"), "elf-shared-object": ("asm", "so")}
+
+KernelMetadata = collections.namedtuple("KernelMetadata",
+                                        "name target num_warps num_stages shared threads_per_program debug")
+
+
+class ASTSource:
+    """A kernel and the specialization to compile it for (Triton's ASTSource).
+
+    `signature` maps every parameter name to its type ("*fp32", "i32",
+    "fp16", ... or "constexpr"); `constexprs` maps names (or Triton's
+    `(index,)` paths) to values; `attrs` maps `(index,)` to Triton's
+    attribute lists, of which `["tt.divisibility", 16]` is used."""
+
+    def __init__(self, fn, signature, constexprs=None, attrs=None):
+        if not hasattr(fn, "arg_names"):
+            raise TypeError("ASTSource: fn must be a @tessera.jit function, not %r" % (fn,))
+        for key in signature:
+            if not isinstance(key, str):
+                raise TypeError("Signature keys must be string")
+        self.fn, self.name = fn, fn.__name__
+        self.signature = dict(signature)
+        self.constants = {}
+        for key, value in (constexprs or {}).items():
+            if isinstance(key, str):
+                if key not in fn.arg_names:
+                    raise TypeError("ASTSource: '%s' is not a parameter of '%s' (%s)"
+                                    % (key, self.name, ", ".join(fn.arg_names)))
+                key = (fn.arg_names.index(key),)
+            if not isinstance(key, tuple) or len(key) != 1:
+                raise TypeError("ASTSource: a constexpr key is a parameter name or (index,), not %r" % (key,))
+            self.constants[key] = value
+        self.attrs = dict(attrs or {})
+
+    def _divisible(self, index):
+        return any(list(a) == ["tt.divisibility", 16] for a in self.attrs.get((index,), ()))
+
+    def specialization(self):
+        """(signature, constexprs) in the C API's form."""
+        unknown = [n for n in self.signature if n not in self.fn.arg_names]
+        if unknown:
+            raise TypeError("ASTSource: %s not parameters of '%s' (%s)"
+                            % (", ".join(map(repr, unknown)), self.name, ", ".join(self.fn.arg_names)))
+        signature, constexprs = [], []
+        for index, name in enumerate(self.fn.arg_names):
+            ty = self.signature.get(name)
+            if (index,) in self.constants or ty == "constexpr" or name in self.fn.constexpr_names:
+                if (index,) not in self.constants:
+                    raise TypeError("ASTSource: constexpr parameter '%s' of '%s' has no value in constexprs"
+                                    % (name, self.name))
+                constexprs.append((name, constexpr_text(self.constants[(index,)])))
+                continue
+            if ty is None:
+                raise TypeError("ASTSource: the signature gives no type for parameter '%s' of '%s'"
+                                % (name, self.name))
+            divisible = self._divisible(index) and (ty.startswith("*") or ty in ("i32", "i64"))
+            signature.append(ty + (":16" if divisible else ""))
+        return signature, constexprs
+
+
+class CompiledKernel:
+    """What compile() made: `asm` (Triton's keys: "ptx"/"cubin",
+    "amdgcn"/"hsaco", "spvasm"/"spv", and "asm"/"so" for the host),
+    `metadata`, `name`, and the Binary itself as `binary`."""
+
+    def __init__(self, binary, metadata):
+        self.binary, self.metadata, self.name = binary, metadata, metadata.name
+        text_key, data_key = _ASM_KEYS.get(binary.format, ("asm", binary.format))
+        self.asm = {text_key: binary.assembly}
+        if data_key is not None:
+            self.asm[data_key] = binary.data
+
+    def __repr__(self):
+        return "CompiledKernel(%s, %s, %s)" % (self.name, self.metadata.target, ", ".join(self.asm))
+
+
+def _target_and_arch(target):
+    if target is None:
+        from .runtime import driver
+        target = driver.active.get_current_target()
+    if isinstance(target, str):
+        return target, None
+    backend, arch = target.backend, target.arch
+    if backend == "cuda" and arch not in (None, ""):
+        arch = "sm_%s" % arch if not str(arch).startswith("sm_") else str(arch)
+    elif arch in ("", "cpu"):
+        arch = None
+    return backend, (str(arch) if arch is not None else None)
+
+
+def compile(src, target=None, options=None):
+    """Compiles `src` (an ASTSource) for `target` (a GPUTarget, a target
+    name, or None: the active device's) without a device: a CompiledKernel.
+    options: num_warps, num_stages, debug (Triton's keys; others are a
+    TypeError, as a misspelt option would otherwise be lost)."""
+    if not isinstance(src, ASTSource):
+        raise TypeError("tessera.compile takes an ASTSource, not %s" % type(src).__name__)
+    options = dict(options or {})
+    num_warps, num_stages = options.pop("num_warps", None), options.pop("num_stages", None)
+    debug = bool(options.pop("debug", False))
+    if options:
+        raise TypeError("tessera.compile: unknown options %s (known: num_warps, num_stages, debug)"
+                        % ", ".join(sorted(options)))
+    name, arch = _target_and_arch(target)
+    _C.find_target(name)  # an unknown name is an error listing the known ones
+    signature, constexprs = src.specialization()
+    src.fn._forget_if_stale()
+    binary = src.fn._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=name,
+                                    arch=arch, checked=debug)
+    metadata = KernelMetadata(src.name, target if target is not None else name, num_warps, num_stages,
+                              binary.shared_memory, binary.threads, debug)
+    return CompiledKernel(binary, metadata)
