@@ -3,8 +3,11 @@
 # one device call: the CUDA runtime suite, the Python suite with the
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
-#   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]   steps: tests conformance bench ptx vulkan
-#   (default: all but vulkan). vulkan: the spirv target on NVIDIA's Vulkan
+#   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]   steps: tests conformance bench ptx vulkan liger
+#   (default: all but vulkan and liger). liger: Liger-Kernel's op tests and
+#   its ops' timing beside Triton (tessera.bench.liger), from the .liger/
+#   folder that `ci/liger.sh fetch .liger --python-version 3.12` made here
+#   (carried: the machine has no network). vulkan: the spirv target on NVIDIA's Vulkan
 #   driver; the machine has no Vulkan loader, so the call carries Debian's
 #   (.gl/*.deb, see /work/.library/device/README.md) and this step unpacks them.
 set -uo pipefail
@@ -51,6 +54,14 @@ for step in $steps; do
       "$py" -m tessera.bench --target vulkan --target nvptx --workload vector_add,softmax,layernorm \
         --no-compile-time --json "$out/bench-vulkan.json" > "$out/bench-vulkan.log" 2>&1 || rc=1
       grep -v " \.\.\.$" "$out/bench-vulkan.log" ;;
+    liger)
+      # The bundle has no ci/: the script comes with the working tree.
+      PYTHON="$py" timeout "${LIGER_TEST_SECONDS:-420}" bash "$root/ci/liger.sh" test "$root/.liger" "$out" -n 12 \
+        --maxfail=300 || rc=1
+      grep -E "^(FAILED|ERROR)" "$out/liger.log" | head -40; tail -2 "$out/liger.log"
+      PYTHONPATH="$root/.liger/site:$PYTHONPATH" "$py" -m tessera.bench.liger --json "$out/liger-bench.json" \
+        > "$out/liger-bench.log" 2>&1 || rc=1
+      cat "$out/liger-bench.log" ;;
     ptx)
       "$py" - "$out" <<'PY' || rc=1
 import sys, torch

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Liger-Kernel's own op tests, unmodified, on Tessera through tessera.compat
+# (issue 19's measure). Liger stays outside the repository: `fetch` downloads
+# its PyPI release (the wheel, and the sdist for its tests) into DIR.
+#   ci/liger.sh fetch DIR [--python-version 3.12]
+#       DIR/wheels: liger-kernel, transformers, tokenizers and their
+#       dependencies for that Python (default: this one), to carry to a
+#       machine without a network; DIR/src: the sdist (test/ and benchmark/).
+#   ci/liger.sh test DIR [OUT] [pytest args...]
+#       installs DIR/wheels into DIR/site (no dependencies resolved: torch and
+#       numpy come from the Python that runs it, $PYTHON or python3), runs the
+#       op tests with the pytest plugin tessera.compat.pytest_plugin, writes
+#       OUT/liger.xml and OUT/liger.log (OUT default: DIR) and prints the
+#       counts per file. Torch tensors on CUDA where torch has a GPU, else CPU.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VERSION=0.8.5
+OPS="rms_norm layer_norm swiglu geglu rope cross_entropy fused_linear_cross_entropy kl_div jsd softmax group_norm dyt"
+py="${PYTHON:-python3}"
+cmd="${1:-}"; dir="${2:-}"
+[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+shift 2
+case "$cmd" in
+  fetch)
+    pyver=()
+    [ "${1:-}" = "--python-version" ] && pyver=(--python-version "$2" --only-binary=:all:
+      --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
+    mkdir -p "$dir/wheels" "$dir/src"
+    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" "liger-kernel==$VERSION" transformers tokenizers \
+      pytest-xdist --no-deps || exit 1
+    # transformers' and tokenizers' own dependencies, less what torch brings.
+    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" huggingface-hub pyyaml regex safetensors tqdm typer \
+      click rich shellingham markdown-it-py mdurl pygments annotated-doc packaging --no-deps || exit 1
+    "$py" -m pip download -q -d "$dir/src" --no-deps --no-binary :all: "liger-kernel==$VERSION" || exit 1
+    tar -xzf "$dir/src/liger_kernel-$VERSION.tar.gz" -C "$dir/src" && rm "$dir/src/liger_kernel-$VERSION.tar.gz"
+    # The tests run against the wheel; the op tests need no data sets or docs.
+    (cd "$dir/src/liger_kernel-$VERSION" && rm -rf src docs examples liger_cute_kernels test/resources)
+    du -sh "$dir" ;;
+  test)
+    out="${1:-$dir}"; shift || true
+    mkdir -p "$out"
+    "$py" -m pip install -q --no-deps --no-index --target "$dir/site" "$dir"/wheels/*.whl > "$out/liger-install.log" 2>&1 \
+      || { cat "$out/liger-install.log"; exit 1; }
+    files=(); for op in $OPS; do files+=("test/transformers/test_$op.py"); done
+    # Multi-process tensor-parallel tests are marked xfail by Liger itself and
+    # spawn eight processes each: left out.
+    (cd "$dir/src/liger_kernel-$VERSION" && \
+      PYTHONPATH="$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" "$py" -m pytest -q -p no:cacheprovider \
+        -p tessera.compat.pytest_plugin -o log_cli=false -k "not dtensor" --junitxml "$out/liger.xml" "$@" \
+        "${files[@]}" > "$out/liger.log" 2>&1)
+    rc=$?
+    "$py" - "$out/liger.xml" <<'PY'
+import collections, sys, xml.etree.ElementTree as ET
+counts = collections.defaultdict(collections.Counter)
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    name = case.get("classname", "").split(".")[-1] or case.get("file", "?")
+    kinds = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
+    kind = kinds[0] if kinds else "passed"
+    if kind == "skipped" and any("xfail" in (c.get("type", "") + c.get("message", "")) for c in case):
+        kind = "xfailed"
+    counts[name][kind] += 1
+total = collections.Counter()
+print("%-40s %7s %7s %7s %7s" % ("file", "passed", "failed", "skipped", "rate"))
+for name in sorted(counts):
+    c = counts[name]; total.update(c)
+    run = c["passed"] + c["failure"] + c["error"]
+    print("%-40s %7d %7d %7d %6.1f%%" % (name, c["passed"], c["failure"] + c["error"], c["skipped"] + c["xfailed"],
+                                           100.0 * c["passed"] / max(run, 1)))
+run = total["passed"] + total["failure"] + total["error"]
+print("%-40s %7d %7d %7d %6.1f%%" % ("all", total["passed"], total["failure"] + total["error"],
+                                       total["skipped"] + total["xfailed"], 100.0 * total["passed"] / max(run, 1)))
+PY
+    exit $rc ;;
+  *) echo "ci/liger.sh: unknown command '$cmd' (fetch, test)" >&2; exit 2 ;;
+esac

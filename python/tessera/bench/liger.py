@@ -1,0 +1,206 @@
+"""python -m tessera.bench.liger [--ops rms_norm,...] [--tokens 4096] [--json out.json]
+
+Liger-Kernel's ops, unmodified, on Tessera (through tessera.compat) beside
+the same Liger code on a real Triton, in one run on one CUDA device: each
+side runs in its own process (a process has one `triton`), times forward
+plus backward at Liger's benchmark shapes (Llama-3-8B: hidden 4096,
+intermediate 14336, vocabulary 128256, 32 query and 8 key/value heads of
+128; bf16) with CUDA events, and checks its results against a float32 torch
+reference. Needs torch with CUDA, liger_kernel and, for the peer column,
+triton."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HIDDEN, INTERMEDIATE, VOCAB, Q_HEADS, KV_HEADS, HEAD_DIM = 4096, 14336, 128256, 32, 8, 128
+OPS = ("rms_norm", "layer_norm", "swiglu", "rope", "cross_entropy")
+# Largest relative error of a bf16 forward and backward against fp32 torch.
+TOLERANCE = 2e-2
+
+
+def _setups(torch, tokens, device):
+    """op -> () -> (liger_fn, reference_fn, inputs needing grad, other inputs)."""
+    dev = torch.device(device)
+
+    def rand(*shape, dtype=torch.bfloat16, scale=1.0):
+        return (torch.randn(*shape, device=dev, dtype=torch.float32) * scale).to(dtype)
+
+    def rms_norm():
+        from liger_kernel.transformers.rms_norm import LigerRMSNorm
+        layer = LigerRMSNorm(HIDDEN, eps=1e-6).to(dev, torch.bfloat16)
+        w = rand(HIDDEN, scale=0.1) + 1
+        layer.weight.data.copy_(w)
+
+        def ref(x):
+            x = x.float()
+            return w.float() * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6))
+        return layer, ref, [rand(tokens, HIDDEN)], []
+
+    def layer_norm():
+        from liger_kernel.transformers.layer_norm import LigerLayerNorm
+        layer = LigerLayerNorm(HIDDEN, eps=1e-6).to(dev, torch.bfloat16)
+        w, b = rand(HIDDEN, scale=0.1) + 1, rand(HIDDEN, scale=0.1)
+        layer.weight.data.copy_(w)
+        layer.bias.data.copy_(b)
+        return layer, lambda x: torch.nn.functional.layer_norm(x.float(), (HIDDEN,), w.float(), b.float(), 1e-6), \
+            [rand(tokens, HIDDEN)], []
+
+    def swiglu():
+        from liger_kernel.ops.swiglu import LigerSiLUMulFunction
+        return (lambda a, b: LigerSiLUMulFunction.apply(a, b),
+                lambda a, b: torch.nn.functional.silu(a.float()) * b.float(),
+                [rand(tokens, INTERMEDIATE), rand(tokens, INTERMEDIATE)], [])
+
+    def rope():
+        from liger_kernel.transformers.rope import liger_rotary_pos_emb
+        seq = tokens
+        inv = 1.0 / (500000.0 ** (torch.arange(0, HEAD_DIM, 2, device=dev, dtype=torch.float32) / HEAD_DIM))
+        angles = torch.outer(torch.arange(seq, device=dev, dtype=torch.float32), inv)
+        emb = torch.cat([angles, angles], -1)[None]
+        cos, sin = emb.cos().to(torch.bfloat16), emb.sin().to(torch.bfloat16)
+
+        def rotate(x):
+            half = x.shape[-1] // 2
+            return torch.cat([-x[..., half:], x[..., :half]], -1)
+
+        def ref(q, k):
+            c, s = cos.float()[:, None], sin.float()[:, None]
+            return q.float() * c + rotate(q.float()) * s, k.float() * c + rotate(k.float()) * s
+        q = rand(1, seq, Q_HEADS, HEAD_DIM).transpose(1, 2)
+        k = rand(1, seq, KV_HEADS, HEAD_DIM).transpose(1, 2)
+        return lambda q, k: liger_rotary_pos_emb(q, k, cos, sin), ref, [q, k], []
+
+    def cross_entropy():
+        from liger_kernel.transformers.cross_entropy import LigerCrossEntropyLoss
+        target = torch.randint(0, VOCAB, (tokens,), device=dev)
+        loss = LigerCrossEntropyLoss()
+        return (lambda logits: loss(logits, target),
+                lambda logits: torch.nn.functional.cross_entropy(logits.float(), target),
+                [rand(tokens, VOCAB, scale=2.0)], [])
+
+    return {"rms_norm": rms_norm, "layer_norm": layer_norm, "swiglu": swiglu, "rope": rope,
+            "cross_entropy": cross_entropy}
+
+
+def _outputs(result):
+    return list(result) if isinstance(result, (tuple, list)) else [result]
+
+
+def _relative_error(got, want):
+    got, want = got.float(), want.float()
+    return float((got - want).abs().max() / want.abs().max().clamp_min(1e-6))
+
+
+def _measure(torch, op, setup, reps, device):
+    """(median ms of forward+backward, largest relative error)."""
+    fn, ref, inputs, _ = setup()
+    leaves = [x.detach().clone().requires_grad_(True) for x in inputs]
+    ref_leaves = [x.detach().float().requires_grad_(True) for x in inputs]
+    outs, ref_outs = _outputs(fn(*leaves)), _outputs(ref(*ref_leaves))
+    grads = [torch.randn_like(o, dtype=torch.float32) for o in ref_outs]
+    torch.autograd.backward(outs, [g.to(o.dtype) for g, o in zip(grads, outs)])
+    torch.autograd.backward(ref_outs, grads)
+    error = max([_relative_error(o, r) for o, r in zip(outs, ref_outs)] +
+                [_relative_error(x.grad, r.grad) for x, r in zip(leaves, ref_leaves)])
+
+    def step():
+        for x in leaves:
+            x.grad = None
+        y = _outputs(fn(*leaves))
+        torch.autograd.backward(y, [g.to(o.dtype) for g, o in zip(grads, y)])
+
+    for _ in range(5):
+        step()
+    times = []
+    for _ in range(reps):
+        if device == "cpu":  # the host target runs launches synchronously
+            start = time.perf_counter()
+            step()
+            times.append((time.perf_counter() - start) * 1e3)
+            continue
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        step()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2], error
+
+
+def child(side, ops, tokens, reps, device):
+    if side == "tessera":
+        import tessera.compat
+        tessera.compat.install()
+    import torch
+    import triton
+    torch.manual_seed(0)
+    setups = _setups(torch, tokens, device)
+    result = {"triton": triton.__version__}
+    for op in ops:
+        try:
+            ms, error = _measure(torch, op, setups[op], reps, device)
+            result[op] = {"ms": ms, "error": error}
+        except Exception as e:  # one op's failure is its row's, not the run's
+            result[op] = {"failed": "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")}
+        if device != "cpu":
+            torch.cuda.empty_cache()
+    print("RESULT " + json.dumps(result), flush=True)
+
+
+def _run_side(side, args):
+    command = [sys.executable, "-m", "tessera.bench.liger", "--child", side, "--ops", ",".join(args.ops),
+               "--tokens", str(args.tokens), "--reps", str(args.reps), "--device", args.device]
+    r = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ))
+    line = next((l for l in r.stdout.splitlines() if l.startswith("RESULT ")), None)
+    if line is None:
+        tail = (r.stderr or r.stdout).strip().splitlines()[-1:] or [""]
+        return {"failed": "exit %d: %s" % (r.returncode, tail[0])}
+    return json.loads(line[len("RESULT "):])
+
+
+def _cell(row):
+    if "failed" in row:
+        return "failed: " + row["failed"][:60]
+    mark = "" if row["error"] <= TOLERANCE else " WRONG (err %.2g)" % row["error"]
+    return "%.3f ms%s" % (row["ms"], mark)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m tessera.bench.liger", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ops", default=",".join(OPS), help="comma-separated: " + ", ".join(OPS))
+    p.add_argument("--tokens", type=int, default=4096, help="batch x sequence (default 4096)")
+    p.add_argument("--reps", type=int, default=50)
+    p.add_argument("--device", default="cuda", help="torch device (cpu: Tessera's host target; a smoke test)")
+    p.add_argument("--json", help="write both sides' results here")
+    p.add_argument("--child", choices=("tessera", "triton"), help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    args.ops = args.ops.split(",")
+    unknown = [o for o in args.ops if o not in OPS]
+    if unknown:
+        p.error("unknown op(s) %s (have: %s)" % (", ".join(unknown), ", ".join(OPS)))
+    if args.child:
+        child(args.child, args.ops, args.tokens, args.reps, args.device)
+        return 0
+    sides = {side: _run_side(side, args) for side in ("tessera", "triton")}
+    print("Liger-Kernel forward+backward, bf16, %d tokens on %s (tessera %s | triton %s)"
+          % (args.tokens, args.device, sides["tessera"].get("triton", "-"), sides["triton"].get("triton", "-")))
+    print("%-14s %-28s %-28s %s" % ("op", "on Tessera", "on Triton", "time ratio"))
+    for op in args.ops:
+        t, r = (sides[s].get(op, {"failed": sides[s].get("failed", "?")}) for s in ("tessera", "triton"))
+        ratio = "%.2fx" % (t["ms"] / r["ms"]) if "ms" in t and "ms" in r else "-"
+        print("%-14s %-28s %-28s %s" % (op, _cell(t), _cell(r), ratio))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(sides, f, indent=1)
+    failed = any("ms" not in sides["tessera"].get(op, {}) or sides["tessera"][op]["error"] > TOLERANCE
+                 for op in args.ops)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
