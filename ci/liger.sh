@@ -26,11 +26,11 @@ case "$cmd" in
     [ "${1:-}" = "--python-version" ] && pyver=(--python-version "$2" --only-binary=:all:
       --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
     mkdir -p "$dir/wheels" "$dir/src"
-    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" "liger-kernel==$VERSION" transformers tokenizers \
-      pytest-xdist --no-deps || exit 1
-    # transformers' and tokenizers' own dependencies, less what torch brings.
-    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" huggingface-hub pyyaml regex safetensors tqdm typer \
-      click rich shellingham markdown-it-py mdurl pygments annotated-doc packaging --no-deps || exit 1
+    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" "liger-kernel==$VERSION" --no-deps || exit 1
+    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" transformers tokenizers pytest-xdist || exit 1
+    # What the Python that runs the tests has with torch stays its own.
+    (cd "$dir/wheels" && rm -f numpy-* filelock-* fsspec-* typing_extensions-* jinja2-* markupsafe-* sympy-* \
+      mpmath-* networkx-*)
     "$py" -m pip download -q -d "$dir/src" --no-deps --no-binary :all: "liger-kernel==$VERSION" || exit 1
     tar -xzf "$dir/src/liger_kernel-$VERSION.tar.gz" -C "$dir/src" && rm "$dir/src/liger_kernel-$VERSION.tar.gz"
     # The tests run against the wheel; the op tests need no data sets or docs.

@@ -65,6 +65,10 @@ def test_install_maps_tritons_module_names():
         assert sys.modules["triton.language.extra.cuda.libdevice"] is sys.modules["tessera.language.extra.libdevice"]
         from triton.runtime.jit import JITFunction
         assert JITFunction is tessera.JITFunction
+        import importlib.util
+        for name in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
+            # torch's CUDA initialization calls find_spec("triton"): it raises on a module without a spec.
+            assert importlib.util.find_spec(name) is not None, name
         compat.uninstall()
         assert "triton" not in sys.modules
     finally:

@@ -34,6 +34,7 @@ when one is already imported, unless `replace=True`.
 """
 
 import importlib
+import importlib.machinery
 import sys
 import types
 
@@ -54,11 +55,20 @@ _ALIASES = {
 TRITON_VERSION = "3.6.0"  # the Triton whose language Tessera follows
 
 
-def _package(name, doc):
+def _module(name, doc=None, package=False):
     module = types.ModuleType(name, doc)
-    module.__path__ = []  # a package: submodules resolve through sys.modules
+    # A spec, as imported modules have: importlib.util.find_spec("triton"),
+    # which torch calls on CUDA initialization, raises on a module without one.
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=package)
+    if package:
+        module.__path__ = []  # submodules resolve through sys.modules
+        module.__spec__.submodule_search_locations = []
     module.__tessera_compat__ = True
     return module
+
+
+def _package(name, doc):
+    return _module(name, doc, package=True)
 
 
 def _triton_module():
@@ -71,9 +81,9 @@ def _triton_module():
     triton.language = tessera.language
     triton.testing = tessera.testing
     runtime = _package("triton.runtime", "Tessera's runtime under Triton's name.")
-    runtime.jit = types.ModuleType("triton.runtime.jit")
+    runtime.jit = _module("triton.runtime.jit")
     runtime.jit.JITFunction, runtime.jit.jit = tessera.JITFunction, tessera.jit
-    runtime.autotuner = types.ModuleType("triton.runtime.autotuner")
+    runtime.autotuner = _module("triton.runtime.autotuner")
     for name in ("Autotuner", "Config", "autotune", "heuristics", "Heuristics"):
         setattr(runtime.autotuner, name, getattr(tessera, name))
     runtime.JITFunction, runtime.Autotuner, runtime.Config = tessera.JITFunction, tessera.Autotuner, tessera.Config
@@ -84,12 +94,12 @@ def _triton_module():
     # without a launch, and GPUTarget (torch's inductor imports both when it
     # finds a triton package).
     triton.compiler = _package("triton.compiler", "Tessera's compile-only API under Triton's name.")
-    triton.compiler.compiler = types.ModuleType("triton.compiler.compiler")
+    triton.compiler.compiler = _module("triton.compiler.compiler")
     for module in (triton.compiler, triton.compiler.compiler):
         for name in tessera.compiler.__all__:
             setattr(module, name, getattr(tessera.compiler, name))
     triton.backends = _package("triton.backends", "Triton's backend names that Tessera answers.")
-    triton.backends.compiler = types.ModuleType("triton.backends.compiler")
+    triton.backends.compiler = _module("triton.backends.compiler")
     triton.backends.compiler.GPUTarget = tessera.compiler.GPUTarget
     return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit,
                     "triton.runtime.autotuner": runtime.autotuner, "triton.runtime.driver": runtime.driver,
