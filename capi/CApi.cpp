@@ -102,6 +102,7 @@ const char *tessera_status_string(tessera_status status) {
   case TESSERA_ERROR_IO: return "I/O error";
   case TESSERA_ERROR_INTERNAL: return "internal error";
   case TESSERA_ERROR_INTERRUPTED: return "interrupted";
+  case TESSERA_ERROR_OUT_OF_RESOURCES: return "out of resources";
   }
   return "unknown status";
 }

@@ -261,7 +261,8 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
 
     targets::CompiledKernel ck;
     if (!t->compile(*fr.module, req.entry, topts, ck, error))
-      return fail(TESSERA_ERROR_COMPILATION, "target '" + target + "': " + error);
+      return fail(ck.outOfResources ? TESSERA_ERROR_OUT_OF_RESOURCES : TESSERA_ERROR_COMPILATION,
+                  "target '" + target + "': " + error);
     entry = capi::toEntry(ck);
     // A cache that cannot be written (read-only home, full disk) only costs
     // a recompile next time; the kernel itself is fine.
@@ -291,7 +292,8 @@ extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *
     if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, capi::noTargetMessage(target, error));
     auto out = std::make_unique<tessera_binary_t>();
     if (!t->compile(*fr.module, req.entry, topts, out->kernel, error))
-      return fail(TESSERA_ERROR_COMPILATION, "target '" + target + "': " + error);
+      return fail(out->kernel.outOfResources ? TESSERA_ERROR_OUT_OF_RESOURCES : TESSERA_ERROR_COMPILATION,
+                  "target '" + target + "': " + error);
     *binary = capi::handles<tessera_binary_t>().add(std::move(out));
     return TESSERA_SUCCESS;
   });

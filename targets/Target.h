@@ -71,6 +71,11 @@ struct CompiledKernel {
   int threadsPerProgram = 1;
   int64_t sharedMemoryBytes = 0;
   std::string assembly;   // readable form for --dump (LLVM IR, PTX, ...)
+  // Set with a failed compile when the kernel needs more of a resource
+  // (shared memory) than the target has: the source is fine and smaller
+  // blocks may fit, so autotuners skip the configuration (Triton's
+  // OutOfResources) instead of failing.
+  bool outOfResources = false;
 };
 
 class Target {

@@ -53,7 +53,9 @@ typedef enum tessera_status {
   TESSERA_ERROR_UNSUPPORTED = 9,
   TESSERA_ERROR_IO = 10,
   TESSERA_ERROR_INTERNAL = 11,
-  TESSERA_ERROR_INTERRUPTED = 12      /* a host launch stopped by SIGINT (Ctrl-C) */
+  TESSERA_ERROR_INTERRUPTED = 12,     /* a host launch stopped by SIGINT (Ctrl-C) */
+  TESSERA_ERROR_OUT_OF_RESOURCES = 13 /* the kernel needs more shared memory than the target has: the source is
+                                         fine, smaller blocks may fit (Triton's OutOfResources) */
 } tessera_status;
 
 typedef struct tessera_device_t *tessera_device;

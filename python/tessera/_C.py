@@ -23,8 +23,10 @@ _STATUS_NAMES = {
     1: "invalid argument", 2: "not found", 3: "unavailable", 4: "out of memory",
     5: "compilation error", 6: "load error", 7: "launch error",
     8: "device assertion failed", 9: "unsupported", 10: "I/O error", 11: "internal error", 12: "interrupted",
+    13: "out of resources",
 }
 ERROR_INTERRUPTED = 12
+ERROR_OUT_OF_RESOURCES = 13
 ERROR_LAUNCH = 7
 
 
@@ -39,6 +41,12 @@ class TesseraError(RuntimeError):
 class CompilationError(TesseraError):
     """The kernel's source (or its compilation for the target) failed; the
     message shows file:line:col, the source line and a caret."""
+
+
+class OutOfResources(CompilationError):
+    """The kernel needs more shared memory than the target has: the source
+    is fine and smaller blocks may fit (the autotuner skips such a
+    configuration, as Triton's does with its OutOfResources)."""
 
 
 class DeviceAssertionError(TesseraError):
@@ -175,6 +183,8 @@ def _check(status, error_class=TesseraError):
         raise KeyboardInterrupt(message)
     if status == ERROR_COMPILATION:
         error_class = CompilationError
+    elif status == ERROR_OUT_OF_RESOURCES:
+        error_class = OutOfResources
     elif status == 8:
         error_class = DeviceAssertionError
     raise error_class(status, message or _STATUS_NAMES.get(status, "error %d" % status))

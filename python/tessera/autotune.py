@@ -5,10 +5,9 @@ sees a key and keeps the fastest; later calls with that key launch it directly.
 """
 
 import builtins
-import functools
 
-from . import testing
-from .jit import JITFunction
+from . import _C, testing
+from .jit import JITFunction, KernelInterface
 
 
 class Config:
@@ -30,12 +29,9 @@ class Config:
     __repr__ = __str__
 
 
-class _Wrapper:
-    """Shared by Autotuner and Heuristics: kernel[grid](...) and the wrapped fn."""
+class _Wrapper(KernelInterface):
+    """Shared by Autotuner and Heuristics: the wrapped fn."""
     __tessera_wrapper__ = True
-
-    def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
 
     @property
     def arg_names(self):
@@ -94,6 +90,10 @@ class Autotuner(_Wrapper):
 
         try:
             return self.do_bench(call, quantiles=(0.5, 0.2, 0.8))
+        except _C.OutOfResources:
+            # As Triton's: a configuration too big for the device is skipped
+            # (if every one is, the launch with the "best" raises the error).
+            return (float("inf"),) * 3
         finally:
             for n, v in saved.items():
                 bound[n][...] = v

@@ -162,7 +162,15 @@ def unwrap(value):
     return value
 
 
-class JITFunction:
+class KernelInterface:
+    """What every launchable kernel has (Triton's KernelInterface):
+    `kernel[grid](*args)` is `kernel.run(*args, grid=grid)`."""
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+
+class JITFunction(KernelInterface):
     __tessera_wrapper__ = True
 
     def __init__(self, fn, target=None, do_not_specialize=(), debug=None):
@@ -185,9 +193,6 @@ class JITFunction:
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
-
-    def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
 
     def __repr__(self):
         return "JITFunction(%s)" % self.__name__
@@ -280,7 +285,7 @@ class JITFunction:
             # As Triton's: the error's own words, without location and source
             # line, as the cause (code that matches on it keeps working).
             first = re.search(r"error: (.*)", message)
-            raise _C.CompilationError(e.status, message) from ValueError(first.group(1) if first else message)
+            raise type(e)(e.status, message) from ValueError(first.group(1) if first else message)
 
     def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None, checked=False):
         handle = None

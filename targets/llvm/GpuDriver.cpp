@@ -35,6 +35,7 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   if (ki.sharedMemoryBytes > toolchain.sharedMemoryLimit()) {
     error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " +
             toolchain.architecture() + " has " + std::to_string(toolchain.sharedMemoryLimit()) + " (use smaller blocks)";
+    out.outOfResources = true;
     return false;
   }
   if (options.lowerOnly) return true;

@@ -111,6 +111,7 @@ public:
     if (k.sharedMemoryBytes > arch.sharedBytes) {
       error = "kernel '" + entry + "' needs " + std::to_string(k.sharedMemoryBytes) + " bytes of shared memory; " +
               arch.spelled() + " has " + std::to_string(arch.sharedBytes) + " (use smaller blocks)";
+      out.outOfResources = true;
       return false;
     }
     // The validator is this target's verifier: it runs in lowerOnly compiles too.

@@ -95,3 +95,23 @@ def test_compat_maps_tritons_compiler_modules():
     finally:
         compat.uninstall()
         sys.modules.update(saved)
+
+
+def test_a_kernel_too_big_for_the_target_is_out_of_resources():
+    @tessera.jit
+    def matmul(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
+        r = tl.arange(0, BLOCK)
+        acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+        for k in range(0, K, BLOCK):
+            a = tl.load(a_ptr + r[:, None] * K + (k + r)[None, :])
+            b = tl.load(b_ptr + (k + r)[:, None] * BLOCK + r[None, :])
+            acc = tl.dot(a, b, acc)
+        tl.store(c_ptr + r[:, None] * BLOCK + r[None, :], acc)
+
+    def source(block):
+        return ASTSource(matmul, {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "K": "i32"},
+                         constexprs={"BLOCK": block})
+    with pytest.raises(tessera.OutOfResources, match="needs .* bytes of shared memory; sm_90a has 232448") as e:
+        tessera.compile(source(128), target=GPUTarget("cuda", 90, 32), options={"num_stages": 3})
+    assert isinstance(e.value, tessera.CompilationError) and e.value.status == 13
+    assert "mma" in tessera.compile(source(32), target=GPUTarget("cuda", 90, 32)).asm["ptx"]

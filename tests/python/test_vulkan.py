@@ -298,3 +298,32 @@ def test_a_device_lacking_a_feature_refuses_the_kernel_and_conformance_says_unsu
     summary = hidden.stdout.split("summary:")[-1]
     assert " pass" not in summary and "unsupported" in summary, summary
     assert "(Vulkan's shaderFloat64), which" in hidden.stdout and "does not have" in hidden.stdout
+
+
+@tessera.autotune(configs=[tessera.Config({"BLOCK": 128}), tessera.Config({"BLOCK": 16})], key=["K"])
+@tessera.jit(target="vulkan")
+def square_matmul(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    for k in range(0, K, BLOCK):
+        a = tl.load(a_ptr + r[:, None] * K + (k + r)[None, :], mask=(r[:, None] < 16) & ((k + r)[None, :] < K),
+                    other=0.0)
+        b = tl.load(b_ptr + (k + r)[:, None] * 16 + r[None, :], mask=((k + r)[:, None] < K) & (r[None, :] < 16),
+                    other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], acc, mask=(r[:, None] < 16) & (r[None, :] < 16))
+
+
+def test_autotune_skips_a_configuration_too_big_for_the_device():
+    # BLOCK=128 needs more workgroup memory than the device has: skipped as
+    # Triton's autotuner skips OutOfResources, not an error.
+    rng = np.random.default_rng(7)
+    a, b = rng.standard_normal((16, 40), np.float32), rng.standard_normal((40, 16), np.float32)
+    out = tessera.from_numpy(np.full((16, 16), np.nan, np.float32), device="vulkan")
+    square_matmul[(1,)](tessera.from_numpy(a, device="vulkan"), tessera.from_numpy(b, device="vulkan"), out, 40)
+    assert square_matmul.best_config.kwargs == {"BLOCK": 16}
+    assert square_matmul.bench_times[square_matmul.configs[0]] == float("inf")
+    np.testing.assert_allclose(out.numpy(), a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
+    with pytest.raises(tessera.OutOfResources, match="bytes of shared memory"):
+        square_matmul.fn[(1,)](tessera.from_numpy(a, device="vulkan"), tessera.from_numpy(b, device="vulkan"), out, 40,
+                               BLOCK=128)

@@ -26,6 +26,8 @@ Tessera's module of the same role:
 Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
 imported from these modules under any alias). Not covered: Triton's
 compiler internals (its IR levels, passes and backends' classes, `triton._C`),
+so torch.compile cannot trace a function that launches Triton kernels
+(torch's inductor analyses them in Triton's IR and generates Triton code),
 and any function the frontend does not implement
 (a kernel using one fails to compile with its location).
 
@@ -83,9 +85,12 @@ def _triton_module():
     runtime = _package("triton.runtime", "Tessera's runtime under Triton's name.")
     runtime.jit = _module("triton.runtime.jit")
     runtime.jit.JITFunction, runtime.jit.jit = tessera.JITFunction, tessera.jit
+    runtime.jit.KernelInterface = runtime.KernelInterface = importlib.import_module("tessera.jit").KernelInterface
     runtime.autotuner = _module("triton.runtime.autotuner")
-    for name in ("Autotuner", "Config", "autotune", "heuristics", "Heuristics"):
+    for name in ("Autotuner", "Config", "autotune", "heuristics", "Heuristics", "OutOfResources"):
         setattr(runtime.autotuner, name, getattr(tessera, name))
+    runtime.errors = _module("triton.runtime.errors")
+    runtime.errors.OutOfResources = tessera.OutOfResources
     runtime.JITFunction, runtime.Autotuner, runtime.Config = tessera.JITFunction, tessera.Autotuner, tessera.Config
     runtime.driver = tessera.runtime.driver
     triton.runtime = runtime
@@ -98,11 +103,18 @@ def _triton_module():
     for module in (triton.compiler, triton.compiler.compiler):
         for name in tessera.compiler.__all__:
             setattr(module, name, getattr(tessera.compiler, name))
+    # What keys torch's compile caches by the compiler's identity.
+    triton.compiler.compiler.triton_key = lambda: "tessera-" + tessera.__version__
     triton.backends = _package("triton.backends", "Triton's backend names that Tessera answers.")
     triton.backends.compiler = _module("triton.backends.compiler")
     triton.backends.compiler.GPUTarget = tessera.compiler.GPUTarget
+    # Triton's registry of compiler backends: none of Triton's. torch reads it
+    # to decide whether torch.compile may trace Triton kernels on the CPU; it
+    # then says so plainly, as tracing them needs Triton's own IR.
+    triton.backends.backends = {}
     return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit,
-                    "triton.runtime.autotuner": runtime.autotuner, "triton.runtime.driver": runtime.driver,
+                    "triton.runtime.autotuner": runtime.autotuner,
+                    "triton.runtime.errors": runtime.errors, "triton.runtime.driver": runtime.driver,
                     "triton.compiler": triton.compiler, "triton.compiler.compiler": triton.compiler.compiler,
                     "triton.backends": triton.backends, "triton.backends.compiler": triton.backends.compiler}
 
@@ -127,6 +139,10 @@ def install(replace=False):
     sys.modules.update(extra)
     for alias, target in _ALIASES.items():
         sys.modules[alias] = importlib.import_module(target)
+    for alias in _ALIASES:  # attributes too: torch reads triton.language.core.view
+        parent, _, leaf = alias.rpartition(".")
+        if not hasattr(sys.modules[parent], leaf):
+            setattr(sys.modules[parent], leaf, sys.modules[alias])
     return triton
 
 

@@ -125,6 +125,18 @@ float64 = dtype("float64", "fp64", 64, "float")
 __all__ += [d for d in dtype._registry]
 
 
+class tensor:
+    """The type of a tile value inside a kernel, for annotations
+    (``def helper(x: tl.tensor)``, as Triton's tl.tensor); the frontend gives
+    values their types, and host code never holds one."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("tl.tensor is a type for annotations; tiles exist only inside a kernel")
+
+
+__all__.append("tensor")
+
+
 class constexpr:
     """Marks a compile-time parameter (``BLOCK: tl.constexpr``) or wraps a
     module-level constant (``BLOCK = tl.constexpr(128)``)."""

@@ -86,6 +86,7 @@ TEST(CApi, NullsAndBadArgumentsReturnErrors) {
   EXPECT_EQ(tessera_get_device("host", 3, &d), TESSERA_ERROR_NOT_FOUND);
   EXPECT_EQ(tessera_buffer_free(nullptr), TESSERA_SUCCESS);
   EXPECT_STREQ(tessera_status_string(TESSERA_ERROR_ASSERT), "device assertion failed");
+  EXPECT_STREQ(tessera_status_string(TESSERA_ERROR_OUT_OF_RESOURCES), "out of resources");
   int last = 0;  // GPU backends (and Vulkan, lavapipe too) come first; the host is always last
   while (tessera_backend_name(last + 1)) ++last;
   EXPECT_STREQ(tessera_backend_name(last), "host");
