@@ -85,6 +85,40 @@ public:
     }
   }
 
+  // Then: a loop accumulator that starts as a splat or constant (`acc =
+  // tl.zeros(...)`, then `acc += f(tl.load(...))` each iteration) takes the
+  // layout of a load it accumulates, so that the conversion to what a store
+  // after the loop wants happens once there, not once per iteration (Liger's
+  // layer-norm backward: bf16 rows loaded 8 per thread, summed into fp32
+  // accumulators stored 4 per thread).
+  void seedFromLoopAccumulators(Block &b) {
+    for (Operation *op : b.opsVector()) {
+      for (unsigned r = 0; r < op->numRegions(); ++r) seedFromLoopAccumulators(op->region(r).block());
+      if (!op->is(OpCode::For)) continue;
+      Operation *yield = op->region(0).block().terminator();
+      for (unsigned k = 0; k < op->numResults(); ++k) {
+        Operation *init = op->operand(3 + k)->definingOp();
+        if (!op->result(k)->type().isTile() || !init || !(init->is(OpCode::Splat) || init->is(OpCode::Constant)))
+          continue;
+        if (const Operation *load = accumulatedLoad(yield->operand(k), op->region(0).block(), 0))
+          forward(const_cast<Operation *>(load)->result(), memoryLayout(load));
+      }
+    }
+  }
+
+  // A load in `body` of `v`'s shape that `v` is computed from through
+  // elementwise ops of that shape, if any.
+  const Operation *accumulatedLoad(const Value *v, const Block &body, int depth) {
+    const Operation *d = v->definingOp();
+    if (!d || d->parentBlock() != &body || depth > 8) return nullptr;
+    if (d->is(OpCode::Load)) return d->operand(0)->type().isTile() ? d : nullptr;
+    if (!d->hasTrait(kElementwise) || !d->hasTrait(kPure)) return nullptr;
+    for (const Value *o : d->operands())
+      if (o->type().isTile() && o->type().shape() == v->type().shape())
+        if (const Operation *l = accumulatedLoad(o, body, depth + 1)) return l;
+    return nullptr;
+  }
+
   // Before assigning: the layouts memory ops want, pushed back through the
   // elementwise ops that compute their operands (pointers, masks, values), so
   // that address arithmetic happens in the coalesced layout (as Triton's
@@ -541,6 +575,7 @@ void assignLayouts(Module &m) {
     AxisAnalysis axis(*f);  // computed on the tile IR, before any type changes
     Assigner assigner(m.attrs(), axis, dotHookFor(m.attrs().getString("target", "")));
     assigner.seedFromDots(f->entry());
+    assigner.seedFromLoopAccumulators(f->entry());
     assigner.seedFromAnchors(f->entry());
     assigner.block(f->entry());
   }

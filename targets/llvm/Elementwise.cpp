@@ -111,8 +111,9 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
   case OpCode::Rem: {
     bool div = op.is(OpCode::Div);
     if (fp && div && op.attrs().getBool("approx", false)) {
+      if (llvm::Value *q = approxDivide(in[0], in[1])) return q;
       // Approximate division may multiply by the reciprocal (hoisted out of
-      // loops for a uniform divisor), as Triton's div.full does on NVIDIA.
+      // loops for a uniform divisor).
       llvm::Value *q = b.CreateFDiv(in[0], in[1]);
       llvm::FastMathFlags fmf;
       fmf.setAllowReciprocal();

@@ -64,6 +64,12 @@ public:
   virtual llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t, bool approx = false) = 0;
   // Hook: pow, atan2, hypot, fmod of `x` and `y` (elements of type `t`).
   virtual llvm::Value *mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) = 0;
+  // Hook: x / y for a div with `approx` (f32), or null for an fdiv that may
+  // use the reciprocal.
+  virtual llvm::Value *approxDivide(llvm::Value *x, llvm::Value *y) {
+    (void)x, (void)y;
+    return nullptr;
+  }
   // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
   [[noreturn]] virtual void fail(const ir::Operation &op, const std::string &msg) const;
   const std::string &targetName() const { return targetName_; }

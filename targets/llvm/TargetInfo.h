@@ -36,6 +36,12 @@ public:
   // pow, atan2, hypot, fmod of `x` and `y` (f16/bf16 through f32).
   virtual llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
                              ir::Type t) const = 0;
+  // x / y (f32 scalars) for a div with `approx`, or null: the emitter then
+  // writes an fdiv that may multiply by the reciprocal.
+  virtual llvm::Value *approxDivide(llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *y) const {
+    (void)x, (void)y;
+    return nullptr;
+  }
   virtual void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,
                      const std::vector<llvm::Value *> &args) const = 0;
   // Reports a failed device assertion and stops the program.

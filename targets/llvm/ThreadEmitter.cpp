@@ -26,6 +26,7 @@ public:
   llvm::Value *mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) override {
     return info.math2(b, m, name, x, y, t);
   }
+  llvm::Value *approxDivide(llvm::Value *x, llvm::Value *y) override { return info.approxDivide(b, x, y); }
 
   void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, GpuKernelInfo &out) {
     std::vector<llvm::Type *> argTys;

@@ -60,6 +60,16 @@ public:
     return v->getType() == ft ? r : b.CreateFPTrunc(r, v->getType());
   }
 
+  // div.full.f32, as Triton divides f32 by default: full range, 2 ulp, a
+  // reciprocal and a multiply. LLVM's fdiv (even with arcp) becomes div.rn or
+  // rcp.rn, correctly rounded and several times longer (sigmoid's 1/(1+e^-x)
+  // in Liger's SwiGLU). Pure asm: LLVM may still hoist and merge it.
+  llvm::Value *approxDivide(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) const override {
+    if (!x->getType()->isFloatTy() || !y->getType()->isFloatTy()) return nullptr;
+    auto *ty = llvm::FunctionType::get(b.getFloatTy(), {b.getFloatTy(), b.getFloatTy()}, false);
+    return b.CreateCall(llvm::InlineAsm::get(ty, "div.full.f32 $0, $1, $2;", "=f,f,f", false), {x, y});
+  }
+
   llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
                      ir::Type t) const override {
     bool f64 = t.scalarKind() == ir::ScalarKind::F64;
