@@ -532,11 +532,20 @@ private:
       desired_.erase(op->result());  // its users convert it instead
     }
     if (!l && op->numResults() == 1 && desired_.count(op->result())) l = desired_[op->result()];
-    for (Value *v : op->operands())
-      if (!l && v->type().isTile() && op->numResults() && v->type().shape() == op->result(0)->type().shape() && layoutOf(v)) {
-        l = layoutOf(v);
-        break;
-      }
+    // A splat, constant or arange operand is made again in any layout for
+    // free, so an operand computed otherwise decides first (`s * x` with a
+    // scalar `s`: x's layout, not the splat's default one).
+    auto remade = [](const Value *v) {
+      const Operation *d = v->definingOp();
+      return d && (d->is(OpCode::Splat) || d->is(OpCode::Constant) || d->is(OpCode::Arange));
+    };
+    for (int pass = 0; pass < 2 && !l; ++pass)
+      for (Value *v : op->operands())
+        if (v->type().isTile() && op->numResults() && v->type().shape() == op->result(0)->type().shape() &&
+            layoutOf(v) && (pass == 1 || !remade(v))) {
+          l = layoutOf(v);
+          break;
+        }
     for (unsigned i = 0; i < op->numOperands(); ++i) {
       Value *v = op->operand(i);
       if (!v->type().isTile()) continue;
