@@ -94,8 +94,24 @@ def _relative_error(got, want):
     return float((got - want).abs().max() / want.abs().max().clamp_min(1e-6))
 
 
-def _measure(torch, op, setup, reps, device):
-    """(median ms of forward+backward, largest relative error)."""
+def _kernel_times(torch, step, steps=10):
+    """The GPU kernels of `steps` runs of `step`: [name, µs per step], slowest first."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    rows = []
+    for e in prof.key_averages():
+        us = getattr(e, "device_time_total", None)
+        us = getattr(e, "cuda_time_total", 0) if us is None else us
+        if us > 0:
+            rows.append([e.key[:60], us / steps])
+    return sorted(rows, key=lambda r: -r[1])[:8]
+
+
+def _measure(torch, op, setup, reps, device, profile=False):
+    """(median ms of forward+backward, largest relative error, kernel times or None)."""
     fn, ref, inputs, _ = setup()
     leaves = [x.detach().clone().requires_grad_(True) for x in inputs]
     ref_leaves = [x.detach().float().requires_grad_(True) for x in inputs]
@@ -128,10 +144,11 @@ def _measure(torch, op, setup, reps, device):
         end.synchronize()
         times.append(start.elapsed_time(end))
     times.sort()
-    return times[len(times) // 2], error
+    kernels = _kernel_times(torch, step) if profile and device != "cpu" else None
+    return times[len(times) // 2], error, kernels
 
 
-def child(side, ops, tokens, reps, device):
+def child(side, ops, tokens, reps, device, profile=False):
     if side == "tessera":
         import tessera.compat
         tessera.compat.install()
@@ -142,8 +159,10 @@ def child(side, ops, tokens, reps, device):
     result = {"triton": triton.__version__}
     for op in ops:
         try:
-            ms, error = _measure(torch, op, setups[op], reps, device)
+            ms, error, kernels = _measure(torch, op, setups[op], reps, device, profile)
             result[op] = {"ms": ms, "error": error}
+            if kernels:
+                result[op]["kernels_us"] = kernels
         except Exception as e:  # one op's failure is its row's, not the run's
             result[op] = {"failed": "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")}
         if device != "cpu":
@@ -153,7 +172,8 @@ def child(side, ops, tokens, reps, device):
 
 def _run_side(side, args):
     command = [sys.executable, "-m", "tessera.bench.liger", "--child", side, "--ops", ",".join(args.ops),
-               "--tokens", str(args.tokens), "--reps", str(args.reps), "--device", args.device]
+               "--tokens", str(args.tokens), "--reps", str(args.reps), "--device", args.device] + \
+        (["--profile"] if args.profile else [])
     r = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ))
     line = next((l for l in r.stdout.splitlines() if l.startswith("RESULT ")), None)
     if line is None:
@@ -176,6 +196,7 @@ def main(argv=None):
     p.add_argument("--tokens", type=int, default=4096, help="batch x sequence (default 4096)")
     p.add_argument("--reps", type=int, default=50)
     p.add_argument("--device", default="cuda", help="torch device (cpu: Tessera's host target; a smoke test)")
+    p.add_argument("--profile", action="store_true", help="also list each op's GPU kernels and their times")
     p.add_argument("--json", help="write both sides' results here")
     p.add_argument("--child", choices=("tessera", "triton"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -184,7 +205,7 @@ def main(argv=None):
     if unknown:
         p.error("unknown op(s) %s (have: %s)" % (", ".join(unknown), ", ".join(OPS)))
     if args.child:
-        child(args.child, args.ops, args.tokens, args.reps, args.device)
+        child(args.child, args.ops, args.tokens, args.reps, args.device, args.profile)
         return 0
     sides = {side: _run_side(side, args) for side in ("tessera", "triton")}
     print("Liger-Kernel forward+backward, bf16, %d tokens on %s (tessera %s | triton %s)"
@@ -194,6 +215,12 @@ def main(argv=None):
         t, r = (sides[s].get(op, {"failed": sides[s].get("failed", "?")}) for s in ("tessera", "triton"))
         ratio = "%.2fx" % (t["ms"] / r["ms"]) if "ms" in t and "ms" in r else "-"
         print("%-14s %-28s %-28s %s" % (op, _cell(t), _cell(r), ratio))
+    if args.profile:
+        for op in args.ops:
+            for side in ("tessera", "triton"):
+                kernels = sides[side].get(op, {}).get("kernels_us")
+                if kernels:
+                    print("%s on %s, GPU µs per step: %s" % (op, side, "; ".join("%s %.1f" % (n, us) for n, us in kernels)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(sides, f, indent=1)
