@@ -59,7 +59,7 @@ for step in $steps; do
       PYTHON="$py" timeout "${LIGER_TEST_SECONDS:-420}" bash "$root/ci/liger.sh" test "$root/.liger" "$out" -n 12 \
         --maxfail=300 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/liger.log" | head -40; tail -2 "$out/liger.log"
-      PYTHONPATH="$root/.liger/site:$PYTHONPATH" "$py" -m tessera.bench.liger --json "$out/liger-bench.json" \
+      PYTHONPATH="$root/.liger/site:$PYTHONPATH" "$py" -m tessera.bench.liger --profile --json "$out/liger-bench.json" \
         > "$out/liger-bench.log" 2>&1 || rc=1
       cat "$out/liger-bench.log" ;;
     ptx)
