@@ -12,6 +12,7 @@
 #       op tests with the pytest plugin tessera.compat.pytest_plugin, writes
 #       OUT/liger.xml and OUT/liger.log (OUT default: DIR) and prints the
 #       counts per file. Torch tensors on CUDA where torch has a GPU, else CPU.
+#       LIGER_TEST_SECONDS: stop the tests then (SIGINT: what ran is counted).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VERSION=0.8.5
@@ -20,6 +21,7 @@ py="${PYTHON:-python3}"
 cmd="${1:-}"; dir="${2:-}"
 [ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift 2
+mkdir -p "$dir" && dir="$(cd "$dir" && pwd)"  # the tests run from inside it
 case "$cmd" in
   fetch)
     pyver=()
@@ -45,7 +47,8 @@ case "$cmd" in
     # Multi-process tensor-parallel tests are marked xfail by Liger itself and
     # spawn eight processes each: left out.
     (cd "$dir/src/liger_kernel-$VERSION" && \
-      PYTHONPATH="$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" "$py" -m pytest -q -p no:cacheprovider \
+      PYTHONPATH="$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" timeout -s INT "${LIGER_TEST_SECONDS:-0}" \
+        "$py" -m pytest -q -p no:cacheprovider \
         -p tessera.compat.pytest_plugin -o log_cli=false -k "not dtensor" --junitxml "$out/liger.xml" "$@" \
         "${files[@]}" > "$out/liger.log" 2>&1)
     rc=$?
@@ -53,6 +56,8 @@ case "$cmd" in
 import collections, sys, xml.etree.ElementTree as ET
 counts = collections.defaultdict(collections.Counter)
 for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    if not case.get("name"):  # pytest-xdist's bookkeeping entries
+        continue
     name = case.get("classname", "").split(".")[-1] or case.get("file", "?")
     kinds = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
     kind = kinds[0] if kinds else "passed"

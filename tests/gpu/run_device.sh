@@ -56,7 +56,7 @@ for step in $steps; do
       grep -v " \.\.\.$" "$out/bench-vulkan.log" ;;
     liger)
       # The bundle has no ci/: the script comes with the working tree.
-      PYTHON="$py" timeout "${LIGER_TEST_SECONDS:-420}" bash "$root/ci/liger.sh" test "$root/.liger" "$out" -n 12 \
+      PYTHON="$py" LIGER_TEST_SECONDS="${LIGER_TEST_SECONDS:-420}" bash "$root/ci/liger.sh" test "$root/.liger" "$out" -n 14 \
         --maxfail=300 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/liger.log" | head -40; tail -2 "$out/liger.log"
       PYTHONPATH="$root/.liger/site:$PYTHONPATH" "$py" -m tessera.bench.liger --profile --json "$out/liger-bench.json" \
