@@ -180,8 +180,9 @@ def fast_pointer(cls):
     torch = sys.modules.get("torch")
     if np is not None and cls is np.ndarray:
         fn = _numpy_pointer
-    elif torch is not None and cls is getattr(torch, "Tensor", None):
-        fn = _torch_pointer
+    elif torch is not None and (cls is getattr(torch, "Tensor", None) or
+                                cls is getattr(getattr(torch, "nn", None), "Parameter", None)):
+        fn = _torch_pointer  # a module's weights are Parameters
     _fast_pointers[cls] = fn
     return fn
 
@@ -290,6 +291,27 @@ def constexpr_text(value):
     if isinstance(value, (tuple, list)):
         return "(" + "".join(constexpr_text(v) + ", " for v in value) + ")"
     raise TypeError("cannot use a %s as a tl.constexpr value" % type(value).__name__)
+
+
+# Texts of constexpr values by (type, value), for the launch path (a kernel
+# with a dozen constexprs pays for them on every launch). Floats are left
+# out: -0.0 == 0.0 and NaN != NaN would confuse a dict.
+_constexpr_texts = {}
+_MEMO_TYPES = (int, bool, str, type(None))
+
+
+def constexpr_text_cached(value):
+    """constexpr_text(value), remembered for ints, bools, strings and None."""
+    cls = value.__class__
+    if cls not in _MEMO_TYPES:
+        return constexpr_text(value)
+    key = (cls, value)
+    text = _constexpr_texts.get(key)
+    if text is None:
+        if len(_constexpr_texts) > 4096:
+            _constexpr_texts.clear()
+        text = _constexpr_texts[key] = constexpr_text(value)
+    return text
 
 
 def is_constexpr_global(value):

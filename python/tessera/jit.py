@@ -18,7 +18,7 @@ import textwrap
 
 from . import _C, _checked, _source, _targets
 from . import language as tl
-from ._specialize import constexpr_text, specialize_arg
+from ._specialize import constexpr_text, constexpr_text_cached, specialize_arg
 from ._specialize import fast_pointer as _fast_pointer
 
 KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_not_specialize annotation")
@@ -243,7 +243,7 @@ class JITFunction(KernelInterface):
         for name, is_constexpr, spec in self._params:
             value = bound[name]
             if is_constexpr or value is None:
-                constexprs.append((name, constexpr_text(value)))
+                constexprs.append((name, constexpr_text_cached(value)))
                 continue
             if type(value) is int and -0x80000000 <= value <= 0x7FFFFFFF:  # the common case, inline
                 signature.append("i32:1" if spec and value == 1 else "i32:16" if spec and value % 16 == 0 else "i32")

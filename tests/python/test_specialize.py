@@ -153,3 +153,19 @@ def test_a_read_only_array_is_refused_only_where_the_kernel_stores():
     with pytest.raises(TypeError, match="kernel 'copy' stores through argument 'dst', a read-only array"):
         copy[(1,)](src, frozen)
     assert not frozen.any()  # nothing was written
+
+
+def test_remembered_constexpr_texts_keep_types_and_signs_apart():
+    from tessera._specialize import constexpr_text_cached
+    for _ in range(2):  # the second round reads the memo
+        assert [constexpr_text_cached(v) for v in (1, True, 0, False, None, "mean", 1.0, -0.0, 0.0)] == \
+            ["1", "True", "0", "False", "None", "'mean'", "1.0", "-0.0", "0.0"]
+    assert constexpr_text_cached(tl.float16) == constexpr_text(tl.float16)
+
+
+def test_torch_parameters_take_the_tensor_fast_path():
+    torch = pytest.importorskip("torch")
+    from tessera._specialize import fast_pointer
+    w = torch.nn.Parameter(torch.ones(8))
+    assert fast_pointer(type(w)) is fast_pointer(torch.Tensor) is not None
+    assert fast_pointer(type(w))(w)[:2] == (w.data_ptr(), "fp32")
