@@ -69,8 +69,9 @@ def test_install_maps_tritons_module_names():
         for name in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
             # torch's CUDA initialization calls find_spec("triton"): it raises on a module without a spec.
             assert importlib.util.find_spec(name) is not None, name
+        assert tessera.language.core is tessera.language  # torch reads triton.language.core.view
         compat.uninstall()
-        assert "triton" not in sys.modules
+        assert "triton" not in sys.modules and not hasattr(tessera.language, "core")
     finally:
         compat.uninstall()
         sys.modules.update(saved)

@@ -56,6 +56,9 @@ _ALIASES = {
 
 TRITON_VERSION = "3.6.0"  # the Triton whose language Tessera follows
 
+# (module, name) attributes install() added to Tessera's modules (tl.core...).
+_added_attributes = []
+
 
 def _module(name, doc=None, package=False):
     module = types.ModuleType(name, doc)
@@ -143,10 +146,15 @@ def install(replace=False):
         parent, _, leaf = alias.rpartition(".")
         if not hasattr(sys.modules[parent], leaf):
             setattr(sys.modules[parent], leaf, sys.modules[alias])
+            _added_attributes.append((sys.modules[parent], leaf))
     return triton
 
 
 def uninstall():
     """Undoes install() (a real Triton imported afterwards is Triton again)."""
+    while _added_attributes:
+        module, leaf = _added_attributes.pop()
+        if hasattr(module, leaf):
+            delattr(module, leaf)
     for name in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
         del sys.modules[name]
