@@ -409,7 +409,7 @@ def run_case(case, dtype, target, seed):
         status = "fail"
         message = "%s: %s" % (type(e).__name__, e) if isinstance(e, (_C.TesseraError, AssertionError)) else \
             "".join(traceback.format_exception_only(type(e), e)).strip()
-        if type(e).__name__ == "CompilationError" and _TARGET_GAPS.search(str(e)) or \
+        if isinstance(e, _C.CompilationError) and _TARGET_GAPS.search(str(e)) or \
                 isinstance(e, _C.TesseraError) and _DEVICE_GAPS.search(str(e)):
             status = "unsupported"
     xfail = case.reason("xfail", dtype)
