@@ -100,22 +100,22 @@ public:
         Operation *init = op->operand(3 + k)->definingOp();
         if (!op->result(k)->type().isTile() || !init || !(init->is(OpCode::Splat) || init->is(OpCode::Constant)))
           continue;
-        if (const Operation *load = accumulatedLoad(yield->operand(k), op->region(0).block(), 0))
-          forward(const_cast<Operation *>(load)->result(), memoryLayout(load));
+        if (Operation *load = accumulatedLoad(yield->operand(k), op->region(0).block(), 0))
+          forward(load->result(), memoryLayout(load));
       }
     }
   }
 
   // A load in `body` of `v`'s shape that `v` is computed from through
   // elementwise ops of that shape, if any.
-  const Operation *accumulatedLoad(const Value *v, const Block &body, int depth) {
-    const Operation *d = v->definingOp();
+  Operation *accumulatedLoad(Value *v, const Block &body, int depth) {
+    Operation *d = v->definingOp();
     if (!d || d->parentBlock() != &body || depth > 8) return nullptr;
     if (d->is(OpCode::Load)) return d->operand(0)->type().isTile() ? d : nullptr;
     if (!d->hasTrait(kElementwise) || !d->hasTrait(kPure)) return nullptr;
-    for (const Value *o : d->operands())
+    for (Value *o : d->operands())
       if (o->type().isTile() && o->type().shape() == v->type().shape())
-        if (const Operation *l = accumulatedLoad(o, body, depth + 1)) return l;
+        if (Operation *l = accumulatedLoad(o, body, depth + 1)) return l;
     return nullptr;
   }
 

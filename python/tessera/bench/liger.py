@@ -22,7 +22,7 @@ TOLERANCE = 2e-2
 
 
 def _setups(torch, tokens, device):
-    """op -> () -> (liger_fn, reference_fn, inputs needing grad, other inputs)."""
+    """op -> () -> (liger_fn, reference_fn, inputs, which need grad)."""
     dev = torch.device(device)
 
     def rand(*shape, dtype=torch.bfloat16, scale=1.0):
@@ -37,7 +37,7 @@ def _setups(torch, tokens, device):
         def ref(x):
             x = x.float()
             return w.float() * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6))
-        return layer, ref, [rand(tokens, HIDDEN)], []
+        return layer, ref, [rand(tokens, HIDDEN)]
 
     def layer_norm():
         from liger_kernel.transformers.layer_norm import LigerLayerNorm
@@ -46,13 +46,13 @@ def _setups(torch, tokens, device):
         layer.weight.data.copy_(w)
         layer.bias.data.copy_(b)
         return layer, lambda x: torch.nn.functional.layer_norm(x.float(), (HIDDEN,), w.float(), b.float(), 1e-6), \
-            [rand(tokens, HIDDEN)], []
+            [rand(tokens, HIDDEN)]
 
     def swiglu():
         from liger_kernel.ops.swiglu import LigerSiLUMulFunction
         return (lambda a, b: LigerSiLUMulFunction.apply(a, b),
                 lambda a, b: torch.nn.functional.silu(a.float()) * b.float(),
-                [rand(tokens, INTERMEDIATE), rand(tokens, INTERMEDIATE)], [])
+                [rand(tokens, INTERMEDIATE), rand(tokens, INTERMEDIATE)])
 
     def rope():
         from liger_kernel.transformers.rope import liger_rotary_pos_emb
@@ -71,7 +71,7 @@ def _setups(torch, tokens, device):
             return q.float() * c + rotate(q.float()) * s, k.float() * c + rotate(k.float()) * s
         q = rand(1, seq, Q_HEADS, HEAD_DIM).transpose(1, 2)
         k = rand(1, seq, KV_HEADS, HEAD_DIM).transpose(1, 2)
-        return lambda q, k: liger_rotary_pos_emb(q, k, cos, sin), ref, [q, k], []
+        return lambda q, k: liger_rotary_pos_emb(q, k, cos, sin), ref, [q, k]
 
     def cross_entropy():
         from liger_kernel.transformers.cross_entropy import LigerCrossEntropyLoss
@@ -79,7 +79,7 @@ def _setups(torch, tokens, device):
         loss = LigerCrossEntropyLoss()
         return (lambda logits: loss(logits, target),
                 lambda logits: torch.nn.functional.cross_entropy(logits.float(), target),
-                [rand(tokens, VOCAB, scale=2.0)], [])
+                [rand(tokens, VOCAB, scale=2.0)])
 
     return {"rms_norm": rms_norm, "layer_norm": layer_norm, "swiglu": swiglu, "rope": rope,
             "cross_entropy": cross_entropy}
@@ -112,7 +112,7 @@ def _kernel_times(torch, step, steps=10):
 
 def _measure(torch, op, setup, reps, device, profile=False):
     """(median ms of forward+backward, largest relative error, kernel times or None)."""
-    fn, ref, inputs, _ = setup()
+    fn, ref, inputs = setup()
     leaves = [x.detach().clone().requires_grad_(True) for x in inputs]
     ref_leaves = [x.detach().float().requires_grad_(True) for x in inputs]
     outs, ref_outs = _outputs(fn(*leaves)), _outputs(ref(*ref_leaves))
