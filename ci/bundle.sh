@@ -32,6 +32,8 @@ fi
 
 cp -r "$root/python/tessera" "$stage/python/"
 "$strip" --strip-debug -o "$stage/python/tessera/libtessera.so" "$lib"
+# The launch fast lane (a CPython extension on the limited API: any python3 >= 3.10).
+"$strip" --strip-debug -o "$stage/python/tessera/_tessera_launch.abi3.so" "$build/capi/_tessera_launch.abi3.so"
 cp -r "$root/tests/python" "$root/tests/gpu" "$stage/tests/"
 # tests/python compiles the hand-written ABI kernels from here.
 cp "$root/tests/unit/runtime/abi_kernels.c" "$stage/tests/unit/runtime/"

@@ -22,6 +22,8 @@ python3 -m venv "$work/venv"
 # From elsewhere, so that only the installed package can be imported.
 (cd "$work" && TESSERA_CACHE_DIR="$work/cache" "$work/venv/bin/python" "$root/examples/python/run_all.py")
 installed="$("$work/venv/bin/python" -c 'import tessera; print(tessera.__file__)')"
+# The wheel carries the launch fast lane, and it loads there.
+(cd "$work" && "$work/venv/bin/python" -c 'from tessera import _launch; assert _launch.extension(), "no fast lane in the wheel"')
 case "$installed" in
   "$work/venv/"*) ;;
   *) echo "packages: imported tessera from $installed, not the wheel" >&2; exit 1 ;;

@@ -79,6 +79,11 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         strip = shutil.which("llvm-strip-19") or "/usr/lib/llvm-19/bin/llvm-strip"
         subprocess.run([strip, "--strip-debug", "-o", stripped, lib], check=True)
         files.append(("tessera/libtessera.so", open(stripped, "rb").read()))
+        # The launch fast lane, built with libtessera when Python's headers are there.
+        fast = os.path.join(os.path.dirname(lib), "_tessera_launch.abi3.so")
+        if os.path.exists(fast):
+            subprocess.run([strip, "--strip-debug", "-o", os.path.join(tmp, "fast.so"), fast], check=True)
+            files.append(("tessera/_tessera_launch.abi3.so", open(os.path.join(tmp, "fast.so"), "rb").read()))
     files.append((f"{dist_info}/METADATA", _metadata().encode()))
     files.append((f"{dist_info}/WHEEL", (f"Wheel-Version: 1.0\nGenerator: tessera_wheel\nRoot-Is-Purelib: false\n"
                                          f"Tag: {tag}\n").encode()))

@@ -39,6 +39,7 @@ class ModuleText:
         self.chunks = []
         self.constexprs = {}   # name -> value (compile-time globals)
         self.dependencies = []  # (read the name's current value, the value it had)
+        self.places = []        # (globals dict, name) or (closure cell, None) of each dependency
 
     def stale(self):
         """True when a global or closure variable the text was built from now
@@ -48,6 +49,21 @@ class ModuleText:
             if now is not was and (type(now) is not type(was) or now != was):
                 return True
         return False
+
+    def watch(self):
+        """(dict or cell, name or None, the object there now) of every
+        dependency: the launch fast lane checks that the same objects are
+        still there and leaves any change to stale()."""
+        out = []
+        for where, name in self.places:
+            if name is None:
+                try:
+                    out.append((where, None, where.cell_contents))
+                except ValueError:
+                    out.append((where, None, _MISSING))
+            else:
+                out.append((where, name, where.get(name, _MISSING)))
+        return tuple(out)
 
     def map_location(self, line, col):
         """(filename, line, col) in the original file, or None for header lines."""
@@ -202,6 +218,7 @@ def build(root, unwrap, exclude_globals=()):
             else:
                 continue
             out.dependencies.append((_reader(name, fn_globals, cells), value))
+            out.places.append((cells[name], None) if name in cells else (fn_globals, name))
     header = "\n".join(imports[n] for n in sorted(imports))
     text = header + "\n\n" if header else ""
     line = text.count("\n") + 1

@@ -16,7 +16,7 @@ import re
 import sys
 import textwrap
 
-from . import _C, _checked, _source, _targets
+from . import _C, _checked, _launch, _source, _targets
 from . import language as tl
 from ._specialize import constexpr_text, constexpr_text_cached, specialize_arg
 from ._specialize import fast_pointer as _fast_pointer
@@ -103,13 +103,20 @@ def _current_stream(device):
     """PyTorch's current stream on a device it knows (None: the default
     stream), so kernels order with the surrounding torch work, as Triton's
     do."""
+    getter = _current_stream_getter(device)
+    return getter[0](getter[1]) if getter is not None else None
+
+
+def _current_stream_getter(device):
+    """(fn, index): fn(index) is torch's current native stream on `device`;
+    None when torch has no stream there (or is not imported)."""
     torch = sys.modules.get("torch")
     if torch is None or not device:
         return None
     seen = _stream_getters.get(device)
     if seen is None or seen[0] is not torch:
         seen = _stream_getters[device] = (torch, _stream_getter(torch, device))
-    return seen[1]() if seen[1] is not None else None
+    return seen[1]
 
 
 # device -> (torch module, its current-stream getter or None), found once:
@@ -125,8 +132,8 @@ def _stream_getter(torch, device):
     # What Triton uses on CUDA (and ROCm): the raw handle, no Stream object.
     raw = getattr(torch._C, "_%s_getCurrentRawStream" % kind, None)
     if raw is not None:
-        return functools.partial(raw, index)
-    return lambda: getattr(torch, kind).current_stream(index).cuda_stream
+        return raw, index
+    return (lambda i: getattr(torch, kind).current_stream(i).cuda_stream), index
 
 
 def _make_binder(signature):
@@ -190,6 +197,7 @@ class JITFunction(KernelInterface):
         self._module = None      # ModuleText, built on first compile
         self.debug = debug       # checked mode (tessera/_checked.py); None: TESSERA_DEBUG decides
         self._reports = None     # the checked mode's report buffers
+        self._fast = None        # the launch fast lane (_launch.py), made on the first launch
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
@@ -204,6 +212,8 @@ class JITFunction(KernelInterface):
         if self._module is not None and self._module.stale():
             self._module = None
             self.cache.clear()
+            if self._fast:
+                self._fast.clear()
 
     def module_text(self):
         if self._module is None:
@@ -309,13 +319,41 @@ class JITFunction(KernelInterface):
                                     arch=arch, checked=_checked.enabled(debug, self.debug))
 
     def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, **kwargs):
+        fast = self._fast
+        if fast and debug is None and not self.debug:
+            kernel = fast.launch(args, kwargs, grid, num_warps, num_stages)
+            if kernel is not None:
+                return kernel
         kernel, bound, signature, values, device, checked = self._kernel_for(args, kwargs, num_warps, num_stages,
                                                                               debug)
         stream = _current_stream(device)
         if checked:
             return self._run_checked(kernel, grid, bound, signature, values, device, stream)
         self._launch(kernel, grid, bound, values, stream)
+        if fast is not False and debug is None and not self.debug:
+            self._remember(args, kwargs, num_warps, num_stages, kernel, bound, device, stream)
         return kernel
+
+    def _remember(self, args, kwargs, num_warps, num_stages, kernel, bound, device, native_stream):
+        """Lets the fast lane make launches like this one from now on."""
+        if not isinstance(kernel, _C.Kernel):
+            return  # a stand-in (tests): only the Python path launches it
+        if self._fast is None:
+            self._fast = _launch.new_launcher(self, self._fast_launch_failed) or False
+            if not self._fast:
+                return
+        handle = kernel._stream(native_stream).value if native_stream is not None else None
+        _launch.note_arguments(bound, device, _current_stream_getter(device), native_stream, handle)
+        self._fast.remember(args, kwargs, num_warps, num_stages, kernel, kernel.handle.value,
+                            self.module_text().watch())
+
+    def _fast_launch_failed(self, kernel, status):
+        try:
+            _C._check(status)
+        except _C.DeviceAssertionError as e:  # as _launch words it
+            module = self.module_text()
+            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        raise _C.TesseraError(status, "launch failed with status %d" % status)
 
     def _launch(self, kernel, grid, bound, values, stream):
         try:

@@ -111,7 +111,8 @@ def _kernel_times(torch, step, steps=10):
 
 
 def _measure(torch, op, setup, reps, device, profile=False):
-    """(median ms of forward+backward, largest relative error, kernel times or None)."""
+    """(median ms of forward+backward, largest relative error, kernel times
+    or None, host ms per step or None)."""
     fn, ref, inputs = setup()
     leaves = [x.detach().clone().requires_grad_(True) for x in inputs]
     ref_leaves = [x.detach().float().requires_grad_(True) for x in inputs]
@@ -145,7 +146,21 @@ def _measure(torch, op, setup, reps, device, profile=False):
         times.append(start.elapsed_time(end))
     times.sort()
     kernels = _kernel_times(torch, step) if profile and device != "cpu" else None
-    return times[len(times) // 2], error, kernels
+    host = _host_ms(torch, step) if device != "cpu" else None
+    return times[len(times) // 2], error, kernels, host
+
+
+def _host_ms(torch, step, steps=20):
+    """Host time of one step (ms) while the GPU is kept busy: what Python,
+    torch and the launches cost, apart from the kernels."""
+    torch.cuda.synchronize()
+    torch.cuda._sleep(200_000_000)  # ~0.1 s of GPU time queued ahead
+    start = time.perf_counter()
+    for _ in range(steps):
+        step()
+    host = (time.perf_counter() - start) * 1e3 / steps
+    torch.cuda.synchronize()
+    return host
 
 
 def child(side, ops, tokens, reps, device, profile=False):
@@ -159,8 +174,10 @@ def child(side, ops, tokens, reps, device, profile=False):
     result = {"triton": triton.__version__}
     for op in ops:
         try:
-            ms, error, kernels = _measure(torch, op, setups[op], reps, device, profile)
+            ms, error, kernels, host = _measure(torch, op, setups[op], reps, device, profile)
             result[op] = {"ms": ms, "error": error}
+            if host is not None:
+                result[op]["host_ms"] = host
             if kernels:
                 result[op]["kernels_us"] = kernels
         except Exception as e:  # one op's failure is its row's, not the run's
@@ -186,7 +203,8 @@ def _cell(row):
     if "failed" in row:
         return "failed: " + row["failed"][:60]
     mark = "" if row["error"] <= TOLERANCE else " WRONG (err %.2g)" % row["error"]
-    return "%.3f ms%s" % (row["ms"], mark)
+    host = " (host %.3f)" % row["host_ms"] if "host_ms" in row else ""
+    return "%.3f ms%s%s" % (row["ms"], host, mark)
 
 
 def main(argv=None):
@@ -210,11 +228,11 @@ def main(argv=None):
     sides = {side: _run_side(side, args) for side in ("tessera", "triton")}
     print("Liger-Kernel forward+backward, bf16, %d tokens on %s (tessera %s | triton %s)"
           % (args.tokens, args.device, sides["tessera"].get("triton", "-"), sides["triton"].get("triton", "-")))
-    print("%-14s %-28s %-28s %s" % ("op", "on Tessera", "on Triton", "time ratio"))
+    print("%-14s %-36s %-36s %s" % ("op", "on Tessera", "on Triton", "time ratio"))
     for op in args.ops:
         t, r = (sides[s].get(op, {"failed": sides[s].get("failed", "?")}) for s in ("tessera", "triton"))
         ratio = "%.2fx" % (t["ms"] / r["ms"]) if "ms" in t and "ms" in r else "-"
-        print("%-14s %-28s %-28s %s" % (op, _cell(t), _cell(r), ratio))
+        print("%-14s %-36s %-36s %s" % (op, _cell(t), _cell(r), ratio))
     if args.profile:
         for op in args.ops:
             for side in ("tessera", "triton"):

@@ -1,0 +1,670 @@
+/* _tessera_launch: the JIT's launch fast lane, a CPython extension on the
+ * limited API (abi3: one build loads in every CPython >= 3.10).
+ *
+ * A warm launch from Python repeats the same work every time: bind the
+ * arguments to the kernel's parameters, derive the specialization key
+ * (argument types, alignment and divisibility facts, constexpr values),
+ * find the compiled kernel, read torch's current stream, pack the values
+ * and call tessera_kernel_launch. In Python (python/tessera/jit.py) that
+ * costs 15-20 µs; here a few.
+ *
+ * The fast lane only ever answers for a launch the Python path has already
+ * made with the same key: Python compiles, checks and launches the first
+ * time, then calls `remember`, which stores the kernel under the key this
+ * file derives. Anything unusual (numpy read-only or empty arrays, float or
+ * object constexprs, unknown devices, dtypes or streams, changed globals,
+ * the checked mode) returns None, and the Python path runs instead, with
+ * its own error messages. So this file never compiles, never words a user
+ * error, and cannot launch with a key the Python path did not choose.
+ *
+ * libtessera is not linked: `configure` receives tessera_kernel_launch's
+ * address from ctypes, so the extension works with any libtessera build
+ * (the sanitizer build included). */
+#define Py_LIMITED_API 0x030A0000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*LaunchFn)(void *kernel, const uint32_t grid[3], void **args, void *stream);
+
+/* What `configure` hands over, shared by every Launcher. */
+static struct {
+  LaunchFn launch;
+  PyObject *dtypes;       /* dtype object -> "*<sig dtype>" */
+  PyObject *devices;      /* torch.device -> device name ("cuda:0") */
+  PyObject *streams;      /* device name -> (getter, index, {native stream: tessera stream handle}) or None */
+  PyObject *tensor_types; /* tuple: torch.Tensor, torch.nn.Parameter (exact types) */
+  PyObject *ndarray_type; /* numpy.ndarray or None */
+  PyObject *normalize;    /* jit.normalize_grid(grid, meta) */
+  PyObject *ignored;      /* launch options the JIT drops (a frozenset of names) */
+  PyObject *cpu;          /* "cpu" */
+} cfg;
+
+/* Interned names and signature words, made once. */
+static PyObject *s_data_ptr, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
+static PyObject *s_i1, *s_i32, *s_i64, *s_u64, *s_fp32;
+
+enum { MAX_PARAMS = 256 };
+enum { FLAG_CONSTEXPR = 1, FLAG_SPECIALIZE = 2 };
+
+typedef union {
+  int8_t b;
+  int32_t i;
+  int64_t l;
+  uint64_t u;
+  float f;
+  void *p;
+} Slot;
+
+typedef struct {
+  PyObject_HEAD
+  Py_ssize_t n;        /* parameters */
+  PyObject *names;     /* tuple of str */
+  PyObject *defaults;  /* tuple; `missing` where a parameter has none */
+  PyObject *missing;
+  PyObject *index;     /* dict: name -> int */
+  unsigned char *flags;
+  PyObject *cache;     /* dict: key -> (kernel, handle int) */
+  PyObject *watch;     /* tuple of (dict or cell, name or None, value seen) */
+  PyObject *on_error;  /* callable(kernel, status): raises the launch's error */
+  Py_ssize_t launches; /* launches made here (tests read it) */
+} Launcher;
+
+/* One launch's arguments as this file understands them. */
+typedef struct {
+  PyObject *values[MAX_PARAMS]; /* borrowed */
+  Slot slots[MAX_PARAMS];
+  void *ptrs[MAX_PARAMS];
+  Py_ssize_t runtime;           /* runtime arguments packed */
+  PyObject *device;             /* borrowed device name of the pointers; NULL: none */
+} Bound;
+
+/* *slot = value (a new reference), releasing what it held. */
+static void replace(PyObject **slot, PyObject *value) {
+  PyObject *old = *slot;
+  *slot = value;
+  Py_XDECREF(old);
+}
+
+#define NOT_HANDLED 0
+#define HANDLED 1
+#define FAILED (-1)
+
+/* values[] in parameter order, or NOT_HANDLED (the Python path binds and words errors). */
+static int bind_arguments(Launcher *self, PyObject *args, PyObject *kwargs, Bound *b) {
+  Py_ssize_t nargs = PyTuple_Size(args);
+  if (nargs > self->n) return NOT_HANDLED;
+  for (Py_ssize_t i = 0; i < self->n; ++i) b->values[i] = NULL;
+  for (Py_ssize_t i = 0; i < nargs; ++i) b->values[i] = PyTuple_GetItem(args, i);
+  if (kwargs && PyDict_Size(kwargs)) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(kwargs, &pos, &key, &value)) {
+      PyObject *at = PyDict_GetItemWithError(self->index, key);
+      if (!at) {
+        if (PyErr_Occurred()) return FAILED;
+        int skip = PySet_Contains(cfg.ignored, key);
+        if (skip < 0) return FAILED;
+        if (skip) continue;
+        return NOT_HANDLED;
+      }
+      Py_ssize_t i = PyLong_AsSsize_t(at);
+      if (b->values[i]) return NOT_HANDLED; /* given twice */
+      b->values[i] = value;
+    }
+  }
+  for (Py_ssize_t i = 0; i < self->n; ++i) {
+    if (b->values[i]) continue;
+    PyObject *d = PyTuple_GetItem(self->defaults, i);
+    if (d == self->missing) return NOT_HANDLED;
+    b->values[i] = d;
+  }
+  return HANDLED;
+}
+
+/* Whether every global and closure variable the kernel was compiled from
+ * still holds the object it held when the key was remembered. */
+static int globals_unchanged(Launcher *self) {
+  Py_ssize_t n = PyTuple_Size(self->watch);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *w = PyTuple_GetItem(self->watch, i);
+    PyObject *where = PyTuple_GetItem(w, 0), *name = PyTuple_GetItem(w, 1), *seen = PyTuple_GetItem(w, 2);
+    if (name != Py_None) {
+      PyObject *now = PyDict_GetItemWithError(where, name);
+      if (now != seen) {
+        if (PyErr_Occurred()) return FAILED;
+        return NOT_HANDLED;
+      }
+    } else {
+      PyObject *now = PyObject_GetAttr(where, s_cell_contents);
+      if (!now) {
+        PyErr_Clear();
+        return NOT_HANDLED;
+      }
+      Py_DECREF(now);
+      if (now != seen) return NOT_HANDLED;
+    }
+  }
+  return HANDLED;
+}
+
+static int is_exact(PyObject *value, PyObject *type) { return (PyObject *)Py_TYPE(value) == type; }
+
+static int is_tensor(PyObject *value) {
+  Py_ssize_t n = cfg.tensor_types ? PyTuple_Size(cfg.tensor_types) : 0;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (is_exact(value, PyTuple_GetItem(cfg.tensor_types, i))) return 1;
+  return 0;
+}
+
+/* The pointer's device must be the one every other pointer is on. */
+static int same_device(Bound *b, PyObject *device) {
+  if (!b->device) {
+    b->device = device;
+    return HANDLED;
+  }
+  if (b->device == device) return HANDLED;
+  int eq = PyObject_RichCompareBool(b->device, device, Py_EQ);
+  return eq < 0 ? FAILED : eq ? HANDLED : NOT_HANDLED;
+}
+
+/* Key words and slot of a torch tensor. */
+static int classify_tensor(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact) {
+  PyObject *dtype = PyObject_GetAttr(value, s_dtype);
+  if (!dtype) return FAILED;
+  PyObject *sig = PyDict_GetItemWithError(cfg.dtypes, dtype);
+  Py_DECREF(dtype);
+  if (!sig) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  PyObject *device = PyObject_GetAttr(value, s_device);
+  if (!device) return FAILED;
+  PyObject *name = PyDict_GetItemWithError(cfg.devices, device);
+  Py_DECREF(device);
+  if (!name) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  int st = same_device(b, name);
+  if (st != HANDLED) return st;
+  PyObject *ptr = PyObject_CallMethodObjArgs(value, s_data_ptr, NULL);
+  if (!ptr) return FAILED;
+  unsigned long long address = PyLong_AsUnsignedLongLong(ptr);
+  Py_DECREF(ptr);
+  if (address == (unsigned long long)-1 && PyErr_Occurred()) return FAILED;
+  b->slots[b->runtime].p = (void *)(uintptr_t)address;
+  *word = sig;
+  *fact = specialize && address % 16 == 0 ? Py_True : Py_False;
+  return HANDLED;
+}
+
+/* Key words and slot of a writable, non-empty numpy array (host memory). */
+static int classify_ndarray(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact) {
+  PyObject *size = PyObject_GetAttr(value, s_size);
+  if (!size) return FAILED;
+  Py_ssize_t elements = PyLong_AsSsize_t(size);
+  Py_DECREF(size);
+  if (elements == -1 && PyErr_Occurred()) return FAILED;
+  if (elements == 0) return NOT_HANDLED; /* the guard page: Python's business */
+  PyObject *dtype = PyObject_GetAttr(value, s_dtype);
+  if (!dtype) return FAILED;
+  PyObject *sig = PyDict_GetItemWithError(cfg.dtypes, dtype);
+  Py_DECREF(dtype);
+  if (!sig) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  int st = same_device(b, cfg.cpu);
+  if (st != HANDLED) return st;
+  PyObject *iface = PyObject_GetAttr(value, s_array_interface);
+  if (!iface) return FAILED;
+  PyObject *data = PyDict_Check(iface) ? PyDict_GetItemWithError(iface, s_data) : NULL;
+  if (!data || !PyTuple_Check(data) || PyTuple_Size(data) != 2 || PyTuple_GetItem(data, 1) != Py_False) {
+    Py_DECREF(iface);
+    return PyErr_Occurred() ? FAILED : NOT_HANDLED; /* read-only arrays: Python checks what the kernel writes */
+  }
+  unsigned long long address = PyLong_AsUnsignedLongLong(PyTuple_GetItem(data, 0));
+  Py_DECREF(iface);
+  if (address == (unsigned long long)-1 && PyErr_Occurred()) return FAILED;
+  b->slots[b->runtime].p = (void *)(uintptr_t)address;
+  *word = sig;
+  *fact = specialize && address % 16 == 0 ? Py_True : Py_False;
+  return HANDLED;
+}
+
+/* Key words and slot of an int: i32 / i64 / u64 by range, ":1" and ":16" facts. */
+static int classify_int(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (v == -1 && PyErr_Occurred()) return FAILED;
+  unsigned long long magnitude;
+  if (overflow) {
+    if (overflow < 0) return NOT_HANDLED;
+    magnitude = PyLong_AsUnsignedLongLong(value);
+    if (magnitude == (unsigned long long)-1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return NOT_HANDLED; /* beyond 64 bits: Python raises */
+    }
+    b->slots[b->runtime].u = magnitude;
+    *word = s_u64;
+  } else if (v >= INT32_MIN && v <= INT32_MAX) {
+    b->slots[b->runtime].i = (int32_t)v;
+    *word = s_i32;
+    magnitude = (unsigned long long)v;
+  } else {
+    b->slots[b->runtime].l = v;
+    *word = s_i64;
+    magnitude = (unsigned long long)v;
+  }
+  static PyObject *one, *sixteen, *zero;
+  if (!one) {
+    one = PyLong_FromLong(1), sixteen = PyLong_FromLong(16), zero = PyLong_FromLong(0);
+    if (!one || !sixteen || !zero) return FAILED;
+  }
+  /* Two's complement: v % 16 == 0 exactly when the low four bits are clear. */
+  *fact = !specialize ? zero : (!overflow && v == 1) ? one : (magnitude & 15) == 0 ? sixteen : zero;
+  return HANDLED;
+}
+
+/* The key's two words for parameter i and its packed slot (runtime
+ * arguments), or NOT_HANDLED. */
+static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyObject **fact) {
+  PyObject *value = b->values[i];
+  if ((self->flags[i] & FLAG_CONSTEXPR) || value == Py_None) {
+    /* Compile-time values: the type keeps True apart from 1. Floats (0.0 ==
+     * -0.0, NaN) and objects are the Python path's. */
+    if (value != Py_None && !PyLong_CheckExact(value) && !PyBool_Check(value) && !PyUnicode_CheckExact(value))
+      return NOT_HANDLED;
+    *word = (PyObject *)Py_TYPE(value);
+    *fact = value;
+    return HANDLED;
+  }
+  int specialize = (self->flags[i] & FLAG_SPECIALIZE) != 0;
+  int st;
+  if (PyBool_Check(value)) {
+    b->slots[b->runtime].b = value == Py_True;
+    *word = s_i1;
+    *fact = Py_None;
+    st = HANDLED;
+  } else if (PyLong_CheckExact(value)) {
+    st = classify_int(value, specialize, b, word, fact);
+  } else if (PyFloat_CheckExact(value)) {
+    b->slots[b->runtime].f = (float)PyFloat_AsDouble(value);
+    *word = s_fp32;
+    *fact = Py_None;
+    st = HANDLED;
+  } else if (is_tensor(value)) {
+    st = classify_tensor(value, specialize, b, word, fact);
+  } else if (cfg.ndarray_type && is_exact(value, cfg.ndarray_type)) {
+    st = classify_ndarray(value, specialize, b, word, fact);
+  } else {
+    return NOT_HANDLED;
+  }
+  if (st == HANDLED) {
+    b->ptrs[b->runtime] = &b->slots[b->runtime];
+    b->runtime++;
+  }
+  return st;
+}
+
+/* The specialization key (a new tuple) in *key, or NOT_HANDLED. */
+static int make_key(Launcher *self, Bound *b, PyObject *num_warps, PyObject *num_stages, PyObject **key) {
+  *key = NULL;
+  b->runtime = 0;
+  b->device = NULL;
+  PyObject *k = PyTuple_New(2 * self->n + 3);
+  if (!k) return FAILED;
+  for (Py_ssize_t i = 0; i < self->n; ++i) {
+    PyObject *word = NULL, *fact = NULL;
+    int st = classify(self, i, b, &word, &fact);
+    if (st != HANDLED) {
+      Py_DECREF(k);
+      return st;
+    }
+    Py_INCREF(word);
+    Py_INCREF(fact);
+    PyTuple_SetItem(k, 2 * i, word);
+    PyTuple_SetItem(k, 2 * i + 1, fact);
+  }
+  PyObject *device = b->device ? b->device : Py_None;
+  Py_INCREF(num_warps);
+  Py_INCREF(num_stages);
+  Py_INCREF(device);
+  PyTuple_SetItem(k, 2 * self->n, num_warps);
+  PyTuple_SetItem(k, 2 * self->n + 1, num_stages);
+  PyTuple_SetItem(k, 2 * self->n + 2, device);
+  *key = k;
+  return HANDLED;
+}
+
+/* The tessera stream handle for torch's current stream on the launch's
+ * device (NULL: the default stream), or NOT_HANDLED. */
+static int current_stream(Bound *b, void **stream) {
+  *stream = NULL;
+  if (!b->device) return HANDLED;
+  PyObject *entry = PyDict_GetItemWithError(cfg.streams, b->device);
+  if (!entry) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  if (entry == Py_None) return HANDLED; /* the host, or no torch stream to follow */
+  PyObject *native = PyObject_CallFunctionObjArgs(PyTuple_GetItem(entry, 0), PyTuple_GetItem(entry, 1), NULL);
+  if (!native) return FAILED;
+  PyObject *handle = PyDict_GetItemWithError(PyTuple_GetItem(entry, 2), native);
+  Py_DECREF(native);
+  if (!handle) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  *stream = PyLong_AsVoidPtr(handle);
+  return PyErr_Occurred() ? FAILED : HANDLED;
+}
+
+static int grid_dims(PyObject *grid, uint32_t out[3]) {
+  out[0] = out[1] = out[2] = 1;
+  if (PyLong_CheckExact(grid)) {
+    long long g = PyLong_AsLongLong(grid);
+    if (g < 0 || g >= (1LL << 31)) {
+      PyErr_Clear();
+      return 0;
+    }
+    out[0] = (uint32_t)g;
+    return 1;
+  }
+  if (!PyTuple_CheckExact(grid)) return 0;
+  Py_ssize_t n = PyTuple_Size(grid);
+  if (n < 1 || n > 3) return 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *d = PyTuple_GetItem(grid, i);
+    if (!PyLong_CheckExact(d)) return 0;
+    long long g = PyLong_AsLongLong(d);
+    if (g < 0 || g >= (1LL << 31) || (i > 0 && g > 65535)) {
+      PyErr_Clear();
+      return 0;
+    }
+    out[i] = (uint32_t)g;
+  }
+  return 1;
+}
+
+static PyObject *meta_dict(Launcher *self, Bound *b) {
+  PyObject *meta = PyDict_New();
+  if (!meta) return NULL;
+  for (Py_ssize_t i = 0; i < self->n; ++i) {
+    if (PyDict_SetItem(meta, PyTuple_GetItem(self->names, i), b->values[i]) < 0) {
+      Py_DECREF(meta);
+      return NULL;
+    }
+  }
+  return meta;
+}
+
+/* The grid as 3 dimensions: a tuple or int as is; a callable gets the meta
+ * dict; anything else goes through normalize_grid (which raises Python's
+ * errors for bad grids). */
+static int resolve_grid(Launcher *self, Bound *b, PyObject *grid, uint32_t out[3]) {
+  if (grid_dims(grid, out)) return HANDLED;
+  PyObject *meta = meta_dict(self, b);
+  if (!meta) return FAILED;
+  PyObject *result = NULL;
+  if (PyCallable_Check(grid)) {
+    result = PyObject_CallFunctionObjArgs(grid, meta, NULL);
+    if (!result) {
+      Py_DECREF(meta);
+      return FAILED;
+    }
+    if (grid_dims(result, out)) {
+      Py_DECREF(meta);
+      Py_DECREF(result);
+      return HANDLED;
+    }
+  } else {
+    result = grid;
+    Py_INCREF(result);
+  }
+  PyObject *normal = PyObject_CallFunctionObjArgs(cfg.normalize, result, meta, NULL);
+  Py_DECREF(result);
+  Py_DECREF(meta);
+  if (!normal) return FAILED;
+  int ok = grid_dims(normal, out);
+  Py_DECREF(normal);
+  if (!ok) {
+    PyErr_SetString(PyExc_ValueError, "normalize_grid returned something other than 3 dimensions");
+    return FAILED;
+  }
+  return HANDLED;
+}
+
+/* launch(args, kwargs, grid, num_warps, num_stages) -> the kernel, or None
+ * when the Python path must run this launch. */
+static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
+  if (argc != 5 || !PyTuple_Check(argv[0]) || (argv[1] != Py_None && !PyDict_Check(argv[1]))) {
+    PyErr_SetString(PyExc_TypeError, "launch(args, kwargs, grid, num_warps, num_stages)");
+    return NULL;
+  }
+  if (!cfg.launch) Py_RETURN_NONE;
+  const char *debug = getenv("TESSERA_DEBUG"); /* the checked mode is the Python path's */
+  if (debug && *debug && strcmp(debug, "0") != 0) Py_RETURN_NONE;
+  Bound b;
+  int st = bind_arguments(self, argv[0], argv[1] == Py_None ? NULL : argv[1], &b);
+  if (st == HANDLED) st = globals_unchanged(self);
+  PyObject *key = NULL;
+  if (st == HANDLED) st = make_key(self, &b, argv[3], argv[4], &key);
+  if (st == FAILED) return NULL;
+  if (st == NOT_HANDLED) Py_RETURN_NONE;
+  PyObject *entry = PyDict_GetItemWithError(self->cache, key);
+  Py_DECREF(key);
+  if (!entry) {
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+  }
+  PyObject *kernel = PyTuple_GetItem(entry, 0);
+  void *handle = PyLong_AsVoidPtr(PyTuple_GetItem(entry, 1));
+  void *stream = NULL;
+  st = current_stream(&b, &stream);
+  if (st == FAILED) return NULL;
+  if (st == NOT_HANDLED) Py_RETURN_NONE;
+  uint32_t grid[3];
+  Py_INCREF(kernel); /* the grid callable may run arbitrary code */
+  if (resolve_grid(self, &b, argv[2], grid) != HANDLED) {
+    Py_DECREF(kernel);
+    return NULL;
+  }
+  int status = cfg.launch(handle, grid, b.runtime ? b.ptrs : NULL, stream);
+  if (status != 0) {
+    PyObject *r = PyObject_CallFunction(self->on_error, "Oi", kernel, status);
+    Py_DECREF(kernel);
+    Py_XDECREF(r);
+    if (r) PyErr_SetString(PyExc_RuntimeError, "on_error returned instead of raising");
+    return NULL;
+  }
+  self->launches++;
+  return kernel;
+}
+
+/* remember(args, kwargs, num_warps, num_stages, kernel, handle, watch) ->
+ * whether the launch can take the fast lane next time; called by the Python
+ * path after it launched `kernel` for these arguments. */
+static PyObject *Launcher_remember(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
+  if (argc != 7 || !PyTuple_Check(argv[0]) || (argv[1] != Py_None && !PyDict_Check(argv[1])) ||
+      !PyTuple_Check(argv[6])) {
+    PyErr_SetString(PyExc_TypeError, "remember(args, kwargs, num_warps, num_stages, kernel, handle, watch)");
+    return NULL;
+  }
+  Bound b;
+  int st = bind_arguments(self, argv[0], argv[1] == Py_None ? NULL : argv[1], &b);
+  PyObject *key = NULL;
+  if (st == HANDLED) st = make_key(self, &b, argv[2], argv[3], &key);
+  if (st == FAILED) return NULL;
+  if (st == NOT_HANDLED) Py_RETURN_FALSE;
+  PyObject *entry = PyTuple_Pack(2, argv[4], argv[5]);
+  int failed = !entry || PyDict_SetItem(self->cache, key, entry) < 0;
+  Py_XDECREF(entry);
+  Py_DECREF(key);
+  if (failed) return NULL;
+  Py_INCREF(argv[6]);
+  replace(&self->watch, argv[6]);
+  Py_RETURN_TRUE;
+}
+
+static PyObject *Launcher_launches(Launcher *self, PyObject *unused) {
+  (void)unused;
+  return PyLong_FromSsize_t(self->launches);
+}
+
+static PyObject *Launcher_clear(Launcher *self, PyObject *unused) {
+  (void)unused;
+  PyDict_Clear(self->cache);
+  Py_RETURN_NONE;
+}
+
+/* Launcher(names, defaults, missing, flags: bytes, on_error) */
+static PyObject *Launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *names, *defaults, *missing, *flags, *on_error;
+  if (kwargs && PyDict_Size(kwargs)) {
+    PyErr_SetString(PyExc_TypeError, "Launcher takes positional arguments");
+    return NULL;
+  }
+  if (!PyArg_ParseTuple(args, "O!O!OSO", &PyTuple_Type, &names, &PyTuple_Type, &defaults, &missing, &flags,
+                        &on_error))
+    return NULL;
+  Py_ssize_t n = PyTuple_Size(names);
+  if (n > MAX_PARAMS || PyTuple_Size(defaults) != n || PyBytes_Size(flags) != n) {
+    PyErr_SetString(PyExc_ValueError, "Launcher: names, defaults and flags must agree (at most 256 parameters)");
+    return NULL;
+  }
+  allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  Launcher *self = (Launcher *)alloc(type, 0);
+  if (!self) return NULL;
+  self->n = n;
+  self->flags = (unsigned char *)PyMem_Malloc(n ? (size_t)n : 1);
+  self->index = PyDict_New();
+  self->cache = PyDict_New();
+  self->watch = PyTuple_New(0);
+  if (!self->flags || !self->index || !self->cache || !self->watch) {
+    Py_DECREF(self);
+    return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+  }
+  memcpy(self->flags, PyBytes_AsString(flags), (size_t)n);
+  Py_INCREF(names), self->names = names;
+  Py_INCREF(defaults), self->defaults = defaults;
+  Py_INCREF(missing), self->missing = missing;
+  Py_INCREF(on_error), self->on_error = on_error;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *at = PyLong_FromSsize_t(i);
+    if (!at || PyDict_SetItem(self->index, PyTuple_GetItem(names, i), at) < 0) {
+      Py_XDECREF(at);
+      Py_DECREF(self);
+      return NULL;
+    }
+    Py_DECREF(at);
+  }
+  return (PyObject *)self;
+}
+
+static void Launcher_dealloc(Launcher *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  Py_XDECREF(self->names);
+  Py_XDECREF(self->defaults);
+  Py_XDECREF(self->missing);
+  Py_XDECREF(self->index);
+  Py_XDECREF(self->cache);
+  Py_XDECREF(self->watch);
+  Py_XDECREF(self->on_error);
+  PyMem_Free(self->flags);
+  freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  free_fn(self);
+  Py_DECREF(type);
+}
+
+static PyMethodDef launcher_methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))Launcher_launch, METH_FASTCALL,
+     "launch(args, kwargs, grid, num_warps, num_stages): the kernel launched, or None (the Python path's turn)"},
+    {"remember", (PyCFunction)(void (*)(void))Launcher_remember, METH_FASTCALL,
+     "remember(args, kwargs, num_warps, num_stages, kernel, handle, watch): keys `kernel` for these arguments"},
+    {"launches", (PyCFunction)Launcher_launches, METH_NOARGS, "launches made by the fast lane"},
+    {"clear", (PyCFunction)Launcher_clear, METH_NOARGS, "forgets every remembered kernel"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot launcher_slots[] = {
+    {Py_tp_new, (void *)Launcher_new},
+    {Py_tp_dealloc, (void *)Launcher_dealloc},
+    {Py_tp_methods, launcher_methods},
+    {Py_tp_doc, (void *)"A JITFunction's launch fast lane (see capi/python/launcher.c)."},
+    {0, NULL},
+};
+
+static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher), 0, Py_TPFLAGS_DEFAULT,
+                                    launcher_slots};
+
+/* configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored) */
+static PyObject *configure(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *address, *dtypes, *devices, *streams, *tensor_types, *ndarray_type, *normalize, *ignored;
+  if (!PyArg_ParseTuple(args, "OO!O!O!O!OOO", &address, &PyDict_Type, &dtypes, &PyDict_Type, &devices,
+                        &PyDict_Type, &streams, &PyTuple_Type, &tensor_types, &ndarray_type, &normalize, &ignored))
+    return NULL;
+  void *fn = PyLong_AsVoidPtr(address);
+  if (!fn) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure: null tessera_kernel_launch address");
+    return NULL;
+  }
+  if (!PyAnySet_Check(ignored)) {
+    PyErr_SetString(PyExc_TypeError, "configure: ignored options must be a set");
+    return NULL;
+  }
+  cfg.launch = (LaunchFn)fn;
+  PyObject **slots[] = {&cfg.dtypes, &cfg.devices, &cfg.streams, &cfg.tensor_types, &cfg.ndarray_type,
+                        &cfg.normalize, &cfg.ignored};
+  PyObject *values[] = {dtypes, devices, streams, tensor_types, ndarray_type == Py_None ? NULL : ndarray_type,
+                        normalize, ignored};
+  for (size_t i = 0; i < sizeof(values) / sizeof(*values); ++i) {
+    Py_XINCREF(values[i]);
+    replace(slots[i], values[i]);
+  }
+  Py_RETURN_NONE;
+}
+
+/* set_tensor_types(tuple): torch may be imported after tessera. */
+static PyObject *set_tensor_types(PyObject *module, PyObject *types) {
+  (void)module;
+  if (!PyTuple_Check(types)) {
+    PyErr_SetString(PyExc_TypeError, "set_tensor_types takes a tuple of types");
+    return NULL;
+  }
+  Py_INCREF(types);
+  replace(&cfg.tensor_types, types);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"configure", configure, METH_VARARGS,
+     "configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored)"},
+    {"set_tensor_types", set_tensor_types, METH_O, "set_tensor_types(tuple of exact tensor types)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static int intern_all(void) {
+  struct {
+    PyObject **slot;
+    const char *text;
+  } words[] = {
+      {&s_data_ptr, "data_ptr"}, {&s_dtype, "dtype"}, {&s_device, "device"},
+      {&s_array_interface, "__array_interface__"}, {&s_data, "data"}, {&s_size, "size"},
+      {&s_cell_contents, "cell_contents"}, {&s_i1, "i1"}, {&s_i32, "i32"}, {&s_i64, "i64"},
+      {&s_u64, "u64"}, {&s_fp32, "fp32"}, {&cfg.cpu, "cpu"},
+  };
+  for (size_t i = 0; i < sizeof(words) / sizeof(*words); ++i) {
+    if (*words[i].slot) continue;
+    *words[i].slot = PyUnicode_InternFromString(words[i].text);
+    if (!*words[i].slot) return -1;
+  }
+  return 0;
+}
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_tessera_launch",
+                                        "The JIT's launch fast lane (capi/python/launcher.c).", -1, module_methods,
+                                        NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__tessera_launch(void) {
+  if (intern_all() < 0) return NULL;
+  PyObject *m = PyModule_Create(&module_def);
+  if (!m) return NULL;
+  PyObject *type = PyType_FromSpec(&launcher_spec);
+  if (!type || PyModule_AddObject(m, "Launcher", type) < 0) {
+    Py_XDECREF(type);
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

@@ -1,0 +1,66 @@
+"""The launch fast lane (capi/python/launcher.c) with torch CUDA tensors:
+after one launch through the Python path, the same key launches from C, on
+torch's current stream, with the same results."""
+
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera import _launch
+
+
+@tessera.jit
+def axpy(x, y, out, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out + offs, alpha * tl.load(x + offs, mask=m).to(tl.float32) + tl.load(y + offs, mask=m), mask=m)
+
+
+def _fast_launches():
+    return axpy._fast.launches() if axpy._fast else 0
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_torch_tensors_take_the_fast_lane(torch, dtype):
+    assert _launch.extension() is not None
+    n = 5003  # ragged
+    x = torch.randn(n, device="cuda", dtype=getattr(torch, dtype))
+    y = torch.randn(n, device="cuda")
+    for alpha in (0.5, -2.0, 3.25):
+        before = _fast_launches()
+        out = torch.full((n,), float("nan"), device="cuda")
+        axpy[lambda meta: (tessera.cdiv(n, meta["BLOCK"]),)](x, y, out, n, alpha, BLOCK=1024)
+        torch.testing.assert_close(out.double(), alpha * x.double() + y.double(), rtol=1e-6, atol=1e-6)
+    assert _fast_launches() == before + 1  # the last launch at least
+
+
+def test_parameters_and_views(torch):
+    n = 4096
+    w = torch.nn.Parameter(torch.randn(2 * n, device="cuda"))
+    y = torch.randn(n, device="cuda")
+    for view in (w[:n], w[1:n + 1], w[:n]):  # 16-byte aligned, then not, then again
+        out = torch.full((n,), float("nan"), device="cuda")
+        axpy[(4,)](view, y, out, n, 1.0, BLOCK=1024)
+        torch.testing.assert_close(out, view.detach() + y)
+    assert _fast_launches() > 0
+
+
+def test_follows_torch_current_stream(torch):
+    # Each launch reads x right after a slow fill on a non-blocking stream:
+    # a launch on any other stream would read the old values.
+    n = 1 << 20
+    y = torch.zeros(n, device="cuda")
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    before = _fast_launches()
+    for round_ in range(3):
+        for k, s in enumerate(streams):
+            x = torch.zeros(n, device="cuda")
+            out = torch.full((n,), float("nan"), device="cuda")
+            torch.cuda.synchronize()
+            with torch.cuda.stream(s):
+                torch.cuda._sleep(20_000_000)
+                x.fill_(round_ * 2 + k + 1)
+                axpy[(n // 1024,)](x, y, out, n, 1.0, BLOCK=1024)
+            s.synchronize()
+            assert torch.all(out == round_ * 2 + k + 1), (round_, k)
+    assert _fast_launches() - before >= 4  # every launch after each stream's first

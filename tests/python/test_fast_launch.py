@@ -1,0 +1,191 @@
+"""The launch fast lane (capi/python/launcher.c through tessera/_launch.py):
+after the Python path has launched a specialization once, later launches
+with the same key go through C. Each test checks that the fast lane ran and
+that it launched exactly the kernel the Python path would have chosen, with
+the same values, on the host CPU target."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera import _C, _launch
+from tessera.jit import _IGNORED_OPTIONS
+
+pytestmark = pytest.mark.skipif(not _C.target_available("cpu"), reason="no CPU code generator")
+
+OFFSET = 0
+
+
+@tessera.jit
+def record(out, a, b, c, flag, x, BLOCK: tl.constexpr, MODE: tl.constexpr = 1):
+    """Stores its scalar arguments (as float64) and a global: what arrived."""
+    i = tl.arange(0, BLOCK)
+    v = tl.where(i == 0, a.to(tl.float64), tl.where(i == 1, b.to(tl.float64), c.to(tl.float64)))
+    v = tl.where(i == 3, flag.to(tl.float64), v)
+    v = tl.where(i == 4, x.to(tl.float64), v)
+    v = tl.where(i == 5, MODE * 1.0 + OFFSET, v)
+    tl.store(out + i, v, mask=i < 6)
+
+
+def python_choice(kernel, args, kwargs, num_warps=None, num_stages=None):
+    """The compiled kernel the Python path picks for these arguments."""
+    kwargs = {k: v for k, v in kwargs.items() if k not in _IGNORED_OPTIONS}
+    key = kernel.specialization(kernel.bind(args, kwargs), num_warps, num_stages)[0]
+    return kernel.cache[key]
+
+
+def launch_twice(kernel, grid, args, kwargs):
+    """Two launches with the same key: the second is the fast lane's."""
+    first = kernel[grid](*args, **kwargs)
+    before = kernel._fast.launches()
+    second = kernel[grid](*args, **kwargs)
+    assert kernel._fast and kernel._fast.launches() == before + 1, "the second launch did not take the fast lane"
+    assert second is first is python_choice(kernel, args, kwargs)
+    return second
+
+
+def test_extension_is_built():
+    # CI builds it beside libtessera.so; without it every launch is Python's.
+    assert _launch.extension() is not None
+
+
+@pytest.mark.parametrize("a, b, c", [
+    (3, 1, 16), (-7, 48, 2**31 - 1), (-2**31, 2**31, -2**40), (2**63 - 1, 2**63, 2**64 - 16), (0, -16, -17),
+])
+def test_integers_keep_their_types_and_facts(a, b, c):
+    out = np.full(8, np.nan)
+    launch_twice(record, (1,), (out, a, b, c, True, 0.25), {"BLOCK": 8})
+    # float64 holds these to 2^53; the larger ones are checked by their i64/u64 kernels' keys above.
+    want = [float(np.int64(v)) if v < 2**63 else float(v) for v in (a, b, c)]
+    np.testing.assert_array_equal(out[:3], want)
+    np.testing.assert_array_equal(out[3:6], [1.0, 0.25, 1.0])
+
+
+def test_bool_and_float_and_constexpr_types():
+    for flag, x, mode in [(False, -1.5, 2), (True, 3.0, True), (True, 3.0, 1)]:
+        out = np.full(8, np.nan)
+        launch_twice(record, (1,), (out, 1, 2, 3, flag, x), {"BLOCK": 8, "MODE": mode})
+        np.testing.assert_array_equal(out[3:6], [float(flag), x, float(mode)])
+    # True and 1 are different constexprs to the Python path: so to the fast lane.
+    assert python_choice(record, (out, 1, 2, 3, True, 3.0), {"BLOCK": 8, "MODE": True}) is not \
+        python_choice(record, (out, 1, 2, 3, True, 3.0), {"BLOCK": 8, "MODE": 1})
+
+
+def test_keywords_defaults_and_ignored_options():
+    out = np.full(8, np.nan)
+    kwargs = dict(out=out, a=5, b=6, c=7, flag=False, x=0.5, BLOCK=8, num_ctas=1)
+    launch_twice(record, (1,), (), kwargs)
+    np.testing.assert_array_equal(out[:6], [5, 6, 7, 0, 0.5, 1])
+    before = record._fast.launches()
+    with pytest.raises(TypeError):  # a missing argument: the Python path words it
+        record[(1,)](out, 1, 2, 3, True, BLOCK=8)
+    with pytest.raises(TypeError):
+        record[(1,)](out, 1, 2, 3, True, 1.0, BLOCK=8, nonsense=1)
+    assert record._fast.launches() == before
+
+
+def test_grids():
+    n, block = 1000, 128
+
+    @tessera.jit
+    def fill(out, n, value, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out + offs, value + offs * 0.0, mask=offs < n)
+
+    seen = []
+
+    def grid(meta):
+        seen.append(dict(meta))
+        return (tessera.cdiv(meta["n"], meta["BLOCK"]),)
+
+    for g in (grid, tessera.cdiv(n, block), (tessera.cdiv(n, block), 1, 1), [tessera.cdiv(n, block)]):
+        out = np.full(n, np.nan, np.float32)
+        fill[g](out, n, 1.5, BLOCK=block)
+        out2 = np.full(n, np.nan, np.float32)
+        fill[g](out2, n, 2.5, BLOCK=block)
+        np.testing.assert_array_equal(out, 1.5)
+        np.testing.assert_array_equal(out2, 2.5)
+        if g is grid:
+            fast_meta_out = out2
+    assert fill._fast.launches() == 7  # all but the first
+    assert len(seen) == 2 and seen[-1]["out"] is fast_meta_out
+    assert {k: v for k, v in seen[-1].items() if k != "out"} == {"n": n, "value": 2.5, "BLOCK": block}
+    with pytest.raises(ValueError, match="grid dimensions"):
+        fill[(1, 70000)](out, n, 1.0, BLOCK=block)
+    with pytest.raises(TypeError, match="grid"):
+        fill[lambda meta: "x"](out, n, 1.0, BLOCK=block)
+
+
+def test_changed_global_recompiles():
+    global OFFSET
+    out = np.full(8, np.nan)
+    args = (out, 1, 2, 3, True, 0.5)
+    launch_twice(record, (1,), args, {"BLOCK": 8, "MODE": 4})
+    assert out[5] == 4
+    try:
+        OFFSET = 10
+        record[(1,)](*args, BLOCK=8, MODE=4)
+        assert out[5] == 14
+        record[(1,)](*args, BLOCK=8, MODE=4)
+        assert out[5] == 14
+    finally:
+        OFFSET = 0
+    record[(1,)](*args, BLOCK=8, MODE=4)
+    assert out[5] == 4
+
+
+def test_read_only_array_still_refused():
+    out = np.full(8, np.nan)
+    launch_twice(record, (1,), (out, 1, 2, 3, True, 0.5), {"BLOCK": 8})
+    frozen = np.zeros(8)
+    frozen.flags.writeable = False
+    for _ in range(2):
+        with pytest.raises(TypeError, match="read-only"):
+            record[(1,)](frozen, 1, 2, 3, True, 0.5, BLOCK=8)
+
+
+def test_do_not_specialize_and_alignment():
+    @tessera.jit(do_not_specialize=["n"])
+    def copy(src, dst, n, BLOCK: tl.constexpr):
+        i = tl.arange(0, BLOCK)
+        tl.store(dst + i, tl.load(src + i, mask=i < n), mask=i < n)
+
+    base = np.arange(40, dtype=np.float32)
+    for src, n in [(base, 16), (base, 1), (base[1:], 16), (base[1:], 7)]:
+        dst = np.full(32, np.nan, np.float32)
+        launch_twice(copy, (1,), (src, dst, n), {"BLOCK": 32})
+        np.testing.assert_array_equal(dst[:n], src[:n])
+    # n is never specialized: one kernel per source alignment.
+    assert len(copy.cache) == 2
+
+
+def test_launch_error_from_the_fast_lane():
+    @tessera.jit
+    def poke(out, at):
+        tl.store(out + at, 1.0)
+
+    out = np.zeros(64, np.float32)
+    launch_twice(poke, (1,), (out, 3), {})
+    with pytest.raises(_C.TesseraError):
+        poke[(1,)](out, 2**31 - 15)  # i32 and not a multiple of 16: the same key, far outside any mapping
+    assert poke._fast.launches() == 1
+    poke[(1,)](out, 5)
+    assert out[5] == 1 and poke._fast.launches() == 2
+
+
+def test_disabled_by_environment(tmp_path):
+    code = ("import numpy as np, tessera, tessera.language as tl\n"
+            "@tessera.jit\ndef k(o):\n    tl.store(o, 1.0)\n"
+            "o = np.zeros(1, np.float32)\nk[(1,)](o); k[(1,)](o)\n"
+            "print(repr(k._fast), o[0])\n")
+    script = tmp_path / "k.py"
+    script.write_text(code)
+    env = dict(os.environ, TESSERA_FAST_LAUNCH="0")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["False", "1.0"]
