@@ -71,11 +71,18 @@ typedef struct {
   PyObject *watch;     /* tuple of (dict or cell, name or None, value seen) */
   PyObject *on_error;  /* callable(kernel, status): raises the launch's error */
   Py_ssize_t launches; /* launches made here (tests read it) */
+  /* The last key found and its entry: repeated launches compare words
+   * instead of building and hashing a tuple. */
+  PyObject **last_words; /* 2 * n + 3 strong references, or NULL */
+  PyObject *last_entry;
 } Launcher;
 
 /* One launch's arguments as this file understands them. */
+enum { MAX_WORDS = 2 * MAX_PARAMS + 3 };
+
 typedef struct {
   PyObject *values[MAX_PARAMS]; /* borrowed */
+  PyObject *words[MAX_WORDS];   /* the key's words, borrowed */
   Slot slots[MAX_PARAMS];
   void *ptrs[MAX_PARAMS];
   Py_ssize_t runtime;           /* runtime arguments packed */
@@ -302,34 +309,78 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
   return st;
 }
 
-/* The specialization key (a new tuple) in *key, or NOT_HANDLED. */
-static int make_key(Launcher *self, Bound *b, PyObject *num_warps, PyObject *num_stages, PyObject **key) {
-  *key = NULL;
+/* The specialization key's words in b->words (2 per parameter, then
+ * num_warps, num_stages and the device), or NOT_HANDLED. */
+static int key_words(Launcher *self, Bound *b, PyObject *num_warps, PyObject *num_stages) {
   b->runtime = 0;
   b->device = NULL;
-  PyObject *k = PyTuple_New(2 * self->n + 3);
-  if (!k) return FAILED;
   for (Py_ssize_t i = 0; i < self->n; ++i) {
-    PyObject *word = NULL, *fact = NULL;
-    int st = classify(self, i, b, &word, &fact);
-    if (st != HANDLED) {
-      Py_DECREF(k);
-      return st;
-    }
-    Py_INCREF(word);
-    Py_INCREF(fact);
-    PyTuple_SetItem(k, 2 * i, word);
-    PyTuple_SetItem(k, 2 * i + 1, fact);
+    int st = classify(self, i, b, &b->words[2 * i], &b->words[2 * i + 1]);
+    if (st != HANDLED) return st;
   }
-  PyObject *device = b->device ? b->device : Py_None;
-  Py_INCREF(num_warps);
-  Py_INCREF(num_stages);
-  Py_INCREF(device);
-  PyTuple_SetItem(k, 2 * self->n, num_warps);
-  PyTuple_SetItem(k, 2 * self->n + 1, num_stages);
-  PyTuple_SetItem(k, 2 * self->n + 2, device);
-  *key = k;
+  b->words[2 * self->n] = num_warps;
+  b->words[2 * self->n + 1] = num_stages;
+  b->words[2 * self->n + 2] = b->device ? b->device : Py_None;
   return HANDLED;
+}
+
+static PyObject *key_tuple(Launcher *self, Bound *b) {
+  Py_ssize_t n = 2 * self->n + 3;
+  PyObject *k = PyTuple_New(n);
+  if (!k) return NULL;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Py_INCREF(b->words[i]);
+    PyTuple_SetItem(k, i, b->words[i]);
+  }
+  return k;
+}
+
+/* Whether the words are the last key's (the same objects, or equal ones). */
+static int same_as_last(Launcher *self, Bound *b) {
+  if (!self->last_words) return 0;
+  for (Py_ssize_t i = 0, n = 2 * self->n + 3; i < n; ++i) {
+    PyObject *x = b->words[i], *y = self->last_words[i];
+    if (x == y) continue;
+    if (Py_TYPE(x) != Py_TYPE(y)) return 0;
+    int eq = PyObject_RichCompareBool(x, y, Py_EQ);
+    if (eq <= 0) {
+      PyErr_Clear();
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void forget_last(Launcher *self) {
+  if (self->last_words)
+    for (Py_ssize_t i = 0, n = 2 * self->n + 3; i < n; ++i) Py_DECREF(self->last_words[i]);
+  PyMem_Free(self->last_words);
+  self->last_words = NULL;
+  Py_CLEAR(self->last_entry);
+}
+
+static void remember_last(Launcher *self, Bound *b, PyObject *entry) {
+  forget_last(self);
+  Py_ssize_t n = 2 * self->n + 3;
+  self->last_words = (PyObject **)PyMem_Malloc((size_t)n * sizeof(PyObject *));
+  if (!self->last_words) return; /* only a missed shortcut */
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Py_INCREF(b->words[i]);
+    self->last_words[i] = b->words[i];
+  }
+  Py_INCREF(entry);
+  self->last_entry = entry;
+}
+
+/* The cache entry (borrowed) for the words, NULL with no error when absent. */
+static PyObject *find_entry(Launcher *self, Bound *b) {
+  if (same_as_last(self, b)) return self->last_entry;
+  PyObject *key = key_tuple(self, b);
+  if (!key) return NULL;
+  PyObject *entry = PyDict_GetItemWithError(self->cache, key);
+  Py_DECREF(key);
+  if (entry) remember_last(self, b, entry);
+  return entry;
 }
 
 /* The tessera stream handle for torch's current stream on the launch's
@@ -437,37 +488,40 @@ static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize
   Bound b;
   int st = bind_arguments(self, argv[0], argv[1] == Py_None ? NULL : argv[1], &b);
   if (st == HANDLED) st = globals_unchanged(self);
-  PyObject *key = NULL;
-  if (st == HANDLED) st = make_key(self, &b, argv[3], argv[4], &key);
+  if (st == HANDLED) st = key_words(self, &b, argv[3], argv[4]);
   if (st == FAILED) return NULL;
   if (st == NOT_HANDLED) Py_RETURN_NONE;
-  PyObject *entry = PyDict_GetItemWithError(self->cache, key);
-  Py_DECREF(key);
+  PyObject *entry = find_entry(self, &b);
   if (!entry) {
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
   }
+  Py_INCREF(entry); /* the grid callable may run arbitrary code, even clear() */
   PyObject *kernel = PyTuple_GetItem(entry, 0);
   void *handle = PyLong_AsVoidPtr(PyTuple_GetItem(entry, 1));
   void *stream = NULL;
   st = current_stream(&b, &stream);
-  if (st == FAILED) return NULL;
-  if (st == NOT_HANDLED) Py_RETURN_NONE;
+  if (st != HANDLED) {
+    Py_DECREF(entry);
+    if (st == FAILED) return NULL;
+    Py_RETURN_NONE;
+  }
   uint32_t grid[3];
-  Py_INCREF(kernel); /* the grid callable may run arbitrary code */
   if (resolve_grid(self, &b, argv[2], grid) != HANDLED) {
-    Py_DECREF(kernel);
+    Py_DECREF(entry);
     return NULL;
   }
   int status = cfg.launch(handle, grid, b.runtime ? b.ptrs : NULL, stream);
   if (status != 0) {
     PyObject *r = PyObject_CallFunction(self->on_error, "Oi", kernel, status);
-    Py_DECREF(kernel);
+    Py_DECREF(entry);
     Py_XDECREF(r);
     if (r) PyErr_SetString(PyExc_RuntimeError, "on_error returned instead of raising");
     return NULL;
   }
   self->launches++;
+  Py_INCREF(kernel);
+  Py_DECREF(entry);
   return kernel;
 }
 
@@ -482,11 +536,13 @@ static PyObject *Launcher_remember(Launcher *self, PyObject *const *argv, Py_ssi
   }
   Bound b;
   int st = bind_arguments(self, argv[0], argv[1] == Py_None ? NULL : argv[1], &b);
-  PyObject *key = NULL;
-  if (st == HANDLED) st = make_key(self, &b, argv[2], argv[3], &key);
+  if (st == HANDLED) st = key_words(self, &b, argv[2], argv[3]);
   if (st == FAILED) return NULL;
   if (st == NOT_HANDLED) Py_RETURN_FALSE;
+  PyObject *key = key_tuple(self, &b);
+  if (!key) return NULL;
   PyObject *entry = PyTuple_Pack(2, argv[4], argv[5]);
+  forget_last(self);
   int failed = !entry || PyDict_SetItem(self->cache, key, entry) < 0;
   Py_XDECREF(entry);
   Py_DECREF(key);
@@ -504,6 +560,7 @@ static PyObject *Launcher_launches(Launcher *self, PyObject *unused) {
 static PyObject *Launcher_clear(Launcher *self, PyObject *unused) {
   (void)unused;
   PyDict_Clear(self->cache);
+  forget_last(self);
   Py_RETURN_NONE;
 }
 
@@ -560,6 +617,7 @@ static void Launcher_dealloc(Launcher *self) {
   Py_XDECREF(self->cache);
   Py_XDECREF(self->watch);
   Py_XDECREF(self->on_error);
+  forget_last(self);
   PyMem_Free(self->flags);
   freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
   free_fn(self);

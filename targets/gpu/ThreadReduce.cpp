@@ -2,9 +2,12 @@
 //
 // reduce: registers of a thread that differ only along the axis combine
 // first, then lanes by a butterfly of xor shuffles, then warps through
-// shared memory (every thread reads the warps' partials and combines them
-// in the same order, so all copies of a result agree); registers and
-// partials combine as a tree of neighbours. Layouts whose lanes or warps mix the
+// shared memory: each warp's partial is stored, and lanes read one partial
+// each and combine them by a second butterfly over lane bits that hold
+// copies (else every thread reads all partials and combines them in the
+// same order); both butterflies give every copy the same result when the
+// combine commutes, as reductions' do. Registers and partials combine as a
+// tree of neighbours. Layouts whose lanes or warps mix the
 // axis with other dimensions take the general path: the tile goes to shared
 // memory and each thread combines its results' lines there.
 // scan: doubling over the bits of the axis coordinate (partners across a
@@ -181,7 +184,34 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
     }
     for (size_t g = 0; g < keys.size(); ++g)
       for (size_t k = 0; k < n; ++k) storeShared(buffers[k], add(outIdx[g], warpSlot), acc[g][k]);
-    for (size_t g = 0; g < keys.size(); ++g) {
+    // Lanes that differ only in bits moving along the axis (or in none)
+    // hold the same partials of the same results: when there are enough
+    // of them, each reads one warp's partial (the slot its free lane bits
+    // spell) and a butterfly of shuffles over those bits combines them, in
+    // one load and log2(warps) steps instead of a load per warp.
+    std::vector<size_t> freeLaneBits;
+    for (size_t bit = 0; bit < lb.size(); ++bit) {
+      bool free = true;
+      for (size_t d = 0; d < lb[bit].size(); ++d) free = free && (d == axis || !lb[bit][d]);
+      if (free) freeLaneBits.push_back(bit);
+    }
+    if (freeLaneBits.size() >= axisWarpBits.size()) {
+      bool lowBits = freeLaneBits[axisWarpBits.size() - 1] + 1 == axisWarpBits.size();  // bits 0, 1, ...: a mask
+      ir::Value *slot = lowBits ? bitAnd(lane, i32(numWarpsAlong - 1)) : i32(0);
+      for (size_t j = 0; !lowBits && j < axisWarpBits.size(); ++j)
+        slot = bitOr(slot, shl(bitAnd(shr(lane, int64_t(freeLaneBits[j])), i32(1)), int64_t(j)));
+      for (size_t g = 0; g < keys.size(); ++g) {
+        Regs x;
+        for (size_t k = 0; k < n; ++k) x.push_back(loadShared(buffers[k], add(outIdx[g], slot)));
+        for (size_t j = 0; j < axisWarpBits.size(); ++j) {
+          Regs other;
+          for (ir::Value *v : x) other.push_back(shuffleXor(*this, v, 1 << freeLaneBits[j]));
+          x = combineAll(x, other);
+        }
+        acc[g] = x;
+      }
+    }
+    for (size_t g = 0; g < keys.size() && freeLaneBits.size() < axisWarpBits.size(); ++g) {
       std::vector<Regs> xs;
       for (int64_t w = 0; w < numWarpsAlong; ++w) {
         Regs x;

@@ -3,9 +3,12 @@
 # one device call: the CUDA runtime suite, the Python suite with the
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
-#   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]   steps: tests conformance bench ptx vulkan liger
-#   (default: all but vulkan and liger). liger: Liger-Kernel's op tests and
-#   its ops' timing beside Triton (tessera.bench.liger), from the .liger/
+#   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
+#   steps: tests conformance bench ptx vulkan liger liger-bench launch gpu-tests
+#   (default: the first four). launch: the bench's vector_add rows (host
+#   time per launch beside Triton's). liger: Liger-Kernel's op tests and
+#   its ops' timing beside Triton (tessera.bench.liger; liger-bench: the
+#   timing alone, at $LIGER_TOKENS tokens, default "4096 16384"), from the .liger/
 #   folder that `ci/liger.sh fetch .liger --python-version 3.12` made here
 #   (carried: the machine has no network). vulkan: the spirv target on NVIDIA's Vulkan
 #   driver; the machine has no Vulkan loader, so the call carries Debian's
@@ -33,6 +36,9 @@ for step in $steps; do
       TESSERA_TEST_TARGET=nvptx "$py" -m pytest -q -rs -p no:cacheprovider -n 8 "$work/tessera/tests/gpu" \
         "$work/tessera/tests/python" --junitxml "$out/tests.xml" > "$out/tests.log" 2>&1 || rc=1
       tail -5 "$out/tests.log"; grep -E "^(FAILED|ERROR)" "$out/tests.log" | head -30 ;;
+    gpu-tests)  # tests/gpu alone: the quick check
+      "$py" -m pytest -q -rs -p no:cacheprovider -n 8 "$work/tessera/tests/gpu" > "$out/gpu-tests.log" 2>&1 || rc=1
+      tail -3 "$out/gpu-tests.log"; grep -E "^(FAILED|ERROR)" "$out/gpu-tests.log" | head -30 ;;
     conformance)
       TESSERA_CONFORMANCE_DIR="$work/tessera/conformance/cases" "$py" -m tessera.conformance \
         --json "$out/conformance.json" --junit "$out/conformance.xml" > "$out/conformance.log" 2>&1 || rc=1
@@ -62,6 +68,18 @@ for step in $steps; do
       PYTHONPATH="$root/.liger/site:$PYTHONPATH" "$py" -m tessera.bench.liger --profile --json "$out/liger-bench.json" \
         > "$out/liger-bench.log" 2>&1 || rc=1
       cat "$out/liger-bench.log" ;;
+    liger-bench)
+      [ -d "$root/.liger/site" ] || "$py" -m pip install -q --no-deps --no-index --target "$root/.liger/site" \
+        "$root"/.liger/wheels/*.whl > "$out/liger-install.log" 2>&1 || rc=1
+      for tokens in ${LIGER_TOKENS:-4096 16384}; do
+        PYTHONPATH="$root/.liger/site:$PYTHONPATH" "$py" -m tessera.bench.liger --profile --tokens "$tokens" \
+          --json "$out/liger-bench-$tokens.json" > "$out/liger-bench-$tokens.log" 2>&1 || rc=1
+        cat "$out/liger-bench-$tokens.log"
+      done ;;
+    launch)
+      "$py" -m tessera.bench --target nvptx --workload vector_add --no-compile-time --json "$out/bench-launch.json" \
+        > "$out/bench-launch.log" 2>&1 || rc=1
+      grep -v " \.\.\.$" "$out/bench-launch.log" ;;
     ptx)
       "$py" - "$out" <<'PY' || rc=1
 import sys, torch
