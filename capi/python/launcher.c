@@ -46,6 +46,7 @@ static struct {
 /* Interned names and signature words, made once. */
 static PyObject *s_data_ptr, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
 static PyObject *s_i1, *s_i32, *s_i64, *s_u64, *s_fp32;
+static PyObject *s_num_warps, *s_num_stages, *s_debug, *s_grid;
 
 enum { MAX_PARAMS = 256 };
 enum { FLAG_CONSTEXPR = 1, FLAG_SPECIALIZE = 2 };
@@ -113,6 +114,7 @@ static int bind_arguments(Launcher *self, PyObject *args, PyObject *kwargs, Boun
       PyObject *at = PyDict_GetItemWithError(self->index, key);
       if (!at) {
         if (PyErr_Occurred()) return FAILED;
+        if (key == s_num_warps || key == s_num_stages || key == s_debug) continue; /* launch options */
         int skip = PySet_Contains(cfg.ignored, key);
         if (skip < 0) return FAILED;
         if (skip) continue;
@@ -475,20 +477,17 @@ static int resolve_grid(Launcher *self, Bound *b, PyObject *grid, uint32_t out[3
   return HANDLED;
 }
 
-/* launch(args, kwargs, grid, num_warps, num_stages) -> the kernel, or None
- * when the Python path must run this launch. */
-static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
-  if (argc != 5 || !PyTuple_Check(argv[0]) || (argv[1] != Py_None && !PyDict_Check(argv[1]))) {
-    PyErr_SetString(PyExc_TypeError, "launch(args, kwargs, grid, num_warps, num_stages)");
-    return NULL;
-  }
+/* The kernel launched (a new reference), None when the Python path must
+ * run this launch, NULL on an error. kwargs may be NULL. */
+static PyObject *launch(Launcher *self, PyObject *args, PyObject *kwargs, PyObject *grid_arg, PyObject *num_warps,
+                        PyObject *num_stages) {
   if (!cfg.launch) Py_RETURN_NONE;
   const char *debug = getenv("TESSERA_DEBUG"); /* the checked mode is the Python path's */
   if (debug && *debug && strcmp(debug, "0") != 0) Py_RETURN_NONE;
   Bound b;
-  int st = bind_arguments(self, argv[0], argv[1] == Py_None ? NULL : argv[1], &b);
+  int st = bind_arguments(self, args, kwargs, &b);
   if (st == HANDLED) st = globals_unchanged(self);
-  if (st == HANDLED) st = key_words(self, &b, argv[3], argv[4]);
+  if (st == HANDLED) st = key_words(self, &b, num_warps, num_stages);
   if (st == FAILED) return NULL;
   if (st == NOT_HANDLED) Py_RETURN_NONE;
   PyObject *entry = find_entry(self, &b);
@@ -507,7 +506,7 @@ static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize
     Py_RETURN_NONE;
   }
   uint32_t grid[3];
-  if (resolve_grid(self, &b, argv[2], grid) != HANDLED) {
+  if (resolve_grid(self, &b, grid_arg, grid) != HANDLED) {
     Py_DECREF(entry);
     return NULL;
   }
@@ -523,6 +522,100 @@ static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize
   Py_INCREF(kernel);
   Py_DECREF(entry);
   return kernel;
+}
+
+/* launch(args, kwargs, grid, num_warps, num_stages) -> the kernel, or None
+ * when the Python path must run this launch. */
+static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
+  if (argc != 5 || !PyTuple_Check(argv[0]) || (argv[1] != Py_None && !PyDict_Check(argv[1]))) {
+    PyErr_SetString(PyExc_TypeError, "launch(args, kwargs, grid, num_warps, num_stages)");
+    return NULL;
+  }
+  return launch(self, argv[0], argv[1] == Py_None ? NULL : argv[1], argv[2], argv[3], argv[4]);
+}
+
+/* kernel[grid] while the fast lane has kernels: calling it launches (the
+ * launch options num_warps, num_stages and debug as keywords, as
+ * JITFunction.run takes them), or calls `fallback(*args, grid=grid,
+ * **kwargs)` (JITFunction.run) when the Python path must. */
+typedef struct {
+  PyObject_HEAD
+  Launcher *launcher;
+  PyObject *grid;
+  PyObject *fallback;
+} GridLaunch;
+
+static PyObject *GridLaunch_fallback(GridLaunch *self, PyObject *args, PyObject *kwargs) {
+  PyObject *all = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+  if (!all) return NULL;
+  /* A grid= keyword wins, as with functools.partial(run, grid=grid). */
+  int given = PyDict_Contains(all, s_grid);
+  if (given < 0 || (!given && PyDict_SetItem(all, s_grid, self->grid) < 0)) {
+    Py_DECREF(all);
+    return NULL;
+  }
+  PyObject *r = PyObject_Call(self->fallback, args, all);
+  Py_DECREF(all);
+  return r;
+}
+
+static PyObject *GridLaunch_call(GridLaunch *self, PyObject *args, PyObject *kwargs) {
+  PyObject *num_warps = Py_None, *num_stages = Py_None;
+  if (kwargs && PyDict_Size(kwargs)) {
+    PyObject *debug = PyDict_GetItemWithError(kwargs, s_debug);
+    if ((debug && debug != Py_None) || PyErr_Occurred()) return PyErr_Occurred() ? NULL : GridLaunch_fallback(self, args, kwargs);
+    PyObject *nw = PyDict_GetItemWithError(kwargs, s_num_warps);
+    PyObject *ns = nw || !PyErr_Occurred() ? PyDict_GetItemWithError(kwargs, s_num_stages) : NULL;
+    if (PyErr_Occurred()) return NULL;
+    if (nw) num_warps = nw;
+    if (ns) num_stages = ns;
+    int grid_given = PyDict_Contains(kwargs, s_grid);
+    if (grid_given < 0) return NULL;
+    if (grid_given) return GridLaunch_fallback(self, args, kwargs);
+  }
+  PyObject *r = launch(self->launcher, args, kwargs, self->grid, num_warps, num_stages);
+  if (r != Py_None) return r;
+  Py_DECREF(r);
+  return GridLaunch_fallback(self, args, kwargs);
+}
+
+static void GridLaunch_dealloc(GridLaunch *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  Py_XDECREF(self->launcher);
+  Py_XDECREF(self->grid);
+  Py_XDECREF(self->fallback);
+  freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  free_fn(self);
+  Py_DECREF(type);
+}
+
+static PyType_Slot grid_launch_slots[] = {
+    {Py_tp_call, (void *)GridLaunch_call},
+    {Py_tp_dealloc, (void *)GridLaunch_dealloc},
+    {Py_tp_doc, (void *)"kernel[grid] on the launch fast lane"},
+    {0, NULL},
+};
+
+static PyType_Spec grid_launch_spec = {"_tessera_launch.GridLaunch", sizeof(GridLaunch), 0, Py_TPFLAGS_DEFAULT,
+                                       grid_launch_slots};
+static PyObject *grid_launch_type;
+
+/* at(grid, fallback) -> a callable for kernel[grid] (see GridLaunch). */
+static PyObject *Launcher_at(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
+  if (argc != 2) {
+    PyErr_SetString(PyExc_TypeError, "at(grid, fallback)");
+    return NULL;
+  }
+  allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)grid_launch_type, Py_tp_alloc);
+  GridLaunch *g = (GridLaunch *)alloc((PyTypeObject *)grid_launch_type, 0);
+  if (!g) return NULL;
+  Py_INCREF(self);
+  g->launcher = self;
+  Py_INCREF(argv[0]);
+  g->grid = argv[0];
+  Py_INCREF(argv[1]);
+  g->fallback = argv[1];
+  return (PyObject *)g;
 }
 
 /* remember(args, kwargs, num_warps, num_stages, kernel, handle, watch) ->
@@ -629,6 +722,8 @@ static PyMethodDef launcher_methods[] = {
      "launch(args, kwargs, grid, num_warps, num_stages): the kernel launched, or None (the Python path's turn)"},
     {"remember", (PyCFunction)(void (*)(void))Launcher_remember, METH_FASTCALL,
      "remember(args, kwargs, num_warps, num_stages, kernel, handle, watch): keys `kernel` for these arguments"},
+    {"at", (PyCFunction)(void (*)(void))Launcher_at, METH_FASTCALL,
+     "at(grid, fallback): a callable launching kernel[grid](...), else calling fallback(*args, grid=grid, **kwargs)"},
     {"launches", (PyCFunction)Launcher_launches, METH_NOARGS, "launches made by the fast lane"},
     {"clear", (PyCFunction)Launcher_clear, METH_NOARGS, "forgets every remembered kernel"},
     {NULL, NULL, 0, NULL},
@@ -700,7 +795,8 @@ static int intern_all(void) {
       {&s_data_ptr, "data_ptr"}, {&s_dtype, "dtype"}, {&s_device, "device"},
       {&s_array_interface, "__array_interface__"}, {&s_data, "data"}, {&s_size, "size"},
       {&s_cell_contents, "cell_contents"}, {&s_i1, "i1"}, {&s_i32, "i32"}, {&s_i64, "i64"},
-      {&s_u64, "u64"}, {&s_fp32, "fp32"}, {&cfg.cpu, "cpu"},
+      {&s_u64, "u64"}, {&s_fp32, "fp32"}, {&cfg.cpu, "cpu"}, {&s_num_warps, "num_warps"},
+      {&s_num_stages, "num_stages"}, {&s_debug, "debug"}, {&s_grid, "grid"},
   };
   for (size_t i = 0; i < sizeof(words) / sizeof(*words); ++i) {
     if (*words[i].slot) continue;
@@ -721,6 +817,11 @@ PyMODINIT_FUNC PyInit__tessera_launch(void) {
   PyObject *type = PyType_FromSpec(&launcher_spec);
   if (!type || PyModule_AddObject(m, "Launcher", type) < 0) {
     Py_XDECREF(type);
+    Py_DECREF(m);
+    return NULL;
+  }
+  if (!grid_launch_type) grid_launch_type = PyType_FromSpec(&grid_launch_spec);
+  if (!grid_launch_type) {
     Py_DECREF(m);
     return NULL;
   }

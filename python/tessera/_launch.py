@@ -82,7 +82,7 @@ def new_launcher(jit_function, on_error):
     if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
         return None
     names = tuple(p.name for p in params)
-    if "num_warps" in names or "num_stages" in names:  # also launch options: jit.py merges them
+    if {"num_warps", "num_stages", "debug", "grid"} & set(names):  # also launch options: run() sorts them out
         return None
     missing = object()
     defaults = tuple(missing if p.default is p.empty else p.default for p in params)

@@ -202,6 +202,12 @@ class JITFunction(KernelInterface):
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
 
+    def __getitem__(self, grid):
+        fast = self._fast
+        if fast and not self.debug:  # launches in C, else through run()
+            return fast.at(grid, self.run)
+        return functools.partial(self.run, grid=grid)
+
     def __repr__(self):
         return "JITFunction(%s)" % self.__name__
 

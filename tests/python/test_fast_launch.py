@@ -189,3 +189,29 @@ def test_disabled_by_environment(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["False", "1.0"]
+
+
+def test_launch_options_through_kernel_grid():
+    @tessera.jit
+    def scale(out, x, BLOCK: tl.constexpr):
+        i = tl.arange(0, BLOCK)
+        tl.store(out + i, tl.load(x + i) * 2)
+
+    x = np.arange(16, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    scale[(1,)](out, x, BLOCK=16)
+    launcher = scale[(1,)]
+    assert type(launcher).__name__ == "GridLaunch"  # kernel[grid] is the fast lane's now
+    for num_warps in (None, 2, 2):
+        out[:] = 0
+        assert launcher(out, x, BLOCK=16, num_warps=num_warps) is \
+            python_choice(scale, (out, x), {"BLOCK": 16}, num_warps=num_warps)
+        np.testing.assert_array_equal(out, 2 * x)
+    assert scale._fast.launches() == 2  # num_warps=2's first launch was Python's
+    out[:] = 0
+    scale[(1,)](out, x, BLOCK=16, debug=True)  # the checked mode: the Python path
+    np.testing.assert_array_equal(out, 2 * x)
+    assert scale._fast.launches() == 2
+    out[:] = 0  # grid= overrides kernel[grid], as with functools.partial(run, grid=...)
+    scale[(0,)](out, x, BLOCK=16, grid=(1,))
+    np.testing.assert_array_equal(out, 2 * x)

@@ -210,6 +210,8 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
         row["launch_us"] = {"tessera": timer.launch_us(case.run)}
         if "triton" in peers:  # measured above (not failed)
             row["launch_us"]["triton"] = timer.launch_us(case.peers["triton"])
+        if hasattr(timer, "bare_launch"):  # the floor: one launch of an empty-ish torch kernel
+            row["launch_us"]["bare torch launch"] = timer.launch_us(timer.bare_launch)
     if w.ceiling == "copy":
         row["ceiling_name"] = copy.name(case.work) if hasattr(copy, "name") else "memory copy"
         row["ceiling"] = copy.gbps(case.work)

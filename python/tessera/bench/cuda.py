@@ -51,6 +51,11 @@ class CudaTimer:
         torch.cuda.synchronize()
         return us
 
+    def bare_launch(self):
+        """A launch with as little around it as torch has: the host cost's
+        floor on this machine, beside the kernels' launch paths."""
+        self.torch.cuda._sleep(0)
+
     def median_ms(self, fn, data_bytes):
         torch = self.torch
         flush = data_bytes < 4 * self.l2
