@@ -53,29 +53,7 @@ case "$cmd" in
         -p tessera.compat.pytest_plugin -o log_cli=false -k "not dtensor" --junitxml "$out/liger.xml" "$@" \
         "${files[@]}" > "$out/liger.log" 2>&1)
     rc=$?
-    "$py" - "$out/liger.xml" <<'PY'
-import collections, sys, xml.etree.ElementTree as ET
-counts = collections.defaultdict(collections.Counter)
-for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
-    if not case.get("name"):  # pytest-xdist's bookkeeping entries
-        continue
-    name = case.get("classname", "").split(".")[-1] or case.get("file", "?")
-    kinds = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
-    kind = kinds[0] if kinds else "passed"
-    if kind == "skipped" and any("xfail" in (c.get("type", "") + c.get("message", "")) for c in case):
-        kind = "xfailed"
-    counts[name][kind] += 1
-total = collections.Counter()
-print("%-40s %7s %7s %7s %7s" % ("file", "passed", "failed", "skipped", "rate"))
-for name in sorted(counts):
-    c = counts[name]; total.update(c)
-    run = c["passed"] + c["failure"] + c["error"]
-    print("%-40s %7d %7d %7d %6.1f%%" % (name, c["passed"], c["failure"] + c["error"], c["skipped"] + c["xfailed"],
-                                           100.0 * c["passed"] / max(run, 1)))
-run = total["passed"] + total["failure"] + total["error"]
-print("%-40s %7d %7d %7d %6.1f%%" % ("all", total["passed"], total["failure"] + total["error"],
-                                       total["skipped"] + total["xfailed"], 100.0 * total["passed"] / max(run, 1)))
-PY
+    "$py" "$root/ci/junit_counts.py" "$out/liger.xml"
     exit $rc ;;
   *) echo "ci/liger.sh: unknown command '$cmd' (fetch, test)" >&2; exit 2 ;;
 esac

@@ -510,7 +510,12 @@ static PyObject *launch(Launcher *self, PyObject *args, PyObject *kwargs, PyObje
     Py_DECREF(entry);
     return NULL;
   }
-  int status = cfg.launch(handle, grid, b.runtime ? b.ptrs : NULL, stream);
+  int status;
+  /* As ctypes does: a host launch runs the kernel before it returns, and
+   * other Python threads go on meanwhile. */
+  Py_BEGIN_ALLOW_THREADS
+  status = cfg.launch(handle, grid, b.runtime ? b.ptrs : NULL, stream);
+  Py_END_ALLOW_THREADS
   if (status != 0) {
     PyObject *r = PyObject_CallFunction(self->on_error, "Oi", kernel, status);
     Py_DECREF(entry);

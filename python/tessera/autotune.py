@@ -5,6 +5,8 @@ sees a key and keeps the fastest; later calls with that key launch it directly.
 """
 
 import builtins
+import os
+import time
 
 from . import _C, testing
 from .jit import JITFunction, KernelInterface
@@ -13,13 +15,18 @@ from .jit import JITFunction, KernelInterface
 class Config:
     """Meta-parameters (constexpr values) plus launch options for one run."""
 
-    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None):
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, ir_override=None):
+        if ir_override is not None:
+            raise NotImplementedError("Config(ir_override=...): Tessera compiles kernels from their source; "
+                                      "it takes no IR files")
         self.kwargs = dict(kwargs)
         self.num_warps, self.num_stages, self.num_ctas = num_warps, num_stages, num_ctas
-        self.maxnreg, self.pre_hook = maxnreg, pre_hook
+        self.maxnreg, self.pre_hook, self.ir_override = maxnreg, pre_hook, None
 
     def all_kwargs(self):
-        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+        options = (("num_warps", self.num_warps), ("num_ctas", self.num_ctas), ("num_stages", self.num_stages),
+                   ("maxnreg", self.maxnreg))
+        return {**self.kwargs, **{k: v for k, v in options if v is not None}}
 
     def __str__(self):
         parts = ["%s: %s" % (k, v) for k, v in self.kwargs.items()]
@@ -30,12 +37,9 @@ class Config:
 
 
 class _Wrapper(KernelInterface):
-    """Shared by Autotuner and Heuristics: the wrapped fn."""
+    """Shared by Autotuner and Heuristics: the wrapped fn, its parameter
+    names in `arg_names`."""
     __tessera_wrapper__ = True
-
-    @property
-    def arg_names(self):
-        return self.fn.arg_names
 
     def _base(self):
         fn = self.fn
@@ -44,102 +48,195 @@ class _Wrapper(KernelInterface):
         return fn
 
 
+def _zero(x):
+    if hasattr(x, "zero_"):
+        x.zero_()
+    else:
+        x[...] = 0
+
+
+def _copy_of(x):
+    return x.clone() if hasattr(x, "clone") else x.copy()
+
+
+def _restore(x, saved):
+    if hasattr(x, "copy_"):
+        x.copy_(saved)
+    else:
+        x[...] = saved
+
+
 class Autotuner(_Wrapper):
-    def __init__(self, fn, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None,
-                 pre_hook=None, post_hook=None, warmup=None, rep=None, do_bench=None):
-        self.fn = fn
+    """Triton's Autotuner, with its constructor and attributes (libraries
+    subclass it): `cache` maps a key (the `key` arguments' values, then the
+    dtype of every argument that has one, as Triton builds it) to the best
+    Config; `pre_hook(nargs, reset_only=False)` and `post_hook(nargs,
+    exception)` zero `reset_to_zero` and restore `restore_value` around each
+    timed run unless the user gave hooks."""
+
+    def __init__(self, fn, arg_names, configs, key, reset_to_zero, restore_value, pre_hook=None, post_hook=None,
+                 prune_configs_by=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None,
+                 cache_results=False):
+        self.fn, self.base_fn = fn, fn
+        while hasattr(self.base_fn, "fn"):
+            self.base_fn = self.base_fn.fn
+        self.arg_names = list(arg_names)
         self.configs = list(configs) or [Config({})]
         self.keys = list(key)
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
-        self.pre_hook, self.post_hook = pre_hook, post_hook
-        self.prune_configs_by = prune_configs_by or {}
-        self.warmup = 25 if warmup is None else warmup
-        self.rep = 100 if rep is None else rep
-        self.do_bench = do_bench or (lambda f, quantiles: testing.do_bench(f, warmup=self.warmup, rep=self.rep,
-                                                                            quantiles=quantiles))
+        self.restore_copies = {}
+        self.user_defined_pre_hook, self.user_defined_post_hook = pre_hook is not None, post_hook is not None
+        self.pre_hook = pre_hook or self._default_pre_hook
+        self.post_hook = post_hook or self._default_post_hook
+        prune = prune_configs_by or {}
+        self.perf_model = prune.get("perf_model")
+        self.configs_top_k = prune.get("top_k", 1.0)
+        self.early_config_prune = prune.get("early_config_prune")
+        self.num_warmups, self.num_reps = warmup, rep
+        self.use_cuda_graph, self.cache_results = use_cuda_graph, cache_results
+        self.do_bench = do_bench or (lambda f, quantiles: testing.do_bench(
+            f, warmup=25 if warmup is None else warmup, rep=100 if rep is None else rep, quantiles=quantiles))
         self.cache = {}
+        self.nargs = None
         self.best_config = None
-        self.bench_times = {}    # config -> ms, from the last tuning
+        self.bench_time = 0.0
+        self.configs_timings = {}  # config -> (median, p20, p80) ms, from the last tuning
 
-    def _key(self, bound):
-        key = [bound[k] for k in self.keys if k in bound]
-        key += [str(v.dtype) for v in bound.values() if hasattr(v, "dtype")]
+    @property
+    def bench_times(self):
+        """config -> median ms of the last tuning."""
+        return {c: (t[0] if isinstance(t, (list, tuple)) else t) for c, t in self.configs_timings.items()}
+
+    def _default_pre_hook(self, nargs, reset_only=False):
+        for name in self.reset_to_zero:
+            if nargs.get(name) is not None:
+                _zero(nargs[name])
+        if not reset_only:
+            self.restore_copies = {n: _copy_of(nargs[n]) for n in self.restore_value if nargs.get(n) is not None}
+
+    def _default_post_hook(self, nargs, exception):
+        for name, saved in self.restore_copies.items():
+            _restore(nargs[name], saved)
+        self.restore_copies = {}
+
+    def _key(self, all_args):
+        args = {k: v for k, v in all_args.items() if k in self.arg_names}
+        key = [args[k] for k in self.keys if k in args]
+        key += [str(v.dtype) for v in args.values() if hasattr(v, "dtype")]
         return tuple(key)
 
-    def _pruned(self, bound):
+    def prune_configs(self, kwargs):
+        """The configurations to time: early_config_prune(configs, nargs,
+        **kwargs), then the perf_model's top_k (a count, or a fraction of
+        all configurations), as Triton prunes."""
         configs = self.configs
-        early = self.prune_configs_by.get("early_config_prune")
-        if early:
-            configs = early(configs, bound)
+        if self.early_config_prune:
+            configs = self.early_config_prune(self.configs, self.nargs, **kwargs)
+        if self.perf_model:
+            top_k = self.configs_top_k
+            if isinstance(top_k, float) and top_k <= 1.0:
+                top_k = int(len(self.configs) * top_k)
+            elif not isinstance(top_k, int):
+                raise TypeError("prune_configs_by's top_k is an int or a float <= 1.0, got %r" % (top_k,))
+            if len(configs) > top_k:
+                estimate = {c: self.perf_model(**self.nargs, **kwargs, **c.all_kwargs()) for c in configs}
+                configs = sorted(estimate, key=estimate.get)[:top_k]
         return configs
 
-    def _bench(self, config, args, grid, kwargs, bound):
-        saved = {n: bound[n].copy() for n in self.restore_value if hasattr(bound.get(n), "copy")}
+    def _bench(self, *args, config, **meta):
+        clash = meta.keys() & config.kwargs.keys()
+        if clash:
+            raise ValueError("Conflicting meta-parameters: %s. Make sure that you don't re-define auto-tuned "
+                             "symbols." % ", ".join(sorted(clash)))
+        current = dict(meta, **config.all_kwargs())
+        nargs = {**self.nargs, **current}
 
         def call():
-            for n in self.reset_to_zero:
-                bound[n][...] = 0
             if config.pre_hook:
-                config.pre_hook({**bound, **config.all_kwargs()})
-            if self.pre_hook:
-                self.pre_hook({**bound, **config.all_kwargs()})
-            self.fn.run(*args, grid=grid, **config.all_kwargs(), **kwargs)
-            if self.post_hook:
-                self.post_hook({**bound, **config.all_kwargs()}, None)
+                config.pre_hook(nargs)
+            self.pre_hook(nargs)
+            try:
+                self.fn.run(*args, **current)
+            except Exception as e:
+                self.post_hook(nargs, exception=e)
+                raise
+            self.post_hook(nargs, exception=None)
 
         try:
             return self.do_bench(call, quantiles=(0.5, 0.2, 0.8))
         except _C.OutOfResources:
             # As Triton's: a configuration too big for the device is skipped
             # (if every one is, the launch with the "best" raises the error).
-            return (float("inf"),) * 3
-        finally:
-            for n, v in saved.items():
-                bound[n][...] = v
+            return [float("inf")] * 3
 
-    def run(self, *args, grid, **kwargs):
-        base = self._base()
-        bound = base.signature.bind_partial(*args, **kwargs).arguments
-        key = self._key(bound)
-        if key not in self.cache:
-            configs = self._pruned(bound)
-            if len(configs) == 1:
-                self.cache[key] = configs[0]
-            else:
-                timings = {c: self._bench(c, args, grid, kwargs, bound) for c in configs}
-                self.bench_times = {c: (t[0] if isinstance(t, (list, tuple)) else t) for c, t in timings.items()}
-                self.cache[key] = builtins.min(self.bench_times, key=self.bench_times.get)
-        config = self.best_config = self.cache[key]
-        if config.pre_hook:
-            config.pre_hook({**bound, **config.all_kwargs()})
-        return self.fn.run(*args, grid=grid, **config.all_kwargs(), **kwargs)
+    def run(self, *args, **kwargs):
+        self.nargs = dict(zip(self.arg_names, args))
+        tuned = False
+        key = None
+        if len(self.configs) > 1:
+            key = self._key({**self.nargs, **kwargs})
+            if key not in self.cache:
+                tuned = True
+                start = time.time()
+                timings = {c: self._bench(*args, config=c, **kwargs) for c in self.prune_configs(kwargs)}
+                self.bench_time = time.time() - start
+                self.configs_timings = timings
+                self.cache[key] = builtins.min(timings, key=lambda c: _median(timings[c]))
+                self.pre_hook({**self.nargs, **kwargs, **self.cache[key].all_kwargs()}, reset_only=True)
+            config = self.cache[key]
+        else:
+            config = self.configs[0]
+        self.best_config = config
+        if tuned and os.environ.get("TRITON_PRINT_AUTOTUNING") == "1":
+            print("Triton autotuning for function %s,\nwith key as %s,\nfinished after %.2fs,\nbest config "
+                  "selected: %s;" % (self.base_fn.__name__, key, self.bench_time, config))
+        if config.pre_hook is not None:
+            config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
+        try:
+            return self.fn.run(*args, **kwargs, **config.all_kwargs())
+        finally:
+            self.nargs = None
+
+    def warmup(self, *args, **kwargs):
+        """Compiles every configuration prune_configs keeps, launching none."""
+        self.nargs = dict(zip(self.arg_names, args))
+        try:
+            return [self.fn.warmup(*args, **kwargs, **c.all_kwargs()) for c in self.prune_configs(kwargs)]
+        finally:
+            self.nargs = None
+
+
+def _median(t):
+    return t[0] if isinstance(t, (list, tuple)) else t
 
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None,
-             post_hook=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None):
+             post_hook=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None, cache_results=False):
     """Triton's @autotune: picks the fastest of `configs` per value of `key`."""
     def decorator(fn):
-        return Autotuner(fn, configs, key, prune_configs_by, reset_to_zero, restore_value, pre_hook, post_hook,
-                         warmup, rep, do_bench)
+        return Autotuner(fn, fn.arg_names, configs, key, reset_to_zero, restore_value, pre_hook=pre_hook,
+                         post_hook=post_hook, prune_configs_by=prune_configs_by, warmup=warmup, rep=rep,
+                         use_cuda_graph=use_cuda_graph, do_bench=do_bench, cache_results=cache_results)
     return decorator
 
 
 class Heuristics(_Wrapper):
-    def __init__(self, fn, values):
-        self.fn, self.values = fn, dict(values)
+    """Triton's Heuristics(fn, arg_names, values): each rule sees the
+    positional arguments by name and the keyword ones, with the values of
+    the rules before it."""
 
-    def run(self, *args, grid, **kwargs):
-        bound = self._base().signature.bind_partial(*args, **kwargs).arguments
-        meta = {**bound, **kwargs}
+    def __init__(self, fn, arg_names, values):
+        self.fn, self.arg_names, self.values = fn, list(arg_names), dict(values)
+
+    def run(self, *args, **kwargs):
         for name, rule in self.values.items():
-            kwargs[name] = rule(meta)
-            meta[name] = kwargs[name]
-        return self.fn.run(*args, grid=grid, **kwargs)
+            kwargs[name] = rule({**dict(zip(self.arg_names, args)), **kwargs})
+        return self.fn.run(*args, **kwargs)
 
 
 def heuristics(values):
     """Triton's @heuristics: constexpr values computed from the arguments."""
     def decorator(fn):
-        return Heuristics(fn, values)
+        return Heuristics(fn, fn.arg_names, values)
     return decorator

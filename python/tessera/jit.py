@@ -182,7 +182,7 @@ class JITFunction(KernelInterface):
 
     def __init__(self, fn, target=None, do_not_specialize=(), debug=None):
         self.fn = fn
-        self.target = target  # None: the arguments' device decides, per launch
+        self._target = target  # None: the arguments' device decides, per launch
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
@@ -201,6 +201,18 @@ class JITFunction(KernelInterface):
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
+
+    @property
+    def target(self):
+        return self._target
+
+    @target.setter
+    def target(self, value):
+        # The fast lane's keys leave the target out (it follows from the
+        # device): a new target starts it afresh.
+        self._target = value
+        if self._fast:
+            self._fast.clear()
 
     def __getitem__(self, grid):
         fast = self._fast

@@ -60,11 +60,55 @@ def test_autotune_times_configs_and_caches_the_choice(sleepy):
 
 
 def test_reset_to_zero_and_hooks(sleepy):
-    seen = []
-    k = make_kernel(reset_to_zero=["x_ptr"], pre_hook=lambda args: seen.append(args["BLOCK"]))
+    k = make_kernel(reset_to_zero=["x_ptr"])
     x = np.ones(8, np.float32)
     k[(1,)](x, 3)
-    assert not x.any() and set(seen) == {16, 32, 64}
+    assert not x.any()
+    # As Triton's: a user's pre_hook(nargs, reset_only) replaces the default
+    # one (which zeroes reset_to_zero), and is also called once after tuning
+    # with reset_only=True.
+    seen = []
+    k = make_kernel(reset_to_zero=["x_ptr"], pre_hook=lambda nargs, reset_only=False: seen.append(
+        (nargs.get("BLOCK"), reset_only)))
+    x = np.ones(8, np.float32)
+    k[(1,)](x, 3)
+    assert x.all() and {b for b, reset in seen if not reset} == {16, 32, 64}
+    assert [r for _, r in seen].count(True) == 1
+
+
+def test_restore_value_and_post_hook(sleepy):
+    k = make_kernel(restore_value=["x_ptr"])
+    x = np.arange(8, dtype=np.float32)
+    k[(1,)](x, 3)
+    np.testing.assert_array_equal(x, np.arange(8))  # restored after every timed run
+    done = []
+    k = make_kernel(post_hook=lambda nargs, exception: done.append(exception))
+    k[(1,)](x, 5)
+    assert done and set(done) == {None}  # after every timed run, with no exception
+
+
+def test_triton_constructor_and_pruning(sleepy):
+    _, compiles = sleepy
+    from tessera.autotune import Autotuner
+
+    @tessera.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):
+        pass
+
+    seen = {}
+
+    def early(configs, nargs, **kwargs):
+        seen["early"] = (sorted(nargs), sorted(kwargs))
+        return configs[1:]
+
+    configs = [tessera.Config({"BLOCK": b}) for b in (16, 32, 64, 128)]
+    tuner = Autotuner(k, k.arg_names, configs, ["n"], None, None,
+                      prune_configs_by={"early_config_prune": early, "top_k": 2,
+                                        "perf_model": lambda **kw: -kw["BLOCK"]})
+    tuner[(1,)](np.zeros(4, np.float32), 20)
+    assert seen["early"] == (["n", "x_ptr"], ["grid"])
+    assert sorted(c.kwargs["BLOCK"] for c in tuner.configs_timings) == [64, 128]  # the model's top 2
+    assert (20, "float32") in tuner.cache  # Triton's key: the key arguments, then the dtypes
 
 
 def test_heuristics(sleepy):
@@ -81,7 +125,9 @@ def test_heuristics(sleepy):
 
 def test_config():
     c = tessera.Config({"BLOCK": 128}, num_warps=8, num_stages=2)
-    assert c.all_kwargs() == {"BLOCK": 128, "num_warps": 8, "num_stages": 2}
+    assert c.all_kwargs() == {"BLOCK": 128, "num_warps": 8, "num_ctas": 1, "num_stages": 2}
+    with pytest.raises(NotImplementedError, match="ir_override"):
+        tessera.Config({}, ir_override="k.ttgir")
     assert "BLOCK: 128" in str(c)
 
 

@@ -215,3 +215,18 @@ def test_launch_options_through_kernel_grid():
     out[:] = 0  # grid= overrides kernel[grid], as with functools.partial(run, grid=...)
     scale[(0,)](out, x, BLOCK=16, grid=(1,))
     np.testing.assert_array_equal(out, 2 * x)
+
+
+def test_a_new_target_starts_afresh():
+    @tessera.jit
+    def one(out):
+        tl.store(out, 1.0)
+
+    out = np.zeros(1, np.float32)
+    launch_twice(one, (1,), (out,), {})
+    one.target = "cpu"  # the same code here, but the lane keys no target: it must forget
+    before = one._fast.launches()
+    one[(1,)](out)
+    assert one._fast.launches() == before and one.target == "cpu"
+    one[(1,)](out)
+    assert one._fast.launches() == before + 1 and out[0] == 1

@@ -163,6 +163,10 @@ class constexpr:
         return hash(self.value)
 
 
+# Triton's core module's shared constants (libraries use them as defaults).
+CONSTEXPR_0 = constexpr(0)
+
+
 def _stub(name, module=__name__):
     """A builtin's Python stand-in; `_tessera_source` says where a kernel's
     global of this value comes from, so that `from tessera.language.math

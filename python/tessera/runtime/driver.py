@@ -76,8 +76,9 @@ class _ActiveDriver:
 
     def get_current_target(self):
         """GPUTarget("cuda", 90, 32) on an H200 (arch: the compute
-        capability as a number, as Triton gives it); ("host", "cpu", 1) on
-        the CPU."""
+        capability as a number, as Triton gives it); ("cpu", "cpu", 1) on
+        the CPU: the backend named as Triton's CPU backend and torch name it
+        (libraries look up getattr(torch, backend))."""
         backend = self._backend()
         handle = _C.get_device(backend, self.get_current_device() if backend != _C.HOST else 0)
         try:
@@ -87,7 +88,9 @@ class _ActiveDriver:
         if backend == "cuda":
             sm = _C.device_name(handle).rsplit("(sm_", 1)[-1].rstrip(")")  # "NVIDIA H200 (sm_90)"
             return GPUTarget("cuda", int(sm) if sm.isdigit() else 0, warp)
-        return GPUTarget(backend, "cpu" if backend == _C.HOST else "", warp)
+        if backend == _C.HOST:
+            return GPUTarget("cpu", "cpu", warp)
+        return GPUTarget(backend, "", warp)
 
     def get_current_stream(self, device=None):
         torch = _torch_cuda()

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# flash-linear-attention's own op tests, unmodified, on Tessera through
+# tessera.compat (issue 19's second library). fla stays outside the
+# repository, and its tests are not in its PyPI releases: they come with its
+# source from a git repository (GitHub is not reachable from these machines'
+# scripts, so `fetch` takes a clone or mirror).
+#   ci/fla.sh fetch DIR GIT_DIR [--python-version 3.12]
+#       DIR/src: fla/ and tests/ of GIT_DIR's HEAD (its commit in DIR/COMMIT);
+#       DIR/wheels: einops for that Python, to carry to a machine without a
+#       network. fla needs torch on a GPU: it runs its CPU fallback on CUDA.
+#   ci/fla.sh test DIR [OUT] [pytest args...]
+#       installs DIR/wheels into DIR/site, runs the op tests with the pytest
+#       plugin tessera.compat.pytest_plugin, writes OUT/fla.xml and OUT/fla.log
+#       (OUT default: DIR) and prints the counts per file.
+#       FLA_TEST_SECONDS: stop the tests then (SIGINT: what ran is counted).
+#       FLA_OPS: the test files of tests/ops that run (default below).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OPS="${FLA_OPS:-simple_gla gla delta gdn retention linear_attn hgrn based lightning_attn}"
+py="${PYTHON:-python3}"
+cmd="${1:-}"; dir="${2:-}"
+[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+shift 2
+mkdir -p "$dir" && dir="$(cd "$dir" && pwd)"
+case "$cmd" in
+  fetch)
+    git_dir="${1:?ci/fla.sh fetch DIR GIT_DIR}"; shift
+    pyver=()
+    [ "${1:-}" = "--python-version" ] && pyver=(--python-version "$2" --only-binary=:all:
+      --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
+    rm -rf "$dir/src" && mkdir -p "$dir/src" "$dir/wheels"
+    git --git-dir "$git_dir" archive HEAD fla tests pyproject.toml | tar -x -C "$dir/src" || exit 1
+    git --git-dir "$git_dir" rev-parse HEAD > "$dir/COMMIT"
+    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" einops || exit 1  # pytest comes with the Python that runs it
+    du -sh "$dir" ;;
+  test)
+    out="${1:-$dir}"; shift || true
+    mkdir -p "$out"
+    "$py" -m pip install -q --no-deps --no-index --target "$dir/site" "$dir"/wheels/*.whl > "$out/fla-install.log" 2>&1 \
+      || { cat "$out/fla-install.log"; exit 1; }
+    files=(); for op in $OPS; do files+=("tests/ops/test_$op.py"); done
+    echo "fla at $(cat "$dir/COMMIT" 2>/dev/null || echo '?')"
+    (cd "$dir/src" && \
+      PYTHONPATH="$dir/src:$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" timeout -s INT "${FLA_TEST_SECONDS:-0}" \
+        "$py" -m pytest -q -p no:cacheprovider -p tessera.compat.pytest_plugin --junitxml "$out/fla.xml" "$@" \
+        "${files[@]}" > "$out/fla.log" 2>&1)
+    rc=$?
+    "$py" "$root/ci/junit_counts.py" "$out/fla.xml"
+    exit $rc ;;
+  *) echo "ci/fla.sh: unknown command '$cmd' (fetch, test)" >&2; exit 2 ;;
+esac
