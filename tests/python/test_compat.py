@@ -118,3 +118,14 @@ def test_the_pytest_plugin_installs_in_xdist_workers(tmp_path):
                         "-p", "tessera.compat.pytest_plugin", str(tmp_path / "test_uses_triton.py")],
                        capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
     assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout + r.stderr
+
+
+def test_the_reported_triton_version_can_be_chosen(tmp_path):
+    # For libraries that refuse a Triton release over one of Triton's own bugs.
+    script = tmp_path / "version.py"
+    script.write_text("import triton\nprint(triton.__version__)\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), TESSERA_TRITON_VERSION="3.7.1")
+    r = subprocess.run([sys.executable, "-m", "tessera.compat", str(script)], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().startswith("3.7.1+tessera."), r.stdout

@@ -37,6 +37,7 @@ when one is already imported, unless `replace=True`.
 
 import importlib
 import importlib.machinery
+import os
 import sys
 import types
 
@@ -54,7 +55,13 @@ _ALIASES = {
     "triton.testing": "tessera.testing",
 }
 
-TRITON_VERSION = "3.6.0"  # the Triton whose language Tessera follows
+# The Triton whose language Tessera follows, as triton.__version__ reports
+# it. Libraries compare it to pick code paths and to refuse Triton releases
+# with known code-generation bugs (flash-linear-attention refuses 3.4-3.7.0
+# on Hopper for one); those bugs are Triton's, not Tessera's, so
+# TESSERA_TRITON_VERSION may name another release for such a library, whose
+# own tests then judge the results.
+TRITON_VERSION = os.environ.get("TESSERA_TRITON_VERSION", "3.6.0")
 
 # (module, name) attributes install() added to Tessera's modules (tl.core...).
 _added_attributes = []
