@@ -185,7 +185,9 @@ def test_disabled_by_environment(tmp_path):
             "print(repr(k._fast), o[0])\n")
     script = tmp_path / "k.py"
     script.write_text(code)
-    env = dict(os.environ, TESSERA_FAST_LAUNCH="0")
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(tessera.__file__)))
+    env = dict(os.environ, TESSERA_FAST_LAUNCH="0",
+               PYTHONPATH=os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])))
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["False", "1.0"]
