@@ -82,8 +82,9 @@ def new_launcher(jit_function, on_error):
     if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
         return None
     names = tuple(p.name for p in params)
-    if {"num_warps", "num_stages", "debug", "grid"} & set(names):  # also launch options: run() sorts them out
-        return None
+    from .jit import _IGNORED_OPTIONS
+    if {"num_warps", "num_stages", "debug", "grid", *_IGNORED_OPTIONS} & set(names):
+        return None  # also launch options: only run() sorts them out
     missing = object()
     defaults = tuple(missing if p.default is p.empty else p.default for p in params)
     flags = bytes((1 if n in jit_function.constexpr_names else 0) |
