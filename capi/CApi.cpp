@@ -363,6 +363,26 @@ tessera_status tessera_kernel_param_written(tessera_kernel kernel, size_t index,
   return TESSERA_SUCCESS;
 }
 
+tessera_status tessera_kernel_attribute(tessera_kernel kernel, const char *name, int64_t *value) {
+  static constexpr const char *api = "tessera_kernel_attribute";
+  return guarded([&] {
+    REQUIRE(name && value, "null argument");
+    RESOLVE(k, tessera_kernel, kernel);
+    std::string n = name;
+    if (n == "threads") {
+      *value = k->threadsPerProgram;
+      return TESSERA_SUCCESS;
+    }
+    if (n == "shared_bytes") {
+      *value = k->sharedMemoryBytes;
+      return TESSERA_SUCCESS;
+    }
+    if (n == "num_regs" || n == "local_bytes") return fromStatus(k->kernel->attribute(n, *value));
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, std::string(api) + ": no attribute '" + n +
+                                                   "' (known: threads, shared_bytes, num_regs, local_bytes)");
+  });
+}
+
 tessera_status tessera_kernel_set_launch_params(tessera_kernel kernel, int threads_per_program,
                                                 int64_t shared_memory_bytes) {
   static constexpr const char *api = "tessera_kernel_set_launch_params";

@@ -75,6 +75,14 @@ public:
   // against what the caller declared when it looked the kernel up.
   // Null stream = the device's default stream.
   virtual Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) = 0;
+  // What the driver knows of the loaded code: "num_regs" (registers per
+  // thread) and "local_bytes" (local memory per thread); backends without
+  // such budgets (the host) report 0.
+  virtual Status attribute(const std::string &name, int64_t &value) const {
+    (void)name;
+    value = 0;
+    return Status::ok();
+  }
 
 protected:
   // What every backend checks first: the argument count and no null slot.

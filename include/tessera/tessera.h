@@ -194,6 +194,13 @@ TESSERA_API tessera_status tessera_kernel_num_params(tessera_kernel kernel, size
  * this can miss a write but never reports one that cannot happen); 0 for
  * the others and for binaries loaded with tessera_kernel_load. */
 TESSERA_API tessera_status tessera_kernel_param_written(tessera_kernel kernel, size_t index, int *written);
+/* A fact of the loaded kernel: "threads" (per program), "shared_bytes"
+ * (dynamic shared memory per launch), "num_regs" (registers per thread)
+ * and "local_bytes" (local memory per thread: spills and stack) as the
+ * device's driver reports them (CUDA: cuFuncGetAttribute; the host
+ * reports 0 for both, having no such budget). An unknown name is
+ * TESSERA_ERROR_INVALID_ARGUMENT listing the known ones. */
+TESSERA_API tessera_status tessera_kernel_attribute(tessera_kernel kernel, const char *name, int64_t *value);
 /* Threads per program (blockDim.x on CUDA; 1 on the host) and dynamic shared
  * memory bytes for later launches (above 48 KB the CUDA backend opts the
  * kernel in with cuFuncSetAttribute). Compiled kernels get them from the

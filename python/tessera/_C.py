@@ -122,6 +122,7 @@ _SIGNATURES = [
     ("tessera_kernel_num_params", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]),
     ("tessera_kernel_param_written", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)]),
     ("tessera_kernel_from_cache", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]),
+    ("tessera_kernel_attribute", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64)]),
     ("tessera_kernel_launch", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
                                              ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]),
     ("tessera_device_synchronize", ctypes.c_int, [ctypes.c_void_p]),
@@ -423,6 +424,31 @@ class Kernel:
         d = ctypes.c_void_p()
         _check(library().tessera_kernel_device(handle, ctypes.byref(d)))
         self.device = d
+
+    metadata = None  # the JIT's KernelMetadata (compiler.py) for kernels it compiled
+
+    def attribute(self, name):
+        """A fact of the loaded kernel (tessera_kernel_attribute): "threads",
+        "shared_bytes", "num_regs", "local_bytes"."""
+        v = ctypes.c_int64()
+        _check(library().tessera_kernel_attribute(self.handle, name.encode(), ctypes.byref(v)))
+        return v.value
+
+    @property
+    def n_regs(self):
+        """Registers per thread, as the driver reports them (Triton's
+        CompiledKernel.n_regs); 0 on the host."""
+        return self.attribute("num_regs")
+
+    @property
+    def n_spills(self):
+        """Local memory per thread in 4-byte words, as Triton counts spills;
+        0 on the host."""
+        return self.attribute("local_bytes") // 4
+
+    def _init_handles(self):
+        """Triton loads its binaries lazily here; a Tessera kernel is loaded
+        already (tutorials call it before reading n_regs)."""
 
     def set_launch_params(self, threads=1, shared_memory=0):
         """Threads per program (CUDA's blockDim.x) and dynamic shared memory

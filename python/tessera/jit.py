@@ -136,6 +136,20 @@ def _stream_getter(torch, device):
     return (lambda i: getattr(torch, kind).current_stream(i).cuda_stream), index
 
 
+_warp_sizes = {}
+
+
+def _warp_size(device):
+    """A device handle's warp size (1 on the host), asked once."""
+    key = device.value
+    if key not in _warp_sizes:
+        try:
+            _warp_sizes[key] = max(1, _C.device_attribute(device, "warpSize"))
+        except _C.TesseraError:
+            _warp_sizes[key] = 32
+    return _warp_sizes[key]
+
+
 def _make_binder(signature):
     """A function with the kernel's parameters (and defaults) that returns
     their values in order: binding at the speed of a call, not of inspect."""
@@ -324,8 +338,16 @@ class JITFunction(KernelInterface):
                 handle = _C.get_device(device)
             except _C.TesseraError:
                 handle = None
-        return self._compile_module(_C.compile, signature, constexprs, num_warps, num_stages, target=target,
-                                    device=handle, checked=checked)
+        kernel = self._compile_module(_C.compile, signature, constexprs, num_warps, num_stages, target=target,
+                                      device=handle, checked=checked)
+        if not isinstance(kernel, _C.Kernel):
+            return kernel  # a stand-in (tests)
+        from .compiler import KernelMetadata
+        threads = kernel.attribute("threads")
+        warp = _warp_size(kernel.device)
+        kernel.metadata = KernelMetadata(self.__name__, target, num_warps or max(1, threads // warp), num_stages,
+                                         kernel.attribute("shared_bytes"), threads, bool(checked))
+        return kernel
 
     def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, debug=None, **kwargs):
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization

@@ -30,6 +30,7 @@ namespace tessera::runtime {
   X(cuModuleUnload, "cuModuleUnload")                                                                                  \
   X(cuModuleGetFunction, "cuModuleGetFunction")                                                                        \
   X(cuFuncSetAttribute, "cuFuncSetAttribute")                                                                          \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                                                          \
   X(cuLaunchKernel, "cuLaunchKernel")                                                                                  \
   X(cuMemAlloc, "cuMemAlloc_v2")                                                                                       \
   X(cuMemFree, "cuMemFree_v2")                                                                                         \

@@ -47,6 +47,19 @@ public:
                                           d.describe(r)};
   }
 
+  Status attribute(const std::string &name, int64_t &value) const override {
+    CUfunction_attribute which = name == "num_regs" ? CU_FUNC_ATTRIBUTE_NUM_REGS : CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES;
+    const CudaDriver &d = device_.driver();
+    ContextGuard guard(d, device_.context());
+    if (!guard.status()) return guard.status();
+    int v = 0;
+    CUresult r = d.cuFuncGetAttribute(&v, which, fn_);
+    if (r != CUDA_SUCCESS)
+      return {StatusCode::LaunchFailed, "cuFuncGetAttribute(" + name + ") for '" + name_ + "' failed: " + d.describe(r)};
+    value = v;
+    return Status::ok();
+  }
+
 private:
   // Raises the function's dynamic shared memory limit when a launch needs
   // more than the default 48 KB; only ever grows, so a launch of a smaller

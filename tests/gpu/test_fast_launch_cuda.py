@@ -64,3 +64,14 @@ def test_follows_torch_current_stream(torch):
             s.synchronize()
             assert torch.all(out == round_ * 2 + k + 1), (round_, k)
     assert _fast_launches() - before >= 4  # every launch after each stream's first
+
+
+def test_launched_kernels_report_registers(torch):
+    # Tutorial 02 reads these to size its grid by occupancy.
+    n = 4096
+    x, y, out = (torch.randn(n, device="cuda") for _ in range(3))
+    kernel = axpy.warmup(x, y, out, n, 1.0, BLOCK=1024, num_warps=4, grid=(1,))
+    kernel._init_handles()
+    assert 0 < kernel.n_regs <= 255 and kernel.n_spills >= 0
+    assert kernel.metadata.threads_per_program == 128 and kernel.metadata.num_warps == 4
+    assert kernel.metadata.shared >= 0 and kernel.metadata.target == "nvptx"

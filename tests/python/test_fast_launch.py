@@ -232,3 +232,24 @@ def test_a_new_target_starts_afresh():
     assert one._fast.launches() == before and one.target == "cpu"
     one[(1,)](out)
     assert one._fast.launches() == before + 1 and out[0] == 1
+
+
+def test_launched_kernels_carry_tritons_facts():
+    # What Triton's tutorials read from a launch's or warmup's result.
+    @tessera.jit
+    def copy(src, dst, BLOCK: tl.constexpr):
+        i = tl.arange(0, BLOCK)
+        tl.store(dst + i, tl.load(src + i))
+
+    src, dst = np.arange(64, dtype=np.float32), np.zeros(64, np.float32)
+    kernel = copy.warmup(src, dst, BLOCK=64, num_warps=2, grid=(1,))
+    kernel._init_handles()
+    assert kernel is copy[(1,)](src, dst, BLOCK=64, num_warps=2)
+    np.testing.assert_array_equal(dst, src)
+    meta = kernel.metadata
+    assert (meta.name, meta.target, meta.num_warps, meta.debug) == ("copy", "cpu", 2, False)
+    assert meta.threads_per_program == kernel.attribute("threads") == 1  # the host runs a program on one thread
+    assert meta.shared == kernel.attribute("shared_bytes") >= 0
+    assert kernel.n_regs == 0 and kernel.n_spills == 0  # the host has no register budget to report
+    with pytest.raises(tessera.TesseraError, match="no attribute 'regs'.*num_regs"):
+        kernel.attribute("regs")

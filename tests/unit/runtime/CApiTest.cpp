@@ -225,6 +225,24 @@ TEST(CApi, LoadsAndLaunchesABinary) {
   ASSERT_EQ(tessera_kernel_load(host(), "elf-shared-object", bin.data(), bin.size(), "add_kernel", 4, &k), TESSERA_SUCCESS)
       << tessera_last_error();
   EXPECT_TRUE(runVectorAdd(k, 1000, 64));
+  // The kernel's facts: set by tessera_kernel_set_launch_params for a loaded
+  // binary; the host has no register or local-memory budget to report.
+  ASSERT_EQ(tessera_kernel_set_launch_params(k, 1, 256), TESSERA_SUCCESS);
+  int64_t v = -1;
+  EXPECT_EQ(tessera_kernel_attribute(k, "shared_bytes", &v), TESSERA_SUCCESS);
+  EXPECT_EQ(v, 256);
+  EXPECT_EQ(tessera_kernel_attribute(k, "threads", &v), TESSERA_SUCCESS);
+  EXPECT_EQ(v, 1);
+  for (const char *name : {"num_regs", "local_bytes"}) {
+    v = -1;
+    EXPECT_EQ(tessera_kernel_attribute(k, name, &v), TESSERA_SUCCESS) << name;
+    EXPECT_EQ(v, 0) << name;
+  }
+  EXPECT_EQ(tessera_kernel_attribute(k, "regs", &v), TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tessera_last_error()).find("known: threads"), std::string::npos) << tessera_last_error();
+  EXPECT_EQ(tessera_kernel_attribute(k, nullptr, &v), TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tessera_kernel_attribute(nullptr, "threads", &v), TESSERA_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(tessera_kernel_set_launch_params(k, 1, 0), TESSERA_SUCCESS);
   void *one[] = {nullptr};
   uint32_t grid[3] = {1, 1, 1};
   EXPECT_EQ(tessera_kernel_launch(k, grid, one, nullptr), TESSERA_ERROR_INVALID_ARGUMENT);  // null argument

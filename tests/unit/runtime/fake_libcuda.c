@@ -34,6 +34,7 @@ int cuGetErrorString(int error, const char **text) {
 FAIL(cuDriverGetVersion) FAIL(cuDeviceGet) FAIL(cuDeviceGetName) FAIL(cuDeviceGetAttribute)
 FAIL(cuDevicePrimaryCtxRetain) FAIL(cuCtxSetCurrent) FAIL(cuCtxGetCurrent) FAIL(cuCtxSynchronize)
 FAIL(cuModuleLoadDataEx) FAIL(cuModuleUnload) FAIL(cuModuleGetFunction) FAIL(cuFuncSetAttribute)
+FAIL(cuFuncGetAttribute)
 FAIL(cuMemAlloc_v2) FAIL(cuMemFree_v2) FAIL(cuMemcpyHtoD_v2) FAIL(cuMemcpyDtoH_v2) FAIL(cuMemcpyDtoD_v2)
 FAIL(cuMemcpyHtoDAsync_v2) FAIL(cuMemcpyDtoHAsync_v2) FAIL(cuMemcpyDtoDAsync_v2)
 FAIL(cuStreamCreate) FAIL(cuStreamSynchronize) FAIL(cuStreamDestroy_v2) FAIL(cuStreamWaitEvent)
