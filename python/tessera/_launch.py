@@ -17,6 +17,7 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import threading
 
 from . import _C
 from ._specialize import _dtype_name, _torch_device
@@ -36,15 +37,21 @@ def _paths():
     return [os.path.join(d, "_tessera_launch.abi3.so") for d in dirs]
 
 
+_extension_lock = threading.Lock()
+
+
 def extension():
     """The configured _tessera_launch module, or None."""
     global _extension
     if _extension is None:
-        _extension = False
-        if os.environ.get("TESSERA_FAST_LAUNCH", "1") != "0":
-            path = next((p for p in _paths() if os.path.exists(p)), None)
-            if path is not None:
-                _extension = _load(path)
+        with _extension_lock:  # threads launching at once load it once
+            if _extension is None:
+                found = False
+                if os.environ.get("TESSERA_FAST_LAUNCH", "1") != "0":
+                    path = next((p for p in _paths() if os.path.exists(p)), None)
+                    if path is not None:
+                        found = _load(path)
+                _extension = found
     return _extension or None
 
 

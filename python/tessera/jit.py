@@ -378,14 +378,14 @@ class JITFunction(KernelInterface):
         """Lets the fast lane make launches like this one from now on."""
         if not isinstance(kernel, _C.Kernel):
             return  # a stand-in (tests): only the Python path launches it
-        if self._fast is None:
-            self._fast = _launch.new_launcher(self, self._fast_launch_failed) or False
-            if not self._fast:
-                return
+        fast = self._fast  # one read: other threads may launch (and make one) meanwhile
+        if fast is None:
+            fast = self._fast = _launch.new_launcher(self, self._fast_launch_failed) or False
+        if not fast:
+            return
         handle = kernel._stream(native_stream).value if native_stream is not None else None
         _launch.note_arguments(bound, device, _current_stream_getter(device), native_stream, handle)
-        self._fast.remember(args, kwargs, num_warps, num_stages, kernel, kernel.handle.value,
-                            self.module_text().watch())
+        fast.remember(args, kwargs, num_warps, num_stages, kernel, kernel.handle.value, self.module_text().watch())
 
     def _fast_launch_failed(self, kernel, status):
         try:

@@ -262,6 +262,31 @@ def threads_compile_and_launch_at_once():
     assert not errors, errors
 
 
+@case
+def threads_launch_through_the_fast_lane():
+    # Warm launches from many threads at once: the lane (C, the GIL released
+    # around each launch) and the Python path remembering keys concurrently.
+    errors = []
+
+    def work(i):
+        try:
+            for rep in range(200):
+                x, y = _vectors(256 + 64 * (i % 4), seed=i * 1000 + rep)
+                out = np.zeros_like(x)
+                add_kernel[(tessera.cdiv(len(x), 64),)](x, y, out, len(x), BLOCK=64)
+                close(out, x.astype(np.float64) + y)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    fast = add_kernel._fast
+    assert fast and fast.launches() > 0, "no launch took the fast lane"
+
+
 # ---- 6. scale
 
 @case
