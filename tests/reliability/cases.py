@@ -254,11 +254,7 @@ def threads_compile_and_launch_at_once():
             close(out, x.astype(np.float64) + y)
         except Exception as e:  # noqa: BLE001
             errors.append(e)
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _in_threads(work)
     assert not errors, errors
 
 
@@ -277,14 +273,19 @@ def threads_launch_through_the_fast_lane():
                 close(out, x.astype(np.float64) + y)
         except Exception as e:  # noqa: BLE001
             errors.append(e)
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    _in_threads(work)
+    assert not errors, errors
+    fast = add_kernel._fast
+    assert fast and fast.launches() > 0, "no launch took the fast lane"
+
+
+def _in_threads(work, count=8):
+    """work(0), ..., work(count - 1), each on its own thread, all at once."""
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert not errors, errors
-    fast = add_kernel._fast
-    assert fast and fast.launches() > 0, "no launch took the fast lane"
 
 
 # ---- 6. scale
