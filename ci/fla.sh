@@ -20,6 +20,7 @@
 #       check the results.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/ci/compat_suite.sh"
 OPS="${FLA_OPS:-simple_gla gla delta gdn retention linear_attn hgrn based lightning_attn}"
 py="${PYTHON:-python3}"
 cmd="${1:-}"; dir="${2:-}"
@@ -39,18 +40,10 @@ case "$cmd" in
     du -sh "$dir" ;;
   test)
     out="${1:-$dir}"; shift || true
-    mkdir -p "$out"
-    "$py" -m pip install -q --no-deps --no-index --target "$dir/site" "$dir"/wheels/*.whl > "$out/fla-install.log" 2>&1 \
-      || { cat "$out/fla-install.log"; exit 1; }
     files=(); for op in $OPS; do files+=("tests/ops/test_$op.py"); done
     echo "fla at $(cat "$dir/COMMIT" 2>/dev/null || echo '?')"
-    (cd "$dir/src" && \
-      TESSERA_TRITON_VERSION="${TESSERA_TRITON_VERSION:-3.7.1}" \
-      PYTHONPATH="$dir/src:$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" timeout -s INT "${FLA_TEST_SECONDS:-0}" \
-        "$py" -m pytest -q -p no:cacheprovider -p tessera.compat.pytest_plugin --junitxml "$out/fla.xml" "$@" \
-        "${files[@]}" > "$out/fla.log" 2>&1)
-    rc=$?
-    "$py" "$root/ci/junit_counts.py" "$out/fla.xml"
-    exit $rc ;;
+    TESSERA_TRITON_VERSION="${TESSERA_TRITON_VERSION:-3.7.1}" \
+      compat_suite fla "$dir" "$out" "$dir/src" "${FLA_TEST_SECONDS:-0}" "$@" "${files[@]}"
+    exit $? ;;
   *) echo "ci/fla.sh: unknown command '$cmd' (fetch, test)" >&2; exit 2 ;;
 esac

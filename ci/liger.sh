@@ -16,6 +16,7 @@
 #       LIGER_OPS: the ops whose test files run (default: the twelve of issue 19).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/ci/compat_suite.sh"
 VERSION=0.8.5
 OPS="${LIGER_OPS:-rms_norm layer_norm swiglu geglu rope cross_entropy fused_linear_cross_entropy kl_div jsd softmax group_norm dyt}"
 py="${PYTHON:-python3}"
@@ -41,19 +42,11 @@ case "$cmd" in
     du -sh "$dir" ;;
   test)
     out="${1:-$dir}"; shift || true
-    mkdir -p "$out"
-    "$py" -m pip install -q --no-deps --no-index --target "$dir/site" "$dir"/wheels/*.whl > "$out/liger-install.log" 2>&1 \
-      || { cat "$out/liger-install.log"; exit 1; }
     files=(); for op in $OPS; do files+=("test/transformers/test_$op.py"); done
     # Multi-process tensor-parallel tests are marked xfail by Liger itself and
     # spawn eight processes each: left out.
-    (cd "$dir/src/liger_kernel-$VERSION" && \
-      PYTHONPATH="$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" timeout -s INT "${LIGER_TEST_SECONDS:-0}" \
-        "$py" -m pytest -q -p no:cacheprovider \
-        -p tessera.compat.pytest_plugin -o log_cli=false -k "not dtensor" --junitxml "$out/liger.xml" "$@" \
-        "${files[@]}" > "$out/liger.log" 2>&1)
-    rc=$?
-    "$py" "$root/ci/junit_counts.py" "$out/liger.xml"
-    exit $rc ;;
+    compat_suite liger "$dir" "$out" "$dir/src/liger_kernel-$VERSION" "${LIGER_TEST_SECONDS:-0}" \
+      -o log_cli=false -k "not dtensor" "$@" "${files[@]}"
+    exit $? ;;
   *) echo "ci/liger.sh: unknown command '$cmd' (fetch, test)" >&2; exit 2 ;;
 esac

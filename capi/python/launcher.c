@@ -180,29 +180,41 @@ static int same_device(Bound *b, PyObject *device) {
   return eq < 0 ? FAILED : eq ? HANDLED : NOT_HANDLED;
 }
 
-/* Key words and slot of a torch tensor. */
-static int classify_tensor(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact) {
-  PyObject *dtype = PyObject_GetAttr(value, s_dtype);
-  if (!dtype) return FAILED;
-  PyObject *sig = PyDict_GetItemWithError(cfg.dtypes, dtype);
-  Py_DECREF(dtype);
-  if (!sig) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
-  PyObject *device = PyObject_GetAttr(value, s_device);
-  if (!device) return FAILED;
-  PyObject *name = PyDict_GetItemWithError(cfg.devices, device);
-  Py_DECREF(device);
-  if (!name) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
-  int st = same_device(b, name);
-  if (st != HANDLED) return st;
-  PyObject *ptr = PyObject_CallMethodObjArgs(value, s_data_ptr, NULL);
-  if (!ptr) return FAILED;
-  unsigned long long address = PyLong_AsUnsignedLongLong(ptr);
-  Py_DECREF(ptr);
+/* table[value.attr] (borrowed) in *out, or NOT_HANDLED when the table
+ * has no entry: the Python path fills the tables. */
+static int look_up(PyObject *value, PyObject *attr, PyObject *table, PyObject **out) {
+  PyObject *key = PyObject_GetAttr(value, attr);
+  if (!key) return FAILED;
+  *out = PyDict_GetItemWithError(table, key);
+  Py_DECREF(key);
+  if (!*out) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  return HANDLED;
+}
+
+/* A pointer argument's slot and key words: its signature dtype and the
+ * 16-byte alignment fact. */
+static int pointer(PyObject *address_obj, PyObject *sig, int specialize, Bound *b, PyObject **word,
+                   PyObject **fact) {
+  unsigned long long address = PyLong_AsUnsignedLongLong(address_obj);
   if (address == (unsigned long long)-1 && PyErr_Occurred()) return FAILED;
   b->slots[b->runtime].p = (void *)(uintptr_t)address;
   *word = sig;
   *fact = specialize && address % 16 == 0 ? Py_True : Py_False;
   return HANDLED;
+}
+
+/* Key words and slot of a torch tensor. */
+static int classify_tensor(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact) {
+  PyObject *sig, *device;
+  int st = look_up(value, s_dtype, cfg.dtypes, &sig);
+  if (st == HANDLED) st = look_up(value, s_device, cfg.devices, &device);
+  if (st == HANDLED) st = same_device(b, device);
+  if (st != HANDLED) return st;
+  PyObject *ptr = PyObject_CallMethodObjArgs(value, s_data_ptr, NULL);
+  if (!ptr) return FAILED;
+  st = pointer(ptr, sig, specialize, b, word, fact);
+  Py_DECREF(ptr);
+  return st;
 }
 
 /* Key words and slot of a writable, non-empty numpy array (host memory). */
@@ -213,27 +225,19 @@ static int classify_ndarray(PyObject *value, int specialize, Bound *b, PyObject 
   Py_DECREF(size);
   if (elements == -1 && PyErr_Occurred()) return FAILED;
   if (elements == 0) return NOT_HANDLED; /* the guard page: Python's business */
-  PyObject *dtype = PyObject_GetAttr(value, s_dtype);
-  if (!dtype) return FAILED;
-  PyObject *sig = PyDict_GetItemWithError(cfg.dtypes, dtype);
-  Py_DECREF(dtype);
-  if (!sig) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
-  int st = same_device(b, cfg.cpu);
+  PyObject *sig;
+  int st = look_up(value, s_dtype, cfg.dtypes, &sig);
+  if (st == HANDLED) st = same_device(b, cfg.cpu);
   if (st != HANDLED) return st;
   PyObject *iface = PyObject_GetAttr(value, s_array_interface);
   if (!iface) return FAILED;
   PyObject *data = PyDict_Check(iface) ? PyDict_GetItemWithError(iface, s_data) : NULL;
-  if (!data || !PyTuple_Check(data) || PyTuple_Size(data) != 2 || PyTuple_GetItem(data, 1) != Py_False) {
-    Py_DECREF(iface);
-    return PyErr_Occurred() ? FAILED : NOT_HANDLED; /* read-only arrays: Python checks what the kernel writes */
-  }
-  unsigned long long address = PyLong_AsUnsignedLongLong(PyTuple_GetItem(data, 0));
+  if (!data || !PyTuple_Check(data) || PyTuple_Size(data) != 2 || PyTuple_GetItem(data, 1) != Py_False)
+    st = PyErr_Occurred() ? FAILED : NOT_HANDLED; /* read-only arrays: Python checks what the kernel writes */
+  else
+    st = pointer(PyTuple_GetItem(data, 0), sig, specialize, b, word, fact);
   Py_DECREF(iface);
-  if (address == (unsigned long long)-1 && PyErr_Occurred()) return FAILED;
-  b->slots[b->runtime].p = (void *)(uintptr_t)address;
-  *word = sig;
-  *fact = specialize && address % 16 == 0 ? Py_True : Py_False;
-  return HANDLED;
+  return st;
 }
 
 /* Key words and slot of an int: i32 / i64 / u64 by range, ":1" and ":16" facts. */

@@ -20,7 +20,7 @@ import sys
 import threading
 
 from . import _C
-from ._specialize import _dtype_name, _torch_device
+from ._specialize import fast_pointer
 
 dtypes = {}    # dtype object -> "*<signature dtype>"
 devices = {}   # torch.device -> device name ("cuda:0")
@@ -103,17 +103,19 @@ def note_arguments(bound, device, stream_getter, native_stream, stream_handle):
     """Fills the shared tables with what this launch's arguments showed."""
     _note_tensor_types()
     for value in bound.values():
-        cls = type(value)
-        if _tensor_types is not None and cls in _tensor_types:
-            if value.dtype not in dtypes:
-                dtypes[value.dtype] = "*" + _dtype_name(value.dtype)
-            if value.device not in devices:
-                devices[value.device] = _torch_device(value.device)
-        elif cls.__name__ == "ndarray" and value.dtype not in dtypes:
-            try:
-                dtypes[value.dtype] = "*" + _dtype_name(value.dtype)
-            except TypeError:
-                pass  # an element type kernels cannot take: the Python path says so
+        extract = fast_pointer(type(value))  # numpy arrays and torch tensors, as the Python path reads them
+        if extract is None:
+            continue
+        tensor = _tensor_types is not None and type(value) in _tensor_types
+        if value.dtype in dtypes and (not tensor or value.device in devices):
+            continue
+        try:
+            _, dtype, device_name = extract(value)
+        except TypeError:
+            continue  # an element type kernels cannot take: the Python path says so
+        dtypes[value.dtype] = "*" + dtype
+        if tensor:
+            devices[value.device] = device_name
     if device is None:
         return
     if stream_getter is None or native_stream is None:

@@ -9,7 +9,7 @@ import os
 import time
 
 from . import _C, testing
-from .jit import JITFunction, KernelInterface
+from .jit import KernelInterface
 
 
 class Config:
@@ -40,12 +40,6 @@ class _Wrapper(KernelInterface):
     """Shared by Autotuner and Heuristics: the wrapped fn, its parameter
     names in `arg_names`."""
     __tessera_wrapper__ = True
-
-    def _base(self):
-        fn = self.fn
-        while not isinstance(fn, JITFunction):
-            fn = fn.fn
-        return fn
 
 
 def _zero(x):
@@ -106,7 +100,7 @@ class Autotuner(_Wrapper):
     @property
     def bench_times(self):
         """config -> median ms of the last tuning."""
-        return {c: (t[0] if isinstance(t, (list, tuple)) else t) for c, t in self.configs_timings.items()}
+        return {c: _median(t) for c, t in self.configs_timings.items()}
 
     def _default_pre_hook(self, nargs, reset_only=False):
         for name in self.reset_to_zero:

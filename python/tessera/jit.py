@@ -232,7 +232,7 @@ class JITFunction(KernelInterface):
         fast = self._fast
         if fast and not self.debug:  # launches in C, else through run()
             return fast.at(grid, self.run)
-        return functools.partial(self.run, grid=grid)
+        return super().__getitem__(grid)
 
     def __repr__(self):
         return "JITFunction(%s)" % self.__name__
@@ -390,17 +390,20 @@ class JITFunction(KernelInterface):
     def _fast_launch_failed(self, kernel, status):
         try:
             _C._check(status)
-        except _C.DeviceAssertionError as e:  # as _launch words it
-            module = self.module_text()
-            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        except _C.DeviceAssertionError as e:
+            raise self._in_user_file(e) from None
         raise _C.TesseraError(status, "launch failed with status %d" % status)
 
     def _launch(self, kernel, grid, bound, values, stream):
         try:
             kernel.launch_ctypes(normalize_grid(grid, bound), values, stream)
-        except _C.DeviceAssertionError as e:  # the assertion's place in the user's file, not the module's
-            module = self.module_text()
-            raise _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename)) from None
+        except _C.DeviceAssertionError as e:
+            raise self._in_user_file(e) from None
+
+    def _in_user_file(self, e):
+        """A device assertion's error placed in the user's file, not the module's."""
+        module = self.module_text()
+        return _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename))
 
     def warmup(self, *args, grid=None, num_warps=None, num_stages=None, debug=None, **kwargs):
         """Compiles (or finds) the kernel a launch with these arguments would

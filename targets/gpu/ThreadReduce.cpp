@@ -150,16 +150,29 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
     }
     acc[g] = combineTree(xs);
   }
+  // Every group combined with its copy in the lane across each of `bits`:
+  // a butterfly of xor shuffles.
+  auto butterfly = [&](std::vector<Regs> &groups, const std::vector<size_t> &bits) {
+    for (size_t bit : bits)
+      for (Regs &a : groups) {
+        Regs other;
+        for (ir::Value *v : a) other.push_back(shuffleXor(*this, v, 1 << bit));
+        a = combineAll(a, other);
+      }
+  };
+  // Bits bits[0], ..., bits[count - 1] (ascending) of `v` as bits 0... of a number.
+  auto gatherBits = [&](ir::Value *v, const std::vector<size_t> &bits, size_t count) {
+    if (bits[count - 1] + 1 == count) return bitAnd(v, i32((int64_t(1) << count) - 1));  // bits 0, 1...: a mask
+    ir::Value *r = i32(0);
+    for (size_t j = 0; j < count; ++j) r = bitOr(r, shl(bitAnd(shr(v, int64_t(bits[j])), i32(1)), int64_t(j)));
+    return r;
+  };
   // 2. Across lanes.
   const auto &lb = l.bases("lane");
-  for (size_t bit = 0; bit < lb.size(); ++bit) {
-    if (!lb[bit][axis]) continue;
-    for (auto &a : acc) {
-      Regs other;
-      for (ir::Value *v : a) other.push_back(shuffleXor(*this, v, 1 << bit));
-      a = combineAll(a, other);
-    }
-  }
+  std::vector<size_t> axisLaneBits;
+  for (size_t bit = 0; bit < lb.size(); ++bit)
+    if (lb[bit][axis]) axisLaneBits.push_back(bit);
+  butterfly(acc, axisLaneBits);
   // 3. Across warps.
   const auto &wb = l.bases("warp");
   std::vector<size_t> axisWarpBits;
@@ -172,9 +185,7 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
     outShape.erase(outShape.begin() + int64_t(axis));
     std::vector<int64_t> outStrides = rowMajorStrides(outShape);
     buffers = sharedRegions(op, numOut * numWarpsAlong);
-    ir::Value *warpSlot = i32(0);
-    for (size_t j = 0; j < axisWarpBits.size(); ++j)
-      warpSlot = bitOr(warpSlot, shl(bitAnd(shr(warp, int64_t(axisWarpBits[j])), i32(1)), int64_t(j)));
+    ir::Value *warpSlot = gatherBits(warp, axisWarpBits, axisWarpBits.size());
     std::vector<ir::Value *> outIdx;
     for (size_t g = 0; g < keys.size(); ++g) {
       ir::Value *idx = i32(0);
@@ -196,30 +207,24 @@ void ThreadLowering::lowerReduce(const ir::Operation &op) {
       if (free) freeLaneBits.push_back(bit);
     }
     if (freeLaneBits.size() >= axisWarpBits.size()) {
-      bool lowBits = freeLaneBits[axisWarpBits.size() - 1] + 1 == axisWarpBits.size();  // bits 0, 1, ...: a mask
-      ir::Value *slot = lowBits ? bitAnd(lane, i32(numWarpsAlong - 1)) : i32(0);
-      for (size_t j = 0; !lowBits && j < axisWarpBits.size(); ++j)
-        slot = bitOr(slot, shl(bitAnd(shr(lane, int64_t(freeLaneBits[j])), i32(1)), int64_t(j)));
+      ir::Value *slot = gatherBits(lane, freeLaneBits, axisWarpBits.size());
       for (size_t g = 0; g < keys.size(); ++g) {
-        Regs x;
-        for (size_t k = 0; k < n; ++k) x.push_back(loadShared(buffers[k], add(outIdx[g], slot)));
-        for (size_t j = 0; j < axisWarpBits.size(); ++j) {
-          Regs other;
-          for (ir::Value *v : x) other.push_back(shuffleXor(*this, v, 1 << freeLaneBits[j]));
-          x = combineAll(x, other);
+        acc[g].clear();
+        for (size_t k = 0; k < n; ++k) acc[g].push_back(loadShared(buffers[k], add(outIdx[g], slot)));
+      }
+      freeLaneBits.resize(axisWarpBits.size());
+      butterfly(acc, freeLaneBits);
+    } else {
+      for (size_t g = 0; g < keys.size(); ++g) {
+        std::vector<Regs> xs;
+        for (int64_t w = 0; w < numWarpsAlong; ++w) {
+          Regs x;
+          for (size_t k = 0; k < n; ++k)
+            x.push_back(loadShared(buffers[k], add(outIdx[g], i32(w))));
+          xs.push_back(x);
         }
-        acc[g] = x;
+        acc[g] = combineTree(xs);
       }
-    }
-    for (size_t g = 0; g < keys.size() && freeLaneBits.size() < axisWarpBits.size(); ++g) {
-      std::vector<Regs> xs;
-      for (int64_t w = 0; w < numWarpsAlong; ++w) {
-        Regs x;
-        for (size_t k = 0; k < n; ++k)
-          x.push_back(loadShared(buffers[k], add(outIdx[g], i32(w))));
-        xs.push_back(x);
-      }
-      acc[g] = combineTree(xs);
     }
   }
   // 4. Results: a scalar, or the sliced layout (register r of the result

@@ -26,6 +26,21 @@ def triton_port(jit_fn):
     return triton.jit(f)
 
 
+def host_us(torch, fn, reps, busy_cycles_per_rep=40_000):
+    """Host time of one call of fn (µs), measured while the GPU works
+    through a sleep queued ahead, so that no call waits for it."""
+    import time
+    fn()
+    torch.cuda.synchronize()
+    torch.cuda._sleep(reps * busy_cycles_per_rep)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    us = (time.perf_counter() - t0) / reps * 1e6
+    torch.cuda.synchronize()
+    return us
+
+
 class CudaTimer:
     """Median GPU time of a launch with CUDA events on the current stream;
     L2 is flushed (a 256 MiB write) before each rep when the data could stay
@@ -39,17 +54,7 @@ class CudaTimer:
 
     def launch_us(self, fn, reps=200):
         """Host time of one launch from Python (µs), the GPU kept busy."""
-        import time
-        torch = self.torch
-        fn()
-        torch.cuda.synchronize()
-        torch.cuda._sleep(reps * 40_000)
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            fn()
-        us = (time.perf_counter() - t0) / reps * 1e6
-        torch.cuda.synchronize()
-        return us
+        return host_us(self.torch, fn, reps)
 
     def bare_launch(self):
         """A launch with as little around it as torch has: the host cost's

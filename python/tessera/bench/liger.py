@@ -165,14 +165,8 @@ def _measure(torch, op, setup, reps, device, profile=False):
 def _host_ms(torch, step, steps=20):
     """Host time of one step (ms) while the GPU is kept busy: what Python,
     torch and the launches cost, apart from the kernels."""
-    torch.cuda.synchronize()
-    torch.cuda._sleep(200_000_000)  # ~0.1 s of GPU time queued ahead
-    start = time.perf_counter()
-    for _ in range(steps):
-        step()
-    host = (time.perf_counter() - start) * 1e3 / steps
-    torch.cuda.synchronize()
-    return host
+    from .cuda import host_us
+    return host_us(torch, step, steps, busy_cycles_per_rep=10_000_000) / 1e3
 
 
 def child(side, ops, tokens, reps, device, profile=False):
