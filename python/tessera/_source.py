@@ -115,9 +115,13 @@ def _source_lines(fn):
     return inspect.getsourcelines(fn)
 
 
-def _function_source(fn):
-    """(dedented source from the def line, file, def line number, indent)."""
-    lines, first = _source_lines(fn)
+def _function_source(fn, replaced=None):
+    """(dedented source from the def line, file, def line number, indent);
+    `replaced`: a source text standing in for the function's own."""
+    if replaced is None:
+        lines, first = _source_lines(fn)
+    else:
+        lines, first = replaced.splitlines(keepends=True), fn.__code__.co_firstlineno
     raw = "".join(lines)
     text = textwrap.dedent(raw)
     first_code = next((l for l in lines if l.strip()), "")
@@ -130,6 +134,16 @@ def _function_source(fn):
         body += "\n"
     filename = fn.__code__.co_filename
     return body, filename, first + def_index, indent
+
+
+def _code_of(jf):
+    """The code object whose names the kernel reads: the function's, or
+    that of a replaced source (JITFunction._unsafe_update_src)."""
+    replaced = getattr(jf, "_replaced_src", None)
+    if replaced is None:
+        return jf.fn.__code__
+    module = compile(textwrap.dedent(replaced), jf.fn.__code__.co_filename, "exec")
+    return next(c for c in module.co_consts if isinstance(c, types.CodeType))
 
 
 def _referenced_names(code):
@@ -192,7 +206,7 @@ def build(root, unwrap, exclude_globals=()):
         if id(jf) in seen:
             continue
         seen.add(id(jf))
-        bodies.append(_function_source(jf.fn))
+        bodies.append(_function_source(jf.fn, getattr(jf, "_replaced_src", None)))
         # Kernels defined inside functions (tests, notebooks) see their
         # enclosing variables as well as the module's globals.
         fn_globals = jf.fn.__globals__
@@ -204,7 +218,7 @@ def build(root, unwrap, exclude_globals=()):
                 line = _module_import(name, value)
                 if line:
                     imports.setdefault(name, line)
-        for name in sorted(_referenced_names(jf.fn.__code__)):
+        for name in sorted(_referenced_names(_code_of(jf))):
             if name not in g:
                 continue
             value = g[name]

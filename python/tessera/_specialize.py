@@ -53,6 +53,8 @@ def _memoized(fn):
 
 @_memoized
 def _dtype_name(dtype):
+    if isinstance(dtype, tl.dtype):  # a TensorWrapper's (tessera.reinterpret)
+        return dtype.short
     name = str(dtype)
     if name.startswith("torch."):
         name = name[len("torch."):]

@@ -212,6 +212,7 @@ class JITFunction(KernelInterface):
         self.debug = debug       # checked mode (tessera/_checked.py); None: TESSERA_DEBUG decides
         self._reports = None     # the checked mode's report buffers
         self._fast = None        # the launch fast lane (_launch.py), made on the first launch
+        self._replaced_src = None  # a source text compiled instead of fn's (_unsafe_update_src)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
@@ -450,7 +451,19 @@ class JITFunction(KernelInterface):
     @property
     def src(self):
         """The kernel's source text (its def, dedented), as Triton's JITFunction.src."""
+        if self._replaced_src is not None:
+            return self._replaced_src
         return textwrap.dedent(inspect.getsource(self.fn))
+
+    def _unsafe_update_src(self, new_src):
+        """Compiles `new_src` instead of the function's own source from now
+        on (Triton's name: the new text must define the same parameters, and
+        the kernel's globals are still the function's)."""
+        self._replaced_src = textwrap.dedent(new_src)
+        self._module = None
+        self.cache.clear()
+        if self._fast:
+            self._fast.clear()
 
     def _run_checked(self, kernel, grid, bound, signature, values, device, stream):
         """A launch in the checked mode: the buffers' sizes and the report

@@ -1,6 +1,7 @@
 """Triton's JITFunction host API: warmup (compile without launching),
 params and src."""
 import numpy as np
+import pytest
 
 import tessera
 import tessera.language as tl
@@ -31,3 +32,67 @@ def test_params_and_src_as_triton_gives_them():
     assert [p.do_not_specialize for p in params] == [False, False, True, False, False]
     assert _scale.src.startswith("@tessera.jit(do_not_specialize=[\"n\"])\ndef _scale(")
     assert "tl.store(out_ptr + offs" in _scale.src
+
+
+@tessera.jit
+def _template(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, GENERATE)  # noqa: F821 (replaced before each launch)
+
+
+_OFFSET = 3.0
+
+
+def test_unsafe_update_src_compiles_the_new_text_with_the_names_it_reads():
+    # Triton's own tests patch a template kernel's source this way.
+    kernel = tessera.JITFunction(_template.fn)
+    x = np.random.default_rng().standard_normal(16).astype(np.float32)
+    out = np.full(16, np.nan, np.float32)
+    kernel._unsafe_update_src(kernel.src.replace("GENERATE", "x * 2.0"))
+    kernel[(1,)](x, out, BLOCK=16)
+    np.testing.assert_allclose(out, x.astype(np.float64) * 2.0, rtol=1e-6)
+    assert "x * 2.0" in kernel.src
+    # A second text replaces the first (nothing compiled for it is reused),
+    # and a global only the new text reads resolves.
+    kernel._unsafe_update_src(kernel.src.replace("x * 2.0", "tl.abs(x) + _OFFSET"))
+    out[:] = np.nan
+    kernel[(1,)](x, out, BLOCK=16)
+    np.testing.assert_allclose(out, np.abs(x.astype(np.float64)) + _OFFSET, rtol=1e-6)
+    # The template itself is untouched.
+    assert "GENERATE" in _template.src
+
+
+@tessera.jit
+def _copy_bits(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) >> 1)
+
+
+def test_reinterpret_gives_a_kernel_the_memory_as_another_element_type():
+    x = np.random.default_rng().standard_normal(32).astype(np.float32)
+    src = tessera.from_numpy(x)
+    out = tessera.from_numpy(np.full(32, 7, np.int32))
+    as_unsigned = tessera.reinterpret(src, tl.uint32)
+    assert isinstance(as_unsigned, tessera.TensorWrapper) and as_unsigned.dtype == tl.uint32
+    assert as_unsigned.base is src and as_unsigned.data_ptr() == src.data_ptr()
+    # A logical shift: the sign bit of the float's bits is not spread.
+    _copy_bits[(1,)](as_unsigned, tessera.reinterpret(out, tl.uint32), BLOCK=32)
+    assert any("*u32" in str(key) for key in _copy_bits.cache)  # specialized on the wrapper's type
+    np.testing.assert_array_equal(out.numpy().view(np.uint32), x.view(np.uint32) >> 1)
+    # Back to the base's own type gives the base; sizes must agree.
+    assert tessera.reinterpret(as_unsigned, tl.float32) is src
+    with pytest.raises(TypeError, match="32 bits.*16 bits"):
+        tessera.reinterpret(src, tl.float16)
+    with pytest.raises(TypeError, match="takes a tensor"):
+        tessera.reinterpret(3, tl.int32)
+
+
+def test_dtypes_by_name_and_triton_type_lists():
+    assert tl.dtype("int8") == tl.int8 and tl.dtype("fp16") == tl.float16
+    assert tl.dtype("bf16").primitive_bitwidth == 16
+    assert [tl.dtype(n).name for n in tl.dtype.SINT_TYPES] == ["int8", "int16", "int32", "int64"]
+    assert all(tl.dtype(n).is_floating() for n in tl.dtype.STANDARD_FP_TYPES + tl.dtype.FP_TYPES)
+    assert tl.str_to_ty("*fp32").element_ty == tl.float32 and tl.str_to_ty("u64") == tl.uint64
+    with pytest.raises(TypeError, match="no dtype is named 'fp7'"):
+        tl.dtype("fp7")

@@ -95,6 +95,9 @@ def _triton_module():
     runtime = _package("triton.runtime", "Tessera's runtime under Triton's name.")
     runtime.jit = _module("triton.runtime.jit")
     runtime.jit.JITFunction, runtime.jit.jit = tessera.JITFunction, tessera.jit
+    reinterpreting = importlib.import_module("tessera._reinterpret")
+    for name in reinterpreting.__all__:
+        setattr(runtime.jit, name, getattr(reinterpreting, name))
     runtime.jit.KernelInterface = runtime.KernelInterface = importlib.import_module("tessera.jit").KernelInterface
     runtime.autotuner = _module("triton.runtime.autotuner")
     for name in ("Autotuner", "Config", "autotune", "heuristics", "Heuristics", "OutOfResources"):

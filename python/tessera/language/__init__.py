@@ -16,12 +16,29 @@ class dtype:
 
     _registry = {}
 
-    def __init__(self, name, short, bits, kind):
+    # Triton's lists of type names (tl.dtype(name) takes any of them).
+    SINT_TYPES = ["int8", "int16", "int32", "int64"]
+    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+    FP_TYPES = ["fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+
+    def __init__(self, name, short=None, bits=None, kind=None):
+        if short is None:  # tl.dtype("int8") / tl.dtype("fp16"): a known type by either name
+            known = dtype._named(name)
+            name, short, bits, kind = known.name, known.short, known.primitive_bitwidth, known.kind
         self.name = name          # Triton's long name: float32, int8, bfloat16...
         self.short = short        # signature spelling: fp32, i8, bf16...
         self.primitive_bitwidth = bits
         self.kind = kind          # "int", "uint", "float", "bool"
-        dtype._registry[name] = self
+        if name not in dtype._registry:
+            dtype._registry[name] = self
+
+    @staticmethod
+    def _named(name):
+        for known in dtype._registry.values():
+            if name in (known.name, known.short):
+                return known
+        raise TypeError("no dtype is named %r" % (name,))
 
     # Float formats' (mantissa bits, exponent bias), as Triton's dtype gives them.
     _FLOAT_FORMATS = {"fp8e4nv": (3, 7), "fp8e5": (2, 15), "fp16": (10, 15), "bf16": (7, 127), "fp32": (23, 127),
@@ -123,6 +140,16 @@ bfloat16 = dtype("bfloat16", "bf16", 16, "float")
 float32 = dtype("float32", "fp32", 32, "float")
 float64 = dtype("float64", "fp64", 64, "float")
 __all__ += [d for d in dtype._registry]
+
+
+def str_to_ty(name, c=None):
+    """The dtype (or pointer type, "*fp32") that a signature names."""
+    if name.startswith("*"):
+        return pointer_type(str_to_ty(name[1:].split(":")[0]))
+    return dtype._named(name)
+
+
+__all__.append("str_to_ty")
 
 
 class tensor:
