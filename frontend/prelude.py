@@ -194,3 +194,67 @@ def sub(x, y, sanitize_overflow: tl.constexpr = True):
 @jit
 def mul(x, y, sanitize_overflow: tl.constexpr = True):
     return x * y
+
+
+@jit
+def _e2m1_to_float(nibble):
+    # OCP MX fp4 (e2m1): sign, 2 exponent bits (bias 1), 1 mantissa bit; no inf or NaN.
+    em = nibble & 0x7
+    e = em >> 1
+    half_m = (em & 0x1).to(tl.float32) * 0.5
+    normal = ((e.to(tl.uint32) + 126) << 23).to(tl.float32, bitcast=True) * (1.0 + half_m)
+    magnitude = tl.where(e == 0, half_m, normal)
+    return tl.where((nibble & 0x8) != 0, -magnitude, magnitude)
+
+
+@jit
+def _mx_operand(x, scale, fmt: tl.constexpr, to: tl.constexpr, k_axis: tl.constexpr, k_pack: tl.constexpr):
+    # One operand of dot_scaled in `to` (bf16 or fp16): unpacked, decoded and
+    # scaled by 2^(scale - 127) per 32 elements along k (axis k_axis).
+    if fmt == "e2m1":
+        tl.static_assert(x.dtype == tl.uint8, "dot_scaled: e2m1 operands are packed two to a uint8")
+        pairs = tl.join(_e2m1_to_float(x & 0xF), _e2m1_to_float(x >> 4))
+        if (k_axis if k_pack else 1 - k_axis) == 1:
+            v = tl.reshape(pairs, (x.shape[0], 2 * x.shape[1]))
+        else:
+            v = tl.reshape(tl.permute(pairs, (0, 2, 1)), (2 * x.shape[0], x.shape[1]))
+    elif fmt == "e4m3" or fmt == "e5m2":
+        fp8: tl.constexpr = tl.float8e4nv if fmt == "e4m3" else tl.float8e5
+        if x.dtype == tl.uint8:
+            v = x.to(fp8, bitcast=True).to(tl.float32)
+        else:
+            tl.static_assert(x.dtype == fp8, "dot_scaled: an " + fmt + " operand must be uint8 or " + fmt)
+            v = x.to(tl.float32)
+    else:
+        tl.static_assert(fmt == "bf16" or fmt == "fp16",
+                         "dot_scaled: formats are e2m1, e4m3, e5m2, bf16 and fp16, not " + fmt)
+        tl.static_assert(x.dtype == (tl.bfloat16 if fmt == "bf16" else tl.float16),
+                         "dot_scaled: a " + fmt + " operand must hold " + fmt + " elements")
+        v = x.to(tl.float32)
+    if scale is not None:
+        tl.static_assert(scale.dtype == tl.uint8, "dot_scaled: scales are e8m0 held in uint8")
+        rows: tl.constexpr = v.shape[1 - k_axis]
+        k: tl.constexpr = v.shape[k_axis]
+        tl.static_assert(scale.shape[0] == rows and scale.shape[1] * 32 == k,
+                         "dot_scaled: a scale tile is [M, K // 32] for lhs and [N, K // 32] for rhs")
+        factor = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True)
+        factor = tl.where(scale == 0xFF, float("nan"), factor)
+        factor = tl.reshape(tl.broadcast_to(factor[:, :, None], (rows, k // 32, 32)), (rows, k))
+        if k_axis == 0:
+            factor = tl.trans(factor)
+        v = v * factor
+    return v.to(to)
+
+
+@jit
+def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale, rhs_format: tl.constexpr, acc=None,
+               fast_math: tl.constexpr = False, lhs_k_pack: tl.constexpr = True, rhs_k_pack: tl.constexpr = True,
+               out_dtype: tl.constexpr = tl.float32):
+    # Microscaled operands upcast to bf16 (fp16 when either format is fp16),
+    # then one dot with f32 accumulation, as Triton emulates it where the
+    # hardware has no scaled MMA.
+    tl.static_assert(out_dtype == tl.float32, "dot_scaled: out_dtype must be float32")
+    to: tl.constexpr = tl.float16 if (lhs_format == "fp16" or rhs_format == "fp16") else tl.bfloat16
+    a = _mx_operand(lhs, lhs_scale, lhs_format, to, 1, lhs_k_pack)
+    b = _mx_operand(rhs, rhs_scale, rhs_format, to, 0, rhs_k_pack)
+    return tl.dot(a, b, acc, out_dtype=tl.float32)

@@ -129,6 +129,7 @@ _SIGNATURES = [
     ("tessera_backend_name", ctypes.c_char_p, [ctypes.c_int]),
     ("tessera_device_count", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     ("tessera_device_name", ctypes.c_char_p, [ctypes.c_void_p]),
+    ("tessera_device_architecture", ctypes.c_char_p, [ctypes.c_void_p]),
     ("tessera_device_attribute", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64)]),
     ("tessera_device_backend", ctypes.c_char_p, [ctypes.c_void_p]),
     ("tessera_buffer_alloc", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
@@ -304,6 +305,12 @@ def device_name(device):
     return library().tessera_device_name(device).decode()
 
 
+def device_architecture(device):
+    """The architecture a device's kernels are compiled for ("sm_90a",
+    "gfx942"...; "" where the target has no such choice)."""
+    return (library().tessera_device_architecture(device) or b"").decode()
+
+
 def device_attribute(device, name):
     """A fact of a device (tessera_device_attribute): "multiprocessor_count",
     "max_shared_mem", "max_num_regs", "warpSize", ..."""
@@ -426,6 +433,20 @@ class Kernel:
         self.device = d
 
     metadata = None  # the JIT's KernelMetadata (compiler.py) for kernels it compiled
+    _assemble = None  # the JIT's way to compile the same kernel to text (asm)
+    _asm = None
+
+    @property
+    def asm(self):
+        """Triton's CompiledKernel.asm: the kernel's assembly and binary by
+        format ("ptx"/"cubin", "amdgcn"/"hsaco", "spvasm"/"spv", "asm"/"so"),
+        compiled again without the cache on first use."""
+        if self._asm is None:
+            if self._assemble is None:
+                raise AttributeError("this kernel was loaded from a binary: it has no source to show as asm")
+            from .compiler import asm_of
+            self._asm = asm_of(self._assemble())
+        return self._asm
 
     def attribute(self, name):
         """A fact of the loaded kernel (tessera_kernel_attribute): "threads",

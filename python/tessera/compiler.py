@@ -80,6 +80,15 @@ class ASTSource:
         return signature, constexprs
 
 
+def asm_of(binary):
+    """A Binary's texts and bytes under Triton's asm keys."""
+    text_key, data_key = _ASM_KEYS.get(binary.format, ("asm", binary.format))
+    asm = {text_key: binary.assembly}
+    if data_key is not None:
+        asm[data_key] = binary.data
+    return asm
+
+
 class CompiledKernel:
     """What compile() made: `asm` (Triton's keys: "ptx"/"cubin",
     "amdgcn"/"hsaco", "spvasm"/"spv", and "asm"/"so" for the host),
@@ -87,10 +96,7 @@ class CompiledKernel:
 
     def __init__(self, binary, metadata):
         self.binary, self.metadata, self.name = binary, metadata, metadata.name
-        text_key, data_key = _ASM_KEYS.get(binary.format, ("asm", binary.format))
-        self.asm = {text_key: binary.assembly}
-        if data_key is not None:
-            self.asm[data_key] = binary.data
+        self.asm = asm_of(binary)
 
     def __repr__(self):
         return "CompiledKernel(%s, %s, %s)" % (self.name, self.metadata.target, ", ".join(self.asm))

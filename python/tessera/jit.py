@@ -7,6 +7,7 @@ globals, num_warps/num_stages and the target. Compiled kernels are also kept
 in memory per specialization key, so a warm launch does no compiling.
 """
 
+import ast
 import collections
 import ctypes
 import functools
@@ -213,6 +214,7 @@ class JITFunction(KernelInterface):
         self._reports = None     # the checked mode's report buffers
         self._fast = None        # the launch fast lane (_launch.py), made on the first launch
         self._replaced_src = None  # a source text compiled instead of fn's (_unsafe_update_src)
+        self._repr = None          # names compiled kernels from their Specialization (jit(repr=))
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
@@ -313,11 +315,11 @@ class JITFunction(KernelInterface):
                 devices.append((name, device))
         return signature, values, constexprs, devices, readonly
 
-    def _compile_module(self, compile_fn, signature, constexprs, num_warps, num_stages, **options):
-        """compile_fn (_C.compile or _C.compile_binary) on the module text,
-        with the module's globals as constexprs and errors located in the
-        user's files."""
-        module = self.module_text()
+    def _compile_module(self, compile_fn, signature, constexprs, num_warps, num_stages, module=None, **options):
+        """compile_fn (_C.compile or _C.compile_binary) on the module text
+        (this one's now, or `module`), with the module's globals as
+        constexprs and errors located in the user's files."""
+        module = module or self.module_text()
         globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
         try:
             return compile_fn(module.text, self.__name__, signature, constexprs + globals_,
@@ -348,7 +350,26 @@ class JITFunction(KernelInterface):
         warp = _warp_size(kernel.device)
         kernel.metadata = KernelMetadata(self.__name__, target, num_warps or max(1, threads // warp), num_stages,
                                          kernel.attribute("shared_bytes"), threads, bool(checked))
+        kernel.name = self._kernel_name(signature, constexprs)
+        # The text it was built from, should the function's change later.
+        arch, module = _C.device_architecture(kernel.device) or None, self.module_text()
+        kernel._assemble = lambda: self._compile_module(_C.compile_binary, signature, constexprs, num_warps,
+                                                        num_stages, module, target=target, arch=arch,
+                                                        checked=checked)
         return kernel
+
+    def _kernel_name(self, signature, constexprs):
+        if self._repr is None:
+            return self.__name__
+        runtime = [n for n in self.arg_names if n not in dict(constexprs)]
+        types = dict(zip(runtime, (ty.split(":")[0] for ty in signature)))
+        constants = {n: 1 for n, ty in zip(runtime, signature) if ty.endswith(":1")}
+        for n, text in constexprs:
+            try:
+                constants[n] = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                constants[n] = text  # a dtype: its name
+        return self._repr(Specialization(types, constants))
 
     def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, debug=None, **kwargs):
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
@@ -483,10 +504,18 @@ class JITFunction(KernelInterface):
         return kernel
 
 
-def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, **unused):
+Specialization = collections.namedtuple("Specialization", "signature constants")
+
+
+def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, **unused):
     """``@tessera.jit`` or ``@tessera.jit(target=..., do_not_specialize=[...])``, where
     target is a name of the target registry (``tessera targets`` lists them);
-    without a target, each launch compiles for its arguments' device."""
+    without a target, each launch compiles for its arguments' device.
+    repr: Triton's kernel naming, a function of a Specialization
+    (signature: parameter -> type, constants: parameter -> value) giving
+    each compiled kernel's `name`."""
     def wrap(f):
-        return JITFunction(f, target=target, do_not_specialize=do_not_specialize, debug=debug)
+        jf = JITFunction(f, target=target, do_not_specialize=do_not_specialize, debug=debug)
+        jf._repr = repr
+        return jf
     return wrap(fn) if fn is not None else wrap

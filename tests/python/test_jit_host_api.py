@@ -96,3 +96,37 @@ def test_dtypes_by_name_and_triton_type_lists():
     assert tl.str_to_ty("*fp32").element_ty == tl.float32 and tl.str_to_ty("u64") == tl.uint64
     with pytest.raises(TypeError, match="no dtype is named 'fp7'"):
         tl.dtype("fp7")
+
+
+def test_a_launched_kernel_shows_its_assembly_as_triton_asm():
+    x = np.random.default_rng().standard_normal(40).astype(np.float32)
+    out = np.empty_like(x)
+    kernel = _scale[(1,)](x, out, 40, 1.5, BLOCK=64)
+    asm = kernel.asm
+    assert set(asm) == {"asm", "so"} and asm["so"][:4] == b"\x7fELF"
+    assert "_scale" in asm["asm"] and kernel.asm is asm  # compiled once
+    # The text of the kernel that ran, not of a source replaced afterwards.
+    patched = tessera.JITFunction(_template.fn)
+    patched._unsafe_update_src(patched.src.replace("GENERATE", "x * 3.0"))
+    first = patched[(1,)](x, out, BLOCK=16)
+    patched._unsafe_update_src(patched.src.replace("x * 3.0", "tl.sqrt(tl.abs(x))"))
+    assert "sqrt" not in first.asm["asm"]
+    assert "sqrt" in patched[(1,)](x, out, BLOCK=16).asm["asm"]
+
+
+def test_kernel_names_from_triton_repr():
+    seen = []
+
+    def name(specialization):
+        seen.append(specialization)
+        ones = "_".join(k for k, v in specialization.constants.items() if v == 1)
+        return "scale_%s_%s" % (specialization.signature["n"], ones)
+
+    kernel = tessera.jit(repr=name)(_scale.fn)
+    x = np.ones(8, np.float32)
+    assert kernel.warmup(x, np.empty_like(x), 2**40, 1.0, BLOCK=8, grid=(1,)).name == "scale_i64_"
+    assert seen[-1].constants == {"BLOCK": 8}
+    k = kernel.warmup(x, np.empty_like(x), 1, 2.0, BLOCK=1, grid=(1,))
+    assert k.name == "scale_i32_n_BLOCK"  # n is 1 (specialized), BLOCK a constexpr 1
+    assert seen[-1].signature == {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "factor": "fp32"}
+    assert _scale.warmup(x, np.empty_like(x), 8, 2.0, BLOCK=8, grid=(1,)).name == "_scale"
