@@ -28,7 +28,20 @@ __version__ = "0.1.0"
 
 __all__ = ["jit", "JITFunction", "default_target", "autotune", "Autotuner", "Config", "heuristics", "Heuristics", "cdiv",
            "next_power_of_2", "testing", "language", "CompilationError", "DeviceAssertionError", "OutOfResources",
-           "TesseraError", "TensorWrapper", "reinterpret", "Array", "empty", "zeros", "from_numpy", "compile", "compiler"]
+           "TesseraError", "set_allocator", "TensorWrapper", "reinterpret", "Array", "empty", "zeros", "from_numpy", "compile", "compiler"]
+
+
+_allocator = None
+
+
+def set_allocator(allocator):
+    """Triton's hook for kernels that need global scratch memory at launch
+    (allocator(size, alignment, stream) -> a tensor). Tessera's kernels need
+    none, so it is kept (for code that reads it back) and never called."""
+    global _allocator
+    if allocator is not None and not callable(allocator):
+        raise TypeError("set_allocator takes a function (size, alignment, stream) -> tensor, or None")
+    _allocator = allocator
 
 
 def cdiv(x, y):

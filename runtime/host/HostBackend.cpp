@@ -12,6 +12,7 @@
 #include <fstream>
 #include <new>
 #include <thread>
+#include <unistd.h>
 
 namespace tessera::runtime {
 
@@ -96,6 +97,10 @@ public:
   Status attribute(std::string_view name, int64_t &value) const override {
     if (name == "multiprocessor_count") value = std::max(1u, std::thread::hardware_concurrency());
     else if (name == "warpSize") value = 1;
+    // A program's tiles live on its thread's stack, or past a budget in a
+    // per-thread heap area: what bounds them is memory, shared by the threads.
+    else if (name == "max_shared_mem")
+      value = int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / std::max(1u, std::thread::hardware_concurrency());
     else return Device::attribute(name, value);
     return Status::ok();
   }

@@ -100,6 +100,8 @@ TEST(CApi, DeviceAttributes) {
   EXPECT_GE(v, 1);
   ASSERT_EQ(tessera_device_attribute(host(), "warpSize", &v), TESSERA_SUCCESS);
   EXPECT_EQ(v, 1);
+  ASSERT_EQ(tessera_device_attribute(host(), "max_shared_mem", &v), TESSERA_SUCCESS);
+  EXPECT_GE(v, int64_t(64) << 20);  // memory over the hardware threads
   EXPECT_EQ(tessera_device_attribute(host(), "max_num_regs", &v), TESSERA_ERROR_NOT_FOUND);
   EXPECT_NE(std::string(tessera_last_error()).find("no attribute 'max_num_regs'"), std::string::npos);
   EXPECT_EQ(tessera_device_attribute(host(), nullptr, &v), TESSERA_ERROR_INVALID_ARGUMENT);
