@@ -564,6 +564,28 @@ SValue userCombine(CodeGen &cg, CallArgs &a, bool scan) {
   return tuple ? SValue::tuple(out) : out[0];
 }
 
+// An f32 dot as bf16 dots (input_precision bf16x3 / bf16x6, as Triton's):
+// each operand is split into `parts` bf16 terms (x = hi + mid + lo, each the
+// bf16 rounding of what the previous ones leave), and the products whose
+// terms' ranks sum to less than `parts` are accumulated smallest first:
+// three products for two parts, six for three.
+ir::Value *splitBf16Dot(CodeGen &cg, ir::Value *x, ir::Value *y, ir::Value *acc, int parts, SourceLoc loc) {
+  auto split = [&](ir::Value *v) {
+    std::vector<ir::Value *> terms;
+    for (int i = 0; i < parts; ++i) {
+      ir::Value *term = cg.cast(v, Type::scalar(ir::ScalarKind::BF16), loc);
+      terms.push_back(term);
+      if (i + 1 < parts) v = cg.builder().sameType(OpCode::Sub, {v, cg.cast(term, Type::f32(), loc)});
+    }
+    return terms;
+  };
+  std::vector<ir::Value *> xs = split(x), ys = split(y);
+  for (int rank = parts - 1; rank >= 0; --rank)
+    for (int i = rank; i >= 0; --i)
+      acc = cg.builder().createValue(OpCode::Dot, {xs[size_t(i)], ys[size_t(rank - i)], acc}, acc->type(), {});
+  return acc;
+}
+
 SValue dot(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
@@ -604,8 +626,11 @@ SValue dot(CodeGen &cg, CallArgs &a) {
   else if (!tf32.is(Kind::None)) prec = boolArg(cg, a, 4, "allow_tf32", true) ? "tf32" : "ieee";
   else if (in == Type::f32()) prec = "tf32";  // Triton's default
   if (!prec.empty()) {
-    if (prec != "ieee" && prec != "tf32" && prec != "tf32x3")
-      cg.fail(a.loc, "input_precision must be \"ieee\", \"tf32\" or \"tf32x3\", found \"" + prec + "\"");
+    if (prec != "ieee" && prec != "tf32" && prec != "tf32x3" && prec != "bf16x3" && prec != "bf16x6")
+      cg.fail(a.loc, "input_precision must be \"ieee\", \"tf32\", \"tf32x3\", \"bf16x3\" or \"bf16x6\", found \"" +
+                         prec + "\"");
+    if (in == Type::f32() && (prec == "bf16x3" || prec == "bf16x6"))
+      return tensorValue(splitBf16Dot(cg, x, y, acc, prec == "bf16x6" ? 3 : 2, a.loc));
     if (in == Type::f32()) attrs.set("input_precision", ir::Attribute(prec));
   }
   SValue imprecise = cg.argOr(a, 5, "max_num_imprecise_acc", SValue::none());

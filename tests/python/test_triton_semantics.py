@@ -290,3 +290,71 @@ def test_is_none_on_runtime_arguments(cpu_target):
     assert out[0] == 103.0
     _optional_scale[(1,)](x, s, out)
     assert out[0] == 6.0
+
+
+@tessera.jit
+def _dot_precision(a_ptr, b_ptr, out_ptr, PRECISION: tl.constexpr):
+    r = tl.arange(0, 32)
+    a = tl.load(a_ptr + r[:, None] * 32 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 32 + r[None, :])
+    tl.store(out_ptr + r[:, None] * 32 + r[None, :], tl.dot(a, b, input_precision=PRECISION))
+
+
+@pytest.mark.parametrize("precision, worst", [("bf16x3", 1e-4), ("bf16x6", 1e-6)])
+def test_dot_bf16x3_and_bf16x6_split_f32_operands_into_bf16_terms(cpu_target, precision, worst):
+    rng = np.random.default_rng()
+    a, b = rng.standard_normal((2, 32, 32)).astype(np.float32)
+    out = np.full((32, 32), np.nan, np.float32)
+    _dot_precision[(1,)](a, b, out, PRECISION=precision)
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    error = np.abs(out - exact).max() / np.abs(exact).max()
+    # One bf16 product alone is off by ~1e-2; the split terms recover
+    # 16 (x3) and 24 (x6) bits of each operand.
+    assert error < worst, error
+    with pytest.raises(_C.CompilationError, match='input_precision must be .*"bf16x6", found "bf16x9"'):
+        _dot_precision[(1,)](a, b, out, PRECISION="bf16x9")
+
+
+def _e2m1(nibbles):
+    magnitude = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6])[nibbles & 7]
+    return np.where(nibbles & 8, -magnitude, magnitude)
+
+
+def _e4m3(bits):
+    e, m = (bits >> 3) & 0xF, (bits & 7).astype(np.float64)
+    magnitude = np.where(e == 0, m / 8 * 2.0 ** -6, (1 + m / 8) * 2.0 ** (e.astype(np.float64) - 7))
+    return np.where(bits & 0x80, -magnitude, magnitude)
+
+
+@tessera.jit
+def _dot_scaled(a_ptr, a_scale_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * (K // 2) + tl.arange(0, K // 2)[None, :])
+    a_scale = tl.load(a_scale_ptr + tl.arange(0, M)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :])
+    c = tl.dot_scaled(a, a_scale, "e2m1", b, None, "e4m3")
+    tl.store(out_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], c)
+
+
+def test_dot_scaled_decodes_mx_operands_and_their_scales(cpu_target):
+    rng = np.random.default_rng()
+    M, N, K = 32, 16, 64
+    a = rng.integers(0, 256, (M, K // 2), dtype=np.uint8)          # two e2m1 per byte, low nibble first
+    a_scale = rng.integers(120, 135, (M, K // 32), dtype=np.uint8)  # e8m0: 2^(s - 127) per 32 along k
+    b = rng.integers(0, 256, (K, N), dtype=np.uint8)
+    b[(b & 0x7F) == 0x7F] = 0x3C                                    # no e4m3 NaNs
+    out = np.full((M, N), np.nan, np.float32)
+    _dot_scaled[(1,)](a, a_scale, b, out, M=M, N=N, K=K)
+    a_values = np.stack([_e2m1(a & 0xF), _e2m1(a >> 4)], axis=-1).reshape(M, K)
+    a_values *= np.repeat(2.0 ** (a_scale.astype(np.float64) - 127), 32, axis=1)
+    expected = a_values @ _e4m3(b)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
+
+
+def test_dot_scaled_refuses_unknown_formats(cpu_target):
+    @tessera.jit
+    def k(a_ptr, out_ptr):
+        r = tl.arange(0, 32)
+        a = tl.load(a_ptr + r[:, None] * 32 + r[None, :])
+        tl.store(out_ptr + r[:, None] * 32 + r[None, :], tl.dot_scaled(a, None, "e3m4", a, None, "e4m3"))
+    with pytest.raises(_C.CompilationError, match="formats are e2m1, e4m3, e5m2, bf16 and fp16, not e3m4"):
+        k[(1,)](np.zeros((32, 32), np.uint8), np.zeros((32, 32), np.float32))
