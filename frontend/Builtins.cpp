@@ -524,7 +524,10 @@ SValue scanBuiltin(CodeGen &cg, CallArgs &a, OpCode code) {
   cg.checkArgs(a, {"input", "axis", "reverse", "dtype"});
   ir::Value *in = cg.tensorArg(a, 0, "input");
   if (!in->type().isTile()) cg.fail(a.loc, a.callee + "() needs a tile");
-  Type acc = accumulationType(in->type().element());
+  // Triton's: bf16 scans in f32; cumsum widens narrow integers, cumprod does not.
+  Type acc = in->type().element();
+  if (acc == Type::scalar(ir::ScalarKind::BF16)) acc = Type::f32();
+  if (code == OpCode::Add) acc = accumulationType(acc);
   SValue dt = cg.argOr(a, 3, "dtype", SValue::none());
   if (!dt.is(Kind::None)) acc = cg.dtypeArg(dt, a.loc);
   in = cg.cast(in, acc, a.loc);

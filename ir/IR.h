@@ -39,6 +39,12 @@
 //   tile element happen in program order; ordering across elements of a tile
 //   needs `barrier`. Across programs only atomics order, with their `sem`
 //   (relaxed, acquire, release, acq_rel) at their `scope` (cta, gpu, sys).
+// - reduce and scan apply their region (the combine) to the operands' values
+//   along `axis`: a reduce in any association (the combine must be
+//   associative and, for a deterministic result, commutative); a scan in
+//   order, with what came first in scan order always the left operands: a
+//   scan with `reverse` is the forward scan of the line read from its end,
+//   result[i] = combine(result[i + 1], x[i]).
 // - for runs its body with the induction variable from lb while iv < ub (signed
 //   or unsigned as its type), adding step (> 0) each time; iter values flow
 //   from the inits through yield to the results.

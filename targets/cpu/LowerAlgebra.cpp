@@ -190,7 +190,7 @@ void Lowering::lowerScan(const ir::Operation &op) {
       std::vector<llvm::Value *> acc;
       for (unsigned k = 0; k < n; ++k) {
         acc.push_back(loadChunk(op.operand(k), at(start), w));
-        storeChunk(out[k], in.element(), at(start), acc[k]);
+        storeChunk(out[k], op.result(k)->type().element(), at(start), acc[k]);
       }
       if (s.len == 1) return;
       llvm::BasicBlock *pre = b.GetInsertBlock();
@@ -205,12 +205,10 @@ void Lowering::lowerScan(const ir::Operation &op) {
         phis.back()->addIncoming(acc[k], pre);
       }
       llvm::Value *a = reverse ? b.CreateSub(i64(s.len - 1), j) : j;
-      std::vector<llvm::Value *> args;
-      // Reverse scans keep the earlier index on the left: x[i] (+) suffix.
-      std::vector<llvm::Value *> xs;
-      for (unsigned k = 0; k < n; ++k) xs.push_back(loadChunk(op.operand(k), at(a), w));
-      if (reverse) args = xs, args.insert(args.end(), phis.begin(), phis.end());
-      else args.assign(phis.begin(), phis.end()), args.insert(args.end(), xs.begin(), xs.end());
+      // What came before in scan order (the suffix, in reverse) on the
+      // left, as Triton's reverse scan is the forward scan of the flipped line.
+      std::vector<llvm::Value *> args(phis.begin(), phis.end());
+      for (unsigned k = 0; k < n; ++k) args.push_back(loadChunk(op.operand(k), at(a), w));
       std::vector<llvm::Value *> next = combine(region, args);
       for (unsigned k = 0; k < n; ++k) storeChunk(out[k], op.result(k)->type().element(), at(a), next[k]);
       llvm::Value *j2 = b.CreateAdd(j, i64(1));

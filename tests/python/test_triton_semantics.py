@@ -358,3 +358,74 @@ def test_dot_scaled_refuses_unknown_formats(cpu_target):
         tl.store(out_ptr + r[:, None] * 32 + r[None, :], tl.dot_scaled(a, None, "e3m4", a, None, "e4m3"))
     with pytest.raises(_C.CompilationError, match="formats are e2m1, e4m3, e5m2, bf16 and fp16, not e3m4"):
         k[(1,)](np.zeros((32, 32), np.uint8), np.zeros((32, 32), np.float32))
+
+
+@tessera.jit
+def _first(a, b):
+    return a
+
+
+@tessera.jit
+def _recurrence(a1, b1, a2, b2):
+    return a1 * a2, b1 * a2 + b2
+
+
+@tessera.jit
+def _argmax_combine(v0, i0, v1, i1):
+    gt = v0 > v1
+    return tl.where(gt, v0, v1), tl.where(gt, i0, i1)
+
+
+@tessera.jit
+def _scans(X, Y, FIRST, REC, ARG, N: tl.constexpr, REVERSE: tl.constexpr):
+    r = tl.arange(0, N)
+    x, y = tl.load(X + r), tl.load(Y + r)
+    tl.store(FIRST + r, tl.associative_scan(x, 0, _first, reverse=REVERSE))
+    _, rec = tl.associative_scan((x, y), 0, _recurrence, reverse=REVERSE)
+    tl.store(REC + r, rec)
+    _, index = tl.associative_scan((x, r.to(tl.int64)), 0, _argmax_combine, reverse=REVERSE)
+    tl.store(ARG + r, index)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scans_with_order_dependent_combines(cpu_target, reverse):
+    # A reverse scan is the forward scan of the flipped line (Triton's): what
+    # came first in scan order is the combine's left operand.
+    rng = np.random.default_rng()
+    n = 64
+    x, y = rng.standard_normal((2, n)).astype(np.float32)
+    first, rec = np.full((2, n), np.nan, np.float32)
+    arg = np.full(n, -7, np.int64)  # the int64 operand of a tuple scan is stored whole
+    _scans[(1,)](x, y, first, rec, arg, N=n, REVERSE=reverse)
+    xs, ys = (x[::-1], y[::-1]) if reverse else (x, y)
+    acc, expected_rec, best, expected_arg = 0.0, [], 0, []
+    for i in range(n):
+        acc = xs[i] * acc + ys[i]
+        expected_rec.append(acc)
+        best = i if xs[i] >= xs[best] else best
+        expected_arg.append(n - 1 - best if reverse else best)
+    flip = (lambda a: np.asarray(a)[::-1]) if reverse else np.asarray
+    np.testing.assert_array_equal(first, np.full(n, xs[0]))
+    np.testing.assert_allclose(rec, flip(expected_rec), rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(arg, flip(expected_arg))
+
+
+@tessera.jit
+def _cumulative(X, S, N: tl.constexpr):
+    r = tl.arange(0, N)
+    x = tl.load(X + r)
+    s = tl.cumsum(x, 0)
+    tl.static_assert(s.dtype == tl.float32)
+    tl.static_assert(tl.cumsum(x.to(tl.int8), 0).dtype == tl.int32)
+    tl.static_assert(tl.cumprod(x.to(tl.int8), 0).dtype == tl.int8)
+    tl.static_assert(tl.cumprod(x, 0).dtype == tl.float32)
+    tl.store(S + r, s)
+
+
+def test_cumsum_of_bf16_accumulates_in_f32_and_cumprod_keeps_narrow_ints(cpu_target):
+    n = 512
+    bits = (np.ones(n, np.float32).view(np.uint32) >> 16).astype(np.uint16)  # 1.0 in bf16
+    s = np.zeros(n, np.float32)
+    _cumulative[(1,)](tessera.reinterpret(tessera.from_numpy(bits), tl.bfloat16), s, N=n)
+    # In bf16 the sum would stop at 256 (256 + 1 rounds back to 256); in f32 it is exact.
+    np.testing.assert_array_equal(s, np.arange(1, n + 1, dtype=np.float32))

@@ -3,6 +3,9 @@
 # RUN: not tessera compile %s --entry uniform_i16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=UNIFORM_I16
 # RUN: not tessera compile %s --entry philox_i32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PHILOX_I32
 # RUN: not tessera compile %s --entry squeeze_long --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SQUEEZE_LONG
+# RUN: not tessera compile %s --entry scaled_e2m1_float --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_E2M1_FLOAT
+# RUN: not tessera compile %s --entry scaled_scale_int32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_SCALE_INT32
+# RUN: not tessera compile %s --entry scaled_out_f16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_OUT_F16
 # Errors inside tl functions written in the language (frontend/prelude.py) are
 # reported at the kernel's call, naming the function.
 import tessera
@@ -49,3 +52,32 @@ def philox_i32(n):
 def squeeze_long(n):
     x = tl.squeeze(tl.zeros((4, 2), tl.int32), -1)
 
+
+# SCALED_E2M1_FLOAT: prelude-errors.py:[[@LINE+7]]:9: error: static_assert failed: dot_scaled: e2m1 operands are packed two to a uint8 (in tl.dot_scaled)
+# SCALED_E2M1_FLOAT-NEXT: {{^}}    c = tl.dot_scaled(a, None, "e2m1", b, None, "bf16")
+# SCALED_E2M1_FLOAT-NEXT: {{^}}        ^
+@tessera.jit
+def scaled_e2m1_float(p):
+    a = tl.zeros([32, 16], tl.float32)
+    b = tl.zeros([32, 32], tl.bfloat16)
+    c = tl.dot_scaled(a, None, "e2m1", b, None, "bf16")
+
+
+# SCALED_SCALE_INT32: prelude-errors.py:[[@LINE+8]]:9: error: static_assert failed: dot_scaled: scales are e8m0 held in uint8 (in tl.dot_scaled)
+# SCALED_SCALE_INT32-NEXT: {{^}}    c = tl.dot_scaled(a, s, "e4m3", b, None, "bf16")
+# SCALED_SCALE_INT32-NEXT: {{^}}        ^
+@tessera.jit
+def scaled_scale_int32(p):
+    a = tl.zeros([32, 32], tl.uint8)
+    s = tl.zeros([32, 1], tl.int32)
+    b = tl.zeros([32, 32], tl.bfloat16)
+    c = tl.dot_scaled(a, s, "e4m3", b, None, "bf16")
+
+
+# SCALED_OUT_F16: prelude-errors.py:[[@LINE+6]]:9: error: static_assert failed: dot_scaled: out_dtype must be float32 (in tl.dot_scaled)
+# SCALED_OUT_F16-NEXT: {{^}}    c = tl.dot_scaled(a, None, "bf16", a, None, "bf16", out_dtype=tl.float16)
+# SCALED_OUT_F16-NEXT: {{^}}        ^
+@tessera.jit
+def scaled_out_f16(p):
+    a = tl.zeros([32, 32], tl.bfloat16)
+    c = tl.dot_scaled(a, None, "bf16", a, None, "bf16", out_dtype=tl.float16)

@@ -446,7 +446,7 @@ def k38(X):
     a = tl.load(X + tl.arange(0, 4)[:, None] + tl.arange(0, 4)[None, :])
     c = tl.dot(a, a)
 
-# E39: sema.py:[[@LINE+6]]:9: error: input_precision must be "ieee", "tf32" or "tf32x3", found "bf16"
+# E39: sema.py:[[@LINE+6]]:9: error: input_precision must be "ieee", "tf32", "tf32x3", "bf16x3" or "bf16x6", found "bf16"
 # E39-NEXT: {{^}}    c = tl.dot(a, a, input_precision='bf16')
 # E39-NEXT: {{^}}        ^
 @tessera.jit
