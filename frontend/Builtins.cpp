@@ -1361,6 +1361,47 @@ const std::unordered_map<std::string, Handler> &handlers() {
       return v;
     };
     t["py.list"] = t["py.tuple"];
+    // Introspection of compile-time facts (Triton kernels branch on them).
+    t["py.isinstance"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "obj"), classes = cg.requireArg(a, 1, "class_or_tuple");
+      bool any = false;
+      for (const SValue &c : classes.is(Kind::Tuple) ? classes.elems : std::vector<SValue>{classes}) {
+        if (!c.is(Kind::Builtin)) cg.fail(a.loc, "isinstance() needs a class or a tuple of classes, found " + c.describe());
+        const std::string &n = c.s;
+        if (n == "tensor") any |= v.isTensor();
+        else if (n == "constexpr") any |= v.isConstexpr();
+        else if (n == "py.int") any |= v.is(Kind::Int) || v.is(Kind::Bool);
+        else if (n == "py.float") any |= v.is(Kind::Float);
+        else if (n == "py.bool") any |= v.is(Kind::Bool);
+        else if (n == "py.tuple" || n == "py.list") any |= v.is(Kind::Tuple);
+        else if (n == "dtype") any |= v.is(Kind::DType);
+        else if (n == "pointer_type") any |= v.is(Kind::DType) && v.type.isPointer();
+        else
+          cg.fail(a.loc, "isinstance() in a kernel knows tl.tensor, tl.constexpr, tl.dtype, tl.pointer_type, int, "
+                         "float, bool and tuple, not " + c.describe());
+      }
+      return SValue::boolean(any);
+    };
+    t["py.getattr"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "obj"), name = cg.requireArg(a, 1, "name");
+      if (!name.is(Kind::Str)) cg.fail(a.loc, "getattr() needs the attribute's name as a string, found " + name.describe());
+      if (a.positional.size() < 3) return cg.getAttribute(v, name.s, a.loc);
+      try {
+        return cg.getAttribute(v, name.s, a.loc);
+      } catch (const CompileError &) {
+        return a.positional[2];
+      }
+    };
+    t["py.hasattr"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "obj"), name = cg.requireArg(a, 1, "name");
+      if (!name.is(Kind::Str)) cg.fail(a.loc, "hasattr() needs the attribute's name as a string, found " + name.describe());
+      try {
+        cg.getAttribute(v, name.s, a.loc);
+        return SValue::boolean(true);
+      } catch (const CompileError &) {
+        return SValue::boolean(false);
+      }
+    };
     return t;
   }();
   return table;

@@ -17,7 +17,7 @@ using Kind = SValue::Kind;
 namespace {
 
 const char *const kPythonBuiltins[] = {"range", "min", "max", "len", "int", "float", "bool", "abs", "print",
-                                       "isinstance", "tuple", "list", "enumerate", "zip"};
+                                       "isinstance", "tuple", "list", "enumerate", "zip", "getattr", "hasattr"};
 
 } // namespace
 
@@ -317,6 +317,16 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       fail(loc, attr + " applies to floating-point dtypes, not " + dtypeName(t));
     }
     return SValue::method(base, "dtype." + attr);
+  }
+  case Kind::Bool:
+  case Kind::Int:
+  case Kind::Float: {
+    // A number's attributes are those of the scalar Triton makes of it
+    // (`acc = 0; acc.to(tl.int64)`, `value.dtype`); the number itself stays
+    // a compile-time value everywhere else.
+    if (attr == "dtype" || attr == "type") return SValue::dtype(pyScalarType(base, loc));
+    if (isBuiltinName(attr) || isMathName(attr)) return SValue::method(SValue::tensor(toTensor(base, loc)), attr);
+    fail(loc, base.describe() + " has no attribute '" + attr + "'");
   }
   case Kind::BlockPtr:
     if (attr == "load" || attr == "store") return SValue::method(base, "desc." + attr);

@@ -429,3 +429,26 @@ def test_cumsum_of_bf16_accumulates_in_f32_and_cumprod_keeps_narrow_ints(cpu_tar
     _cumulative[(1,)](tessera.reinterpret(tessera.from_numpy(bits), tl.bfloat16), s, N=n)
     # In bf16 the sum would stop at 256 (256 + 1 rounds back to 256); in f32 it is exact.
     np.testing.assert_array_equal(s, np.arange(1, n + 1, dtype=np.float32))
+
+
+@tessera.jit
+def _introspect(x, out, FUNC: tl.constexpr):
+    acc = 0
+    acc = acc.to(tl.int64)                        # a number's methods are its scalar's
+    one = 1
+    tl.static_assert(one.dtype == tl.int32 and (2**40).dtype == tl.int64 and (1.5).dtype == tl.float32)
+    tl.static_assert(isinstance(x, tl.tensor) and isinstance(x.dtype, tl.pointer_type))
+    tl.static_assert(isinstance(FUNC, tl.constexpr) and not isinstance(x, tl.constexpr))
+    tl.static_assert(isinstance(one, int) and not isinstance(one, (float, tl.tensor)))
+    tl.static_assert(hasattr(x, "dtype") and not hasattr(x.dtype, "no_such_field"))
+    tl.static_assert(getattr(x.dtype, "no_such_field", 7) == 7)
+    v = getattr(tl, FUNC)(tl.load(x), 0.5)        # a tl function chosen by name
+    tl.store(out, v + acc.to(tl.float32))
+
+
+def test_python_introspection_on_compile_time_values(cpu_target):
+    x, out = np.array([2.0], np.float32), np.zeros(1, np.float32)
+    _introspect[(1,)](x, out, FUNC="minimum")
+    assert out[0] == 0.5
+    _introspect[(1,)](x, out, FUNC="maximum")
+    assert out[0] == 2.0

@@ -47,6 +47,10 @@
 # RUN: not tessera compile %s --entry arange_one --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ARANGE_ONE
 # RUN: not tessera compile %s --entry tensor_arg --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TENSOR_ARG
 # RUN: not tessera compile %s --entry range_kw --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=RANGE_KW
+# RUN: not tessera compile %s --entry isinstance_value --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ISINSTANCE_VALUE
+# RUN: not tessera compile %s --entry isinstance_class --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ISINSTANCE_CLASS
+# RUN: not tessera compile %s --entry getattr_name --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=GETATTR_NAME
+# RUN: not tessera compile %s --entry hasattr_name --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=HASATTR_NAME
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -461,3 +465,35 @@ def add_pairs(a, b):
 @tessera.jit
 def make_tile(a, b):
     return tl.zeros([4], tl.int32)
+
+
+# ISINSTANCE_VALUE: builtins.py:[[@LINE+5]]:9: error: isinstance() needs a class or a tuple of classes, found int 3
+# ISINSTANCE_VALUE-NEXT: {{^}}    x = isinstance(n, 3)
+# ISINSTANCE_VALUE-NEXT: {{^}}        ^
+@tessera.jit
+def isinstance_value(n):
+    x = isinstance(n, 3)
+
+
+# ISINSTANCE_CLASS: builtins.py:[[@LINE+5]]:9: error: isinstance() in a kernel knows tl.tensor, tl.constexpr, tl.dtype, tl.pointer_type, int, float, bool and tuple, not builtin load
+# ISINSTANCE_CLASS-NEXT: {{^}}    x = isinstance(n, tl.load)
+# ISINSTANCE_CLASS-NEXT: {{^}}        ^
+@tessera.jit
+def isinstance_class(n):
+    x = isinstance(n, tl.load)
+
+
+# GETATTR_NAME: builtins.py:[[@LINE+5]]:9: error: getattr() needs the attribute's name as a string, found int 3
+# GETATTR_NAME-NEXT: {{^}}    x = getattr(n, 3)
+# GETATTR_NAME-NEXT: {{^}}        ^
+@tessera.jit
+def getattr_name(n):
+    x = getattr(n, 3)
+
+
+# HASATTR_NAME: builtins.py:[[@LINE+5]]:9: error: hasattr() needs the attribute's name as a string, found None
+# HASATTR_NAME-NEXT: {{^}}    x = hasattr(n, None)
+# HASATTR_NAME-NEXT: {{^}}        ^
+@tessera.jit
+def hasattr_name(n):
+    x = hasattr(n, None)
