@@ -316,6 +316,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
         if (t.isScalar() && t.scalarKind() == kind) return SValue::integer(attr == "exponent_bias" ? f.second : f.first);
       fail(loc, attr + " applies to floating-point dtypes, not " + dtypeName(t));
     }
+    if (!isBuiltinName("dtype." + attr)) fail(loc, "dtype " + dtypeName(t) + " has no attribute '" + attr + "'");
     return SValue::method(base, "dtype." + attr);
   }
   case Kind::Bool:

@@ -51,6 +51,7 @@
 # RUN: not tessera compile %s --entry isinstance_class --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ISINSTANCE_CLASS
 # RUN: not tessera compile %s --entry getattr_name --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=GETATTR_NAME
 # RUN: not tessera compile %s --entry hasattr_name --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=HASATTR_NAME
+# RUN: not tessera compile %s --entry dtype_attr --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DTYPE_ATTR
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -497,3 +498,11 @@ def getattr_name(n):
 @tessera.jit
 def hasattr_name(n):
     x = hasattr(n, None)
+
+
+# DTYPE_ATTR: builtins.py:[[@LINE+5]]:9: error: dtype pointer<fp32> has no attribute 'no_such_field'
+# DTYPE_ATTR-NEXT: {{^}}    x = n.dtype.no_such_field
+# DTYPE_ATTR-NEXT: {{^}}        ^
+@tessera.jit
+def dtype_attr(n):
+    x = n.dtype.no_such_field
