@@ -433,9 +433,6 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     fail(s.test->loc, "the condition of an if must be a scalar, found a tile of type " + cond.v->type().str());
   ir::Value *c = cond.v->type().isBool() ? cond.v : cast(cond.v, Type::i1(), s.test->loc);
 
-  // `if c: ...; return` with no else: the rest of the function is the else.
-  bool earlyReturn = s.orelse.empty() && !s.body.empty() && isa<ReturnStmt>(s.body.back().get());
-
   Env before = env_;
   std::optional<SValue> retBefore = returnValue_;
   b_.setLoc(irLoc(s.loc));
@@ -449,16 +446,30 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     b_.setInsertionPointToEnd(&tmp->region(r).block());
     env_ = before;
     returnValue_.reset();
-    flows[r] = r == 0 ? genStmts(s.body) : earlyReturn ? genRest(rest, restFrom) : genStmts(s.orelse);
+    // A return nested in this branch takes the statements after this if too.
+    outerRest_.push_back({&rest, restFrom});
+    flows[r] = genStmts(r == 0 ? s.body : s.orelse);
+    outerRest_.pop_back();
     if (flows[r] == Flow::Break || flows[r] == Flow::Continue)
       fail(s.loc, "break and continue are supported only in tl.static_range loops under compile-time conditions");
     branchEnv[r] = env_;
     branchRet[r] = returnValue_;
   }
+  // One branch returns, the other goes on: the rest of the function (this
+  // list's statements after the if, then those around it) continues the
+  // other branch, so that both end the function.
   bool returns = flows[0] == Flow::Return || flows[1] == Flow::Return;
-  if (returns && !(earlyReturn || (flows[0] == Flow::Return && flows[1] == Flow::Return)))
-    fail(s.loc, "a return under a runtime condition must end both branches (or the if must be followed by the rest of "
-                "the function)");
+  bool restInBranch = false;
+  if (returns && flows[0] != flows[1]) {
+    int r = flows[0] == Flow::Return ? 1 : 0;
+    b_.setInsertionPointToEnd(&tmp->region(r).block());
+    env_ = branchEnv[r];
+    returnValue_ = branchRet[r];
+    flows[r] = genRest(rest, restFrom);
+    branchEnv[r] = env_;
+    branchRet[r] = returnValue_;
+    restInBranch = true;
+  }
   if (returns)
     for (int r = 0; r < 2; ++r)
       if (!branchRet[r]) branchRet[r] = SValue::none();
@@ -482,7 +493,8 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     return SValue::none();
   };
   Env merged = before;
-  for (auto &[name, a] : branchEnv[0]) {
+  // Variables matter after the if only when neither branch ended the function.
+  for (auto &[name, a] : returns ? Env{} : branchEnv[0]) {
     auto it = branchEnv[1].find(name);
     if (it == branchEnv[1].end()) {
       merged.erase(name);  // defined on one path only: not visible after the if
@@ -491,8 +503,9 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     SValue m = merge(name, a, it->second, s.loc);
     if (slots.empty() || slots.back().name != name) merged[name] = m;
   }
-  for (auto &[name, b] : branchEnv[1])
-    if (!branchEnv[0].count(name)) merged.erase(name);
+  if (!returns)
+    for (auto &[name, b] : branchEnv[1])
+      if (!branchEnv[0].count(name)) merged.erase(name);
   std::optional<SValue> mergedRet;
   if (returns) {
     SValue m = merge("<return value>", *branchRet[0], *branchRet[1], s.loc);
@@ -512,8 +525,8 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
   }
   if (returns) {
     returnValue_ = mergedRet;
-    consumedRest_ = earlyReturn;
-    return earlyReturn ? Flow::Normal : Flow::Return;
+    consumedRest_ = restInBranch;
+    return restInBranch ? Flow::Normal : Flow::Return;
   }
   return Flow::Normal;
 }

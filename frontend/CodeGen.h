@@ -153,10 +153,10 @@ private:
   std::unordered_map<std::string, const FunctionDef *> functions_;
   Env env_;
   std::optional<SValue> returnValue_;
-  bool consumedRest_ = false;  // genIf took the statements after it as its else branch
-  // The statements after each enclosing compile-time if (innermost last):
-  // an early return in a runtime if takes them, after its own list's rest,
-  // as its else branch. Loop and function bodies start with none.
+  bool consumedRest_ = false;  // genIf took the statements after it into a branch
+  // The statements after each enclosing if (innermost last): a branch that
+  // goes on beside one that returns takes them, after its own list's rest.
+  // Loop and function bodies start with none.
   std::vector<std::pair<const StmtList *, size_t>> outerRest_;
   struct NoOuterRest {
     explicit NoOuterRest(CodeGen &cg) : cg(cg), saved(std::move(cg.outerRest_)) { cg.outerRest_.clear(); }

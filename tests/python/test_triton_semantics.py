@@ -452,3 +452,57 @@ def test_python_introspection_on_compile_time_values(cpu_target):
     assert out[0] == 0.5
     _introspect[(1,)](x, out, FUNC="maximum")
     assert out[0] == 2.0
+
+
+@tessera.jit
+def _nested_returns(C, V, Out):
+    val = 0
+    if tl.load(C) != 0:
+        if tl.load(C + 1) != 0:
+            val = tl.load(V)
+        else:
+            return                      # skips the store after the outer if
+    else:
+        if tl.load(C + 2) != 0:
+            val = tl.load(V + 1)
+        else:
+            val = tl.load(V + 2)
+    tl.store(Out, val)
+    if tl.load(C + 3) != 0:
+        if tl.load(C + 1) != 0:
+            return
+        tl.store(Out + 1, 5)            # only when not returned just above
+    tl.store(Out + 2, 7)
+
+
+@tessera.jit
+def _pick(c, a, b):
+    if c > 0:
+        if c > 10:
+            return a * 100
+        return a
+    return b
+
+
+@tessera.jit
+def _helper_returns(C, Out):
+    tl.store(Out, _pick(tl.load(C), 3, 4))
+
+
+@pytest.mark.parametrize("c0, c1, c2, c3", [(c0, c1, c2, c3) for c0 in (0, 1) for c1 in (0, 1) for c2 in (0, 1)
+                                            for c3 in (0, 1)])
+def test_returns_nested_in_runtime_ifs_skip_the_rest_of_the_function(cpu_target, c0, c1, c2, c3):
+    out = np.full(3, -1, np.int32)
+    _nested_returns[(1,)](np.array([c0, c1, c2, c3], np.int32), np.array([10, 20, 30], np.int32), out)
+    returned = c0 and not c1
+    stored = -1 if returned else (10 if c0 else 20 if c2 else 30)
+    late_return = not returned and c3 and c1
+    assert list(out) == [stored, -1 if returned or late_return or not c3 else 5,
+                         -1 if returned or late_return else 7]
+
+
+def test_a_helper_returns_from_nested_runtime_ifs(cpu_target):
+    out = np.zeros(1, np.int32)
+    for c, expected in ((-1, 4), (5, 3), (11, 300)):
+        _helper_returns[(1,)](np.array([c], np.int32), out)
+        assert out[0] == expected

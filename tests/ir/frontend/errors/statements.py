@@ -2,7 +2,6 @@
 # RUN: not tessera compile %s --entry assign_attr --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASSIGN_ATTR
 # RUN: not tessera compile %s --entry assert_bare --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASSERT_BARE
 # RUN: not tessera compile %s --entry if_module --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=IF_MODULE
-# RUN: not tessera compile %s --entry return_one_branch --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=RETURN_ONE_BRANCH
 # RUN: not tessera compile %s --entry static_range_long --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=STATIC_RANGE_LONG
 # RUN: not tessera compile %s --entry static_range_step --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=STATIC_RANGE_STEP
 # RUN: not tessera compile %s --entry range_float --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=RANGE_FLOAT
@@ -48,18 +47,6 @@ def assert_bare(n):
 def if_module(n):
     if tl:
         pass
-
-
-# RETURN_ONE_BRANCH: statements.py:[[@LINE+5]]:5: error: a return under a runtime condition must end both branches (or the if must be followed by the rest of the function)
-# RETURN_ONE_BRANCH-NEXT: {{^}}    if n > 0:
-# RETURN_ONE_BRANCH-NEXT: {{^}}    ^
-@tessera.jit
-def return_one_branch(n):
-    if n > 0:
-        return
-    else:
-        pass
-    x = 1
 
 
 # STATIC_RANGE_LONG: statements.py:[[@LINE+5]]:14: error: tl.static_range unrolls at most 4096 iterations
