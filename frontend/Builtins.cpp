@@ -981,6 +981,14 @@ const std::unordered_map<std::string, Handler> &handlers() {
       ir::Operation *op = cg.builder().create(OpCode::Split, {v}, {r, r});
       return SValue::tuple({tensorValue(op->result(0)), tensorValue(op->result(1))});
     };
+    t["item"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"input"});
+      ir::Value *v = cg.tensorArg(a, 0, "input");
+      Type t = v->type();
+      if (!t.isTile()) return tensorValue(v);
+      if (t.numElements() != 1) cg.fail(a.loc, "item() needs a tile of one element, found " + t.str());
+      return tensorValue(cg.builder().createValue(OpCode::Reshape, {v}, t.element()));
+    };
     t["join"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"a", "b"});
       auto [x, y] = typedPair(cg, cg.requireArg(a, 0, "a"), cg.requireArg(a, 1, "b"), a.loc, false);

@@ -506,3 +506,19 @@ def test_a_helper_returns_from_nested_runtime_ifs(cpu_target):
     for c, expected in ((-1, 4), (5, 3), (11, 300)):
         _helper_returns[(1,)](np.array([c], np.int32), out)
         assert out[0] == expected
+
+
+@tessera.jit
+def _spin_lock_increment(Lock, X):
+    one = tl.full((1,), 1, dtype=tl.int32).item()      # a one-element tile as a scalar
+    zero = tl.full((1, 1), 0, dtype=tl.int32).item()
+    while tl.atomic_cas(Lock, zero, one) == 1:
+        pass
+    tl.store(X, tl.load(X) + one)
+    tl.atomic_xchg(Lock, zero)
+
+
+def test_item_makes_a_scalar_of_a_one_element_tile(cpu_target):
+    lock, x = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    _spin_lock_increment[(64,)](lock, x)
+    assert x[0] == 64 and lock[0] == 0

@@ -217,7 +217,7 @@ load store make_block_ptr advance make_tensor_descriptor
 dot sum max min argmax argmin xor_sum reduce_or reduce cumsum cumprod associative_scan flip sort histogram gather
 dot_scaled where maximum minimum clamp fma abs ceil floor exp exp2 log log2 cos sin sqrt sqrt_rn rsqrt erf
 div_rn fdiv umulhi sigmoid softmax
-reshape view trans permute broadcast broadcast_to expand_dims squeeze unsqueeze ravel cat join split interleave
+item reshape view trans permute broadcast broadcast_to expand_dims squeeze unsqueeze ravel cat join split interleave
 add sub mul
 atomic_add atomic_max atomic_min atomic_and atomic_or atomic_xor atomic_xchg atomic_cas
 multiple_of max_contiguous max_constancy assume

@@ -52,6 +52,7 @@
 # RUN: not tessera compile %s --entry getattr_name --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=GETATTR_NAME
 # RUN: not tessera compile %s --entry hasattr_name --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=HASATTR_NAME
 # RUN: not tessera compile %s --entry dtype_attr --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DTYPE_ATTR
+# RUN: not tessera compile %s --entry item_many --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ITEM_MANY
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -506,3 +507,11 @@ def hasattr_name(n):
 @tessera.jit
 def dtype_attr(n):
     x = n.dtype.no_such_field
+
+
+# ITEM_MANY: builtins.py:[[@LINE+5]]:9: error: item() needs a tile of one element, found tile<4xi32>
+# ITEM_MANY-NEXT: {{^}}    x = tl.zeros([4], tl.int32).item()
+# ITEM_MANY-NEXT: {{^}}        ^
+@tessera.jit
+def item_many(n):
+    x = tl.zeros([4], tl.int32).item()
