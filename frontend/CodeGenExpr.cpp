@@ -184,9 +184,12 @@ SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
   else
     items.push_back(e.index.get());
   ir::Value *v = base.v;
-  int64_t srcDim = 0, outDim = 0;
+  int64_t outDim = 0;
   for (const Expr *item : items) {
     if (isa<NoneExpr>(item)) {
+      if (outDim > v->type().rank())
+        fail(item->loc, "None at position " + std::to_string(outDim) + " of a subscript of " + v->type().str() +
+                            ": a new dimension goes at positions 0 to " + std::to_string(v->type().rank()));
       ir::AttrDict a;
       a.set("axis", ir::Attribute(outDim));
       std::vector<int64_t> shape = v->type().shape();
@@ -200,9 +203,9 @@ SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
     if (!sl || sl->lower || sl->upper || sl->step)
       fail(item->loc, "tensors can be indexed only with ':' and None (as in x[:, None]); use masks, tl.split or "
                       "tl.reshape to select elements");
-    if (srcDim >= base.v->type().rank())
-      fail(item->loc, "too many indices for a tensor of type " + base.v->type().str());
-    ++srcDim, ++outDim;
+    // As Triton's: ':' keeps whatever is there (a scalar too) and only
+    // moves on, so x[None, None, :] of a scalar is a 1x1 tile.
+    ++outDim;
   }
   return SValue::tensor(v);
 }

@@ -522,3 +522,19 @@ def test_item_makes_a_scalar_of_a_one_element_tile(cpu_target):
     lock, x = np.zeros(1, np.int32), np.zeros(1, np.int32)
     _spin_lock_increment[(64,)](lock, x)
     assert x[0] == 64 and lock[0] == 0
+
+
+@tessera.jit
+def _index_scalar_pointer(Z, N: tl.constexpr):
+    z_ptr = Z
+    z_ptr = z_ptr[None, None, :]                  # ':' passes over a scalar, as in Triton
+    tl.static_assert(len(z_ptr.shape) == 2)
+    tl.store(z_ptr, tl.full((1, 1), N, tl.int32))
+    r = tl.arange(0, N)
+    tl.store(Z + 1 + r[:, :], r[:])               # ':' beyond the rank keeps the tile
+
+
+def test_subscripts_of_scalars_and_extra_colons(cpu_target):
+    z = np.full(5, -1, np.int32)
+    _index_scalar_pointer[(1,)](z, N=4)
+    assert list(z) == [4, 0, 1, 2, 3]

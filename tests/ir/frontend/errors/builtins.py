@@ -53,6 +53,7 @@
 # RUN: not tessera compile %s --entry hasattr_name --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=HASATTR_NAME
 # RUN: not tessera compile %s --entry dtype_attr --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DTYPE_ATTR
 # RUN: not tessera compile %s --entry item_many --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ITEM_MANY
+# RUN: not tessera compile %s --entry none_past_rank --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=NONE_PAST_RANK
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -515,3 +516,11 @@ def dtype_attr(n):
 @tessera.jit
 def item_many(n):
     x = tl.zeros([4], tl.int32).item()
+
+
+# NONE_PAST_RANK: builtins.py:[[@LINE+5]]:31: error: None at position 2 of a subscript of tile<4xi32>: a new dimension goes at positions 0 to 1
+# NONE_PAST_RANK-NEXT: {{^}}    x = tl.arange(0, 4)[:, :, None]
+# NONE_PAST_RANK-NEXT: {{^}}                              ^
+@tessera.jit
+def none_past_rank(n):
+    x = tl.arange(0, 4)[:, :, None]

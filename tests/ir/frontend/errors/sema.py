@@ -17,7 +17,6 @@
 # RUN: not tessera compile %s --entry k16 --signature "i32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E16
 # RUN: not tessera compile %s --entry k17 --signature "i32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E17
 # RUN: not tessera compile %s --entry k18 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E18
-# RUN: not tessera compile %s --entry k19 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E19
 # RUN: not tessera compile %s --entry k20 --signature "i32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E20
 # RUN: not tessera compile %s --entry k21 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E21
 # RUN: not tessera compile %s --entry k22 --signature "i32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E22
@@ -297,14 +296,6 @@ def k17(n):
 def k18(X):
     x = tl.load(X + tl.arange(0, 4))
     y = x[0]
-
-# E19: sema.py:[[@LINE+6]]:14: error: too many indices for a tensor of type tile<4xf32>
-# E19-NEXT: {{^}}    y = x[:, :]
-# E19-NEXT: {{^}}             ^
-@tessera.jit
-def k19(X):
-    x = tl.load(X + tl.arange(0, 4))
-    y = x[:, :]
 
 # E20: sema.py:[[@LINE+5]]:9: error: tessera.language has no attribute 'no_such_builtin'
 # E20-NEXT: {{^}}    x = tl.no_such_builtin(n)
