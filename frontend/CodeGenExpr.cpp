@@ -259,6 +259,8 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       if (attr == "math") return SValue::ns("tl.math");
       if (attr == "extra") return SValue::ns("tl.extra");
       if (attr == "PropagateNan") return SValue::ns("tl.PropagateNan");
+      if (attr == "pi32_t") return SValue::dtype(Type::pointer(Type::i32()));
+      if (attr == "TRITON_MAX_TENSOR_NUMEL") return SValue::integer(kMaxTileElements);
       if (isBuiltinName(attr)) return SValue::builtin(attr);
       fail(loc, "tessera.language has no attribute '" + attr + "'");
     }

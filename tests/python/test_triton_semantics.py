@@ -538,3 +538,17 @@ def test_subscripts_of_scalars_and_extra_colons(cpu_target):
     z = np.full(5, -1, np.int32)
     _index_scalar_pointer[(1,)](z, N=4)
     assert list(z) == [4, 0, 1, 2, 3]
+
+
+@tessera.jit
+def _typed_constants(X, Out):
+    p = X.to(tl.pi32_t)                                   # *fp32 seen as *i32
+    tl.static_assert(p.dtype == tl.pi32_t and tl.TRITON_MAX_TENSOR_NUMEL == 1048576)
+    tl.store(Out, tl.load(p))
+
+
+def test_pi32_t_and_the_tile_size_limit(cpu_target):
+    x, out = np.array([1.0], np.float32), np.zeros(1, np.int32)
+    _typed_constants[(1,)](x, out)
+    assert out[0] == x.view(np.int32)[0]
+    assert tl.pi32_t == tl.pointer_type(tl.int32) and tl.TRITON_MAX_TENSOR_NUMEL == 1 << 20

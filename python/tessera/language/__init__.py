@@ -140,6 +140,10 @@ bfloat16 = dtype("bfloat16", "bf16", 16, "float")
 float32 = dtype("float32", "fp32", 32, "float")
 float64 = dtype("float64", "fp64", 64, "float")
 __all__ += [d for d in dtype._registry]
+pi32_t = pointer_type(int32)
+# The most elements a tile may hold (Triton's limit, and the frontend's).
+TRITON_MAX_TENSOR_NUMEL = 1 << 20
+__all__ += ["pi32_t", "TRITON_MAX_TENSOR_NUMEL"]
 
 
 def str_to_ty(name, c=None):
