@@ -387,6 +387,9 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
   }
   if ((kind == "and" || kind == "or" || kind == "xor") && !elem.isInteger())
     cg.fail(a.loc, a.callee + "() needs integer elements, the pointer is to " + dtypeName(elem));
+  bool fp8 = elem == Type::scalar(ir::ScalarKind::F8E4M3) || elem == Type::scalar(ir::ScalarKind::F8E5M2);
+  if (fp8 && kind != "xchg")  // Triton's words; no target has fp8 arithmetic atomics
+    cg.fail(a.loc, a.callee + " does not support " + dtypeName(elem));
   attrs.set("kind", ir::Attribute(kind));
   ir::Value *val = cg.toTensor(cg.requireArg(a, 1, "val"), a.loc, elem);
   SValue maskV = cg.argOr(a, 2, "mask", SValue::none());

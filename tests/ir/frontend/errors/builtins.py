@@ -54,6 +54,7 @@
 # RUN: not tessera compile %s --entry dtype_attr --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DTYPE_ATTR
 # RUN: not tessera compile %s --entry item_many --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ITEM_MANY
 # RUN: not tessera compile %s --entry none_past_rank --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=NONE_PAST_RANK
+# RUN: not tessera compile %s --entry atomic_fp8 --signature "*fp8e4nv" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ATOMIC_FP8
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -524,3 +525,11 @@ def item_many(n):
 @tessera.jit
 def none_past_rank(n):
     x = tl.arange(0, 4)[:, :, None]
+
+
+# ATOMIC_FP8: builtins.py:[[@LINE+5]]:5: error: atomic_add does not support fp8e4nv
+# ATOMIC_FP8-NEXT: {{^}}    tl.atomic_add(n, tl.load(n))
+# ATOMIC_FP8-NEXT: {{^}}    ^
+@tessera.jit
+def atomic_fp8(n):
+    tl.atomic_add(n, tl.load(n))
