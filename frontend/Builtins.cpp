@@ -592,9 +592,46 @@ ir::Value *splitBf16Dot(CodeGen &cg, ir::Value *x, ir::Value *y, ir::Value *acc,
   return acc;
 }
 
+SValue dot(CodeGen &cg, CallArgs &a);
+
+// A dot with several batch dimensions as one with their product (Triton
+// takes any number of them).
+SValue dotOverBatches(CodeGen &cg, CallArgs &a, ir::Value *x, ir::Value *y) {
+  std::vector<int64_t> xs = x->type().shape(), ys = y->type().shape();
+  std::vector<int64_t> batch(xs.begin(), xs.end() - 2);
+  if (ys.size() != xs.size() || !std::equal(batch.begin(), batch.end(), ys.begin()))
+    cg.fail(a.loc, "tl.dot operands must have the same batch dimensions, found " + x->type().str() + " and " +
+                       y->type().str());
+  int64_t n = 1;
+  for (int64_t d : batch) n *= d;
+  auto flat = [&](ir::Value *v) {
+    std::vector<int64_t> s = v->type().shape();
+    return reshape(cg, v, {n, s[s.size() - 2], s.back()}, false, a.loc);
+  };
+  CallArgs inner = a;
+  // The operands (and a batched accumulator) flattened, where they were passed.
+  auto flatten = [&](size_t index, const char *name) {
+    auto apply = [&](SValue &v) {
+      if (v.isTensor() && v.v->type().rank() == int64_t(xs.size())) v = tensorValue(flat(v.v));
+    };
+    if (index < inner.positional.size()) apply(inner.positional[index]);
+    for (auto &[k, v] : inner.keywords)
+      if (k == name) apply(v);
+  };
+  flatten(0, "input");
+  flatten(1, "other");
+  flatten(2, "acc");
+  ir::Value *r = dot(cg, inner).v;
+  std::vector<int64_t> shape = batch;
+  shape.push_back(xs[xs.size() - 2]);
+  shape.push_back(ys.back());
+  return tensorValue(reshape(cg, r, shape, false, a.loc));
+}
+
 SValue dot(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
+  if (x->type().rank() > 3) return dotOverBatches(cg, a, x, y);
   Type xt = x->type(), yt = y->type();
   if ((xt.rank() != 2 && xt.rank() != 3) || yt.rank() != xt.rank())
     cg.fail(a.loc, "tl.dot needs two tiles of rank 2 (or 3 with a batch), found " + xt.str() + " and " + yt.str());

@@ -226,6 +226,14 @@ SValue constBinary(CodeGen &cg, BinaryOp op, const SValue &a, const SValue &b, S
     return SValue::tuple(std::move(e));
   }
   if (a.is(Kind::Str) && b.is(Kind::Str) && op == BinaryOp::Add) return SValue::str(a.s + b.s);
+  // Python's repetition: [2] * (RANK - 2), n * (0,)
+  if (op == BinaryOp::Mul && (a.is(Kind::Tuple) || b.is(Kind::Tuple)) && (a.is(Kind::Int) || b.is(Kind::Int))) {
+    const SValue &t = a.is(Kind::Tuple) ? a : b, &n = a.is(Kind::Int) ? a : b;
+    if (n.i > 0 && BigInt(t.elems.size()) * n.i > 4096) cg.fail(loc, "a repeated tuple may have at most 4096 elements");
+    std::vector<SValue> e;
+    for (BigInt i = 0; i < n.i; ++i) e.insert(e.end(), t.elems.begin(), t.elems.end());
+    return SValue::tuple(std::move(e));
+  }
   if (!a.isNumber() || !b.isNumber())
     cg.fail(loc, "unsupported operand types for " + std::string(spelling(op)) + ": " + a.describe() + " and " +
                      b.describe());

@@ -552,3 +552,23 @@ def test_pi32_t_and_the_tile_size_limit(cpu_target):
     _typed_constants[(1,)](x, out)
     assert out[0] == x.view(np.int32)[0]
     assert tl.pi32_t == tl.pointer_type(tl.int32) and tl.TRITON_MAX_TENSOR_NUMEL == 1 << 20
+
+
+@tessera.jit
+def _dot_batches(X, Y, Z, RANK: tl.constexpr):
+    shape: tl.constexpr = [2] * (RANK - 2) + [16, 16]   # Python's list repetition
+    r = tl.arange(0, 256 << (RANK - 2))
+    x = tl.load(X + r).reshape(shape)
+    y = tl.load(Y + r).reshape(shape)
+    z = tl.dot(x, y, acc=tl.full(shape, 1.0, tl.float32), input_precision="ieee")
+    tl.store(Z + r, z.reshape([256 << (RANK - 2)]))
+
+
+@pytest.mark.parametrize("rank", [3, 4, 5])
+def test_dot_over_several_batch_dimensions(cpu_target, rank):
+    rng = np.random.default_rng()
+    shape = (2,) * (rank - 2) + (16, 16)
+    x, y = rng.standard_normal((2,) + shape).astype(np.float32)
+    z = np.full(shape, np.nan, np.float32)
+    _dot_batches[(1,)](x, y, z, RANK=rank)
+    np.testing.assert_allclose(z, np.matmul(x.astype(np.float64), y) + 1.0, rtol=1e-5, atol=1e-5)

@@ -55,6 +55,8 @@
 # RUN: not tessera compile %s --entry item_many --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ITEM_MANY
 # RUN: not tessera compile %s --entry none_past_rank --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=NONE_PAST_RANK
 # RUN: not tessera compile %s --entry atomic_fp8 --signature "*fp8e4nv" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ATOMIC_FP8
+# RUN: not tessera compile %s --entry tuple_repeat_big --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TUPLE_REPEAT_BIG
+# RUN: not tessera compile %s --entry dot_batches --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DOT_BATCHES
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -533,3 +535,19 @@ def none_past_rank(n):
 @tessera.jit
 def atomic_fp8(n):
     tl.atomic_add(n, tl.load(n))
+
+
+# TUPLE_REPEAT_BIG: builtins.py:[[@LINE+5]]:9: error: a repeated tuple may have at most 4096 elements
+# TUPLE_REPEAT_BIG-NEXT: {{^}}    x = (1, 2) * 3000
+# TUPLE_REPEAT_BIG-NEXT: {{^}}        ^
+@tessera.jit
+def tuple_repeat_big(n):
+    x = (1, 2) * 3000
+
+
+# DOT_BATCHES: builtins.py:[[@LINE+5]]:9: error: tl.dot operands must have the same batch dimensions, found tile<2x2x16x16xf32> and tile<2x1x16x16xf32>
+# DOT_BATCHES-NEXT: {{^}}    x = tl.dot(tl.zeros([2, 2, 16, 16], tl.float32), tl.zeros([2, 1, 16, 16], tl.float32))
+# DOT_BATCHES-NEXT: {{^}}        ^
+@tessera.jit
+def dot_batches(n):
+    x = tl.dot(tl.zeros([2, 2, 16, 16], tl.float32), tl.zeros([2, 1, 16, 16], tl.float32))
