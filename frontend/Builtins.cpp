@@ -304,7 +304,10 @@ SValue doLoad(CodeGen &cg, CallArgs &a) {
   SValue otherV = cg.argOr(a, 2, "other", SValue::none());
   ir::Value *mask = nullptr;
   if (maskV.isConstexpr()) {
-    if (!maskV.is(Kind::None) && !maskV.truthy()) cg.fail(a.loc, "a mask of False loads nothing; remove the load");
+    // False reads nothing: every element is `other` (unspecified without
+    // it), as Triton's; an all-false mask says so to every target.
+    if (!maskV.is(Kind::None) && !maskV.truthy())
+      mask = toPointerShape(cg, cg.constant(BigInt(0), Type::i1()), ptr, "mask", a.loc);
   } else {
     mask = toPointerShape(cg, cg.toTensor(maskV, a.loc), ptr, "mask", a.loc);
     if (!mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);

@@ -572,3 +572,19 @@ def test_dot_over_several_batch_dimensions(cpu_target, rank):
     z = np.full(shape, np.nan, np.float32)
     _dot_batches[(1,)](x, y, z, RANK=rank)
     np.testing.assert_allclose(z, np.matmul(x.astype(np.float64), y) + 1.0, rtol=1e-5, atol=1e-5)
+
+
+@tessera.jit
+def _load_mask_false(In, Out, N: tl.constexpr):
+    r = tl.arange(0, N)
+    tl.store(Out + r, tl.load(In + r, mask=False, other=7.0))
+    tl.store(Out + N, tl.load(In, mask=False, other=3.0))
+
+
+def test_load_with_mask_false_reads_nothing_and_gives_other(cpu_target):
+    out = np.full(9, np.nan, np.float32)
+    _load_mask_false[(1,)](np.ones(8, np.float32), out, N=8)
+    assert list(out) == [7.0] * 8 + [3.0]
+    # Nothing is read: an empty array (its address faults on any access) will do.
+    _load_mask_false[(1,)](np.empty(0, np.float32), out, N=8)
+    assert list(out) == [7.0] * 8 + [3.0]

@@ -104,7 +104,6 @@
 # RUN: not tessera compile %s --entry k104 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E104
 # RUN: not tessera compile %s --entry k105 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E105
 # RUN: not tessera compile %s --entry k106 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E106
-# RUN: not tessera compile %s --entry k107 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E107
 # RUN: not tessera compile %s --entry k108 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E108
 # RUN: not tessera compile %s --entry k109 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E109
 # RUN: not tessera compile %s --entry k110 --signature "*fp32"  2>&1 | FileCheck %s --strict-whitespace --check-prefix=E110
@@ -965,13 +964,6 @@ def k105(X):
 @tessera.jit
 def k106(X):
     tl.assume(tl.arange(0, 4) > 2)
-
-# E107: sema.py:[[@LINE+5]]:9: error: a mask of False loads nothing; remove the load
-# E107-NEXT: {{^}}    x = tl.load(X, mask=False)
-# E107-NEXT: {{^}}        ^
-@tessera.jit
-def k107(X):
-    x = tl.load(X, mask=False)
 
 # E108: sema.py:[[@LINE+5]]:9: error: tl.load needs a pointer or a tile of pointers, found int 5
 # E108-NEXT: {{^}}    x = tl.load(5)
