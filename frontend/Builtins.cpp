@@ -56,7 +56,9 @@ std::vector<int64_t> varInts(CodeGen &cg, CallArgs &a, size_t from, const char *
 
 int64_t normAxis(CodeGen &cg, BigInt axis, int64_t rank, SourceLoc loc) {
   BigInt a = axis < 0 ? axis + rank : axis;
-  if (a < 0 || a >= rank) cg.fail(loc, "axis " + bigIntToString(axis) + " is out of range for rank " + std::to_string(rank));
+  if (a < 0 || a >= rank)  // Triton's words
+    cg.fail(loc, "invalid axis " + bigIntToString(axis) + ": expected " + std::to_string(-rank) + " <= axis < " +
+                     std::to_string(rank));
   return int64_t(a);
 }
 
@@ -878,7 +880,8 @@ const std::unordered_map<std::string, Handler> &handlers() {
       cg.checkArgs(a, {"axis"});
       ir::AttrDict attrs;
       BigInt axis = cg.intArg(a, 0, "axis", 0);
-      if (axis < 0 || axis > 2) cg.fail(a.loc, "axis must be 0, 1 or 2");
+      if (axis < 0 || axis > 2)
+        cg.fail(a.loc, a.callee + " axis must be 0, 1, or 2 but got " + bigIntToString(axis));
       attrs.set("axis", ir::Attribute(int64_t(axis)));
       return tensorValue(cg.builder().createValue(a.callee == "num_programs" ? OpCode::NumPrograms : OpCode::ProgramId, {},
                                                   Type::i32(), std::move(attrs)));
@@ -980,6 +983,11 @@ const std::unordered_map<std::string, Handler> &handlers() {
       std::vector<int64_t> norm;
       for (auto &x : axes) norm.push_back(normAxis(cg, requireConstInt(cg, x, a.loc, "axis"), newRank, a.loc));
       std::sort(norm.begin(), norm.end());
+      if (std::adjacent_find(norm.begin(), norm.end()) != norm.end()) {
+        std::string list;
+        for (int64_t x : norm) list += (list.empty() ? "" : ", ") + std::to_string(x);
+        cg.fail(a.loc, "expand_dims: duplicate axes, normalized axes = [" + list + "]");
+      }
       for (int64_t x : norm) v = expandDims(cg, v, x);
       return tensorValue(v);
     };

@@ -57,6 +57,7 @@
 # RUN: not tessera compile %s --entry atomic_fp8 --signature "*fp8e4nv" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ATOMIC_FP8
 # RUN: not tessera compile %s --entry tuple_repeat_big --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TUPLE_REPEAT_BIG
 # RUN: not tessera compile %s --entry dot_batches --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DOT_BATCHES
+# RUN: not tessera compile %s --entry expand_dup --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=EXPAND_DUP
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -551,3 +552,11 @@ def tuple_repeat_big(n):
 @tessera.jit
 def dot_batches(n):
     x = tl.dot(tl.zeros([2, 2, 16, 16], tl.float32), tl.zeros([2, 1, 16, 16], tl.float32))
+
+
+# EXPAND_DUP: builtins.py:[[@LINE+5]]:9: error: expand_dims: duplicate axes, normalized axes = [0, 0]
+# EXPAND_DUP-NEXT: {{^}}    x = tl.expand_dims(tl.arange(0, 4), (0, -3))
+# EXPAND_DUP-NEXT: {{^}}        ^
+@tessera.jit
+def expand_dup(n):
+    x = tl.expand_dims(tl.arange(0, 4), (0, -3))

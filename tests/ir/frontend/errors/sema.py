@@ -368,7 +368,7 @@ def k28(X):
 def k29(X):
     tl.static_assert(1 > 2, 'one is not greater')
 
-# E30: sema.py:[[@LINE+5]]:9: error: axis must be 0, 1 or 2
+# E30: sema.py:[[@LINE+5]]:9: error: program_id axis must be 0, 1, or 2 but got 3
 # E30-NEXT: {{^}}    x = tl.program_id(3)
 # E30-NEXT: {{^}}        ^
 @tessera.jit
@@ -515,7 +515,7 @@ def k48(X):
     x = tl.load(X + tl.arange(0, 4))
     y = tl.cat(x, x.to(tl.int32))
 
-# E49: sema.py:[[@LINE+6]]:9: error: axis 2 is out of range for rank 1
+# E49: sema.py:[[@LINE+6]]:9: error: invalid axis 2: expected -1 <= axis < 1
 # E49-NEXT: {{^}}    y = tl.sum(x, 2)
 # E49-NEXT: {{^}}        ^
 @tessera.jit
@@ -1030,7 +1030,7 @@ def k116(X):
     d = tl.make_block_ptr(base=X, shape=(4,), strides=(1,), offsets=(0,), block_shape=(4,), order=(0,))
     x = tl.load(d, mask=True)
 
-# E117: sema.py:[[@LINE+5]]:9: error: axis 3 is out of range for rank 2
+# E117: sema.py:[[@LINE+5]]:9: error: invalid axis 3: expected -2 <= axis < 2
 # E117-NEXT: {{^}}    x = tl.expand_dims(tl.arange(0, 4), 3)
 # E117-NEXT: {{^}}        ^
 @tessera.jit
