@@ -588,3 +588,17 @@ def test_load_with_mask_false_reads_nothing_and_gives_other(cpu_target):
     # Nothing is read: an empty array (its address faults on any access) will do.
     _load_mask_false[(1,)](np.empty(0, np.float32), out, N=8)
     assert list(out) == [7.0] * 8 + [3.0]
+
+
+@tessera.jit
+def _unsplat(x):
+    condition = tl.load(x + tl.arange(0, 1)) > 42      # a one-element tile as the condition
+    if condition:
+        tl.store(x, 42)
+
+
+def test_a_one_element_tile_is_an_if_condition(cpu_target):
+    for value, expected in ((41, 41), (43, 42)):
+        x = np.full(1, value, np.int32)
+        _unsplat[(1,)](x)
+        assert x[0] == expected
