@@ -53,10 +53,15 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
     return;
   }
   case OpCode::Splat: set(op.result(), {get(op.operand(0)).scalar}); return;
+  case OpCode::Reshape:
+    if (!op.result()->type().isTile()) {  // a one-element tile's element (item(), unsplat)
+      set(op.result(), {loadChunk(op.operand(0), i64(0), 1)});
+      return;
+    }
+    [[fallthrough]];
   case OpCode::Hint:
   case OpCode::ConvertLayout:  // layouts do not change a tile's meaning
-  case OpCode::ExpandDims:
-  case OpCode::Reshape: set(op.result(), get(op.operand(0))); return;  // same row-major storage
+  case OpCode::ExpandDims: set(op.result(), get(op.operand(0))); return;  // same row-major storage
   case OpCode::Broadcast:
   case OpCode::Trans:
   case OpCode::Join:
