@@ -344,6 +344,7 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
   }
   if (!p.isTensor() || !p.v->type().element().isPointer())
     cg.fail(a.loc, "tl.store needs a pointer or a tile of pointers, found " + p.describe());
+  if (p.constPtr) cg.fail(a.loc, "Cannot store to a constant pointer (a tl.const parameter)");
   ir::Value *ptr = p.v;
   Type elem = ptr->type().pointee();
   ir::Value *val = cg.toTensor(valV, a.loc);
@@ -369,6 +370,7 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
   SValue p = cg.requireArg(a, 0, "pointer");
   if (!p.isTensor() || !p.v->type().element().isPointer())
     cg.fail(a.loc, a.callee + "() needs a pointer or a tile of pointers, found " + p.describe());
+  if (p.constPtr) cg.fail(a.loc, "Cannot store to a constant pointer (a tl.const parameter): " + a.callee + "() writes");
   ir::Value *ptr = p.v;
   Type elem = ptr->type().pointee();
   std::string sem = stringArg(cg, a, cas ? 3 : 3, "sem", "acq_rel");
@@ -1497,7 +1499,13 @@ SValue CodeGen::callBuiltin(const std::string &name, CallArgs &args, SourceLoc l
   std::string display = args.callee.rfind("py.", 0) == 0 ? args.callee.substr(3) : args.callee;
   args.callee = display;
   b_.setLoc(irLoc(loc));
-  return it->second(*this, args);
+  SValue r = it->second(*this, args);
+  // A pointer computed from a const pointer (broadcast, reshape, ...) stays const.
+  if (r.isTensor() && r.v && r.v->type().element().isPointer()) {
+    for (const SValue &v : args.positional) r.constPtr |= v.isTensor() && v.constPtr;
+    for (const auto &kv : args.keywords) r.constPtr |= kv.second.isTensor() && kv.second.constPtr;
+  }
+  return r;
 }
 
 } // namespace tessera::frontend

@@ -149,6 +149,12 @@ const FunctionDef *CodeGen::findFunction(const std::string &name) const {
 
 namespace {
 
+bool isConstAnnotation(const Expr *e) {
+  if (auto *a = dynCast<AttributeExpr>(e)) return a->attr == "const";
+  if (auto *n = dynCast<NameExpr>(e)) return n->id == "const";
+  return false;
+}
+
 bool isConstexprAnnotation(const Expr *e) {
   if (auto *a = dynCast<AttributeExpr>(e)) return a->attr == "constexpr";
   if (auto *n = dynCast<NameExpr>(e)) return n->id == "constexpr";
@@ -204,6 +210,11 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
       env[runtimeParams[i]->name] = SValue::tensor(constant(BigInt(1), spec.type));
     } else {
       env[runtimeParams[i]->name] = SValue::tensor(arg);
+    }
+    const Param &p = *runtimeParams[i];
+    if (p.annotation && isConstAnnotation(p.annotation.get())) {
+      if (!spec.type.isPointer()) fail(p.loc, "tl.const applies to pointer parameters; '" + p.name + "' is " + dtypeName(spec.type));
+      env[p.name].constPtr = true;
     }
   }
   env_ = std::move(env);
@@ -387,7 +398,11 @@ void CodeGen::flatten(const SValue &v, std::vector<ir::Value *> &out, SourceLoc 
 
 SValue CodeGen::rebuild(const SValue &shape, const std::vector<ir::Value *> &vals, size_t &pos, bool numbers) const {
   switch (shape.kind) {
-  case Kind::Tensor: return SValue::tensor(vals[pos++]);
+  case Kind::Tensor: {
+    SValue r = SValue::tensor(vals[pos++]);
+    r.constPtr = shape.constPtr;
+    return r;
+  }
   case Kind::Int: case Kind::Float: case Kind::Bool: return numbers ? SValue::tensor(vals[pos++]) : shape;
   case Kind::Tuple: {
     SValue t = shape;
@@ -579,6 +594,13 @@ SValue CodeGen::mergeBranches(const std::string &name, const SValue &a, const SV
   Type t = ta0 ? ta0 : tb0 ? tb0 : pyScalarType(a, loc);
   if (ta0 && tb0 && ta0 != tb0)
     fail(loc, "'" + name + "' has type " + ta0.str() + " in the then-branch but " + tb0.str() + " in the else-branch");
+  if (a.constPtr != b.constPtr) {  // a const pointer type differs from a plain one (Triton's words per construct)
+    auto kind = [](const SValue &v) { return std::string(v.constPtr ? "const " : "") + dtypeName(v.v->type().element()); };
+    std::string both = kind(a) + " and " + kind(b);
+    if (name == "conditional expression") fail(loc, "Ternary expression with dynamic condition has inconsistent type: " + both);
+    if (name == "<return value>") fail(loc, "Return type mismatch: " + both);
+    fail(loc, "Mismatched type for " + name + " between then block (" + kind(a) + ") and else block (" + kind(b) + ")");
+  }
   auto emit = [&](const SValue &v, int region) {
     b_.setInsertionPointToEnd(&ifOp->region(region).block());
     ir::Value *x = toTensor(v, loc, t.element());
@@ -587,7 +609,9 @@ SValue CodeGen::mergeBranches(const std::string &name, const SValue &a, const SV
   ta.push_back(emit(a, 0));
   tb.push_back(emit(b, 1));
   b_.setInsertionPointToEnd(&ifOp->region(0).block());
-  return SValue::tensor(nullptr);
+  SValue shape = SValue::tensor(nullptr);
+  shape.constPtr = a.constPtr;
+  return shape;
 }
 
 Flow CodeGen::genStaticFor(const ForStmt &s, std::vector<BigInt> values) {

@@ -207,7 +207,9 @@ SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
     // moves on, so x[None, None, :] of a scalar is a 1x1 tile.
     ++outDim;
   }
-  return SValue::tensor(v);
+  SValue r = SValue::tensor(v);
+  r.constPtr = base.constPtr;
+  return r;
 }
 
 // ---- attributes

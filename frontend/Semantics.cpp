@@ -326,7 +326,9 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
     ir::Value *o = toTensor(off, loc, offT.isBool() ? Type::i32() : Type());
     if (op == BinaryOp::Sub) o = b_.sameType(OpCode::Neg, {o});
     broadcastPair(p, o, loc);
-    return SValue::tensor(b_.createValue(OpCode::AddPtr, {p, o}, p->type()));
+    SValue r = SValue::tensor(b_.createValue(OpCode::AddPtr, {p, o}, p->type()));
+    r.constPtr = ptr.constPtr;
+    return r;
   }
 
   bool divOrMod = op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Mod;

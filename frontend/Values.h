@@ -37,6 +37,7 @@ struct SValue {
   const FunctionDef *fn = nullptr;
   std::vector<SValue> elems;   // tuple elements; method receiver at [0]; block pointer fields
   bool isDescriptor = false;   // block pointer made by make_tensor_descriptor
+  bool constPtr = false;       // pointers from a `tl.const` parameter: nothing may be stored through them
 
   static SValue none() { return {}; }
   static SValue boolean(bool v) { SValue r; r.kind = Kind::Bool; r.b = v; return r; }

@@ -602,3 +602,24 @@ def test_a_one_element_tile_is_an_if_condition(cpu_target):
         x = np.full(1, value, np.int32)
         _unsplat[(1,)](x)
         assert x[0] == expected
+
+
+@tessera.jit
+def _const_copy(src: tl.const, dst, N: tl.constexpr, CHOOSE_SRC: tl.constexpr):
+    r = tl.arange(0, N)
+    out = src if CHOOSE_SRC else dst                 # compile-time choice: no merge of types
+    tl.store(dst + r, tl.load(out + r) * 2)
+
+
+def test_const_pointers_read_and_refuse_stores(cpu_target):
+    src, dst = np.arange(8, dtype=np.float32), np.ones(8, np.float32)
+    _const_copy[(1,)](src, dst, N=8, CHOOSE_SRC=True)
+    np.testing.assert_array_equal(dst, src * 2)
+
+    @tessera.jit
+    def store_through(src: tl.const, N: tl.constexpr):
+        p = tl.broadcast_to((src + tl.arange(0, N))[:, None], (N, 2))   # still const when derived
+        tl.store(p, 1.0)
+    with pytest.raises(_C.CompilationError, match="Cannot store to a constant pointer") as e:
+        store_through[(1,)](src, N=8)
+    assert e.value.error_message.startswith("Cannot store to a constant pointer")   # Triton's attribute

@@ -168,6 +168,18 @@ class tensor:
 __all__.append("tensor")
 
 
+class const:
+    """Annotation of a pointer parameter the kernel only reads through
+    (``in_ptr: tl.const``): a store or atomic through it, or through a
+    pointer computed from it, is a compile error (Triton's tl.const)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("tl.const is an annotation for pointer parameters")
+
+
+__all__.append("const")
+
+
 class constexpr:
     """Marks a compile-time parameter (``BLOCK: tl.constexpr``) or wraps a
     module-level constant (``BLOCK = tl.constexpr(128)``)."""
