@@ -200,8 +200,9 @@ SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
       continue;
     }
     auto *sl = dynCast<SliceExpr>(item);
-    if (!sl || sl->lower || sl->upper || sl->step)
-      fail(item->loc, "tensors can be indexed only with ':' and None (as in x[:, None]); use masks, tl.split or "
+    auto bound = [](const ExprPtr &e) { return e && !isa<NoneExpr>(e.get()); };  // x[None:] is x[:]
+    if (!sl || bound(sl->lower) || bound(sl->upper) || bound(sl->step))
+      fail(item->loc, "unsupported tensor index: tensors can be indexed only with ':' and None (as in x[:, None]); use masks, tl.split or "
                       "tl.reshape to select elements");
     // As Triton's: ':' keeps whatever is there (a scalar too) and only
     // moves on, so x[None, None, :] of a scalar is a 1x1 tile.

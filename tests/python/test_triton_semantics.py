@@ -623,3 +623,21 @@ def test_const_pointers_read_and_refuse_stores(cpu_target):
     with pytest.raises(_C.CompilationError, match="Cannot store to a constant pointer") as e:
         store_through[(1,)](src, N=8)
     assert e.value.error_message.startswith("Cannot store to a constant pointer")   # Triton's attribute
+
+
+@tessera.jit
+def _none_bounds(N: tl.constexpr):
+    data = tl.arange(0, N)
+    tl.static_assert(data[None, None:].shape == [1, N])              # a None bound is no bound
+    tl.static_assert(data[None, :None, None].shape == [1, N, 1])
+    tl.static_assert(data[None, None:None:None, None].shape == [1, N, 1])
+
+
+def test_slices_with_none_bounds(cpu_target):
+    _none_bounds[(1,)](N=8)
+
+    @tessera.jit
+    def bounded(x):
+        x[10:]
+    with pytest.raises(_C.CompilationError, match="unsupported tensor index"):
+        bounded[(1,)](np.zeros(4, np.float32))

@@ -288,7 +288,7 @@ def k16(n):
 def k17(n):
     x = undefined_name + n
 
-# E18: sema.py:[[@LINE+6]]:11: error: tensors can be indexed only with ':' and None (as in x[:, None]); use masks, tl.split or tl.reshape to select elements
+# E18: sema.py:[[@LINE+6]]:11: error: unsupported tensor index: tensors can be indexed only with ':' and None (as in x[:, None]); use masks, tl.split or tl.reshape to select elements
 # E18-NEXT: {{^}}    y = x[0]
 # E18-NEXT: {{^}}          ^
 @tessera.jit
