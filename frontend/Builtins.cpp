@@ -345,6 +345,7 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
   if (!p.isTensor() || !p.v->type().element().isPointer())
     cg.fail(a.loc, "tl.store needs a pointer or a tile of pointers, found " + p.describe());
   if (p.constPtr) cg.fail(a.loc, "Cannot store to a constant pointer (a tl.const parameter)");
+  if (cg.elementwiseDepth_ > 0) cg.fail(a.loc, "tl.map_elementwise's function cannot store (it runs on every element)");
   ir::Value *ptr = p.v;
   Type elem = ptr->type().pointee();
   ir::Value *val = cg.toTensor(valV, a.loc);
@@ -371,6 +372,8 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
   if (!p.isTensor() || !p.v->type().element().isPointer())
     cg.fail(a.loc, a.callee + "() needs a pointer or a tile of pointers, found " + p.describe());
   if (p.constPtr) cg.fail(a.loc, "Cannot store to a constant pointer (a tl.const parameter): " + a.callee + "() writes");
+  if (cg.elementwiseDepth_ > 0)
+    cg.fail(a.loc, "tl.map_elementwise's function cannot use " + a.callee + "() (it runs on every element)");
   ir::Value *ptr = p.v;
   Type elem = ptr->type().pointee();
   std::string sem = stringArg(cg, a, cas ? 3 : 3, "sem", "acq_rel");
@@ -600,6 +603,88 @@ ir::Value *splitBf16Dot(CodeGen &cg, ir::Value *x, ir::Value *y, ir::Value *acc,
 }
 
 SValue dot(CodeGen &cg, CallArgs &a);
+
+// tl.map_elementwise(fn, *tiles, pack=1): fn on every element (or on `pack`
+// consecutive elements of each operand at once). The tiles go through fn
+// whole: its arithmetic is elementwise already, and an if on a tile
+// condition there runs both branches and merges them with where
+// (CodeGen::genPredicatedIf), so nothing in fn may have side effects.
+SValue mapElementwise(CodeGen &cg, CallArgs &a) {
+  SValue fn = cg.requireArg(a, 0, "scalar_fn");
+  if (!fn.is(Kind::JitFunction)) cg.fail(a.loc, "map_elementwise needs a @jit function first, found " + fn.describe());
+  int64_t pack = 1;
+  std::vector<ir::Value *> ins;
+  for (size_t i = 1; i < a.positional.size(); ++i) ins.push_back(cg.toTensor(a.positional[i], a.loc));
+  for (auto &[k, v] : a.keywords) {
+    if (k != "pack") cg.fail(a.loc, "map_elementwise() got an unexpected keyword argument '" + k + "'");
+    if (!v.is(Kind::Int) || v.i < 1 || (v.i & (v.i - 1)) != 0 || v.i > 16)
+      cg.fail(a.loc, "map_elementwise's pack must be a power of two from 1 to 16, found " + v.describe());
+    pack = int64_t(v.i);
+  }
+  if (ins.empty()) cg.fail(a.loc, "map_elementwise needs at least one tile");
+  std::vector<int64_t> shape = ins[0]->type().shape();
+  for (ir::Value *v : ins) shape = cg.broadcastShapes(shape, v->type().shape(), a.loc);
+  for (ir::Value *&v : ins) v = cg.broadcastTo(v, shape, a.loc);
+  if (pack > 1 && (shape.empty() || shape.back() % pack != 0))
+    cg.fail(a.loc, "map_elementwise's pack (" + std::to_string(pack) + ") must divide the last dimension of " +
+                       Type::tile(shape, ins[0]->type().element()).str());
+  auto call = [&](const char *name, std::vector<SValue> args) {
+    CallArgs c;
+    c.positional = std::move(args);
+    return cg.callBuiltin(name, c, a.loc);
+  };
+  // Element k of each group of `pack` along the last dimension, as its own tile
+  // (split takes the lowest index bit first).
+  std::function<std::vector<ir::Value *>(ir::Value *, int64_t)> unpack = [&](ir::Value *v, int64_t p) {
+    if (p == 1) return std::vector<ir::Value *>{v};
+    std::vector<int64_t> s = v->type().shape();
+    s.back() /= 2;
+    s.push_back(2);
+    SValue halves = call("split", {tensorValue(reshape(cg, v, s, false, a.loc))});
+    std::vector<ir::Value *> even = unpack(halves.elems[0].v, p / 2), odd = unpack(halves.elems[1].v, p / 2), out;
+    for (size_t k = 0; k < even.size(); ++k) out.push_back(even[k]), out.push_back(odd[k]);
+    return out;
+  };
+  std::function<ir::Value *(std::vector<ir::Value *>)> repack = [&](std::vector<ir::Value *> parts) -> ir::Value * {
+    if (parts.size() == 1) return parts[0];
+    std::vector<ir::Value *> even, odd;
+    for (size_t k = 0; k < parts.size(); ++k) (k % 2 ? odd : even).push_back(parts[k]);
+    ir::Value *j = call("join", {tensorValue(repack(even)), tensorValue(repack(odd))}).v;
+    std::vector<int64_t> s = j->type().shape();
+    s.pop_back();
+    s.back() *= 2;
+    return reshape(cg, j, s, false, a.loc);
+  };
+  CallArgs args;
+  std::vector<int64_t> packed = shape;
+  if (pack > 1) packed.back() /= pack;
+  for (ir::Value *v : ins)
+    for (ir::Value *part : unpack(v, pack)) args.positional.push_back(tensorValue(part));
+  ++cg.elementwiseDepth_;
+  SValue r;
+  try {
+    r = cg.callJit(*fn.fn, args, a.loc, true);
+  } catch (...) {
+    --cg.elementwiseDepth_;
+    throw;
+  }
+  --cg.elementwiseDepth_;
+  std::vector<SValue> outs = r.is(Kind::Tuple) ? r.elems : std::vector<SValue>{r};
+  if (outs.size() % size_t(pack) != 0)
+    cg.fail(a.loc, "map_elementwise's function returned " + std::to_string(outs.size()) + " values, not a multiple of pack " +
+                       std::to_string(pack));
+  std::vector<SValue> results;
+  for (size_t i = 0; i < outs.size(); i += size_t(pack)) {
+    std::vector<ir::Value *> parts;
+    for (int64_t k = 0; k < pack; ++k) {
+      const SValue &o = outs[i + size_t(k)];
+      if (!o.isTensor() && !o.isNumber()) cg.fail(a.loc, "map_elementwise's function must return values, found " + o.describe());
+      parts.push_back(cg.broadcastTo(cg.toTensor(o, a.loc), packed, a.loc));
+    }
+    results.push_back(tensorValue(repack(parts)));
+  }
+  return results.size() == 1 ? results[0] : SValue::tuple(results);
+}
 
 // A dot with several batch dimensions as one with their product (Triton
 // takes any number of them).
@@ -1034,6 +1119,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
       ir::Operation *op = cg.builder().create(OpCode::Split, {v}, {r, r});
       return SValue::tuple({tensorValue(op->result(0)), tensorValue(op->result(1))});
     };
+    t["map_elementwise"] = mapElementwise;
     t["item"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"input"});
       ir::Value *v = cg.tensorArg(a, 0, "input");

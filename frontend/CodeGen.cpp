@@ -435,6 +435,58 @@ Flow CodeGen::genRest(const StmtList &rest, size_t from) {
   return f;
 }
 
+Flow CodeGen::genPredicatedIf(const IfStmt &s, const StmtList &rest, size_t restFrom, const SValue &cond) {
+  Env before = env_;
+  Env branchEnv[2];
+  std::optional<SValue> branchRet[2];
+  Flow flows[2];
+  for (int r = 0; r < 2; ++r) {
+    env_ = before;
+    returnValue_.reset();
+    outerRest_.push_back({&rest, restFrom});
+    flows[r] = genStmts(r == 0 ? s.body : s.orelse);
+    outerRest_.pop_back();
+    if (flows[r] == Flow::Break || flows[r] == Flow::Continue)
+      fail(s.loc, "break and continue are not supported in tl.map_elementwise's function");
+    branchEnv[r] = env_;
+    branchRet[r] = returnValue_;
+  }
+  bool returns = flows[0] == Flow::Return || flows[1] == Flow::Return;
+  bool restInBranch = false;
+  if (returns && flows[0] != flows[1]) {  // as genIf: the other branch goes on to the end
+    int r = flows[0] == Flow::Return ? 1 : 0;
+    env_ = branchEnv[r];
+    returnValue_ = branchRet[r];
+    genRest(rest, restFrom);
+    branchEnv[r] = env_;
+    branchRet[r] = returnValue_;
+    restInBranch = true;
+  }
+  std::function<SValue(const std::string &, const SValue &, const SValue &)> select =
+      [&](const std::string &name, const SValue &a, const SValue &b) -> SValue {
+    if (sameValue(a, b)) return a;
+    if (a.is(Kind::Tuple) && b.is(Kind::Tuple) && a.elems.size() == b.elems.size()) {
+      std::vector<SValue> e;
+      for (size_t i = 0; i < a.elems.size(); ++i) e.push_back(select(name, a.elems[i], b.elems[i]));
+      return SValue::tuple(std::move(e));
+    }
+    if (!(a.isTensor() || a.isNumber()) || !(b.isTensor() || b.isNumber()))
+      fail(s.loc, "'" + name + "' is " + a.describe() + " on some elements and " + b.describe() +
+                      " on others; only values can differ between elements");
+    CallArgs w;
+    w.positional = {cond, a, b};
+    return callBuiltin("where", w, s.loc);
+  };
+  env_ = before;
+  if (!returns)
+    for (auto &[name, a] : branchEnv[0])
+      if (auto it = branchEnv[1].find(name); it != branchEnv[1].end()) env_[name] = select(name, a, it->second);
+  if (!returns) return Flow::Normal;
+  returnValue_ = select("<return value>", branchRet[0].value_or(SValue::none()), branchRet[1].value_or(SValue::none()));
+  consumedRest_ = restInBranch;
+  return restInBranch ? Flow::Normal : Flow::Return;
+}
+
 Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
   SValue cond = eval(*s.test);
   if (cond.isConstexpr()) {
@@ -444,6 +496,8 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
     return f;
   }
   if (!cond.isTensor()) fail(s.test->loc, "the condition of an if must be a compile-time value or a scalar, found " + cond.describe());
+  if (cond.v->type().isTile() && cond.v->type().numElements() > 1 && elementwiseDepth_ > 0)
+    return genPredicatedIf(s, rest, restFrom, cond);
   if (cond.v->type().isTile() && cond.v->type().numElements() == 1)  // Triton's unsplat: a [1] tile is its element
     cond = SValue::tensor(b_.createValue(OpCode::Reshape, {cond.v}, cond.v->type().element()));
   if (cond.v->type().isTile())

@@ -108,6 +108,9 @@ private:
   void assign(const Expr &target, SValue value, SourceLoc loc);
   Flow genIf(const IfStmt &s, const StmtList &rest, size_t restFrom);
   Flow genRest(const StmtList &rest, size_t from);
+  // An if on a tile condition inside tl.map_elementwise's function: both
+  // branches run on every element and their values merge with where.
+  Flow genPredicatedIf(const IfStmt &s, const StmtList &rest, size_t restFrom, const SValue &cond);
   Flow genFor(const ForStmt &s);
   Flow genStaticFor(const ForStmt &s, std::vector<BigInt> values);
   Flow genWhile(const WhileStmt &s);
@@ -165,6 +168,9 @@ private:
     std::vector<std::pair<const StmtList *, size_t>> saved;
   };
   int callDepth_ = 0;
+ public:
+  int elementwiseDepth_ = 0;  // inside tl.map_elementwise's function (no side effects there)
+ private:
   struct DeviceFn {
     ir::Function *fn;
     SValue resultShape;

@@ -641,3 +641,45 @@ def test_slices_with_none_bounds(cpu_target):
         x[10:]
     with pytest.raises(_C.CompilationError, match="unsupported tensor index"):
         bounded[(1,)](np.zeros(4, np.float32))
+
+
+@tessera.jit
+def _clamp_sign(x, lo):
+    # Per-element control flow: nested ifs, an early return, a variable set on one path.
+    y = x
+    if x < lo:
+        return -1, lo
+    elif x == lo:
+        y = x * 2
+    else:
+        if x > 100:
+            return 1, 100
+    return 0, y
+
+
+@tessera.jit
+def _pairs(a0, a1, a2, a3):
+    return a0 + a3, a1 + a2, a2 + a1, a3 + a0           # reverses the sum order within each group of 4
+
+
+@tessera.jit
+def _map_kernel(X, S, Y, P, N: tl.constexpr):
+    r = tl.arange(0, N)
+    x = tl.load(X + r)
+    s, y = tl.map_elementwise(_clamp_sign, x, 5)        # a scalar operand is broadcast
+    tl.store(S + r, s)
+    tl.store(Y + r, y)
+    tl.store(P + r, tl.map_elementwise(_pairs, x, pack=4))
+
+
+def test_map_elementwise_with_per_element_control_flow(cpu_target):
+    rng = np.random.default_rng()
+    n = 64
+    x = rng.integers(-50, 200, n).astype(np.int32)
+    x[:3] = [5, 4, 101]
+    s, y, p = np.full((3, n), -7, np.int32)
+    _map_kernel[(1,)](x, s, y, p, N=n)
+    np.testing.assert_array_equal(s, np.where(x < 5, -1, np.where(x > 100, 1, 0)))
+    np.testing.assert_array_equal(y, np.where(x < 5, 5, np.where(x == 5, 10, np.where(x > 100, 100, x))))
+    groups = x.reshape(-1, 4)
+    np.testing.assert_array_equal(p.reshape(-1, 4), groups + groups[:, ::-1])
