@@ -547,7 +547,12 @@ void CodeGen::checkArgs(CallArgs &a, std::initializer_list<const char *> names) 
   for (auto &[k, v] : a.keywords) {
     bool known = false;
     for (const char *n : names) known |= k == n;
-    if (!known) fail(a.loc, a.callee + "() got an unexpected keyword argument '" + k + "'");
+    if (!known) {
+      std::string list;
+      for (const char *n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+      fail(a.loc, a.callee + "() got an unexpected keyword argument '" + k + "' (" +
+                      (list.empty() ? std::string("it takes no arguments") : "its parameters: " + list) + ")");
+    }
   }
 }
 

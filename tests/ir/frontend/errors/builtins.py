@@ -58,6 +58,7 @@
 # RUN: not tessera compile %s --entry tuple_repeat_big --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TUPLE_REPEAT_BIG
 # RUN: not tessera compile %s --entry dot_batches --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DOT_BATCHES
 # RUN: not tessera compile %s --entry expand_dup --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=EXPAND_DUP
+# RUN: not tessera compile %s --entry barrier_kw --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BARRIER_KW
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -560,3 +561,11 @@ def dot_batches(n):
 @tessera.jit
 def expand_dup(n):
     x = tl.expand_dims(tl.arange(0, 4), (0, -3))
+
+
+# BARRIER_KW: builtins.py:[[@LINE+5]]:5: error: debug_barrier() got an unexpected keyword argument 'x' (it takes no arguments)
+# BARRIER_KW-NEXT: {{^}}    tl.debug_barrier(x=1)
+# BARRIER_KW-NEXT: {{^}}    ^
+@tessera.jit
+def barrier_kw(n):
+    tl.debug_barrier(x=1)

@@ -333,7 +333,7 @@ def k23(n):
 def k24(X):
     tl.store(X, tl.sum(tl.arange(0, 4), 0, True, None, 5, 6))
 
-# E25: sema.py:[[@LINE+5]]:17: error: load() got an unexpected keyword argument 'bogus'
+# E25: sema.py:[[@LINE+5]]:17: error: load() got an unexpected keyword argument 'bogus' (its parameters: pointer, mask, other, boundary_check, padding_option, cache_modifier, eviction_policy, volatile)
 # E25-NEXT: {{^}}    tl.store(X, tl.load(X, bogus=1))
 # E25-NEXT: {{^}}                ^
 @tessera.jit
