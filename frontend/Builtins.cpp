@@ -1036,6 +1036,19 @@ const std::unordered_map<std::string, Handler> &handlers() {
     t["advance"] = advance;
     t["desc.load"] = [](CodeGen &cg, CallArgs &a) { return descriptorAccess(cg, a, false); };
     t["desc.store"] = [](CodeGen &cg, CallArgs &a) { return descriptorAccess(cg, a, true); };
+    // tl.load_tensor_descriptor(desc, offsets) / tl.store_tensor_descriptor(desc, offsets, value)
+    for (bool store : {false, true})
+      t[store ? "store_tensor_descriptor" : "load_tensor_descriptor"] = [store](CodeGen &cg, CallArgs &a) {
+        SValue d = cg.requireArg(a, 0, "desc");
+        if (!d.is(Kind::BlockPtr) || !d.isDescriptor)
+          cg.fail(a.loc, a.callee + "() needs a tensor descriptor, found " + d.describe());
+        CallArgs m = a;  // as the method desc.load / desc.store: the descriptor first, positionally
+        m.keywords.clear();
+        for (auto &kv : a.keywords)
+          if (kv.first != "desc") m.keywords.push_back(kv);
+        if (a.positional.empty()) m.positional.insert(m.positional.begin(), d);
+        return descriptorAccess(cg, m, store);
+      };
     // ---- shapes
     t["where"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"condition", "x", "y"});
@@ -1258,13 +1271,26 @@ const std::unordered_map<std::string, Handler> &handlers() {
       return tensorValue(bits.restore(y));
     };
     t["cat"] = [](CodeGen &cg, CallArgs &a) {
-      cg.checkArgs(a, {"input", "other", "can_reorder"});
+      cg.checkArgs(a, {"input", "other", "can_reorder", "dim"});
       ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
       if (x->type() != y->type() || !x->type().isTile())
         cg.fail(a.loc, "tl.cat needs two tiles of the same type, found " + x->type().str() + " and " + y->type().str());
+      int64_t rank = x->type().rank(), dim = normAxis(cg, cg.intArg(a, 3, "dim", 0), rank, a.loc);
+      // Along `dim`: that dimension first, the cat (which joins along the first), and back.
+      std::vector<SValue> order{SValue::integer(dim)}, back(size_t(rank), SValue::integer(0));
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != dim) order.push_back(SValue::integer(d));
+      for (int64_t i = 0; i < rank; ++i) back[size_t(order[size_t(i)].i)] = SValue::integer(i);
+      auto permute = [&](ir::Value *v, const std::vector<SValue> &o) {
+        if (dim == 0) return v;
+        CallArgs p;
+        p.positional = {tensorValue(v), SValue::tuple(o)};
+        return cg.callBuiltin("permute", p, a.loc).v;
+      };
+      x = permute(x, order), y = permute(y, order);
       std::vector<int64_t> shape = x->type().shape();
       shape[0] *= 2;
-      return tensorValue(cg.builder().createValue(OpCode::Cat, {x, y}, Type::tile(shape, x->type().element())));
+      return tensorValue(permute(cg.builder().createValue(OpCode::Cat, {x, y}, Type::tile(shape, x->type().element())), back));
     };
     // ---- algebra
     t["dot"] = dot;

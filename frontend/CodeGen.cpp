@@ -194,19 +194,43 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
     runtimeParams.push_back(&p);
     runtimeSpecs.push_back(&spec);
     paramTypes.push_back(spec.type);
+    for (size_t d = 0; d < 2 * spec.descriptorBlock.size(); ++d) paramTypes.push_back(Type::i64());  // shape, strides
   }
   auto owned = std::make_unique<ir::Function>(fn.name, ir::FunctionKind::Kernel, paramTypes, std::vector<Type>{});
   ir::Function *f = module_.addFunction(std::move(owned));
   f->loc = irLoc(fn.loc);
   b_.setInsertionPointToEnd(&f->entry());
   b_.setLoc(irLoc(fn.loc));
+  unsigned next = 0;  // the IR argument of each runtime parameter (a descriptor takes several)
   for (size_t i = 0; i < runtimeParams.size(); ++i) {
-    ir::Value *arg = f->argument(unsigned(i));
+    unsigned at = next++;
+    ir::Value *arg = f->argument(at);
     arg->setNameHint(runtimeParams[i]->name);
     const ArgSpec &spec = *runtimeSpecs[i];
-    if (spec.divisibleBy16) f->argAttrs(unsigned(i)).set("divisibility", ir::Attribute(int64_t(16)));
+    if (!spec.descriptorBlock.empty()) {
+      size_t rank = spec.descriptorBlock.size();
+      std::vector<SValue> shape, strides, offsets, block;
+      for (size_t d = 0; d < rank; ++d) {
+        ir::Value *extent = f->argument(next + unsigned(d)), *stride = f->argument(next + unsigned(rank + d));
+        extent->setNameHint(runtimeParams[i]->name + "_shape" + std::to_string(d));
+        stride->setNameHint(runtimeParams[i]->name + "_stride" + std::to_string(d));
+        shape.push_back(SValue::tensor(extent));
+        strides.push_back(SValue::tensor(stride));
+        offsets.push_back(SValue::tensor(constant(BigInt(0), Type::i64())));
+        block.push_back(SValue::integer(spec.descriptorBlock[d]));
+      }
+      next += unsigned(2 * rank);
+      SValue desc;
+      desc.kind = Kind::BlockPtr;
+      desc.isDescriptor = true;
+      desc.elems = {SValue::tensor(arg), SValue::tuple(shape), SValue::tuple(strides), SValue::tuple(offsets),
+                    SValue::tuple(block), SValue::tuple({})};
+      env[runtimeParams[i]->name] = desc;
+      continue;
+    }
+    if (spec.divisibleBy16) f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));
     if (spec.equalsOne && spec.type.isInteger()) {
-      f->argAttrs(unsigned(i)).set("equal_to_one", ir::Attribute(true));
+      f->argAttrs(at).set("equal_to_one", ir::Attribute(true));
       env[runtimeParams[i]->name] = SValue::tensor(constant(BigInt(1), spec.type));
     } else {
       env[runtimeParams[i]->name] = SValue::tensor(arg);

@@ -656,6 +656,32 @@ CompileResult compileKernel(const CompileRequest &req) {
 
 std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
   ArgSpec spec;
+  if (text.rfind("tensordesc<", 0) == 0) {
+    // tensordesc<fp16[64, 64]>
+    auto bad = [&](const std::string &why) {
+      if (error) *error = "bad tensor descriptor type '" + std::string(text) + "': " + why + " (expected e.g. tensordesc<fp16[64,64]>)";
+      return std::nullopt;
+    };
+    size_t open = text.find('['), close = text.find(']');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open || text.back() != '>')
+      return bad("no [block shape]");
+    auto elem = dtypeFromName(text.substr(11, open - 11));
+    if (!elem) return bad("unknown element type");
+    std::string dims(text.substr(open + 1, close - open - 1));
+    for (size_t at = 0; at <= dims.size();) {
+      size_t comma = dims.find(',', at);
+      std::string d = dims.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      d.erase(std::remove(d.begin(), d.end(), ' '), d.end());
+      char *end = nullptr;
+      long long v = std::strtoll(d.c_str(), &end, 10);
+      if (d.empty() || *end || v <= 0) return bad("block dimensions must be positive integers");
+      spec.descriptorBlock.push_back(v);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    spec.type = Type::pointer(*elem);
+    return spec;
+  }
   std::string_view body = text;
   size_t colon = text.find(':');
   if (colon != std::string_view::npos) {

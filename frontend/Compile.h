@@ -22,6 +22,10 @@ struct ArgSpec {
   ir::Type type;              // runtime: i32, i64, f32, ptr<f16>, ...
   bool divisibleBy16 = false; // integers: value % 16 == 0; pointers: 16-byte aligned
   bool equalsOne = false;     // integers equal to 1 (compiled as the constant 1)
+  // A host tensor descriptor ("tensordesc<fp16[64,64]>", Triton's): `type`
+  // is the pointer to its elements and this its block shape. It is passed
+  // as the base pointer, then the shape and the strides (i64 each).
+  std::vector<int64_t> descriptorBlock;
 };
 
 struct CompileRequest {

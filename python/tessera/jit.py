@@ -19,7 +19,8 @@ import textwrap
 
 from . import _C, _checked, _launch, _source, _targets
 from . import language as tl
-from ._specialize import constexpr_text, constexpr_text_cached, specialize_arg
+from ._specialize import constexpr_text, constexpr_text_cached, pointer_info, specialize_arg
+from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
 
 KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_not_specialize annotation")
@@ -149,6 +150,13 @@ def _warp_size(device):
         except _C.TesseraError:
             _warp_sizes[key] = 32
     return _warp_sizes[key]
+
+
+def _descriptor_base(desc, name):
+    info = pointer_info(desc.base)
+    if info is None:
+        raise TypeError("the TensorDescriptor for '%s' has a %s as its base, not an array" % (name, type(desc.base).__name__))
+    return info
 
 
 def _make_binder(signature):
@@ -302,6 +310,15 @@ class JITFunction(KernelInterface):
                     if _read_only(value):
                         readonly.append((len(values), name))
                     values.append(ctypes.c_void_p(address))
+                    devices.append((name, device))
+                    continue
+                if isinstance(value, TensorDescriptor):  # base pointer, shape, strides
+                    address, dtype, device = _descriptor_base(value, name)
+                    signature.append("tensordesc<%s[%s]>" % (dtype, ",".join(map(str, value.block_shape))))
+                    if _read_only(value.base):
+                        readonly.append((len(values), name))
+                    values.append(ctypes.c_void_p(address))
+                    values.extend(ctypes.c_int64(s) for s in value.shape + value.strides)
                     devices.append((name, device))
                     continue
                 ty, cvalue, device = specialize_arg(value, spec)

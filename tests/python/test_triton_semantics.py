@@ -683,3 +683,24 @@ def test_map_elementwise_with_per_element_control_flow(cpu_target):
     np.testing.assert_array_equal(y, np.where(x < 5, 5, np.where(x == 5, 10, np.where(x > 100, 100, x))))
     groups = x.reshape(-1, 4)
     np.testing.assert_array_equal(p.reshape(-1, 4), groups + groups[:, ::-1])
+
+
+@tessera.jit
+def _through_descriptors(x_desc, z_desc, BM: tl.constexpr, BN: tl.constexpr):
+    i = tl.program_id(0) * BM
+    j = tl.program_id(1) * BN
+    x = x_desc.load([i, j])                                   # out of bounds: zero
+    tl.store_tensor_descriptor(z_desc, [i, j], tl.cat(x, x + 1, dim=1).reshape(BM, 2, BN).sum(1))
+
+
+def test_host_tensor_descriptors_and_cat_along_a_dimension(cpu_target):
+    from tessera.tools.tensor_descriptor import TensorDescriptor
+    x = np.random.default_rng().standard_normal((40, 70)).astype(np.float32)   # ragged against 16 x 32
+    z = np.full_like(x, np.nan)
+    _through_descriptors[(3, 3)](TensorDescriptor.from_tensor(x, [16, 32]),
+                                 TensorDescriptor.from_tensor(z, block_shape=[16, 32]), BM=16, BN=32)
+    np.testing.assert_allclose(z, 2 * x.astype(np.float64) + 1, rtol=1e-6, atol=1e-6)
+    with pytest.raises(ValueError, match="last dimension must be contiguous"):
+        TensorDescriptor.from_tensor(x.T, [16, 16])
+    with pytest.raises(ValueError, match="powers of two"):
+        TensorDescriptor.from_tensor(x, [16, 24])

@@ -73,8 +73,11 @@ static int usage(const std::string &msg = "") {
 static std::vector<std::string> splitTopLevel(const std::string &s) {
   std::vector<std::string> out;
   std::string cur;
+  int depth = 0;  // commas inside tensordesc<fp16[64,64]> are not separators
   for (char c : s) {
-    if (c == ',') {
+    if (c == '<' || c == '[') ++depth;
+    if (c == '>' || c == ']') --depth;
+    if (c == ',' && depth <= 0) {
       out.push_back(cur);
       cur.clear();
     } else if (c != ' ') {

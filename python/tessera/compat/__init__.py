@@ -53,6 +53,8 @@ _ALIASES = {
     "triton.language.extra.cuda": "tessera.language.extra.cuda",
     "triton.language.extra.cuda.libdevice": "tessera.language.extra.libdevice",
     "triton.testing": "tessera.testing",
+    "triton.tools": "tessera.tools",
+    "triton.tools.tensor_descriptor": "tessera.tools.tensor_descriptor",
 }
 
 # The Triton whose language Tessera follows, as triton.__version__ reports

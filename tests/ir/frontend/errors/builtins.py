@@ -59,6 +59,7 @@
 # RUN: not tessera compile %s --entry dot_batches --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DOT_BATCHES
 # RUN: not tessera compile %s --entry expand_dup --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=EXPAND_DUP
 # RUN: not tessera compile %s --entry barrier_kw --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BARRIER_KW
+# RUN: not tessera compile %s --entry desc_pointer --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_POINTER
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -569,3 +570,11 @@ def expand_dup(n):
 @tessera.jit
 def barrier_kw(n):
     tl.debug_barrier(x=1)
+
+
+# DESC_POINTER: builtins.py:[[@LINE+5]]:9: error: load_tensor_descriptor() needs a tensor descriptor, found tensor of type ptr<f32>
+# DESC_POINTER-NEXT: {{^}}    x = tl.load_tensor_descriptor(n, [0])
+# DESC_POINTER-NEXT: {{^}}        ^
+@tessera.jit
+def desc_pointer(n):
+    x = tl.load_tensor_descriptor(n, [0])

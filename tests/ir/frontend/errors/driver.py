@@ -6,6 +6,7 @@
 # RUN: not tessera compile %s --entry nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 # RUN: not tessera compile %s --entry k_ret --signature "*fp33" 2>&1 | FileCheck %s --check-prefix=SIG
 # RUN: not tessera compile %s --entry k_ret --signature "i32" -D "B=[1" 2>&1 | FileCheck %s --check-prefix=DEF
+# RUN: not tessera compile %s --entry k_ret --signature "tensordesc<fp32[16,0]>" 2>&1 | FileCheck %s --check-prefix=DESC
 # Errors about the kernel's specialization (parameters, defaults, globals) and
 # the command line.
 # NOVALUE: driver.py:[[@LINE+23]]:10: error: no value or type given for kernel parameter 'n'
@@ -43,3 +44,5 @@ def k_global(X):
 @tessera.jit
 def k_ret(n):
     return n
+
+# DESC: tessera: bad tensor descriptor type 'tensordesc<fp32[16,0]>': block dimensions must be positive integers (expected e.g. tensordesc<fp16[64,64]>)

@@ -1,0 +1,1 @@
+"""Host-side helpers of Triton's triton.tools that kernels take as arguments."""
