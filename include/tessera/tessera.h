@@ -146,7 +146,9 @@ typedef struct tessera_compile_options {
   const char *entry;    /* the kernel's function name */
   /* One Triton-style type per runtime parameter, in order, skipping the
    * parameters named in `constexprs`: "*fp32:16" (pointer, 16-byte aligned),
-   * "i32", "i64:16" (divisible by 16), "i32:1" (equal to 1), "fp32", "i1".
+   * "i32", "i64:16" (divisible by 16), "i32:1" (equal to 1), "fp32", "i1",
+   * "tensordesc<fp16[64,64]>" (a tensor descriptor: launched as its base
+   * pointer, then its shape and its strides, int64 each).
    * Parameters past the end of the list take their default values. */
   const char *const *signature;
   size_t num_signature;
