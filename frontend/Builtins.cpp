@@ -349,7 +349,9 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
   ir::Value *ptr = p.v;
   Type elem = ptr->type().pointee();
   ir::Value *val = cg.toTensor(valV, a.loc);
-  if (val->type().element().isPointer() != elem.isPointer())
+  // Pointers store as themselves or as 64-bit integers (their addresses, as Triton's cast does).
+  bool address = val->type().element().isPointer() && elem.isInteger() && elem.bitWidth() == 64;
+  if (val->type().element().isPointer() != elem.isPointer() && !address)
     cg.fail(a.loc, "cannot store " + dtypeName(val->type().element()) + " through a pointer to " + dtypeName(elem));
   val = cg.cast(val, elem, a.loc);
   SValue maskV = cg.argOr(a, 2, "mask", SValue::none());

@@ -704,3 +704,17 @@ def test_host_tensor_descriptors_and_cat_along_a_dimension(cpu_target):
         TensorDescriptor.from_tensor(x.T, [16, 16])
     with pytest.raises(ValueError, match="powers of two"):
         TensorDescriptor.from_tensor(x, [16, 24])
+
+
+@tessera.jit
+def _pointers_as_addresses(A, Out):
+    r = tl.arange(0, 16)
+    p = tl.load(A + r).to(tl.pi32_t)                  # int64 values as pointers
+    tl.store(Out + r, tl.where(r > 3, p, p + 1))     # stored back as their addresses
+
+
+def test_pointer_values_store_into_int64(cpu_target):
+    a = np.arange(1000, 1016, dtype=np.int64) * 64
+    out = np.zeros(16, np.int64)
+    _pointers_as_addresses[(1,)](a, out)
+    np.testing.assert_array_equal(out, np.where(np.arange(16) > 3, a, a + 4))   # p + 1 steps one int32
