@@ -1114,9 +1114,11 @@ const std::unordered_map<std::string, Handler> &handlers() {
     t["trans"] = [](CodeGen &cg, CallArgs &a) {
       ir::Value *v = cg.tensorArg(a, 0, "input");
       std::vector<int64_t> dims = varInts(cg, a, 1, "dims");
-      if (dims.empty()) {
-        if (v->type().rank() != 2) cg.fail(a.loc, "tl.trans without dims needs a 2-D tile, found " + v->type().str());
-        dims = {1, 0};
+      if (dims.empty()) {  // the last two dimensions swap (a batched 2-D transpose, as Triton's)
+        int64_t rank = v->type().rank();
+        if (rank < 2) cg.fail(a.loc, "tl.trans without dims needs a tile of rank 2 or more, found " + v->type().str());
+        for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
+        std::swap(dims[size_t(rank - 2)], dims[size_t(rank - 1)]);
       }
       return tensorValue(trans(cg, v, dims, a.loc));
     };

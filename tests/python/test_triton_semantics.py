@@ -560,7 +560,7 @@ def _dot_batches(X, Y, Z, RANK: tl.constexpr):
     r = tl.arange(0, 256 << (RANK - 2))
     x = tl.load(X + r).reshape(shape)
     y = tl.load(Y + r).reshape(shape)
-    z = tl.dot(x, y, acc=tl.full(shape, 1.0, tl.float32), input_precision="ieee")
+    z = tl.dot(x, tl.trans(y), acc=tl.full(shape, 1.0, tl.float32), input_precision="ieee")  # trans: the last two
     tl.store(Z + r, z.reshape([256 << (RANK - 2)]))
 
 
@@ -571,7 +571,7 @@ def test_dot_over_several_batch_dimensions(cpu_target, rank):
     x, y = rng.standard_normal((2,) + shape).astype(np.float32)
     z = np.full(shape, np.nan, np.float32)
     _dot_batches[(1,)](x, y, z, RANK=rank)
-    np.testing.assert_allclose(z, np.matmul(x.astype(np.float64), y) + 1.0, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(z, np.matmul(x.astype(np.float64), np.swapaxes(y, -1, -2)) + 1.0, rtol=1e-5, atol=1e-5)
 
 
 @tessera.jit

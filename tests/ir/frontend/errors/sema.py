@@ -491,7 +491,7 @@ def k45(X):
     x = tl.load(X + tl.arange(0, 4))
     y = tl.reshape(x, (8,))
 
-# E46: sema.py:[[@LINE+6]]:9: error: tl.trans without dims needs a 2-D tile, found tile<4xf32>
+# E46: sema.py:[[@LINE+6]]:9: error: tl.trans without dims needs a tile of rank 2 or more, found tile<4xf32>
 # E46-NEXT: {{^}}    y = tl.trans(x)
 # E46-NEXT: {{^}}        ^
 @tessera.jit
