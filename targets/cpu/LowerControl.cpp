@@ -259,6 +259,10 @@ void Lowering::lowerAssert(const ir::Operation &op) {
     });
     ok = b.CreateLoad(b.getInt1Ty(), all);
   }
+  emitAssertCheck(op, ok);
+}
+
+void Lowering::emitAssertCheck(const ir::Operation &op, llvm::Value *ok) {
   llvm::BasicBlock *failBB = llvm::BasicBlock::Create(ctx, "assert.fail", fn), *cont = llvm::BasicBlock::Create(ctx, "assert.ok", fn);
   b.CreateCondBr(ok, cont, failBB);
   b.SetInsertPoint(failBB);

@@ -146,11 +146,14 @@ void Lowering::plainLoop(llvm::Value *begin, llvm::Value *end, int64_t step, con
 }
 
 std::vector<llvm::Value *> Lowering::combine(const ir::Block &region, std::vector<llvm::Value *> args) {
-  return combineRegion(region, std::move(args), [&](const ir::Value *v) -> llvm::Value * {
-    Lowered &l = get(v);
-    if (l.isTile()) throw LoweringError{"combine regions may use only scalars from outside"};
-    return l.scalar;
-  });
+  return combineRegion(
+      region, std::move(args),
+      [&](const ir::Value *v) -> llvm::Value * {
+        Lowered &l = get(v);
+        if (l.isTile()) throw LoweringError{"combine regions may use only scalars from outside"};
+        return l.scalar;
+      },
+      [&](const ir::Operation &op, llvm::Value *ok) { emitAssertCheck(op, ok); });
 }
 
 } // namespace tessera::targets::cpu

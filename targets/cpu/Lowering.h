@@ -125,6 +125,7 @@ public:
   void lowerShapeOp(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerAssert(const ir::Operation &op);
+  void emitAssertCheck(const ir::Operation &op, llvm::Value *ok);  // reports `op` failed unless `ok`
   void lowerCheckFailed(const ir::Operation &op);
   void lowerFor(const ir::Operation &op);
   void storeYields(const ir::Operation &y, const std::vector<llvm::Value *> &bufs);

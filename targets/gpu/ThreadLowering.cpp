@@ -567,6 +567,10 @@ Regs ThreadLowering::combine(const ir::Block &region, const Regs &args) {
     std::vector<ir::Value *> in;
     for (ir::Value *v : op.operands()) in.push_back(lookup(v));
     if (op.hasTrait(ir::kTerminator)) return in;
+    if (op.is(OpCode::Assert)) {  // a side effect Triton allows there (its sanitizers): each thread checks its values
+      b.create(OpCode::Assert, in, {}, op.attrs());
+      continue;
+    }
     if (op.numRegions() || !(op.hasTrait(ir::kPure))) fail(op, "in a combine region must be elementwise");
     std::vector<ir::Type> types;
     for (ir::Value *r : op.results()) types.push_back(r->type());

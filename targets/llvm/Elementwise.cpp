@@ -221,7 +221,8 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
 }
 
 std::vector<llvm::Value *> ElementwiseEmitter::combineRegion(
-    const ir::Block &region, std::vector<llvm::Value *> args, const std::function<llvm::Value *(const ir::Value *)> &outside) {
+    const ir::Block &region, std::vector<llvm::Value *> args, const std::function<llvm::Value *(const ir::Value *)> &outside,
+    const AssertHook &check) {
   std::unordered_map<const ir::Value *, llvm::Value *> local;
   for (unsigned i = 0; i < region.numArguments(); ++i) local[region.argument(i)] = args[i];
   auto lookup = [&](const ir::Value *v) -> llvm::Value * {
@@ -236,6 +237,12 @@ std::vector<llvm::Value *> ElementwiseEmitter::combineRegion(
       std::vector<llvm::Value *> out;
       for (ir::Value *v : op.operands()) out.push_back(lookup(v));
       return out;
+    }
+    if (op.is(OpCode::Assert) && check) {  // a side effect Triton allows there (its sanitizers)
+      llvm::Value *ok = lookup(op.operand(0));
+      if (ok->getType()->isVectorTy()) ok = b.CreateAndReduce(ok);
+      check(op, ok);
+      continue;
     }
     if (op.numRegions() || op.numResults() != 1 || !op.hasTrait(ir::kPure) || op.is(OpCode::Load))
       fail(op, "is not supported inside a reduce or scan combine region");

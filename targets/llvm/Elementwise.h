@@ -54,9 +54,13 @@ public:
 
   // The values a reduce/scan combine region yields for block arguments
   // `args` (scalars or vectors); `outside` gives values defined outside the
-  // region (scalars only). Its ops must be elementwise.
+  // region (scalars only). Its ops must be elementwise, or asserts, which
+  // `check` emits (given the assert and its condition, true when it holds
+  // for every element), when the caller gives it.
+  using AssertHook = std::function<void(const ir::Operation &, llvm::Value *)>;
   std::vector<llvm::Value *> combineRegion(const ir::Block &region, std::vector<llvm::Value *> args,
-                                           const std::function<llvm::Value *(const ir::Value *)> &outside);
+                                           const std::function<llvm::Value *(const ir::Value *)> &outside,
+                                           const AssertHook &check = nullptr);
 
   // Hook: exp, exp2, log, log2, sin, cos, erf of `v` (elements of type `t`);
   // `approx`: the op's approx attribute (the target may use a faster, less

@@ -718,3 +718,28 @@ def test_pointer_values_store_into_int64(cpu_target):
     out = np.zeros(16, np.int64)
     _pointers_as_addresses[(1,)](a, out)
     np.testing.assert_array_equal(out, np.where(np.arange(16) > 3, a, a + 4))   # p + 1 steps one int32
+
+
+@tessera.jit
+def _checked_add(a, b):
+    wide = a.to(tl.int64) + b.to(tl.int64)
+    tl.device_assert((wide >= -2**31) & (wide <= 2**31 - 1), "int32 sum overflows")
+    return a + b
+
+
+@tessera.jit(debug=True)
+def _sanitized_sums(Z, X, BLOCK: tl.constexpr):
+    vals = tl.load(X + tl.arange(0, BLOCK))
+    tl.store(Z, tl.reduce(vals, 0, _checked_add))
+    tl.store(X + tl.arange(0, BLOCK), tl.associative_scan(vals, 0, _checked_add))
+
+
+def test_asserts_in_reduce_and_scan_combines(cpu_target):
+    x = np.zeros(512, np.int32)
+    x[:300] = 32
+    z = np.zeros(1, np.int32)
+    _sanitized_sums[(1,)](z, x, BLOCK=512)
+    assert z[0] == 9600 and x[-1] == 9600
+    x = np.full(512, 2**30, np.int32)              # the sums overflow int32: the check in the combine fires
+    with pytest.raises(tessera.DeviceAssertionError, match="int32 sum overflows"):
+        _sanitized_sums[(1,)](z, x, BLOCK=512)
