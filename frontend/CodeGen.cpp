@@ -459,33 +459,46 @@ Flow CodeGen::genRest(const StmtList &rest, size_t from) {
   return f;
 }
 
-Flow CodeGen::genPredicatedIf(const IfStmt &s, const StmtList &rest, size_t restFrom, const SValue &cond) {
-  Env before = env_;
-  Env branchEnv[2];
-  std::optional<SValue> branchRet[2];
+CodeGen::Branches CodeGen::genBranches(const IfStmt &s, const StmtList &rest, size_t restFrom, const Env &before,
+                                       const std::function<void(int)> &enter, const char *noBreak) {
+  Branches br;
   Flow flows[2];
   for (int r = 0; r < 2; ++r) {
+    enter(r);
     env_ = before;
     returnValue_.reset();
+    // A return nested in this branch takes the statements after this if too.
     outerRest_.push_back({&rest, restFrom});
     flows[r] = genStmts(r == 0 ? s.body : s.orelse);
     outerRest_.pop_back();
-    if (flows[r] == Flow::Break || flows[r] == Flow::Continue)
-      fail(s.loc, "break and continue are not supported in tl.map_elementwise's function");
-    branchEnv[r] = env_;
-    branchRet[r] = returnValue_;
+    if (flows[r] == Flow::Break || flows[r] == Flow::Continue) fail(s.loc, noBreak);
+    br.env[r] = env_;
+    br.ret[r] = returnValue_;
   }
-  bool returns = flows[0] == Flow::Return || flows[1] == Flow::Return;
-  bool restInBranch = false;
-  if (returns && flows[0] != flows[1]) {  // as genIf: the other branch goes on to the end
+  // One branch returns, the other goes on: the rest of the function (this
+  // list's statements after the if, then those around it) continues the
+  // other branch, so that both end the function.
+  br.returns = flows[0] == Flow::Return || flows[1] == Flow::Return;
+  if (br.returns && flows[0] != flows[1]) {
     int r = flows[0] == Flow::Return ? 1 : 0;
-    env_ = branchEnv[r];
-    returnValue_ = branchRet[r];
+    enter(r);
+    env_ = br.env[r];
+    returnValue_ = br.ret[r];
     genRest(rest, restFrom);
-    branchEnv[r] = env_;
-    branchRet[r] = returnValue_;
-    restInBranch = true;
+    br.env[r] = env_;
+    br.ret[r] = returnValue_;
+    br.restInBranch = true;
   }
+  return br;
+}
+
+Flow CodeGen::genPredicatedIf(const IfStmt &s, const StmtList &rest, size_t restFrom, const SValue &cond) {
+  Env before = env_;
+  Branches br = genBranches(s, rest, restFrom, before, [](int) {},
+                            "break and continue are not supported in tl.map_elementwise's function");
+  Env *branchEnv = br.env;
+  std::optional<SValue> *branchRet = br.ret;
+  bool returns = br.returns, restInBranch = br.restInBranch;
   std::function<SValue(const std::string &, const SValue &, const SValue &)> select =
       [&](const std::string &name, const SValue &a, const SValue &b) -> SValue {
     if (sameValue(a, b)) return a;
@@ -534,37 +547,11 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
   ir::Operation *tmp = b_.create(OpCode::If, {c}, {});
   ir::Block *saved = b_.block();
 
-  Env branchEnv[2];
-  std::optional<SValue> branchRet[2];
-  Flow flows[2];
-  for (int r = 0; r < 2; ++r) {
-    b_.setInsertionPointToEnd(&tmp->region(r).block());
-    env_ = before;
-    returnValue_.reset();
-    // A return nested in this branch takes the statements after this if too.
-    outerRest_.push_back({&rest, restFrom});
-    flows[r] = genStmts(r == 0 ? s.body : s.orelse);
-    outerRest_.pop_back();
-    if (flows[r] == Flow::Break || flows[r] == Flow::Continue)
-      fail(s.loc, "break and continue are supported only in tl.static_range loops under compile-time conditions");
-    branchEnv[r] = env_;
-    branchRet[r] = returnValue_;
-  }
-  // One branch returns, the other goes on: the rest of the function (this
-  // list's statements after the if, then those around it) continues the
-  // other branch, so that both end the function.
-  bool returns = flows[0] == Flow::Return || flows[1] == Flow::Return;
-  bool restInBranch = false;
-  if (returns && flows[0] != flows[1]) {
-    int r = flows[0] == Flow::Return ? 1 : 0;
-    b_.setInsertionPointToEnd(&tmp->region(r).block());
-    env_ = branchEnv[r];
-    returnValue_ = branchRet[r];
-    flows[r] = genRest(rest, restFrom);
-    branchEnv[r] = env_;
-    branchRet[r] = returnValue_;
-    restInBranch = true;
-  }
+  Branches br = genBranches(s, rest, restFrom, before, [&](int r) { b_.setInsertionPointToEnd(&tmp->region(r).block()); },
+                            "break and continue are supported only in tl.static_range loops under compile-time conditions");
+  Env *branchEnv = br.env;
+  std::optional<SValue> *branchRet = br.ret;
+  bool returns = br.returns, restInBranch = br.restInBranch;
   if (returns)
     for (int r = 0; r < 2; ++r)
       if (!branchRet[r]) branchRet[r] = SValue::none();

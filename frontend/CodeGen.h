@@ -108,6 +108,16 @@ private:
   void assign(const Expr &target, SValue value, SourceLoc loc);
   Flow genIf(const IfStmt &s, const StmtList &rest, size_t restFrom);
   Flow genRest(const StmtList &rest, size_t from);
+  // Both branches of an if from `before` (enter(r) puts the insertion point
+  // in branch r); when one returns and the other goes on, the other
+  // continues with the rest of the function.
+  struct Branches {
+    Env env[2];
+    std::optional<SValue> ret[2];
+    bool returns = false, restInBranch = false;
+  };
+  Branches genBranches(const IfStmt &s, const StmtList &rest, size_t restFrom, const Env &before,
+                       const std::function<void(int)> &enter, const char *noBreak);
   // An if on a tile condition inside tl.map_elementwise's function: both
   // branches run on every element and their values merge with where.
   Flow genPredicatedIf(const IfStmt &s, const StmtList &rest, size_t restFrom, const SValue &cond);
