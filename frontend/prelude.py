@@ -258,3 +258,20 @@ def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale, rhs_for
     a = _mx_operand(lhs, lhs_scale, lhs_format, to, 1, lhs_k_pack)
     b = _mx_operand(rhs, rhs_scale, rhs_format, to, 0, rhs_k_pack)
     return tl.dot(a, b, acc, out_dtype=tl.float32)
+
+
+@jit
+def topk(x, k: tl.constexpr, dim: tl.constexpr = None, descending: tl.constexpr = True):
+    # The k largest (smallest unless descending) along the last dimension,
+    # in sorted order: a sort, then the first half kept until k remain.
+    last: tl.constexpr = len(x.shape) - 1
+    tl.static_assert(dim is None or dim == last or dim == -1, "topk: only the last dimension is supported (as in Triton)")
+    n: tl.constexpr = x.shape[last]
+    tl.static_assert(k >= 1 and k <= n and (k & (k - 1)) == 0,
+                     "topk: k must be a power of two no larger than the dimension")
+    v = tl.sort(x, dim=last, descending=descending)
+    for _ in tl.static_range(20):
+        if v.shape[last] > k:
+            halves = tl.trans(tl.reshape(v, v.shape[:last] + (2, v.shape[last] // 2)))
+            v, _rest = tl.split(halves)
+    return v

@@ -743,3 +743,21 @@ def test_asserts_in_reduce_and_scan_combines(cpu_target):
     x = np.full(512, 2**30, np.int32)              # the sums overflow int32: the check in the combine fires
     with pytest.raises(tessera.DeviceAssertionError, match="int32 sum overflows"):
         _sanitized_sums[(1,)](z, x, BLOCK=512)
+
+
+@tessera.jit
+def _top(X, Y, Z, K: tl.constexpr):
+    r = tl.arange(0, 4)[:, None] * 16 + tl.arange(0, 16)[None, :]
+    out = tl.arange(0, 4)[:, None] * K + tl.arange(0, K)[None, :]
+    x = tl.load(X + r)
+    tl.store(Y + out, tl.topk(x, K))
+    tl.store(Z + out, tl.topk(x, K, descending=False))
+
+
+@pytest.mark.parametrize("k", [1, 4, 16])
+def test_topk_along_the_last_dimension(cpu_target, k):
+    x = np.random.default_rng().standard_normal((4, 16)).astype(np.float32)
+    y, z = np.full((2, 4, k), np.nan, np.float32)
+    _top[(1,)](x, y, z, K=k)
+    np.testing.assert_array_equal(y, -np.sort(-x, 1)[:, :k])
+    np.testing.assert_array_equal(z, np.sort(x, 1)[:, :k])

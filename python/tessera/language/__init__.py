@@ -230,7 +230,7 @@ def _stub(name, module=__name__):
 _BUILTINS = """
 program_id num_programs arange zeros zeros_like full full_like cast to_tensor
 load store make_block_ptr advance make_tensor_descriptor load_tensor_descriptor store_tensor_descriptor
-dot sum max min argmax argmin xor_sum reduce_or reduce cumsum cumprod associative_scan flip sort histogram gather
+dot sum max min argmax argmin xor_sum reduce_or reduce cumsum cumprod associative_scan flip sort topk histogram gather
 dot_scaled map_elementwise where maximum minimum clamp fma abs ceil floor exp exp2 log log2 cos sin sqrt sqrt_rn rsqrt erf
 div_rn fdiv umulhi sigmoid softmax
 item reshape view trans permute broadcast broadcast_to expand_dims squeeze unsqueeze ravel cat join split interleave

@@ -6,6 +6,8 @@
 # RUN: not tessera compile %s --entry scaled_e2m1_float --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_E2M1_FLOAT
 # RUN: not tessera compile %s --entry scaled_scale_int32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_SCALE_INT32
 # RUN: not tessera compile %s --entry scaled_out_f16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_OUT_F16
+# RUN: not tessera compile %s --entry topk_dim --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TOPK_DIM
+# RUN: not tessera compile %s --entry topk_k --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TOPK_K
 # Errors inside tl functions written in the language (frontend/prelude.py) are
 # reported at the kernel's call, naming the function.
 import tessera
@@ -81,3 +83,19 @@ def scaled_scale_int32(p):
 def scaled_out_f16(p):
     a = tl.zeros([32, 32], tl.bfloat16)
     c = tl.dot_scaled(a, None, "bf16", a, None, "bf16", out_dtype=tl.float16)
+
+
+# TOPK_DIM: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: topk: only the last dimension is supported (as in Triton) (in tl.topk)
+# TOPK_DIM-NEXT: {{^}}    x = tl.topk(tl.zeros([4, 8], tl.float32), 2, dim=0)
+# TOPK_DIM-NEXT: {{^}}        ^
+@tessera.jit
+def topk_dim(n):
+    x = tl.topk(tl.zeros([4, 8], tl.float32), 2, dim=0)
+
+
+# TOPK_K: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: topk: k must be a power of two no larger than the dimension (in tl.topk)
+# TOPK_K-NEXT: {{^}}    x = tl.topk(tl.zeros([8], tl.float32), 3)
+# TOPK_K-NEXT: {{^}}        ^
+@tessera.jit
+def topk_k(n):
+    x = tl.topk(tl.zeros([8], tl.float32), 3)
