@@ -97,3 +97,12 @@ def test_asserts_in_combines(torch):
     z = torch.zeros(1, dtype=torch.int32, device="cuda")
     S._sanitized_sums[(1,)](z, x, BLOCK=512)        # a failing device assert would end the CUDA context
     assert z.item() == 9600 and x[-1].item() == 9600
+
+
+@pytest.mark.parametrize("k", [1, 4, 16])
+def test_topk(torch, k):
+    x = torch.randn(4, 16, device="cuda")
+    y, z = torch.full((2, 4, k), float("nan"), device="cuda")
+    S._top[(1,)](x, y, z, K=k)
+    torch.testing.assert_close(y, torch.topk(x, k, dim=1).values, rtol=0, atol=0)
+    torch.testing.assert_close(z, torch.topk(x, k, dim=1, largest=False).values, rtol=0, atol=0)
