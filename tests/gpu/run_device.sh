@@ -4,13 +4,14 @@
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
 #   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
-#   steps: tests conformance bench ptx vulkan liger liger-bench fla launch gpu-tests
+#   steps: tests conformance bench ptx vulkan liger liger-bench fla triton-core launch gpu-tests
 #   (default: the first four). launch: the bench's vector_add rows (host
 #   time per launch beside Triton's). liger: Liger-Kernel's op tests and
 #   its ops' timing beside Triton (tessera.bench.liger; liger-bench: the
 #   timing alone, at $LIGER_TOKENS tokens, default "4096 16384"), from the .liger/
 #   folder that `ci/liger.sh fetch .liger --python-version 3.12` made here
-#   (carried: the machine has no network); fla likewise from .fla/. vulkan: the spirv target on NVIDIA's Vulkan
+#   (carried: the machine has no network); fla likewise from .fla/, triton-core (Triton's
+#   test_core.py) from .triton-core/. vulkan: the spirv target on NVIDIA's Vulkan
 #   driver; the machine has no Vulkan loader, so the call carries Debian's
 #   (.gl/*.deb, see /work/.library/device/README.md) and this step unpacks them.
 set -uo pipefail
@@ -73,6 +74,10 @@ for step in $steps; do
       PYTHON="$py" FLA_TEST_SECONDS="${FLA_TEST_SECONDS:-300}" bash "$root/ci/fla.sh" test "$root/.fla" "$out" -n 8 \
         --maxfail=500 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/fla.log" | head -40; tail -2 "$out/fla.log" ;;
+    triton-core)
+      # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
+      PYTHON="$py" TRITON_CORE_SECONDS="${TRITON_CORE_SECONDS:-400}" bash "$root/ci/triton_core.sh" test "$root/.triton-core" \
+        "$out" -n 16 --device cuda | tail -40 || rc=1 ;;
     liger-bench)
       [ -d "$root/.liger/site" ] || "$py" -m pip install -q --no-deps --no-index --target "$root/.liger/site" \
         "$root"/.liger/wheels/*.whl > "$out/liger-install.log" 2>&1 || rc=1
