@@ -816,11 +816,7 @@ SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
   for (auto &e : shape.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
   for (auto &e : strides.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
   for (auto &e : offsets.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
-  SValue bp;
-  bp.kind = Kind::BlockPtr;
-  bp.isDescriptor = descriptor;
-  bp.elems = {base, shape, strides, offsets, block, order};
-  return bp;
+  return SValue::blockPtr({base, shape, strides, offsets, block, order}, descriptor);
 }
 
 SValue advance(CodeGen &cg, CallArgs &a) {
@@ -1281,16 +1277,11 @@ const std::unordered_map<std::string, Handler> &handlers() {
         cg.fail(a.loc, "tl.cat needs two tiles of the same type, found " + x->type().str() + " and " + y->type().str());
       int64_t rank = x->type().rank(), dim = normAxis(cg, cg.intArg(a, 3, "dim", 0), rank, a.loc);
       // Along `dim`: that dimension first, the cat (which joins along the first), and back.
-      std::vector<SValue> order{SValue::integer(dim)}, back(size_t(rank), SValue::integer(0));
+      std::vector<int64_t> order{dim}, back(static_cast<size_t>(rank));
       for (int64_t d = 0; d < rank; ++d)
-        if (d != dim) order.push_back(SValue::integer(d));
-      for (int64_t i = 0; i < rank; ++i) back[size_t(order[size_t(i)].i)] = SValue::integer(i);
-      auto permute = [&](ir::Value *v, const std::vector<SValue> &o) {
-        if (dim == 0) return v;
-        CallArgs p;
-        p.positional = {tensorValue(v), SValue::tuple(o)};
-        return cg.callBuiltin("permute", p, a.loc).v;
-      };
+        if (d != dim) order.push_back(d);
+      for (int64_t i = 0; i < rank; ++i) back[size_t(order[size_t(i)])] = i;
+      auto permute = [&](ir::Value *v, const std::vector<int64_t> &o) { return dim == 0 ? v : trans(cg, v, o, a.loc); };
       x = permute(x, order), y = permute(y, order);
       std::vector<int64_t> shape = x->type().shape();
       shape[0] *= 2;

@@ -220,12 +220,9 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
         block.push_back(SValue::integer(spec.descriptorBlock[d]));
       }
       next += unsigned(2 * rank);
-      SValue desc;
-      desc.kind = Kind::BlockPtr;
-      desc.isDescriptor = true;
-      desc.elems = {SValue::tensor(arg), SValue::tuple(shape), SValue::tuple(strides), SValue::tuple(offsets),
-                    SValue::tuple(block), SValue::tuple({})};
-      env[runtimeParams[i]->name] = desc;
+      env[runtimeParams[i]->name] = SValue::blockPtr({SValue::tensor(arg), SValue::tuple(shape), SValue::tuple(strides),
+                                                      SValue::tuple(offsets), SValue::tuple(block), SValue::tuple({})},
+                                                     true);
       continue;
     }
     if (spec.divisibleBy16) f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));

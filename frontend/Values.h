@@ -54,6 +54,10 @@ struct SValue {
     SValue r; r.kind = Kind::Method; r.s = std::move(name); r.elems.push_back(std::move(self)); return r;
   }
   static SValue slice() { SValue r; r.kind = Kind::Slice; return r; }
+  // make_block_ptr / make_tensor_descriptor: {base, shape, strides, offsets, block_shape, order}.
+  static SValue blockPtr(std::vector<SValue> fields, bool descriptor) {
+    SValue r; r.kind = Kind::BlockPtr; r.elems = std::move(fields); r.isDescriptor = descriptor; return r;
+  }
 
   bool is(Kind k) const { return kind == k; }
   bool isTensor() const { return kind == Kind::Tensor; }

@@ -10,13 +10,13 @@ a launch and the tests read (data_ptr, device, shape, stride...).
 """
 
 from . import language as tl
+from ._specialize import _DTYPES
 
 __all__ = ["TensorWrapper", "reinterpret", "type_canonicalisation_dict"]
 
 # Type names as torch, numpy and Triton spell them -> Triton's signature
 # names ("int32" -> "i32", "float8e4nv" -> "fp8e4nv", "i32" -> "i32").
-type_canonicalisation_dict = {"bool": "i1", "float": "fp32", "half": "fp16", "double": "fp64",
-                              "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5"}
+type_canonicalisation_dict = dict(_DTYPES)  # torch's and numpy's spellings, as launches read them
 for _dtype in list(tl.dtype._registry.values()):
     type_canonicalisation_dict[_dtype.name] = _dtype.short
     type_canonicalisation_dict[_dtype.short] = _dtype.short
