@@ -39,7 +39,7 @@ case "$cmd" in
   test)
     out="${1:-$dir}"; shift || true
     mkdir -p "$out"
-    (cd "$dir/src" && PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" timeout -s INT "${TRITON_CORE_SECONDS:-0}" \
+    (cd "$dir/src" && PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}$root/python" timeout -s INT "${TRITON_CORE_SECONDS:-0}" \
       "$py" -m pytest -q -p no:cacheprovider --tb=no -rf --junitxml "$out/test_core.xml" "$@" test_core.py \
       > "$out/test_core.log" 2>&1)
     rc=$?
