@@ -955,7 +955,8 @@ struct BinaryAxes {
 // `fn` values (ir/Ops.def).
 const char *const kLibdeviceOnly[] = {"tanh",  "sinh",  "cosh",  "tan",   "asin",   "acos",   "atan",
                                       "asinh", "acosh", "atanh", "exp10", "expm1",  "log10",  "log1p",
-                                      "cbrt",  "erfc",  "lgamma", "tgamma", "trunc", "round", "rint"};
+                                      "cbrt",  "erfc",  "lgamma", "tgamma", "trunc", "round", "rint",
+                                      "j0",    "j1",    "y0",     "y1"};
 
 const std::unordered_map<std::string, Handler> &handlers() {
   static const std::unordered_map<std::string, Handler> table = [] {
@@ -1329,6 +1330,28 @@ const std::unordered_map<std::string, Handler> &handlers() {
         ir::AttrDict attrs;
         attrs.set("fn", ir::Attribute(name));
         return tensorValue(cg.builder().sameType(OpCode::MathFn2, {x, y}, std::move(attrs)));
+      };
+    }
+    // jn(n, x), yn(n, x): n an integer, carried as a float of x's type (Ops.def).
+    for (const char *n : {"jn", "yn"}) {
+      std::string name = n;
+      t["libdevice." + name] = [name](CodeGen &cg, CallArgs &a) {
+        cg.checkArgs(a, {"n", "x"});
+        SValue ns = cg.requireArg(a, 0, "n"), xs = cg.requireArg(a, 1, "x");
+        ir::Value *x = cg.toTensor(xs.is(Kind::Int) ? SValue::floating(double(xs.i)) : xs, a.loc);
+        if (!x->type().element().isFloat()) cg.fail(a.loc, "libdevice." + name + " takes a floating-point x");
+        ir::Value *order = cg.toTensor(ns, a.loc);
+        if (!order->type().element().isInteger())
+          cg.fail(a.loc, "libdevice." + name + " takes an integer order n, found " + order->type().element().str());
+        Type ft = x->type().element();
+        if (ft.bitWidth() < 32) ft = Type::f32();
+        x = cg.cast(x, ft, a.loc);
+        order = cg.cast(cg.cast(order, Type::i32(), a.loc), ft, a.loc);
+        std::vector<int64_t> shape = cg.broadcastShapes(x->type().shape(), order->type().shape(), a.loc);
+        x = cg.broadcastTo(x, shape, a.loc), order = cg.broadcastTo(order, shape, a.loc);
+        ir::AttrDict attrs;
+        attrs.set("fn", ir::Attribute(name));
+        return tensorValue(cg.builder().sameType(OpCode::MathFn2, {order, x}, std::move(attrs)));
       };
     }
     t["fma"] = [](CodeGen &cg, CallArgs &a) {

@@ -101,6 +101,7 @@ public:
 private:
 
   void fillScope(const Module &ast, Env &scope, bool prelude);
+  std::string shownName(const FunctionDef &fn) const;
 
   // Statements.
   Flow genStmts(const StmtList &stmts, size_t from = 0);

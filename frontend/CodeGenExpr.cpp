@@ -258,7 +258,8 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     }
     if (ns == "tl") {
       if (auto t = dtypeFromName(attr)) return SValue::dtype(*t);
-      if (auto p = prelude_.find(attr); p != prelude_.end()) return SValue::jit(p->second);
+      if (auto p = prelude_.find(attr); p != prelude_.end() && attr.rfind("libdevice_", 0) != 0 && attr.rfind("_ld_", 0) != 0)
+        return SValue::jit(p->second);
       if (attr == "math") return SValue::ns("tl.math");
       if (attr == "extra") return SValue::ns("tl.extra");
       if (attr == "PropagateNan") return SValue::ns("tl.PropagateNan");
@@ -278,6 +279,9 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     }
     if (ns == "tl.math" || ns == "libdevice") {
       if (ns == "libdevice" && isBuiltinName("libdevice." + attr)) return SValue::builtin("libdevice." + attr);
+      // The rest of libdevice is written in the language (frontend/libdevice.py).
+      if (ns == "libdevice")
+        if (auto p = prelude_.find("libdevice_" + attr); p != prelude_.end()) return SValue::jit(p->second);
       // libdevice's max and min are C's fmax and fmin (elementwise), not tl's reductions.
       if (ns == "libdevice" && (attr == "max" || attr == "min")) return SValue::builtin(attr == "max" ? "maximum" : "minimum");
       if (isMathName(attr)) return SValue::builtin(attr);
@@ -385,30 +389,40 @@ SValue CodeGen::callJit(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bo
   } catch (CompileError &e) {
     if (e.loc.fileId != file_.id()) {
       e.loc = loc;
-      e.message += " (in tl." + fn.name + ")";
+      e.message += " (in " + shownName(fn) + ")";
     }
     throw;
   }
 }
 
+// How the user calls a function: prelude functions as tl.<name> or
+// libdevice.<name> (frontend/libdevice.py's libdevice_<name>).
+std::string CodeGen::shownName(const FunctionDef &fn) const {
+  if (!preludeFns_.count(&fn)) return fn.name;
+  const std::string prefix = "libdevice_";
+  if (fn.name.rfind(prefix, 0) == 0) return "libdevice." + fn.name.substr(prefix.size());
+  return "tl." + fn.name;
+}
+
 SValue CodeGen::callJitImpl(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline) {
   // Bind arguments to parameters as Python does.
   std::vector<std::optional<SValue>> bound(fn.params.size());
+  const std::string name = shownName(fn);
   if (args.positional.size() > fn.params.size())
-    fail(loc, fn.name + "() takes " + std::to_string(fn.params.size()) + " arguments but " +
+    fail(loc, name + "() takes " + std::to_string(fn.params.size()) + " arguments but " +
                   std::to_string(args.positional.size()) + " were given");
   for (size_t i = 0; i < args.positional.size(); ++i) bound[i] = args.positional[i];
   for (auto &[name, value] : args.keywords) {
     size_t i = 0;
     while (i < fn.params.size() && fn.params[i].name != name) ++i;
-    if (i == fn.params.size()) fail(loc, fn.name + "() has no parameter named '" + name + "'");
-    if (bound[i]) fail(loc, fn.name + "() got multiple values for argument '" + name + "'");
+    if (i == fn.params.size()) fail(loc, shownName(fn) + "() has no parameter named '" + name + "'");
+    if (bound[i]) fail(loc, shownName(fn) + "() got multiple values for argument '" + name + "'");
     bound[i] = value;
   }
   std::vector<SValue> values;
   for (size_t i = 0; i < fn.params.size(); ++i) {
     if (!bound[i]) {
-      if (!fn.params[i].defaultValue) fail(loc, fn.name + "() missing argument '" + fn.params[i].name + "'");
+      if (!fn.params[i].defaultValue) fail(loc, name + "() missing argument '" + fn.params[i].name + "'");
       // Defaults are evaluated in the callee's module scope, as Python does.
       Env saved = std::move(env_);
       const Env *savedScope = scope_;

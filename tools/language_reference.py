@@ -25,16 +25,17 @@ from tessera.language import math as tl_math  # noqa: E402
 from tessera.language.extra import libdevice  # noqa: E402
 
 
-def _prelude_signatures():
-    """name -> "(a, b=1)" for the functions frontend/prelude.py defines."""
-    tree = ast.parse(open(os.path.join(ROOT, "frontend", "prelude.py")).read())
+def _prelude_signatures(file="prelude.py", prefix=""):
+    """name -> "(a, b=1)" for the functions a file of the prelude defines
+    (frontend/libdevice.py's libdevice_<name> with prefix "libdevice_")."""
+    tree = ast.parse(open(os.path.join(ROOT, "frontend", file)).read())
     out = {}
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and node.name.startswith(prefix):
             args = node.args
             defaults = [None] * (len(args.args) - len(args.defaults)) + list(args.defaults)
             parts = [a.arg + ("" if d is None else "=" + ast.unparse(d)) for a, d in zip(args.args, defaults)]
-            out[node.name] = "(" + ", ".join(parts) + ")"
+            out[node.name[len(prefix):]] = "(" + ", ".join(parts) + ")"
     return out
 
 
@@ -86,7 +87,7 @@ def generate():
     lines += _rows(sorted(tl_math.__all__), "tl.math.%s", prelude)
     lines += ["", "## `libdevice` (`tl.extra.libdevice`, %d)" % len(libdevice.__all__), "", "| function |",
               "| --- |"]
-    lines += _rows(sorted(libdevice.__all__), "libdevice.%s", {})
+    lines += _rows(sorted(libdevice.__all__), "libdevice.%s", _prelude_signatures("libdevice.py", "libdevice_"))
     lines += ["", "## Types (%d)" % len(dtypes), "", "| dtype | signature name | bits |", "| --- | --- | --- |"]
     for n in dtypes:
         d = getattr(tl, n)

@@ -73,6 +73,7 @@ public:
   llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
                      ir::Type t) const override {
     bool f64 = t.scalarKind() == ir::ScalarKind::F64;
+    if (x->getType()->isIntegerTy()) return nullptr;  // ocml has no jn / yn
     llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
     llvm::FunctionCallee callee =
         m.getOrInsertFunction(std::string("__ocml_") + name + (f64 ? "_f64" : "_f32"), ft, ft, ft);

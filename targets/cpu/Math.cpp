@@ -154,6 +154,7 @@ llvm::Value *Lowering::vectorMath(const char *name, llvm::Value *v, ir::Type t) 
 // host's widths, fmod and other widths lane by lane through libm.
 llvm::Value *Lowering::mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) {
   bool f64 = t.scalarKind() == ScalarKind::F64;
+  if (x->getType()->isIntOrIntVectorTy()) return besselN(name, x, y, f64);
   llvm::Type *et = f64 ? b.getDoubleTy() : b.getFloatTy();
   auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
   unsigned n = vt ? vt->getNumElements() : 1;
@@ -179,6 +180,24 @@ llvm::Value *Lowering::mathCall2(const char *name, llvm::Value *x, llvm::Value *
     }
   }
   return r->getType() == x->getType() ? r : b.CreateFPTrunc(r, x->getType());
+}
+
+// jn / yn (glibc's jnf, jn...): an i32 order, lane by lane.
+llvm::Value *Lowering::besselN(const char *name, llvm::Value *order, llvm::Value *x, bool f64) {
+  llvm::Type *et = f64 ? b.getDoubleTy() : b.getFloatTy();
+  llvm::FunctionCallee callee =
+      m.getOrInsertFunction(f64 ? std::string(name) : std::string(name) + "f", et, b.getInt32Ty(), et);
+  auto one = [&](llvm::Value *n, llvm::Value *v) {
+    llvm::Value *r = b.CreateCall(callee, {n, v->getType() == et ? v : b.CreateFPExt(v, et)});
+    return v->getType() == et ? r : b.CreateFPTrunc(r, v->getType());
+  };
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+  if (!vt) return one(order, x);
+  llvm::Value *out = llvm::PoisonValue::get(vt);
+  for (unsigned i = 0; i < vt->getNumElements(); ++i)
+    out = b.CreateInsertElement(
+        out, one(b.CreateExtractElement(order, uint64_t(i)), b.CreateExtractElement(x, uint64_t(i))), uint64_t(i));
+  return out;
 }
 
 llvm::Value *Lowering::libmUnary(const char *name, llvm::Value *v, ir::Type t) {

@@ -214,6 +214,12 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
   case OpCode::MathFn2: {
     const std::string &fn = op.attr("fn")->getString();
     if (fn == "copysign") return b.CreateIntrinsic(llvm::Intrinsic::copysign, {in[0]->getType()}, in);
+    if (fn == "jn" || fn == "yn") {
+      // The order travels as a float (Ops.def); the libraries take an int.
+      llvm::Value *order = b.CreateFPToSI(in[0], withScalar(in[0]->getType(), b.getInt32Ty()));
+      if (llvm::Value *r = mathCall2(fn.c_str(), order, in[1], t)) return r;
+      fail(op, "function '" + fn + "' is not available on this target");
+    }
     return mathCall2(fn.c_str(), in[0], in[1], t);
   }
   default: fail(op, "is not an elementwise op");

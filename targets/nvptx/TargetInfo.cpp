@@ -74,10 +74,12 @@ public:
                      ir::Type t) const override {
     bool f64 = t.scalarKind() == ir::ScalarKind::F64;
     llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
-    llvm::FunctionCallee callee = m.getOrInsertFunction(std::string("__nv_") + name + (f64 ? "" : "f"), ft, ft, ft);
-    auto wide = [&](llvm::Value *v) { return v->getType() == ft ? v : b.CreateFPExt(v, ft); };
+    // jn / yn take an i32 order first.
+    llvm::Type *first = x->getType()->isIntegerTy() ? x->getType() : ft;
+    llvm::FunctionCallee callee = m.getOrInsertFunction(std::string("__nv_") + name + (f64 ? "" : "f"), ft, first, ft);
+    auto wide = [&](llvm::Value *v) { return v->getType() == ft || v->getType()->isIntegerTy() ? v : b.CreateFPExt(v, ft); };
     llvm::Value *r = b.CreateCall(callee, {wide(x), wide(y)});
-    return x->getType() == ft ? r : b.CreateFPTrunc(r, x->getType());
+    return y->getType() == ft ? r : b.CreateFPTrunc(r, y->getType());
   }
 
   // vprintf(format, args): the arguments packed as a struct, each at its

@@ -60,6 +60,8 @@
 # RUN: not tessera compile %s --entry expand_dup --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=EXPAND_DUP
 # RUN: not tessera compile %s --entry barrier_kw --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BARRIER_KW
 # RUN: not tessera compile %s --entry desc_pointer --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_POINTER
+# RUN: not tessera compile %s --entry bessel_order --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BESSEL_ORDER
+# RUN: not tessera compile %s --entry bessel_x --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BESSEL_X
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -578,3 +580,17 @@ def barrier_kw(n):
 @tessera.jit
 def desc_pointer(n):
     x = tl.load_tensor_descriptor(n, [0])
+
+
+# BESSEL_ORDER: builtins.py:[[@LINE+3]]:9: error: libdevice.jn takes an integer order n, found f32
+# BESSEL_ORDER-NEXT: {{^}}    y = tl.extra.libdevice.jn(1.5, tl.load(x))
+def bessel_order(x):
+    y = tl.extra.libdevice.jn(1.5, tl.load(x))
+    tl.store(x, y)
+
+
+# BESSEL_X: builtins.py:[[@LINE+3]]:9: error: libdevice.yn takes a floating-point x
+# BESSEL_X-NEXT: {{^}}    y = tl.extra.libdevice.yn(1, tl.load(x))
+def bessel_x(x):
+    y = tl.extra.libdevice.yn(1, tl.load(x))
+    tl.store(x, y)
