@@ -10,6 +10,7 @@
 #include "runtime/Sha256.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <mutex>
 
@@ -92,8 +93,20 @@ bool parameterNames(const std::string &source, const std::string &filename, cons
 }
 
 // Fills the frontend request from the C options.
-tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileRequest &req) {
+// A constexpr naming a function by its module path ("tessera.language.extra.cuda.smid").
+bool isModulePath(std::string_view text) {
+  if (text.rfind("tessera.", 0) != 0 && text.rfind("triton.", 0) != 0) return false;
+  for (char c : text)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  return text.back() != '.';
+}
+
+tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileRequest &req, const targets::Target *target,
+                            const targets::TargetOptions &topts) {
   req.source = o.source;
+  req.numWarps = topts.numWarps;
+  // The language's warp is 32 threads where the target has no warps (the CPU).
+  if (target) req.warpSize = std::max(target->facts(topts).warpSize, 1) == 1 ? 32 : target->facts(topts).warpSize;
   req.filename = o.filename ? o.filename : "<kernel>";
   req.entry = o.entry;
   std::vector<std::string> params;
@@ -103,8 +116,16 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
     const tessera_constexpr &c = o.constexprs[i];
     if (!c.name || !c.value) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: constexpr " + std::to_string(i) + " has a null name or value");
     auto v = frontend::parseConstexpr(c.value);
-    if (!v) return fail(TESSERA_ERROR_INVALID_ARGUMENT, std::string("tessera_compile: cannot read constexpr ") + c.name + "=" + c.value + " as a compile-time value");
     auto it = std::find(params.begin(), params.end(), c.name);
+    if (!v && isModulePath(c.value) && it != params.end()) {
+      frontend::ArgSpec spec;
+      spec.isConstexpr = true;
+      spec.path = c.value;
+      req.args[c.name] = spec;
+      given[size_t(it - params.begin())] = true;
+      continue;
+    }
+    if (!v) return fail(TESSERA_ERROR_INVALID_ARGUMENT, std::string("tessera_compile: cannot read constexpr ") + c.name + "=" + c.value + " as a compile-time value");
     if (it == params.end()) {
       req.globals[c.name] = *v;  // a module-level global the kernel reads
       continue;
@@ -252,7 +273,7 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     // The frontend runs even without a target, so mistakes in the source are
     // reported before a missing code generator.
     frontend::CompileRequest req;
-    if (tessera_status s = capi::buildRequest(o, req); s != TESSERA_SUCCESS) return s;
+    if (tessera_status s = capi::buildRequest(o, req, t.get(), topts); s != TESSERA_SUCCESS) return s;
     frontend::CompileResult fr = frontend::compileKernel(req);
     if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
     if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, capi::noTargetMessage(target, error));
@@ -286,7 +307,7 @@ extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *
     std::string error;
     std::unique_ptr<targets::Target> t = capi::makeTarget(target, &error);
     frontend::CompileRequest req;
-    if (tessera_status s = capi::buildRequest(o, req); s != TESSERA_SUCCESS) return s;
+    if (tessera_status s = capi::buildRequest(o, req, t.get(), topts); s != TESSERA_SUCCESS) return s;
     frontend::CompileResult fr = frontend::compileKernel(req);
     if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
     if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, capi::noTargetMessage(target, error));

@@ -1426,6 +1426,35 @@ const std::unordered_map<std::string, Handler> &handlers() {
       cg.builder().create(OpCode::Assume, {v}, {});
       return SValue::none();
     };
+    // ---- tl.extra.cuda: hardware registers, launch facts, programmatic dependent launch
+    for (const char *n : {"globaltimer", "smid"}) {
+      std::string name = n;
+      t["extra.cuda." + name] = [name](CodeGen &cg, CallArgs &a) {
+        cg.checkArgs(a, {});
+        ir::AttrDict attrs;
+        attrs.set("name", ir::Attribute(name));
+        return tensorValue(cg.builder().createValue(OpCode::HardwareRegister, {},
+                                                    name == "globaltimer" ? Type::i64() : Type::i32(), std::move(attrs)));
+      };
+    }
+    t["extra.cuda.num_warps"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {});
+      return SValue::integer(cg.numWarps());
+    };
+    t["extra.cuda.num_threads"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {});
+      return SValue::integer(int64_t(cg.numWarps()) * cg.warpSize());
+    };
+    for (const char *n : {"wait", "launch_dependents"}) {
+      std::string action = n;
+      t["extra.cuda.gdc_" + action] = [action](CodeGen &cg, CallArgs &a) {
+        cg.checkArgs(a, {});
+        ir::AttrDict attrs;
+        attrs.set("action", ir::Attribute(action));
+        cg.builder().create(OpCode::GridDependency, {}, {}, std::move(attrs));
+        return SValue::none();
+      };
+    }
     t["debug_barrier"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {});
       cg.builder().create(OpCode::Barrier, {}, {});

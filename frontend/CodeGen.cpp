@@ -186,7 +186,7 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
     }
     const ArgSpec &spec = it->second;
     if (spec.isConstexpr) {
-      env[p.name] = spec.value;
+      env[p.name] = spec.path.empty() ? spec.value : resolvePath(spec.path, p.loc);
       continue;
     }
     if (wantsConstexpr)
@@ -959,6 +959,18 @@ SValue CodeGen::genFunctionBody(const FunctionDef &fn, Env env) {
   env_ = std::move(savedEnv);
   returnValue_ = savedRet;
   return result;
+}
+
+SValue CodeGen::resolvePath(const std::string &path, SourceLoc loc) {
+  // The C API passes only tessera.* and triton.* paths (capi isModulePath).
+  size_t dot = path.find('.');
+  SValue v = SValue::ns("tessera");
+  while (dot != std::string::npos) {
+    size_t next = path.find('.', dot + 1);
+    v = getAttribute(v, path.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1), loc);
+    dot = next;
+  }
+  return v;
 }
 
 } // namespace tessera::frontend

@@ -43,6 +43,9 @@ public:
   void addModuleScope(const Module &ast, const std::map<std::string, SValue> &globals);
   // The standard library written in the kernel language (frontend/prelude.py).
   void addPrelude(const Module &ast);
+  void setLaunchShape(int numWarps, int warpSize) { numWarps_ = numWarps, warpSize_ = warpSize; }
+  int numWarps() const { return numWarps_; }
+  int warpSize() const { return warpSize_; }
   const FunctionDef *findFunction(const std::string &name) const;
   // Evaluates an expression that must be a compile-time value (no IR).
   SValue evalForConstant(const Expr &e) { return eval(e); }
@@ -102,6 +105,8 @@ private:
 
   void fillScope(const Module &ast, Env &scope, bool prelude);
   std::string shownName(const FunctionDef &fn) const;
+  // A value named by a module path ("tessera.language.sigmoid").
+  SValue resolvePath(const std::string &path, SourceLoc loc);
 
   // Statements.
   Flow genStmts(const StmtList &stmts, size_t from = 0);
@@ -158,6 +163,7 @@ private:
   const SourceFile &file_;
   ir::Module &module_;
   bool inlineCalls_;
+  int numWarps_ = 4, warpSize_ = 32;  // CompileRequest's
   ir::Builder b_;
   Env globals_;          // the kernel file's module scope
   Env preludeGlobals_;   // the prelude's module scope

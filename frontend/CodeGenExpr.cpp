@@ -275,6 +275,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     }
     if (ns == "tl.extra") {
       if (attr == "cuda" || attr == "libdevice") return SValue::ns(attr == "cuda" ? "tl.extra" : "libdevice");
+      if (isBuiltinName("extra.cuda." + attr)) return SValue::builtin("extra.cuda." + attr);
       fail(loc, "tl.extra has no attribute '" + attr + "'");
     }
     if (ns == "tl.math" || ns == "libdevice") {
@@ -643,6 +644,7 @@ CompileResult compileKernel(const CompileRequest &req) {
   CodeGen cg(sources, file, *m, req.inlineCalls);
   try {
     cg.addPrelude(*preludeAst);
+    cg.setLaunchShape(req.numWarps, req.warpSize);
     cg.addModuleScope(*ast, req.globals);
     const FunctionDef *fn = cg.findFunction(req.entry);
     if (!fn) {

@@ -26,6 +26,9 @@ struct ArgSpec {
   // is the pointer to its elements and this its block shape. It is passed
   // as the base pointer, then the shape and the strides (i64 each).
   std::vector<int64_t> descriptorBlock;
+  // A function passed as a constexpr, named by its module path
+  // ("tessera.language.extra.cuda.smid"): resolved in the kernel's scope.
+  std::string path;
 };
 
 struct CompileRequest {
@@ -35,6 +38,10 @@ struct CompileRequest {
   std::map<std::string, ArgSpec> args;  // by parameter name; defaults fill the rest
   std::map<std::string, SValue> globals;// module-level constants given by the caller
   bool inlineCalls = false;             // generate callees inline instead of as device functions
+  // tl.extra.cuda.num_warps() / num_threads(): the launch's warps and the
+  // target's lanes per warp (32 where it has no warps: the language's value).
+  int numWarps = 4;
+  int warpSize = 32;
 };
 
 struct CompileResult {

@@ -101,6 +101,10 @@ bool verifyBitcast(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyHardwareRegister(const Operation &op, Checker &c) {
+  return expectType(c, "result", op.result()->type(), op.attr("name")->getString() == "globaltimer" ? Type::i64() : Type::i32());
+}
+
 bool verifyProgramQuery(const Operation &op, Checker &c) {
   int64_t axis = op.attr("axis")->getInt();
   if (axis < 0 || axis > 2) return c.fail("attribute 'axis': expected 0, 1 or 2, got " + std::to_string(axis));

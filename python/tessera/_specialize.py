@@ -292,6 +292,13 @@ def constexpr_text(value):
         return repr(value)
     if isinstance(value, (tuple, list)):
         return "(" + "".join(constexpr_text(v) + ", " for v in value) + ")"
+    # A language function (tl.sigmoid, tl.extra.cuda.smid, Triton's own) by its
+    # module path; the frontend resolves it in the kernel's scope.
+    source = getattr(value, "_tessera_source", None)
+    if source is None and callable(value) and (getattr(value, "__module__", "") or "").startswith("triton.language"):
+        source = (value.__module__, getattr(value, "__name__", ""))
+    if source and source[1].isidentifier():
+        return "%s.%s" % source
     raise TypeError("cannot use a %s as a tl.constexpr value" % type(value).__name__)
 
 

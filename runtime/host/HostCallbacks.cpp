@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <sched.h>
 #include <dlfcn.h>
 #include <csignal>
 #include <memory>
@@ -80,6 +82,17 @@ extern "C" void tessera_host_assert_fail(const char *message, const char *file, 
   state.message = std::string(file ? file : "<unknown>") + ":" + std::to_string(line) + ": device assertion failed: " +
                   (message ? message : "");
   state.failed.store(true);
+}
+
+extern "C" int64_t tessera_host_globaltimer(void) {
+  timespec t{};
+  clock_gettime(CLOCK_REALTIME, &t);
+  return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+extern "C" int32_t tessera_host_smid(void) {
+  int cpu = sched_getcpu();
+  return cpu < 0 ? 0 : cpu;
 }
 
 extern "C" void *tessera_host_scratch(uint64_t bytes) {

@@ -15,6 +15,10 @@ extern "C" {
 __attribute__((visibility("default"))) void tessera_host_print(const char *text);
 __attribute__((visibility("default"))) void tessera_host_assert_fail(const char *message, const char *file,
                                                                      int32_t line);
+// tl.extra.cuda.globaltimer and smid on the host: CLOCK_REALTIME in
+// nanoseconds, and the CPU the calling thread runs on (0 if unknown).
+__attribute__((visibility("default"))) int64_t tessera_host_globaltimer(void);
+__attribute__((visibility("default"))) int32_t tessera_host_smid(void);
 // The calling thread's scratch area of at least `bytes` (64-byte aligned,
 // kept for the thread's next kernels): where a kernel whose tiles would not
 // fit a thread's stack keeps them. Null when it cannot be allocated (the

@@ -79,6 +79,15 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
   case OpCode::CheckFailed: lowerCheckFailed(op); return;
   case OpCode::Assume:
   case OpCode::Barrier: return;  // one thread runs a program: nothing to synchronize
+  case OpCode::GridDependency: return;  // host launches run in stream order
+  case OpCode::HardwareRegister: {
+    // The host's real-time clock in nanoseconds, or the core running the program.
+    bool timer = op.attr("name")->getString() == "globaltimer";
+    llvm::FunctionCallee fn = m.getOrInsertFunction(timer ? "tessera_host_globaltimer" : "tessera_host_smid",
+                                                    timer ? b.getInt64Ty() : b.getInt32Ty());
+    set(op.result(), {b.CreateCall(fn)});
+    return;
+  }
   case OpCode::For: lowerFor(op); return;
   case OpCode::If: lowerIf(op); return;
   case OpCode::While: lowerWhile(op); return;

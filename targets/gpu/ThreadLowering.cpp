@@ -308,6 +308,9 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::If: return lowerIf(op);
   case OpCode::While: return lowerWhile(op);
   case OpCode::Barrier: return barrier();
+  case OpCode::HardwareRegister:  // every thread reads its own
+    return set(op.result(), {emit(op.code(), {}, op.result()->type(), op.attrs())});
+  case OpCode::GridDependency: b.create(op.code(), {}, {}, op.attrs()); return;
   case OpCode::Print: return lowerPrint(op);
   case OpCode::Assert: return lowerAssert(op);
   case OpCode::CheckFailed:  // scalars only: every thread holds them

@@ -122,6 +122,15 @@ public:
   virtual bool staticSharedMemory() const { return false; }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
+  // A hardware register (ir/Ops.def hardware_register: "globaltimer",
+  // "smid"), or null where the target has none.
+  virtual llvm::Value *hardwareRegister(llvm::IRBuilder<> &, const std::string &name) const {
+    (void)name;
+    return nullptr;
+  }
+  // Programmatic dependent launch's wait / launch_dependents; nothing where
+  // the target has no such launches.
+  virtual void gridDependency(llvm::IRBuilder<> &, bool wait) const { (void)wait; }
 };
 
 } // namespace tessera::targets::llvmgen

@@ -118,6 +118,10 @@ private:
       return;
     }
     case OpCode::Barrier: return info.barrier(b);
+    case OpCode::HardwareRegister:
+      if (llvm::Value *v = info.hardwareRegister(b, op.attr("name")->getString())) return set(op.result(), v);
+      fail(op, "'" + op.attr("name")->getString() + "' is not available on the " + info.name() + " target");
+    case OpCode::GridDependency: return info.gridDependency(b, op.attr("action")->getString() == "wait");
     case OpCode::Printf: return emitPrintf(op);
     case OpCode::Assert:
       return when(b.CreateNot(get(op.operand(0))), [&] {

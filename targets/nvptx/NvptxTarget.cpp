@@ -2,6 +2,7 @@
 
 #include "targets/llvm/GpuDriver.h"
 #include "targets/nvptx/Lowerings.h"
+#include "targets/nvptx/Mma.h"
 #include "targets/nvptx/TargetInfo.h"
 
 #include "llvm/IR/Module.h"
@@ -111,7 +112,9 @@ public:
     if (!tm) error = "LLVM cannot create an NVPTX target machine for " + architecture();
     return tm;
   }
-  std::unique_ptr<llvmgen::TargetInfo> targetInfo() const override { return createNvptxTargetInfo(); }
+  std::unique_ptr<llvmgen::TargetInfo> targetInfo() const override {
+    return createNvptxTargetInfo(smNumber(choice_.info->name));
+  }
   int64_t sharedMemoryLimit() const override { return choice_.info->sharedMemoryBytes; }
   std::string architecture() const override { return choice_.info->name; }
 

@@ -14,6 +14,7 @@ namespace {
 
 class NvptxTargetInfo final : public llvmgen::TargetInfo {
 public:
+  explicit NvptxTargetInfo(int sm) : sm_(sm) {}
   std::string name() const override { return "nvptx"; }
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
@@ -168,6 +169,22 @@ public:
     return nullptr;
   }
 
+  // %globaltimer (ns) and %smid.
+  llvm::Value *hardwareRegister(llvm::IRBuilder<> &b, const std::string &name) const override {
+    if (name == "globaltimer") return b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_globaltimer, {}, {});
+    if (name == "smid") return b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_smid, {}, {});
+    return nullptr;
+  }
+
+  // griddepcontrol (sm_90+; a no-op without a programmatic dependent launch).
+  // Its memory clobber keeps loads after a wait and stores before a launch.
+  void gridDependency(llvm::IRBuilder<> &b, bool wait) const override {
+    if (sm_ < 90) return;
+    auto *ty = llvm::FunctionType::get(b.getVoidTy(), false);
+    b.CreateCall(llvm::InlineAsm::get(ty, wait ? "griddepcontrol.wait;" : "griddepcontrol.launch_dependents;",
+                                      "~{memory}", true));
+  }
+
   void markKernel(llvm::Function *fn, int threads) const override {
     fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
     llvm::LLVMContext &ctx = fn->getContext();
@@ -179,6 +196,7 @@ public:
   }
 
 private:
+  int sm_;
   // How an access of `t` splits into 1, 2 or 4 words of 16, 32 or 64 bits.
   struct Access {
     unsigned words = 0, bits = 0;
@@ -418,6 +436,6 @@ private:
 
 } // namespace
 
-std::unique_ptr<llvmgen::TargetInfo> createNvptxTargetInfo() { return std::make_unique<NvptxTargetInfo>(); }
+std::unique_ptr<llvmgen::TargetInfo> createNvptxTargetInfo(int sm) { return std::make_unique<NvptxTargetInfo>(sm); }
 
 } // namespace tessera::targets::nvptx

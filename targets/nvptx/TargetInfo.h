@@ -10,7 +10,8 @@
 
 namespace tessera::targets::nvptx {
 
-std::unique_ptr<llvmgen::TargetInfo> createNvptxTargetInfo();
+// For sm_`sm` (what the architecture has: griddepcontrol from sm_90).
+std::unique_ptr<llvmgen::TargetInfo> createNvptxTargetInfo(int sm);
 
 // Links the libdevice functions `m` calls (__nv_*) into it. False with
 // `error` set when libdevice is missing or does not link.

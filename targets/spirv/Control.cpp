@@ -43,6 +43,8 @@ void KernelEmitter::emitOp(const ir::Operation &o) {
     return;
   case OpCode::CheckFailed: return emitCheckFailed(o);
   case OpCode::Assume: return;
+  case OpCode::GridDependency: return;  // no dependent launches on Vulkan or Level Zero
+  case OpCode::HardwareRegister: fail(o, "'" + o.attr("name")->getString() + "' is not available on the spirv target");
   case OpCode::For: return emitFor(o);
   case OpCode::If: return emitIf(o);
   case OpCode::While: return emitWhile(o);

@@ -1,4 +1,15 @@
-"""tl.extra.cuda: Triton's name for the NVIDIA libraries; its libdevice is
-tessera.language.extra.libdevice, which every target implements."""
+"""tl.extra.cuda: Triton's NVIDIA extras. Its libdevice is
+tessera.language.extra.libdevice, which every target implements; the rest
+read the hardware (the host's clock and core on the CPU) or control
+programmatic dependent launch (nothing outside NVIDIA sm_90+)."""
 
 from . import libdevice  # noqa: F401
+from ... import _stub
+
+# globaltimer() -> int64 ns; smid() -> int32; num_threads(), num_warps() ->
+# compile-time ints; gdc_wait(), gdc_launch_dependents() -> None.
+_NAMES = ["globaltimer", "smid", "num_threads", "num_warps", "gdc_wait", "gdc_launch_dependents"]
+for _name in _NAMES:
+    globals()[_name] = _stub("extra.cuda." + _name, __name__)
+__all__ = ["libdevice"] + _NAMES
+del _name
