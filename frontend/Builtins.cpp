@@ -958,6 +958,44 @@ const char *const kLibdeviceOnly[] = {"tanh",  "sinh",  "cosh",  "tan",   "asin"
                                       "cbrt",  "erfc",  "lgamma", "tgamma", "trunc", "round", "rint",
                                       "j0",    "j1",    "y0",     "y1"};
 
+// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+// the arguments broadcast to one shape; one result per dtype.
+SValue inlineAsmElementwise(CodeGen &cg, CallArgs &a) {
+  cg.checkArgs(a, {"asm", "constraints", "args", "dtype", "is_pure", "pack"});
+  std::string asmText = stringArg(cg, a, 0, "asm", "");
+  std::string constraints = stringArg(cg, a, 1, "constraints", "");
+  SValue argsV = cg.requireArg(a, 2, "args");
+  std::vector<SValue> items = argsV.is(Kind::Tuple) ? argsV.elems : std::vector<SValue>{argsV};
+  SValue dtypeV = cg.requireArg(a, 3, "dtype");
+  bool multiple = dtypeV.is(Kind::Tuple);
+  std::vector<Type> types;
+  for (const SValue &d : multiple ? dtypeV.elems : std::vector<SValue>{dtypeV}) types.push_back(cg.dtypeArg(d, a.loc));
+  if (types.empty()) cg.fail(a.loc, "inline_asm_elementwise needs at least one result dtype");
+  bool pure = boolArg(cg, a, 4, "is_pure", false);
+  BigInt pack = cg.intArg(a, 5, "pack", 1);
+  if (pack < 1 || pack > 16 || (pack & (pack - 1)) != 0)
+    cg.fail(a.loc, "inline_asm_elementwise's pack must be a power of two from 1 to 16, found " + bigIntToString(pack));
+  std::vector<ir::Value *> operands;
+  std::vector<int64_t> shape;
+  for (const SValue &v : items) {
+    operands.push_back(cg.toTensor(v, a.loc));
+    shape = cg.broadcastShapes(shape, operands.back()->type().shape(), a.loc);
+  }
+  for (ir::Value *&v : operands) v = cg.broadcastTo(v, shape, a.loc);
+  std::vector<Type> results;
+  for (Type t : types) results.push_back(shape.empty() ? t : Type::tile(shape, t));
+  ir::AttrDict attrs;
+  attrs.set("asm", ir::Attribute(asmText));
+  attrs.set("constraints", ir::Attribute(constraints));
+  attrs.set("pure", ir::Attribute(pure));
+  attrs.set("pack", ir::Attribute(int64_t(pack)));
+  ir::Operation *op = cg.builder().create(OpCode::InlineAsm, operands, results, std::move(attrs));
+  if (!multiple) return tensorValue(op->result(0));
+  std::vector<SValue> outs;
+  for (unsigned i = 0; i < op->numResults(); ++i) outs.push_back(tensorValue(op->result(i)));
+  return SValue::tuple(std::move(outs));
+}
+
 const std::unordered_map<std::string, Handler> &handlers() {
   static const std::unordered_map<std::string, Handler> table = [] {
     std::unordered_map<std::string, Handler> t;
@@ -1134,6 +1172,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
       return SValue::tuple({tensorValue(op->result(0)), tensorValue(op->result(1))});
     };
     t["map_elementwise"] = mapElementwise;
+    t["inline_asm_elementwise"] = inlineAsmElementwise;
     t["item"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"input"});
       ir::Value *v = cg.tensorArg(a, 0, "input");

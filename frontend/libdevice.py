@@ -1358,15 +1358,23 @@ def _ld_bessel_i(x, order: tl.constexpr):
     # asymptotic series e^x / sqrt(2 pi x) sum (-1)^k prod (mu - (2j-1)^2) / (k! (8x)^k) above.
     ax = tl.abs(x)
     small = tl.where(ax < 18.0, ax, 0.0)
-    q = 0.25 * small * small
+    # q = x^2 / 4 as q + q_lo: the series is corrected by q_lo S'(q) at the
+    # end, S'(q) = sum k term_k / q (q's rounding would otherwise grow k-fold
+    # in term k, which holds q^k).
+    sq = small * small
+    q = 0.25 * sq
+    q_lo = 0.25 * tl.fma(small, small, -sq)
     if order == 0:
         term = small * 0.0 + 1.0
     else:
         term = 0.5 * small
     total = term
+    slope = term * 0.0
     for k in tl.static_range(1, 60):
         term = term * q / (k * (k + order))
         total = total + term
+        slope = slope + term * k
+    total = total + tl.where(q > 0, q_lo / tl.where(q > 0, q, 1.0), 0.0) * slope
     big = tl.where(ax >= 18.0, ax, 18.0)
     mu: tl.constexpr = 4 * order * order
     aterm = q * 0.0 + 1.0
@@ -1374,8 +1382,10 @@ def _ld_bessel_i(x, order: tl.constexpr):
     for k in tl.static_range(1, 40):
         aterm = -aterm * (mu - (2 * k - 1) * (2 * k - 1)) / (k * 8.0 * big)
         asum = asum + aterm
+    # e^x in one piece while it is finite, as two halves beyond (I0 outlives exp).
     half = libdevice.exp(0.5 * big)
-    far = half * (half * asum / tl.sqrt_rn(6.283185307179586 * big))
+    root = tl.sqrt_rn(6.283185307179586 * big)
+    far = tl.where(big < 709.0, libdevice.exp(tl.minimum(big, 709.0)) * asum / root, half * (half * asum / root))
     r = tl.where(ax < 18.0, total, tl.where(ax == float("inf"), ax, far))
     if order == 1:
         r = tl.where(x < 0, -r, r)

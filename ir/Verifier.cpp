@@ -101,6 +101,18 @@ bool verifyBitcast(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyInlineAsm(const Operation &op, Checker &c) {
+  if (op.attr("pack")->getInt() < 1) return c.fail("attribute 'pack': expected >= 1");
+  if (op.numResults() == 0) return c.fail("expected at least one result");
+  std::vector<int64_t> shape = op.result(0)->type().shape();
+  for (unsigned i = 0; i < op.numResults(); ++i)
+    if (op.result(i)->type().shape() != shape) return c.fail("results of different shapes");
+  for (unsigned i = 0; i < op.numOperands(); ++i)
+    if (op.operand(i)->type().isTile() && op.operand(i)->type().shape() != shape)
+      return c.fail("operand #" + std::to_string(i) + " is not of the results' shape");
+  return true;
+}
+
 bool verifyHardwareRegister(const Operation &op, Checker &c) {
   return expectType(c, "result", op.result()->type(), op.attr("name")->getString() == "globaltimer" ? Type::i64() : Type::i32());
 }

@@ -553,10 +553,12 @@ private:
                            : layoutOf(v) ? layoutOf(v) : defaultLayout(v->type());
       convertOperand(op, i, want);
     }
+    // Inline assembly's results are its operands' elements: their layout, always.
+    bool elementwise = op->is(OpCode::InlineAsm) && l;
     for (Value *r : op->results())
       if (r->type().isTile() && !r->type().layout()) {
         auto d = desired_.find(r);
-        setLayout(r, d != desired_.end() ? d->second
+        setLayout(r, d != desired_.end() && !elementwise ? d->second
                      : l && r->type().shape() == op->result(0)->type().shape() ? l : defaultLayout(r->type()));
       }
   }

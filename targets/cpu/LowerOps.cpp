@@ -80,6 +80,7 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
   case OpCode::Assume:
   case OpCode::Barrier: return;  // one thread runs a program: nothing to synchronize
   case OpCode::GridDependency: return;  // host launches run in stream order
+  case OpCode::InlineAsm: fail(op, "holds GPU assembly (tl.inline_asm_elementwise), which the cpu target cannot run");
   case OpCode::HardwareRegister: {
     // The host's real-time clock in nanoseconds, or the core running the program.
     bool timer = op.attr("name")->getString() == "globaltimer";

@@ -308,6 +308,7 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::If: return lowerIf(op);
   case OpCode::While: return lowerWhile(op);
   case OpCode::Barrier: return barrier();
+  case OpCode::InlineAsm: return lowerInlineAsm(op);
   case OpCode::HardwareRegister:  // every thread reads its own
     return set(op.result(), {emit(op.code(), {}, op.result()->type(), op.attrs())});
   case OpCode::GridDependency: b.create(op.code(), {}, {}, op.attrs()); return;
@@ -375,6 +376,108 @@ void ThreadLowering::lowerElementwise(const ir::Operation &op) {
     outRegs[size_t(r)] = one(in);
   }
   set(op.result(), outRegs);
+}
+
+namespace {
+
+ir::Type unsignedOfWidth(int bits) {
+  switch (bits) {
+  case 8: return ir::Type::scalar(ir::ScalarKind::U8);
+  case 16: return ir::Type::scalar(ir::ScalarKind::U16);
+  case 32: return ir::Type::scalar(ir::ScalarKind::U32);
+  default: return ir::Type::scalar(ir::ScalarKind::U64);
+  }
+}
+
+} // namespace
+
+// Each execution of the assembly takes `pack` elements of every operand
+// (and makes `pack` of every result): the thread's registers in order, a
+// group at a time. Elements under 32 bits share 32-bit registers (Triton's
+// packing: four i8 or two f16 to a register); wider ones take one each.
+void ThreadLowering::lowerInlineAsm(const ir::Operation &op) {
+  int pack = int(op.attr("pack")->getInt());
+  bool pure = op.attr("pure")->getBool();
+  ir::Type rt = op.result(0)->type();
+  std::vector<int> regs{0};
+  const TileLayout *l = nullptr;
+  if (rt.isTile()) {
+    l = &layoutOf(rt, op);
+    for (ir::Value *v : op.operands())
+      if (v->type().isTile() && v->type().layout() != rt.layout())
+        fail(op, "has operands in different layouts (" + v->type().str() + " vs " + rt.str() + ")");
+    regs.clear();
+    for (int r = 0; r < l->numRegs; ++r)
+      if (!l->isCopy(r)) regs.push_back(r);
+  }
+  if (regs.size() % size_t(pack) && !pure)
+    fail(op, "packs " + std::to_string(pack) + " elements per execution but a thread holds " +
+                 std::to_string(regs.size()) + ": the assembly would also run on padding (make it pure or pack fewer)");
+  // `elems` of type t as the registers the assembly sees.
+  auto packed = [&](const std::vector<ir::Value *> &elems, ir::Type t) {
+    int w = t.bitWidth();
+    if (w >= 32 || pack == 1) return elems;
+    int perReg = std::min(pack, 32 / w);
+    ir::Type bits = unsignedOfWidth(w), reg = unsignedOfWidth(perReg * w);
+    std::vector<ir::Value *> out;
+    for (size_t k = 0; k < elems.size(); k += size_t(perReg)) {
+      ir::Value *acc = nullptr;
+      for (int j = 0; j < perReg; ++j) {
+        ir::Value *e = emit(OpCode::Bitcast, {elems[k + size_t(j)]}, bits);
+        e = cast(e, reg);
+        if (j) e = emit(OpCode::Shl, {e, cast(i32(j * w), reg)}, reg);
+        acc = acc ? emit(OpCode::Or, {acc, e}, reg) : e;
+      }
+      out.push_back(acc);
+    }
+    return out;
+  };
+  std::vector<ir::Type> resultRegs;  // the register types of one execution's results
+  for (ir::Value *r : op.results()) {
+    ir::Type t = r->type().element();
+    int w = t.bitWidth();
+    if (w >= 32 || pack == 1) resultRegs.insert(resultRegs.end(), size_t(pack), t);
+    else resultRegs.insert(resultRegs.end(), size_t((pack * w + 31) / 32), unsignedOfWidth(std::min(pack, 32 / w) * w));
+  }
+  std::vector<Regs> outs(op.numResults(), Regs(l ? size_t(l->numRegs) : 1));
+  for (size_t g = 0; g < regs.size(); g += size_t(pack)) {
+    std::vector<ir::Value *> in;
+    for (ir::Value *v : op.operands()) {
+      std::vector<ir::Value *> elems;
+      for (int k = 0; k < pack; ++k) {
+        size_t at = std::min(g + size_t(k), regs.size() - 1);  // pure padding repeats the last element
+        elems.push_back(v->type().isTile() ? get(v)[size_t(regs[at])] : scalar(v));
+      }
+      for (ir::Value *x : packed(elems, v->type().element())) in.push_back(x);
+    }
+    ir::AttrDict attrs = op.attrs();
+    ir::Operation *call = b.create(OpCode::InlineAsm, in, resultRegs, attrs);
+    unsigned next = 0;
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      ir::Type t = op.result(i)->type().element();
+      int w = t.bitWidth();
+      int perReg = (w >= 32 || pack == 1) ? 1 : std::min(pack, 32 / w);
+      for (int k = 0; k < pack; k += perReg) {
+        ir::Value *reg = call->result(next++);
+        for (int j = 0; j < perReg; ++j) {
+          if (g + size_t(k + j) >= regs.size()) continue;
+          ir::Value *e = reg;
+          if (perReg > 1) {
+            ir::Type rt2 = reg->type();
+            e = j ? emit(OpCode::Shr, {reg, cast(i32(j * w), rt2)}, rt2) : reg;
+            e = emit(OpCode::Bitcast, {cast(e, unsignedOfWidth(w))}, t);
+          }
+          outs[i][size_t(regs[g + size_t(k + j)])] = e;
+        }
+      }
+    }
+  }
+  for (unsigned i = 0; i < op.numResults(); ++i) {
+    if (l)
+      for (int r = 0; r < l->numRegs; ++r)
+        if (l->isCopy(r)) outs[i][size_t(r)] = outs[i][size_t(l->holder[size_t(r)])];
+    set(op.result(i), outs[i]);
+  }
 }
 
 // f32 -> f16/bf16 two registers at a time: the emitter uses a packed

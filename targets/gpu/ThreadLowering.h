@@ -119,6 +119,7 @@ public:
   void lowerBlock(const ir::Block &block);
   void lowerOp(const ir::Operation &op);
   void lowerElementwise(const ir::Operation &op);
+  void lowerInlineAsm(const ir::Operation &op);
   void lowerArange(const ir::Operation &op);
   bool castsPairwise(const ir::Operation &op, const TileLayout &l, Regs &out);
   void lowerSameRegisters(const ir::Operation &op);

@@ -1,5 +1,9 @@
 #include "targets/llvm/ThreadEmitter.h"
 
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/Support/Error.h"
+
+#include <cctype>
 #include <unordered_map>
 
 namespace tessera::targets::llvmgen {
@@ -118,6 +122,7 @@ private:
       return;
     }
     case OpCode::Barrier: return info.barrier(b);
+    case OpCode::InlineAsm: return emitInlineAsm(op);
     case OpCode::HardwareRegister:
       if (llvm::Value *v = info.hardwareRegister(b, op.attr("name")->getString())) return set(op.result(), v);
       fail(op, "'" + op.attr("name")->getString() + "' is not available on the " + info.name() + " target");
@@ -320,6 +325,71 @@ private:
       llvm::Value *pair = b.CreateBitCast(words[size_t(i)], llvm::FixedVectorType::get(elem, 2));
       set(op.result(unsigned(2 * i)), b.CreateExtractElement(pair, uint64_t(0)));
       set(op.result(unsigned(2 * i + 1)), b.CreateExtractElement(pair, uint64_t(1)));
+    }
+  }
+
+  // The user's assembly as LLVM inline asm. Each operand and result goes in
+  // the register its constraint names (h: 16, r: 32, l: 64 bits; f, d: f32,
+  // f64), converted from its value by bitcast, or zero-extension and
+  // truncation for a narrower integer.
+  void emitInlineAsm(const ir::Operation &op) {
+    std::string constraints;
+    for (char c : op.attr("constraints")->getString())
+      if (!std::isspace(static_cast<unsigned char>(c))) constraints += c;
+    std::vector<std::string> outputs, inputs;
+    size_t start = 0;
+    while (start <= constraints.size() && !constraints.empty()) {
+      size_t comma = constraints.find(',', start);
+      std::string c = constraints.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!c.empty() && c[0] == '=') outputs.push_back(c.substr(1));
+      else if (!c.empty() && c[0] != '~') inputs.push_back(c);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (outputs.size() != op.numResults() || inputs.size() != op.numOperands())
+      fail(op, "has constraints for " + std::to_string(outputs.size()) + " outputs and " + std::to_string(inputs.size()) +
+                   " inputs, but its registers are " + std::to_string(op.numResults()) + " outputs and " +
+                   std::to_string(op.numOperands()) + " inputs (with pack, narrow elements share 32-bit registers)");
+    auto regType = [&](const std::string &c, llvm::Type *value) -> llvm::Type * {
+      char k = c.empty() ? ' ' : c[0];
+      if (k == 'h') return b.getInt16Ty();
+      if (k == 'r') return b.getInt32Ty();
+      if (k == 'l') return b.getInt64Ty();
+      if (k == 'f') return b.getFloatTy();
+      if (k == 'd') return b.getDoubleTy();
+      return value;
+    };
+    auto convert = [&](llvm::Value *v, llvm::Type *to) -> llvm::Value * {
+      llvm::Type *from = v->getType();
+      if (from == to) return v;
+      if (from->isPointerTy()) return b.CreatePtrToInt(v, to);
+      unsigned fw = from->getPrimitiveSizeInBits(), tw = to->getPrimitiveSizeInBits();
+      if (fw == tw) return b.CreateBitCast(v, to);
+      if (!from->isIntegerTy()) v = b.CreateBitCast(v, b.getIntNTy(fw));
+      if (!to->isIntegerTy()) {
+        v = b.CreateZExtOrTrunc(v, b.getIntNTy(tw));
+        return b.CreateBitCast(v, to);
+      }
+      return b.CreateZExtOrTrunc(v, to);
+    };
+    std::vector<llvm::Value *> args;
+    std::vector<llvm::Type *> argTys, resultTys;
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      llvm::Value *v = get(op.operand(i));
+      llvm::Value *r = convert(v, regType(inputs[i], v->getType()));
+      args.push_back(r);
+      argTys.push_back(r->getType());
+    }
+    for (unsigned i = 0; i < op.numResults(); ++i) resultTys.push_back(regType(outputs[i], storageType(op.result(i)->type())));
+    llvm::Type *ret = resultTys.size() == 1 ? resultTys[0] : llvm::StructType::get(ctx, resultTys);
+    auto *fty = llvm::FunctionType::get(ret, argTys, false);
+    if (llvm::Error e = llvm::InlineAsm::verify(fty, constraints))
+      fail(op, "has constraints LLVM rejects ('" + constraints + "'): " + llvm::toString(std::move(e)));
+    llvm::Value *call = b.CreateCall(
+        llvm::InlineAsm::get(fty, op.attr("asm")->getString(), constraints, !op.attr("pure")->getBool()), args);
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      llvm::Value *r = resultTys.size() == 1 ? call : b.CreateExtractValue(call, {i});
+      set(op.result(i), convert(r, storageType(op.result(i)->type())));
     }
   }
 

@@ -44,6 +44,7 @@ void KernelEmitter::emitOp(const ir::Operation &o) {
   case OpCode::CheckFailed: return emitCheckFailed(o);
   case OpCode::Assume: return;
   case OpCode::GridDependency: return;  // no dependent launches on Vulkan or Level Zero
+  case OpCode::InlineAsm: fail(o, "holds GPU assembly (tl.inline_asm_elementwise), which SPIR-V cannot express");
   case OpCode::HardwareRegister: fail(o, "'" + o.attr("name")->getString() + "' is not available on the spirv target");
   case OpCode::For: return emitFor(o);
   case OpCode::If: return emitIf(o);

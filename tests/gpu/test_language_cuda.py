@@ -106,3 +106,69 @@ def test_topk(torch, k):
     S._top[(1,)](x, y, z, K=k)
     torch.testing.assert_close(y, torch.topk(x, k, dim=1).values, rtol=0, atol=0)
     torch.testing.assert_close(z, torch.topk(x, k, dim=1, largest=False).values, rtol=0, atol=0)
+
+
+def _asm_kernels():
+    import test_inline_asm as A  # noqa: E402  (the kernels, shared with the compile tests)
+    return A
+
+
+def test_inline_asm_on_the_gpu(torch):
+    A = _asm_kernels()
+    rs = np.random.RandomState(17)
+    x = rs.randint(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
+    y = rs.randint(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
+    z = torch.full((128,), -1, dtype=torch.int32, device="cuda")
+    A.funnel_shift[(1,)](torch.from_numpy(x.view(np.int32)).cuda(), torch.from_numpy(y.view(np.int32)).cuda(), z, 17,
+                         BLOCK=128)
+    np.testing.assert_array_equal(z.cpu().numpy().view(np.uint32), (y << 17) | (x >> (32 - 17)))
+    b = torch.randint(0, 256, (512,), dtype=torch.uint8, device="cuda")
+    out = torch.full((512,), 0xAA, dtype=torch.uint8, device="cuda")
+    A.packed_shift[(1,)](b, out, BLOCK=512)
+    np.testing.assert_array_equal(out.cpu().numpy(), (b.cpu().numpy() & 0x1F) << 3)
+    out.fill_(0xAA)
+    A.through_pointers[(1,)](b, out, BLOCK=512)
+    np.testing.assert_array_equal(out.cpu().numpy(), (b.cpu().numpy() << 3).astype(np.uint8))
+    p, q = (torch.randint(-2**31, 2**31 - 1, (128,), dtype=torch.int32, device="cuda") for _ in range(2))
+    c, d = (torch.full((128,), 7, dtype=torch.int32, device="cuda") for _ in range(2))
+    A.two_outputs[(1,)](p, q, c, d, BLOCK=128)
+    pn, qn = p.cpu().numpy().view(np.uint32), q.cpu().numpy().view(np.uint32)
+    np.testing.assert_array_equal(c.cpu().numpy().view(np.uint32), pn - qn)
+    np.testing.assert_array_equal(d.cpu().numpy().view(np.uint32), qn - pn)
+    f = torch.randn(512, device="cuda") * 200
+    ci = torch.full((512,), -1, dtype=torch.int32, device="cuda")
+    df = torch.full((512,), float("nan"), device="cuda")
+    A.packed_two_outputs[(1,)](b, f, ci, df, BLOCK=512)
+    np.testing.assert_array_equal(ci.cpu().numpy(), b.cpu().numpy().astype(np.int32))
+    np.testing.assert_array_equal(df.cpu().numpy(), np.maximum(b.cpu().numpy().astype(np.float32), f.cpu().numpy()))
+
+
+def test_extra_cuda_on_the_gpu(torch):
+    from test_extra_cuda import _facts, _timed  # noqa: E402
+    out = torch.zeros(3, dtype=torch.int64, device="cuda")
+    _timed[(1,)](out, clock=tl.extra.cuda.globaltimer)
+    start, end, _ = out.tolist()
+    assert 0 < start < end
+    o = torch.zeros(512, dtype=torch.int32, device="cuda")
+    ids = torch.full((132,), -1, dtype=torch.int32, device="cuda")
+    _facts[(132,)](o, ids, num_warps=8)
+    assert o[:256].eq(8).all() and o[256:].eq(0).all()
+    assert ids.ge(0).all() and ids.unique().numel() > 1
+
+
+def test_libdevice_rounding_modes_on_the_gpu(torch):
+    """Directed rounding bit for bit on the GPU (the CPU suite's references)."""
+    import test_libdevice_exact as E  # noqa: E402
+    rng = np.random.default_rng(9)
+    for dtype in ("float32", "float64"):
+        for op, arity in (("add", 2), ("mul", 2), ("div", 2), ("fma", 3), ("sqrt", 1)):
+            args = E._operands(dtype, arity, rng, n=256)
+            if op == "sqrt":
+                args = [np.abs(args[0])]
+            for mode in E.MODES:
+                name = op + "_" + mode
+                dev = [torch.from_numpy(a).cuda() for a in args + [args[0]] * (4 - len(args))]
+                out = torch.empty(args[0].size, dtype=getattr(torch, dtype), device="cuda")
+                E._kernel(name)[(tessera.cdiv(args[0].size, 256),)](*dev, out, args[0].size, ARITY=arity, BLOCK=256)
+                want = np.array([E._arith_reference(op, dtype, mode, row) for row in zip(*args)], dtype)
+                E._check(name, args, out.cpu().numpy(), want, dtype)

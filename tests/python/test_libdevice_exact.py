@@ -8,16 +8,26 @@ against mpmath. Inputs: random values over the whole exponent range
 Runs on TESSERA_TEST_TARGET (default cpu; nvptx on the GPU machine, where
 the arrays travel as torch CUDA tensors)."""
 import math
+import zlib
 import os
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 import pytest
 
 import tessera
 import tessera.language as tl
 from tessera.language.extra import libdevice
+
+try:  # the references of the math functions (ci/requirements.txt; the GPU machine may lack it)
+    import mpmath
+except ImportError:
+    mpmath = None
+
+
+def _needs_mpmath():
+    if mpmath is None:
+        pytest.skip("mpmath is not installed")
 
 pytestmark = pytest.mark.usefixtures("test_target")
 
@@ -220,7 +230,7 @@ ARITH = {"add": 2, "sub": 2, "mul": 2, "div": 2, "rcp": 1, "sqrt": 1, "fma": 3}
 @pytest.mark.parametrize("op", sorted(ARITH))
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_arithmetic_in_rounding_modes(op, mode, dtype):
-    rng = np.random.default_rng(abs(hash((op, mode, dtype))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(repr((op, mode, dtype)).encode()))
     args = _operands(dtype, ARITH[op], rng, n=300 if op == "fma" else 500)
     if op == "sqrt":
         args = [np.abs(args[0])]
@@ -271,7 +281,7 @@ def _conversion_inputs(src, rng, n=600):
 @pytest.mark.parametrize("prefix", sorted(CONVERSIONS))
 def test_conversions_in_rounding_modes(prefix, mode):
     src, dst, span = CONVERSIONS[prefix]
-    rng = np.random.default_rng(abs(hash((prefix, mode))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(repr((prefix, mode)).encode()))
     x = _conversion_inputs(src, rng)
     got = _run(prefix + "_" + mode, [x], dst)
     want = []
@@ -331,7 +341,7 @@ def _mul24(b, x, y, signed):
 def test_integer_bit_functions(name):
     arity, dtypes, result, ref = INT_FUNCTIONS[name]
     for dtype in dtypes:
-        rng = np.random.default_rng(abs(hash((name, dtype))) % 2**32)
+        rng = np.random.default_rng(zlib.crc32(repr((name, dtype)).encode()))
         args = [_ints(dtype, rng) for _ in range(arity)]
         out = result or dtype
         got = _run(name, args, out)
@@ -468,8 +478,9 @@ def _mp_inputs(name, dtype, rng, n=160):
 @pytest.mark.parametrize("name", sorted(MP))
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_reduced_math_against_mpmath(name, dtype):
+    _needs_mpmath()
     ref, _, arity = MP[name]
-    rng = np.random.default_rng(abs(hash((name, dtype))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(repr((name, dtype)).encode()))
     args = [_mp_inputs(name, dtype, rng) for _ in range(arity)]
     got = _run(name, args, dtype).astype(np.float64)
     mpmath.mp.dps = 80
@@ -486,6 +497,8 @@ def test_reduced_math_against_mpmath(name, dtype):
         scale = np.maximum(scale, 1.0 if dtype == "float64" else 0.0)
     err = np.abs(got - want) / scale / ulp
     limit = {"float32": 2.0, "float64": 4.0}[dtype]
+    if name.startswith("cyl_bessel") and dtype == "float64":
+        limit = 6.0  # CUDA documents 6 ulp for its own
     worst = int(np.argmax(err))
     assert err[worst] <= limit, (name, dtype, [a[worst] for a in args], got[worst], want[worst], err[worst])
 
@@ -503,6 +516,7 @@ def _bessel_error(got, want, dtype):
 def test_bessel_functions_of_integer_order(dtype):
     """j0, j1, y0, y1, jn, yn come from the target's library (glibc, CUDA's
     libdevice): within its documented absolute error."""
+    _needs_mpmath()
     mpmath.mp.dps = 30
     rng = np.random.default_rng(4)
     x = rng.uniform(0.01, 60, 200).astype(dtype)

@@ -62,6 +62,8 @@
 # RUN: not tessera compile %s --entry desc_pointer --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_POINTER
 # RUN: not tessera compile %s --entry bessel_order --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BESSEL_ORDER
 # RUN: not tessera compile %s --entry bessel_x --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BESSEL_X
+# RUN: not tessera compile %s --entry asm_no_dtype --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASM_NO_DTYPE
+# RUN: not tessera compile %s --entry asm_pack --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASM_PACK
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -594,3 +596,15 @@ def bessel_order(x):
 def bessel_x(x):
     y = tl.extra.libdevice.yn(1, tl.load(x))
     tl.store(x, y)
+
+
+# ASM_NO_DTYPE: builtins.py:[[@LINE+3]]:9: error: inline_asm_elementwise needs at least one result dtype
+# ASM_NO_DTYPE-NEXT: {{^}}    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [tl.load(x)], dtype=(), is_pure=True, pack=1)
+def asm_no_dtype(x):
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [tl.load(x)], dtype=(), is_pure=True, pack=1)
+
+
+# ASM_PACK: builtins.py:[[@LINE+3]]:9: error: inline_asm_elementwise's pack must be a power of two from 1 to 16, found 32
+# ASM_PACK-NEXT: {{^}}    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [tl.load(x)], dtype=tl.int32, is_pure=True, pack=32)
+def asm_pack(x):
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [tl.load(x)], dtype=tl.int32, is_pure=True, pack=32)
