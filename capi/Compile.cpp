@@ -93,14 +93,6 @@ bool parameterNames(const std::string &source, const std::string &filename, cons
 }
 
 // Fills the frontend request from the C options.
-// A constexpr naming a function by its module path ("tessera.language.extra.cuda.smid").
-bool isModulePath(std::string_view text) {
-  if (text.rfind("tessera.", 0) != 0 && text.rfind("triton.", 0) != 0) return false;
-  for (char c : text)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
-  return text.back() != '.';
-}
-
 tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileRequest &req, const targets::Target *target,
                             const targets::TargetOptions &topts) {
   req.source = o.source;
@@ -117,7 +109,7 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
     if (!c.name || !c.value) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: constexpr " + std::to_string(i) + " has a null name or value");
     auto v = frontend::parseConstexpr(c.value);
     auto it = std::find(params.begin(), params.end(), c.name);
-    if (!v && isModulePath(c.value) && it != params.end()) {
+    if (!v && frontend::isFunctionPath(c.value) && it != params.end()) {
       frontend::ArgSpec spec;
       spec.isConstexpr = true;
       spec.path = c.value;

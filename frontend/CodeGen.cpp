@@ -962,9 +962,15 @@ SValue CodeGen::genFunctionBody(const FunctionDef &fn, Env env) {
 }
 
 SValue CodeGen::resolvePath(const std::string &path, SourceLoc loc) {
-  // The C API passes only tessera.* and triton.* paths (capi isModulePath).
   size_t dot = path.find('.');
+  std::string root = path.substr(0, dot);
   SValue v = SValue::ns("tessera");
+  if (root != "tessera" && root != "triton") {
+    // A name of the kernel's module (a @jit function passed as a constexpr).
+    auto g = globals_.find(root);
+    if (g == globals_.end()) fail(loc, "constexpr '" + path + "' names nothing in the kernel's module");
+    v = g->second;
+  }
   while (dot != std::string::npos) {
     size_t next = path.find('.', dot + 1);
     v = getAttribute(v, path.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1), loc);

@@ -4,6 +4,7 @@
 #include "frontend/Parser.h"
 #include "ir/Verifier.h"
 
+#include <cctype>
 #include <cmath>
 
 namespace tessera::frontend {
@@ -723,6 +724,13 @@ std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
     return std::nullopt;
   }
   return spec;
+}
+
+bool isFunctionPath(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) || text.back() == '.') return false;
+  for (char c : text)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  return true;
 }
 
 std::optional<SValue> parseConstexpr(std::string_view text) {

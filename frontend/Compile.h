@@ -54,6 +54,11 @@ CompileResult compileKernel(const CompileRequest &request);
 // Triton's signature spellings: "*fp32", "*bf16", "i32", "u64", "fp16", "i1".
 // A ":16" suffix marks divisibility (or 16-byte alignment), ":1" equality to 1.
 std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error = nullptr);
+// Whether a constexpr's text names a function (ArgSpec::path): a language
+// function by its module path ("tessera.language.extra.cuda.smid") or a
+// function of the kernel's module by its name (a @jit function passed as a
+// tl.constexpr argument). Tried when parseConstexpr fails.
+bool isFunctionPath(std::string_view text);
 // A dtype by Triton's name ("fp32", "float32", "bfloat16", "int8", "float8e4nv"...).
 std::optional<ir::Type> dtypeFromName(std::string_view name);
 // A compile-time constant written as Python: 128, -1, 0.5, True, None, "x", fp16.

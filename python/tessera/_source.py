@@ -196,11 +196,12 @@ def _reader(name, fn_globals, cells):
     return lambda: fn_globals.get(name, _MISSING)
 
 
-def build(root, unwrap, exclude_globals=()):
-    """ModuleText for JITFunction `root`; `unwrap(value)` returns the
-    JITFunction behind a global (or None)."""
+def build(root, unwrap, exclude_globals=(), extra_roots=()):
+    """ModuleText for JITFunction `root` (and `extra_roots`, functions passed
+    as tl.constexpr arguments); `unwrap(value)` returns the JITFunction
+    behind a global (or None)."""
     out = ModuleText()
-    imports, bodies, seen, order = {}, [], set(), [root]
+    imports, bodies, seen, order = {}, [], set(), [root] + list(extra_roots)
     while order:
         jf = order.pop(0)
         if id(jf) in seen:

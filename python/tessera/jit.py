@@ -185,6 +185,26 @@ def _make_binder(signature):
     return binder
 
 
+class _JitConstexpr(str):
+    """A @jit function passed as a tl.constexpr argument: its name for the
+    compiler (the module text defines it), equal only to the same function
+    in specialization keys."""
+
+    def __new__(cls, fn):
+        text = str.__new__(cls, fn.__name__)
+        text.fn = fn
+        return text
+
+    def __eq__(self, other):
+        return isinstance(other, _JitConstexpr) and other.fn is self.fn
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((str(self), id(self.fn)))
+
+
 def unwrap(value):
     """The JITFunction behind a global: itself, or inside autotune/heuristics."""
     while value is not None and not isinstance(value, JITFunction):
@@ -261,7 +281,18 @@ class JITFunction(KernelInterface):
     def module_text(self):
         if self._module is None:
             self._module = _source.build(self, unwrap, exclude_globals=set(self.arg_names))
+            self._modules_with = {}
         return self._module
+
+    def _module_with(self, module, jits):
+        """The module text with @jit functions passed as tl.constexpr arguments
+        (and what they call) added, each under its own name."""
+        if module is not self._module:
+            return _source.build(self, unwrap, exclude_globals=set(self.arg_names), extra_roots=jits)
+        key = tuple(id(j) for j in jits)
+        if key not in self._modules_with:
+            self._modules_with[key] = _source.build(self, unwrap, exclude_globals=set(self.arg_names), extra_roots=jits)
+        return self._modules_with[key]
 
     def bind(self, args, kwargs):
         """All parameters by name (defaults applied), as Triton's meta dict."""
@@ -296,7 +327,8 @@ class JITFunction(KernelInterface):
         for name, is_constexpr, spec in self._params:
             value = bound[name]
             if is_constexpr or value is None:
-                constexprs.append((name, constexpr_text_cached(value)))
+                jf = unwrap(value) if callable(value) else None
+                constexprs.append((name, _JitConstexpr(jf) if jf is not None else constexpr_text_cached(value)))
                 continue
             if type(value) is int and -0x80000000 <= value <= 0x7FFFFFFF:  # the common case, inline
                 signature.append("i32:1" if spec and value == 1 else "i32:16" if spec and value % 16 == 0 else "i32")
@@ -337,6 +369,9 @@ class JITFunction(KernelInterface):
         (this one's now, or `module`), with the module's globals as
         constexprs and errors located in the user's files."""
         module = module or self.module_text()
+        jits = tuple(t.fn for _, t in constexprs if isinstance(t, _JitConstexpr))
+        if jits:
+            module = self._module_with(module, jits)
         globals_ = [(n, constexpr_text(v)) for n, v in sorted(module.constexprs.items())]
         try:
             return compile_fn(module.text, self.__name__, signature, constexprs + globals_,

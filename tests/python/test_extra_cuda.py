@@ -88,3 +88,26 @@ def test_language_functions_as_constexpr_arguments(cpu_target, fn, ref):
     out = np.full(8, np.nan, np.float32)
     _apply[(1,)](x, out, F=fn)
     np.testing.assert_allclose(out, ref(x.astype(np.float64)), rtol=1e-6)
+
+
+@tessera.jit
+def _double(x):
+    return x * 2
+
+
+def _other_double():
+    @tessera.jit
+    def _double(x):  # the same name, another function
+        return x * 3
+    return _double
+
+
+def test_jit_functions_as_constexpr_arguments(cpu_target):
+    x = np.ones(8, np.float32)
+    out = np.full(8, np.nan, np.float32)
+    _apply[(1,)](x, out, F=_double)
+    np.testing.assert_array_equal(out, 2)
+    _apply[(1,)](x, out, F=_other_double())
+    np.testing.assert_array_equal(out, 3)
+    _apply[(1,)](x, out, F=_double)
+    np.testing.assert_array_equal(out, 2)

@@ -172,12 +172,18 @@ static int compile(int argc, char **argv) {
   std::map<std::string, bool> isDefined;
   for (auto &[name, value] : defines) {
     auto v = frontend::parseConstexpr(value);
-    if (!v) return usage("cannot read -D " + name + "=" + value + " as a compile-time value");
-    frontend::ArgSpec spec;
-    spec.isConstexpr = true;
-    spec.value = *v;
     bool isParam = false;
     for (auto &p : params) isParam |= p == name;
+    frontend::ArgSpec spec;
+    spec.isConstexpr = true;
+    if (!v && isParam && frontend::isFunctionPath(value)) {  // a function, resolved in the kernel's scope
+      spec.path = value;
+      req.args[name] = spec;
+      isDefined[name] = true;
+      continue;
+    }
+    if (!v) return usage("cannot read -D " + name + "=" + value + " as a compile-time value");
+    spec.value = *v;
     if (isParam) req.args[name] = spec;
     else req.globals[name] = *v;
     isDefined[name] = true;
