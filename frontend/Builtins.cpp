@@ -1179,7 +1179,12 @@ const std::unordered_map<std::string, Handler> &handlers() {
       Type t = v->type();
       if (!t.isTile()) return tensorValue(v);
       if (t.numElements() != 1) cg.fail(a.loc, "item() needs a tile of one element, found " + t.str());
-      return tensorValue(cg.builder().createValue(OpCode::Reshape, {v}, t.element()));
+      // A reduction of the one element: every target lowers reductions to a
+      // scalar (a reshape to rank 0 has no layout on GPUs).
+      ir::Value *line = t.rank() == 1 ? v : reshape(cg, v, {1}, false, a.loc);
+      return tensorValue(reduceOrScan(cg, false, {line}, 0, false, scalarCombine(cg, [](ir::Builder &, std::vector<ir::Value *> x) {
+                                        return std::vector<ir::Value *>{x[0]};
+                                      }), a.loc)[0]);
     };
     t["join"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"a", "b"});

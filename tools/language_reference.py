@@ -4,13 +4,14 @@ frontend states them (a call with an unknown keyword makes a C++ builtin name
 its parameters; the functions written in the language take theirs from
 frontend/prelude.py).
 
-    python tools/language_reference.py           # rewrite the page
+    python tools/language_reference.py           # rewrite the page (measures every row: ~20 s)
     python tools/language_reference.py --check   # exit 1 if the page is stale
 
 tests/python/test_language_reference.py runs the check in CI.
 """
 
 import ast
+import concurrent.futures
 import os
 import re
 import sys
@@ -23,6 +24,9 @@ import tessera.language as tl  # noqa: E402
 from tessera import _C  # noqa: E402
 from tessera.language import math as tl_math  # noqa: E402
 from tessera.language.extra import libdevice  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import language_probes as probes  # noqa: E402
 
 
 def _prelude_signatures(file="prelude.py", prefix=""):
@@ -54,15 +58,64 @@ def _probe(callee):
     return None
 
 
-def _rows(names, callee, prelude):
+PROBE_KERNEL = ("import tessera.language as tl\nfrom tessera.language.extra import libdevice\n\n"
+                "def larger(a, b):\n    return tl.maximum(a, b)\n\n"
+                "def k(x, y):\n    r = tl.arange(0, 16)\n    v = tl.load(x + r)\n    %s\n")
+
+
+def _compiles(body, dtype, target):
+    try:
+        _C.compile_binary(PROBE_KERNEL % body, "k", ["*" + dtype, "*" + dtype], [], target=target)
+        return True
+    except _C.TesseraError:
+        return False
+
+
+def measure(key):
+    """(dtypes, targets) cells of row `key` ("tl.exp", "libdevice.sinpi"):
+    the dtypes its probe compiles with on the cpu target, and the targets
+    that compile it at the first of them."""
+    space, name = key.split(".", 1)
+    body = probes.TL.get(name) if space == "tl" else probes.libdevice_probe(name)
+    if body is None:
+        return "—", "—"
+    body = body.replace("{f}", key)
+    for home in ("cpu", "nvptx"):
+        dtypes = [d for d in probes.DTYPES if _compiles(body, d, home)]
+        if dtypes:
+            break
+    if not dtypes:
+        return "none", "none"
+    at = next(d for d in ("fp32", "i32", dtypes[0]) if d in dtypes)
+    targets = [t for t in probes.TARGETS if t == home or (_C.target_available(t) and _compiles(body, at, t))]
+    return " ".join(dtypes), "all" if targets == probes.TARGETS else " ".join(targets)
+
+
+def _rows(names, callee, prelude, cells):
     rows = []
     for name in names:
         signature = prelude.get(name) or _probe(callee % name) or "(...)"
-        rows.append("| `%s%s` |" % (name, signature))
+        key = ("libdevice." if callee.startswith("libdevice") else "tl.") + name
+        dtypes, targets = cells[key]
+        rows.append("| `%s%s` | %s | %s |" % (name, signature, dtypes, targets))
     return rows
 
 
-def generate():
+def keys():
+    """Every measured row: tl.<name> (tl.math's are tl's) and libdevice.<name>."""
+    return ["tl." + n for n in sorted(set(tl._BUILTINS) | set(tl_math.__all__))] + \
+        ["libdevice." + n for n in sorted(libdevice.__all__)]
+
+
+def measure_all(rows=None):
+    with concurrent.futures.ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:
+        rows = rows or keys()
+        return dict(zip(rows, pool.map(measure, rows)))
+
+
+def generate(cells=None):
+    """The page; `cells` (by row key) instead of measuring them anew."""
+    cells = cells if cells is not None else measure_all()
     prelude = _prelude_signatures()
     dtypes = [n for n in tl.__all__ if isinstance(getattr(tl, n), tl.dtype)]
     builtins = sorted(n for n in tl._BUILTINS)
@@ -76,18 +129,21 @@ def generate():
         "has and Tessera does not is in [differences-from-triton.md](differences-from-triton.md).",
         "Parameters are as the frontend takes them, positionally or by keyword;",
         "`(...)` marks a function whose parameters vary (Python-style overloads).",
+        "The dtypes and targets are measured: a probe kernel per function (`tools/language_probes.py`)",
+        "compiled with its input of each dtype (%s) on the cpu target, and at" % ", ".join(probes.DTYPES),
+        "fp32 (else i32, else the first that compiles) for each target (%s; `all`: every one)." % ", ".join(probes.TARGETS),
         "",
         "## Functions (`tl.*`, %d)" % len(builtins),
         "",
-        "| function |",
-        "| --- |",
+        "| function | dtypes | targets |",
+        "| --- | --- | --- |",
     ]
-    lines += _rows(builtins, "tl.%s", prelude)
-    lines += ["", "## `tl.math` (%d)" % len(tl_math.__all__), "", "| function |", "| --- |"]
-    lines += _rows(sorted(tl_math.__all__), "tl.math.%s", prelude)
-    lines += ["", "## `libdevice` (`tl.extra.libdevice`, %d)" % len(libdevice.__all__), "", "| function |",
-              "| --- |"]
-    lines += _rows(sorted(libdevice.__all__), "libdevice.%s", _prelude_signatures("libdevice.py", "libdevice_"))
+    lines += _rows(builtins, "tl.%s", prelude, cells)
+    lines += ["", "## `tl.math` (%d)" % len(tl_math.__all__), "", "| function | dtypes | targets |", "| --- | --- | --- |"]
+    lines += _rows(sorted(tl_math.__all__), "tl.math.%s", prelude, cells)
+    lines += ["", "## `libdevice` (`tl.extra.libdevice`, %d)" % len(libdevice.__all__), "",
+              "| function | dtypes | targets |", "| --- | --- | --- |"]
+    lines += _rows(sorted(libdevice.__all__), "libdevice.%s", _prelude_signatures("libdevice.py", "libdevice_"), cells)
     lines += ["", "## Types (%d)" % len(dtypes), "", "| dtype | signature name | bits |", "| --- | --- | --- |"]
     for n in dtypes:
         d = getattr(tl, n)

@@ -172,3 +172,10 @@ def test_libdevice_rounding_modes_on_the_gpu(torch):
                 E._kernel(name)[(tessera.cdiv(args[0].size, 256),)](*dev, out, args[0].size, ARITY=arity, BLOCK=256)
                 want = np.array([E._arith_reference(op, dtype, mode, row) for row in zip(*args)], dtype)
                 E._check(name, args, out.cpu().numpy(), want, dtype)
+
+
+def test_item_of_a_loaded_tile(torch):
+    x = torch.tensor([21], dtype=torch.int32, device="cuda")
+    y = torch.zeros(1, dtype=torch.int32, device="cuda")
+    S._item_of_a_load[(1,)](x, y)
+    assert y.item() == 42

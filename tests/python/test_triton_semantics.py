@@ -525,6 +525,26 @@ def test_item_makes_a_scalar_of_a_one_element_tile(cpu_target):
 
 
 @tessera.jit
+def _item_of_a_load(X, Y):
+    tl.store(Y, tl.load(X + tl.arange(0, 1)).item() * 2)
+
+
+@pytest.mark.parametrize("target", ["cpu", "nvptx", "amdgpu", "spirv"])
+def test_item_of_a_loaded_tile_on_every_target(target):
+    # item() of a runtime tile is a one-element reduction: GPUs had no layout
+    # for the rank-0 reshape it used to be.
+    if not _C.target_available(target):
+        pytest.skip("no %s code generator in this build" % target)
+    x = np.array([21], np.int32)
+    y = np.zeros(1, np.int32)
+    if target == "cpu":
+        _item_of_a_load[(1,)](x, y)
+        assert y[0] == 42
+    else:
+        assert len(_item_of_a_load.compile_only(target, x, y).data) > 0
+
+
+@tessera.jit
 def _index_scalar_pointer(Z, N: tl.constexpr):
     z_ptr = Z
     z_ptr = z_ptr[None, None, :]                  # ':' passes over a scalar, as in Triton

@@ -31,3 +31,85 @@ for _name in _NAMES:
     globals()[_name] = _stub("extra.libdevice." + _name, __name__)
 __all__ = list(_NAMES)
 del _name
+
+# Triton 3.6 libdevice's signatures: name -> (argument dtypes, result dtype) of
+# its first overload (most also take float64; see frontend/libdevice.py).
+SIGNATURES = {
+    "clz": (("int32",), "int32"), "popc": (("int32",), "int32"), "byte_perm": (("int32", "int32", "int32"),
+    "int32"), "mulhi": (("int32", "int32"), "int32"), "mul24": (("int32", "int32"), "int32"), "brev": (("int32",),
+    "int32"), "sad": (("int32", "int32", "uint32"), "int32"), "abs": (("int32",), "int32"), "floor": (("float32",),
+    "float32"), "rcp64h": (("float64",), "float64"), "rsqrt": (("float32",), "float32"), "ceil": (("float64",),
+    "float64"), "trunc": (("float64",), "float64"), "exp2": (("float32",), "float32"), "saturatef": (("float32",),
+    "float32"), "fma_rn": (("float32", "float32", "float32"), "float32"), "fma_rz": (("float32", "float32",
+    "float32"), "float32"), "fma_rd": (("float32", "float32", "float32"), "float32"), "fma_ru": (("float32",
+    "float32", "float32"), "float32"), "fast_dividef": (("float32", "float32"), "float32"), "div_rn": (("float32",
+    "float32"), "float32"), "div_rz": (("float32", "float32"), "float32"), "div_rd": (("float32", "float32"),
+    "float32"), "div_ru": (("float32", "float32"), "float32"), "rcp_rn": (("float32",), "float32"), "rcp_rz":
+    (("float32",), "float32"), "rcp_rd": (("float32",), "float32"), "rcp_ru": (("float32",), "float32"), "sqrt_rn":
+    (("float32",), "float32"), "sqrt_rz": (("float32",), "float32"), "sqrt_rd": (("float32",), "float32"),
+    "sqrt_ru": (("float32",), "float32"), "sqrt": (("float32",), "float32"), "add_rn": (("float64", "float64"),
+    "float64"), "add_rz": (("float64", "float64"), "float64"), "add_rd": (("float64", "float64"), "float64"),
+    "add_ru": (("float64", "float64"), "float64"), "mul_rn": (("float64", "float64"), "float64"), "mul_rz":
+    (("float64", "float64"), "float64"), "mul_rd": (("float64", "float64"), "float64"), "double2float_rn":
+    (("float64",), "float32"), "double2float_rz": (("float64",), "float32"), "double2float_rd": (("float64",),
+    "float32"), "double2float_ru": (("float64",), "float32"), "double2int_rn": (("float64",), "int32"),
+    "double2int_rz": (("float64",), "int32"), "double2int_rd": (("float64",), "int32"), "double2int_ru":
+    (("float64",), "int32"), "double2uint_rn": (("float64",), "int32"), "double2uint_rz": (("float64",), "int32"),
+    "double2uint_rd": (("float64",), "int32"), "double2uint_ru": (("float64",), "int32"), "int2double_rn":
+    (("int32",), "float64"), "uint2double_rn": (("uint32",), "float64"), "float2int_rn": (("float32",), "int32"),
+    "float2int_rz": (("float32",), "int32"), "float2int_rd": (("float32",), "int32"), "float2int_ru": (("float32",),
+    "int32"), "float2uint_rn": (("float32",), "int32"), "float2uint_rz": (("float32",), "int32"), "float2uint_rd":
+    (("float32",), "int32"), "float2uint_ru": (("float32",), "int32"), "int2float_rn": (("int32",), "float32"),
+    "int2float_rz": (("int32",), "float32"), "int2float_rd": (("int32",), "float32"), "int2float_ru": (("int32",),
+    "float32"), "uint2float_rn": (("uint32",), "float32"), "uint2float_rz": (("uint32",), "float32"),
+    "uint2float_rd": (("uint32",), "float32"), "uint2float_ru": (("uint32",), "float32"), "hiloint2double":
+    (("int32", "int32"), "float64"), "double2loint": (("float64",), "int32"), "double2hiint": (("float64",),
+    "int32"), "float2ll_rn": (("float32",), "int64"), "float2ll_rz": (("float32",), "int64"), "float2ll_rd":
+    (("float32",), "int64"), "float2ll_ru": (("float32",), "int64"), "float2ull_rn": (("float32",), "int64"),
+    "float2ull_rz": (("float32",), "int64"), "float2ull_rd": (("float32",), "int64"), "float2ull_ru": (("float32",),
+    "int64"), "double2ll_rn": (("float64",), "int64"), "double2ll_rz": (("float64",), "int64"), "double2ll_rd":
+    (("float64",), "int64"), "double2ll_ru": (("float64",), "int64"), "double2ull_rn": (("float64",), "int64"),
+    "double2ull_rz": (("float64",), "int64"), "double2ull_rd": (("float64",), "int64"), "double2ull_ru":
+    (("float64",), "int64"), "ll2float_rn": (("int64",), "float32"), "ll2float_rz": (("int64",), "float32"),
+    "ll2float_rd": (("int64",), "float32"), "ll2float_ru": (("int64",), "float32"), "ull2float_rn": (("uint64",),
+    "float32"), "ull2float_rz": (("uint64",), "float32"), "ull2float_rd": (("uint64",), "float32"), "ull2float_ru":
+    (("uint64",), "float32"), "ll2double_rn": (("int64",), "float64"), "ll2double_rz": (("int64",), "float64"),
+    "ll2double_rd": (("int64",), "float64"), "ll2double_ru": (("int64",), "float64"), "ull2double_rn": (("uint64",),
+    "float64"), "ull2double_rz": (("uint64",), "float64"), "ull2double_rd": (("uint64",), "float64"),
+    "ull2double_ru": (("uint64",), "float64"), "int_as_float": (("int32",), "float32"), "float_as_int":
+    (("float32",), "int32"), "uint_as_float": (("uint32",), "float32"), "float_as_uint": (("float32",), "int32"),
+    "longlong_as_double": (("int64",), "float64"), "double_as_longlong": (("float64",), "int64"), "fast_sinf":
+    (("float32",), "float32"), "fast_cosf": (("float32",), "float32"), "fast_log2f": (("float32",), "float32"),
+    "fast_logf": (("float32",), "float32"), "fast_expf": (("float32",), "float32"), "fast_tanf": (("float32",),
+    "float32"), "fast_exp10f": (("float32",), "float32"), "fast_log10f": (("float32",), "float32"), "fast_powf":
+    (("float32", "float32"), "float32"), "hadd": (("int32", "int32"), "int32"), "rhadd": (("int32", "int32"),
+    "int32"), "sub_rn": (("float32", "float32"), "float32"), "sub_rz": (("float32", "float32"), "float32"),
+    "sub_rd": (("float32", "float32"), "float32"), "sub_ru": (("float32", "float32"), "float32"), "rsqrt_rn":
+    (("float32",), "float32"), "ffs": (("int32",), "int32"), "rint": (("float32",), "float32"), "llrint":
+    (("float32",), "int64"), "nearbyint": (("float32",), "float32"), "isnan": (("float32",), "int32"), "signbit":
+    (("float32",), "int32"), "copysign": (("float32", "float32"), "float32"), "finitef": (("float32",), "int32"),
+    "isinf": (("float32",), "int32"), "nextafter": (("float32", "float32"), "float32"), "sin": (("float32",),
+    "float32"), "cos": (("float32",), "float32"), "sinpi": (("float32",), "float32"), "cospi": (("float32",),
+    "float32"), "tan": (("float32",), "float32"), "log2": (("float32",), "float32"), "exp": (("float32",),
+    "float32"), "exp10": (("float32",), "float32"), "cosh": (("float32",), "float32"), "sinh": (("float32",),
+    "float32"), "tanh": (("float32",), "float32"), "atan2": (("float32", "float32"), "float32"), "atan":
+    (("float32",), "float32"), "asin": (("float32",), "float32"), "acos": (("float32",), "float32"), "log":
+    (("float32",), "float32"), "log10": (("float32",), "float32"), "log1p": (("float32",), "float32"), "acosh":
+    (("float32",), "float32"), "asinh": (("float32",), "float32"), "atanh": (("float32",), "float32"), "expm1":
+    (("float32",), "float32"), "hypot": (("float32", "float32"), "float32"), "rhypot": (("float32", "float32"),
+    "float32"), "norm3d": (("float32", "float32", "float32"), "float32"), "rnorm3d": (("float32", "float32",
+    "float32"), "float32"), "norm4d": (("float32", "float32", "float32", "float32"), "float32"), "rnorm4d":
+    (("float32", "float32", "float32", "float32"), "float32"), "cbrt": (("float32",), "float32"), "rcbrt":
+    (("float32",), "float32"), "j0": (("float32",), "float32"), "j1": (("float32",), "float32"), "y0":
+    (("float32",), "float32"), "y1": (("float32",), "float32"), "yn": (("int32", "float32"), "float32"), "jn":
+    (("int32", "float32"), "float32"), "cyl_bessel_i0": (("float32",), "float32"), "cyl_bessel_i1": (("float32",),
+    "float32"), "erf": (("float32",), "float32"), "erfinv": (("float32",), "float32"), "erfc": (("float32",),
+    "float32"), "erfcx": (("float32",), "float32"), "erfcinv": (("float32",), "float32"), "normcdfinv":
+    (("float32",), "float32"), "normcdf": (("float32",), "float32"), "lgamma": (("float32",), "float32"), "ldexp":
+    (("float32", "int32"), "float32"), "scalbn": (("float32", "int32"), "float32"), "fmod": (("float32", "float32"),
+    "float32"), "remainder": (("float32", "float32"), "float32"), "fma": (("float32", "float32", "float32"),
+    "float32"), "pow": (("float32", "int32"), "float32"), "tgamma": (("float32",), "float32"), "round":
+    (("float32",), "float32"), "llround": (("float32",), "int64"), "fdim": (("float32", "float32"), "float32"),
+    "ilogb": (("float32",), "int32"), "logb": (("float32",), "float32"), "isfinited": (("float64",), "int32"),
+    "mul_ru": (("float32", "float32"), "float32"),
+}
