@@ -1499,6 +1499,12 @@ const std::unordered_map<std::string, Handler> &handlers() {
         return SValue::none();
       };
     }
+    // tl.condition(cond, disable_licm=False): a while loop's test.
+    t["condition"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"arg", "disable_licm"});
+      if (boolArg(cg, a, 1, "disable_licm", false)) cg.requestNoLicm();
+      return cg.requireArg(a, 0, "arg");
+    };
     t["debug_barrier"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {});
       cg.builder().create(OpCode::Barrier, {}, {});

@@ -692,6 +692,7 @@ namespace {
 struct RangeArgs {
   SValue lb, ub, step;
   int64_t numStages = -1, unroll = -1;
+  bool disableLicm = false;
 };
 
 } // namespace
@@ -709,7 +710,7 @@ Flow CodeGen::genFor(const ForStmt &s) {
   for (auto &a : call->args) args.positional.push_back(eval(*a)), args.positionalLocs.push_back(a->loc);
   for (auto &k : call->keywords) args.keywords.push_back({k.name, eval(*k.value)});
   checkArgs(args, {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor", "warp_specialize", "flatten",
-                   "disallow_acc_multi_buffer"});
+                   "disallow_acc_multi_buffer", "disable_licm"});
   RangeArgs r;
   size_t n = args.positional.size();
   if (n == 0 || n > 3) fail(call->loc, "range expects 1 to 3 arguments, got " + std::to_string(n));
@@ -720,6 +721,7 @@ Flow CodeGen::genFor(const ForStmt &s) {
     if (const SValue *st = findArg(args, 99, "step"); st && !st->is(Kind::None)) r.step = *st;  // range(0, n, step=...)
   if (const SValue *ns = findArg(args, 99, "num_stages"); ns && !ns->is(Kind::None)) r.numStages = int64_t(intArg(args, 99, "num_stages"));
   if (const SValue *u = findArg(args, 99, "loop_unroll_factor"); u && !u->is(Kind::None)) r.unroll = int64_t(intArg(args, 99, "loop_unroll_factor"));
+  if (const SValue *d = findArg(args, 99, "disable_licm"); d && d->isConstexpr()) r.disableLicm = d->truthy();
 
   if (rangeKind == "static_range") {
     for (const SValue *v : {&r.lb, &r.ub, &r.step})
@@ -790,6 +792,7 @@ Flow CodeGen::genFor(const ForStmt &s) {
     ir::AttrDict attrs;
     if (r.numStages >= 0) attrs.set("num_stages", ir::Attribute(r.numStages));
     if (r.unroll >= 0) attrs.set("unroll", ir::Attribute(r.unroll));
+    if (r.disableLicm) attrs.set("disable_licm", ir::Attribute(true));
     b_.setLoc(irLoc(s.loc));
     ir::Operation *loop = b_.create(OpCode::For, operands, types, std::move(attrs));
     ir::Block &body = loop->region(0).block();
@@ -895,7 +898,10 @@ Flow CodeGen::genWhile(const WhileStmt &s) {
   ir::Block &beforeBlk = loop->region(0).block();
   std::vector<ir::Value *> beforeArgs = bindArgs(beforeBlk);
   b_.setInsertionPointToEnd(&beforeBlk);
+  disableLicm_ = false;
   SValue cond = eval(*s.test);
+  if (disableLicm_) loop->attrs().set("disable_licm", ir::Attribute(true));  // tl.condition(..., disable_licm=True)
+  disableLicm_ = false;
   if (cond.isConstexpr()) fail(s.test->loc, "a while loop needs a runtime condition; compile-time loops use tl.static_range");
   if (!cond.isTensor() || cond.v->type().isTile())
     fail(s.test->loc, "the condition of a while loop must be a scalar, found " + cond.describe());

@@ -46,6 +46,7 @@ public:
   void setLaunchShape(int numWarps, int warpSize) { numWarps_ = numWarps, warpSize_ = warpSize; }
   int numWarps() const { return numWarps_; }
   int warpSize() const { return warpSize_; }
+  void requestNoLicm() { disableLicm_ = true; }
   const FunctionDef *findFunction(const std::string &name) const;
   // Evaluates an expression that must be a compile-time value (no IR).
   SValue evalForConstant(const Expr &e) { return eval(e); }
@@ -164,6 +165,7 @@ private:
   ir::Module &module_;
   bool inlineCalls_;
   int numWarps_ = 4, warpSize_ = 32;  // CompileRequest's
+  bool disableLicm_ = false;           // set by tl.condition(..., disable_licm=True) in a while's test
   ir::Builder b_;
   Env globals_;          // the kernel file's module scope
   Env preludeGlobals_;   // the prelude's module scope

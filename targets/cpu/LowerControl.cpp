@@ -137,7 +137,7 @@ void Lowering::lowerFor(const ir::Operation &op) {
   iv->addIncoming(next, latch);
   for (unsigned k = 0; k < n; ++k)
     if (!carried[k].tile) carried[k].phi->addIncoming(get(y->operand(k)).scalar, latch);
-  continueUnlessInterrupted(head);
+  llvmgen::annotateLoop(continueUnlessInterrupted(head), op);
   b.SetInsertPoint(exit);
   for (unsigned k = 0; k < n; ++k)
     set(op.result(k), carried[k].tile ? Lowered{nullptr, carried[k].buf} : Lowered{carried[k].phi});
@@ -188,11 +188,11 @@ void Lowering::lowerWhile(const ir::Operation &op) {
   llvm::BasicBlock *latch = b.GetInsertBlock();
   for (unsigned k = 0; k < n; ++k)
     if (!carried[k].tile) carried[k].phi->addIncoming(get(y->operand(k)).scalar, latch);
-  continueUnlessInterrupted(head);
+  llvmgen::annotateLoop(continueUnlessInterrupted(head), op);
   b.SetInsertPoint(exit);
 }
 
-void Lowering::continueUnlessInterrupted(llvm::BasicBlock *head) {
+llvm::Instruction *Lowering::continueUnlessInterrupted(llvm::BasicBlock *head) {
   llvm::GlobalVariable *flag = m.getGlobalVariable("tessera_host_interrupted");
   if (!flag)
     flag = new llvm::GlobalVariable(m, b.getInt32Ty(), /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage, nullptr,
@@ -204,7 +204,7 @@ void Lowering::continueUnlessInterrupted(llvm::BasicBlock *head) {
   llvm::LoadInst *seen = b.CreateLoad(b.getInt32Ty(), flag);
   seen->setVolatile(true);  // read again each iteration
   llvm::MDBuilder weights(ctx);
-  b.CreateCondBr(b.CreateICmpNE(seen, b.getInt32(0)), interruptedExit_, head, weights.createBranchWeights(1, 1 << 20));
+  return b.CreateCondBr(b.CreateICmpNE(seen, b.getInt32(0)), interruptedExit_, head, weights.createBranchWeights(1, 1 << 20));
 }
 
 // ---- printing and assertions

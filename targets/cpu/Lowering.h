@@ -84,7 +84,7 @@ public:
   void moveLargeFrameToScratch();
   // Ends a loop iteration: back to `head`, or, once the runtime has seen
   // SIGINT (tessera_host_interrupted), out of the program.
-  void continueUnlessInterrupted(llvm::BasicBlock *head);
+  llvm::Instruction *continueUnlessInterrupted(llvm::BasicBlock *head);  // the back edge
   llvm::BasicBlock *interruptedExit_ = nullptr;
   llvm::Value *materialize(const ir::Value *v);  // buffer of a tile, filling one for uniform tiles
   llvm::Value *loadChunk(const ir::Value *v, llvm::Value *index, unsigned width);

@@ -22,6 +22,16 @@ bool isF8(ir::Type t) {
   return t.isScalar() && (t.scalarKind() == ScalarKind::F8E4M3 || t.scalarKind() == ScalarKind::F8E5M2);
 }
 
+void annotateLoop(llvm::Instruction *backEdge, const ir::Operation &loop) {
+  if (!loop.attrs().getBool("disable_licm", false)) return;
+  llvm::LLVMContext &ctx = backEdge->getContext();
+  // A loop id is a distinct node whose first operand is itself.
+  llvm::MDNode *licm = llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.licm.disable")});
+  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, {nullptr, licm});
+  id->replaceOperandWith(0, id);
+  backEdge->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
 llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar) {
   if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(like)) return llvm::FixedVectorType::get(scalar, vt->getNumElements());
   return scalar;

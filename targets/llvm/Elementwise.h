@@ -104,5 +104,9 @@ void recordCheckFailure(llvm::IRBuilder<> &b, const ir::Operation &op, llvm::Val
 void optimizeModule(llvm::Module &m, llvm::TargetMachine &tm, int optLevel);
 // `scalar`, or a vector of it as wide as `like`.
 llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar);
+// Loop metadata on a loop's back-edge branch from the for/while op's
+// attributes: disable_licm becomes llvm.licm.disable (LLVM then keeps loads
+// in the loop, as a spin loop on memory written elsewhere needs).
+void annotateLoop(llvm::Instruction *backEdge, const ir::Operation &loop);
 
 } // namespace tessera::targets::llvmgen

@@ -496,7 +496,7 @@ private:
     llvm::BasicBlock *latch = b.GetInsertBlock();
     iv->addIncoming(b.CreateAdd(iv, step), latch);
     for (size_t k = 0; k < carried.size(); ++k) carried[k]->addIncoming(next[k], latch);
-    b.CreateBr(head);
+    annotateLoop(b.CreateBr(head), op);
     b.SetInsertPoint(exit);
     bind(op.results(), asValues(carried));
   }
@@ -522,7 +522,7 @@ private:
     std::vector<llvm::Value *> next = getAll(after.terminator()->operands());
     llvm::BasicBlock *latch = b.GetInsertBlock();
     for (size_t k = 0; k < carried.size(); ++k) carried[k]->addIncoming(next[k], latch);
-    b.CreateBr(head);
+    annotateLoop(b.CreateBr(head), op);
     b.SetInsertPoint(exit);
     // The results are what the condition passed on its last evaluation.
     for (unsigned k = 0; k < op.numResults(); ++k) {

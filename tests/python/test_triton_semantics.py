@@ -781,3 +781,19 @@ def test_topk_along_the_last_dimension(cpu_target, k):
     _top[(1,)](x, y, z, K=k)
     np.testing.assert_array_equal(y, -np.sort(-x, 1)[:, :k])
     np.testing.assert_array_equal(z, np.sort(x, 1)[:, :k])
+
+
+@tessera.jit
+def _count_with_condition(x, out, n):
+    i = 0
+    while tl.condition(i < n, disable_licm=True):
+        i = i + tl.load(x)
+    for j in tl.range(0, 3, disable_licm=True):
+        i = i + j
+    tl.store(out, i)
+
+
+def test_condition_and_range_take_disable_licm(cpu_target):
+    out = np.zeros(1, np.int32)
+    _count_with_condition[(1,)](np.array([2], np.int32), out, 7)
+    assert out[0] == 8 + 3  # 2, 4, 6, 8; then 0 + 1 + 2
