@@ -788,7 +788,11 @@ SValue hint(CodeGen &cg, CallArgs &a, const char *kind) {
   if (list.size() != rank) cg.fail(a.loc, a.callee + "() needs " + std::to_string(rank) + " value(s), one per dimension");
   ir::AttrDict attrs;
   attrs.set(kind, ir::Attribute(list));
-  return tensorValue(cg.builder().createValue(OpCode::Hint, {v}, v->type(), std::move(attrs)));
+  ir::Value *hinted = cg.builder().createValue(OpCode::Hint, {v}, v->type(), std::move(attrs));
+  // Triton's hints mark the value itself (its defining op): variables that
+  // hold it see the hint even when the call's result is dropped.
+  cg.rebindLocals(v, hinted);
+  return tensorValue(hinted);
 }
 
 SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
@@ -996,6 +1000,34 @@ SValue inlineAsmElementwise(CodeGen &cg, CallArgs &a) {
   return SValue::tuple(std::move(outs));
 }
 
+} // namespace
+
+// Element `index` of a tile as a scalar, on every target: its bits masked in
+// and OR-reduced (GPU layouts have no place for a rank-0 reshape or split,
+// and reductions make a scalar every thread holds).
+ir::Value *extractElement(CodeGen &cg, ir::Value *v, int64_t index, SourceLoc loc) {
+  Type t = v->type();
+  int64_t n = t.numElements();
+  if (t.rank() != 1) v = reshape(cg, v, {n}, false, loc);
+  Type e = t.element();
+  bool boolean = e.isBool();
+  int bits = boolean ? 8 : e.isPointer() ? 64 : e.bitWidth();
+  Type it = Type::scalar(bits == 8 ? ir::ScalarKind::I8 : bits == 16 ? ir::ScalarKind::I16
+                         : bits == 32 ? ir::ScalarKind::I32 : ir::ScalarKind::I64);
+  ir::Value *x = boolean ? cg.cast(v, it, loc) : e.isInteger() && e.bitWidth() == bits ? v : cg.cast(v, it, loc, true);
+  if (x->type().element() != it) x = cg.cast(x, it, loc, true);
+  ir::Value *at = cg.builder().cmp("eq", cg.builder().arange(0, n), cg.builder().constantInt(index, Type::tile({n}, Type::i32())));
+  ir::Value *zero = cg.builder().constantInt(0, x->type());
+  ir::Value *kept = cg.builder().createValue(OpCode::Select, {at, x, zero}, x->type());
+  ir::Value *r = reduceOrScan(cg, false, {kept}, 0, false, scalarCombine(cg, [](ir::Builder &rb, std::vector<ir::Value *> a) {
+                                return std::vector<ir::Value *>{rb.sameType(OpCode::Or, {a[0], a[1]})};
+                              }), loc)[0];
+  if (boolean) return cg.cast(r, Type::i1(), loc);
+  return r->type() == e ? r : cg.cast(r, e, loc, true);
+}
+
+namespace {
+
 const std::unordered_map<std::string, Handler> &handlers() {
   static const std::unordered_map<std::string, Handler> table = [] {
     std::unordered_map<std::string, Handler> t;
@@ -1167,6 +1199,8 @@ const std::unordered_map<std::string, Handler> &handlers() {
       Type t = v->type();
       if (!t.isTile() || t.shape().back() != 2) cg.fail(a.loc, "tl.split needs a tile whose last dimension is 2, found " + t.str());
       std::vector<int64_t> shape(t.shape().begin(), t.shape().end() - 1);
+      if (shape.empty())  // a pair of scalars
+        return SValue::tuple({tensorValue(extractElement(cg, v, 0, a.loc)), tensorValue(extractElement(cg, v, 1, a.loc))});
       Type r = t.withShape(shape);
       ir::Operation *op = cg.builder().create(OpCode::Split, {v}, {r, r});
       return SValue::tuple({tensorValue(op->result(0)), tensorValue(op->result(1))});
@@ -1179,12 +1213,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
       Type t = v->type();
       if (!t.isTile()) return tensorValue(v);
       if (t.numElements() != 1) cg.fail(a.loc, "item() needs a tile of one element, found " + t.str());
-      // A reduction of the one element: every target lowers reductions to a
-      // scalar (a reshape to rank 0 has no layout on GPUs).
-      ir::Value *line = t.rank() == 1 ? v : reshape(cg, v, {1}, false, a.loc);
-      return tensorValue(reduceOrScan(cg, false, {line}, 0, false, scalarCombine(cg, [](ir::Builder &, std::vector<ir::Value *> x) {
-                                        return std::vector<ir::Value *>{x[0]};
-                                      }), a.loc)[0]);
+      return tensorValue(extractElement(cg, v, 0, a.loc));
     };
     t["join"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"a", "b"});

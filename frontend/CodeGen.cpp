@@ -533,7 +533,7 @@ Flow CodeGen::genIf(const IfStmt &s, const StmtList &rest, size_t restFrom) {
   if (cond.v->type().isTile() && cond.v->type().numElements() > 1 && elementwiseDepth_ > 0)
     return genPredicatedIf(s, rest, restFrom, cond);
   if (cond.v->type().isTile() && cond.v->type().numElements() == 1)  // Triton's unsplat: a [1] tile is its element
-    cond = SValue::tensor(b_.createValue(OpCode::Reshape, {cond.v}, cond.v->type().element()));
+    cond = SValue::tensor(extractElement(*this, cond.v, 0, s.test->loc));
   if (cond.v->type().isTile())
     fail(s.test->loc, "the condition of an if must be a scalar, found a tile of type " + cond.v->type().str());
   ir::Value *c = cond.v->type().isBool() ? cond.v : cast(cond.v, Type::i1(), s.test->loc);

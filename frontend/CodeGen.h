@@ -47,6 +47,11 @@ public:
   int numWarps() const { return numWarps_; }
   int warpSize() const { return warpSize_; }
   void requestNoLicm() { disableLicm_ = true; }
+  // Local variables holding `from` hold `to` from now on.
+  void rebindLocals(ir::Value *from, ir::Value *to) {
+    for (auto &[name, value] : env_)
+      if (value.isTensor() && value.v == from) value = SValue::tensor(to);
+  }
   const FunctionDef *findFunction(const std::string &name) const;
   // Evaluates an expression that must be a compile-time value (no IR).
   SValue evalForConstant(const Expr &e) { return eval(e); }
@@ -196,5 +201,8 @@ private:
   };
   std::unordered_map<std::string, DeviceFn> deviceFns_;
 };
+
+// Element `index` of a tile as a scalar (Builtins.cpp).
+ir::Value *extractElement(CodeGen &cg, ir::Value *v, int64_t index, SourceLoc loc);
 
 } // namespace tessera::frontend

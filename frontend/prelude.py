@@ -275,3 +275,32 @@ def topk(x, k: tl.constexpr, dim: tl.constexpr = None, descending: tl.constexpr 
             halves = tl.trans(tl.reshape(v, v.shape[:last] + (2, v.shape[last] // 2)))
             v, _rest = tl.split(halves)
     return v
+
+
+@jit
+def _bitonic_exchange(x, distance: tl.constexpr, descending: tl.constexpr):
+    # One stage of the merge network along the last dimension: each element
+    # i with bit `distance` clear is compared with i + distance, the pair
+    # put in order (NaN compares false: such pairs stay as they are).
+    last: tl.constexpr = len(x.shape) - 1
+    n: tl.constexpr = x.shape[last]
+    blocks = tl.reshape(x, x.shape[:last] + (n // (2 * distance), 2, distance))
+    lo, hi = tl.split(tl.trans(blocks))
+    swap = (lo > hi) != descending
+    low = tl.where(swap, hi, lo)
+    high = tl.where(swap, lo, hi)
+    return tl.reshape(tl.trans(tl.join(low, high)), x.shape)
+
+
+@jit
+def bitonic_merge(x, dim: tl.constexpr = None, descending: tl.constexpr = 0):
+    # The bitonic merge network over the last dimension: a bitonic line (one
+    # that rises then falls, or falls then rises) comes out sorted.
+    last: tl.constexpr = len(x.shape) - 1
+    tl.static_assert(dim is None or dim == last or dim == -1, "bitonic_merge: only the last dimension is supported")
+    n: tl.constexpr = x.shape[last]
+    tl.static_assert(n >= 2 and (n & (n - 1)) == 0, "bitonic_merge: the dimension must be a power of two")
+    for i in tl.static_range(20):
+        if (n >> (i + 1)) >= 1:
+            x = _bitonic_exchange(x, n >> (i + 1), descending)
+    return x

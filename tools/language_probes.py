@@ -90,6 +90,8 @@ TL = {
     "rand4x": "a, b, c, d = tl.rand4x(1, r)\n    tl.store(y + r, a.to(v.dtype))",
     "randn4x": "a, b, c, d = tl.randn4x(1, r)\n    tl.store(y + r, a.to(v.dtype))",
     "randint4x": "a, b, c, d = tl.randint4x(1, r)\n    tl.store(y + r, a.to(v.dtype))",
+    "bitonic_merge": UNARY,
+    "condition": "i = 0\n    while tl.condition(i < tl.load(x).to(tl.int32)):\n        i = i + 1\n    tl.store(y + r, v + i)",
     "swizzle2d": "i, j = tl.swizzle2d(r, r, 4, 4, 2)\n    tl.store(y + i, v)",
 }
 

@@ -183,10 +183,23 @@ int ThreadLowering::vectorWidth(const ir::Value *ptrs, const ir::Value *mask, co
   return int(w);
 }
 
+namespace {
+
+// A load's or store's cache_modifier and eviction_policy, for the target's
+// memory instructions (nvptx's qualifiers; the others ignore them).
+ir::AttrDict cacheHints(const ir::Operation &op) {
+  ir::AttrDict hints;
+  for (const char *name : {"cache", "evict"})
+    if (const ir::Attribute *a = op.attr(name)) hints.set(name, *a);
+  return hints;
+}
+
+} // namespace
+
 void ThreadLowering::lowerLoad(const ir::Operation &op) {
   ir::Type rt = op.result()->type();
   ir::Type elem = rt.element();
-  ir::AttrDict attrs;
+  ir::AttrDict attrs = cacheHints(op);
   if (op.attrs().getBool("volatile", false)) attrs.set("volatile", ir::Attribute(true));
   if (!rt.isTile()) {
     std::vector<ir::Value *> operands = {scalar(op.operand(0))};
@@ -218,7 +231,7 @@ void ThreadLowering::lowerLoad(const ir::Operation &op) {
 void ThreadLowering::lowerStore(const ir::Operation &op) {
   ir::Type vt0 = op.operand(1)->type();
   ir::Type elem = vt0.element();
-  ir::AttrDict masked;
+  ir::AttrDict hints = cacheHints(op), masked = hints;
   masked.set("masked", ir::Attribute(true));
   if (!vt0.isTile()) {
     // Every thread holds a scalar; one thread stores it.
@@ -238,7 +251,7 @@ void ThreadLowering::lowerStore(const ir::Operation &op) {
     ir::Value *pred = l.ownsElements;
     if (mask) pred = pred ? bitAnd(pred, (*mask)[size_t(g)]) : (*mask)[size_t(g)];
     if (pred) operands.push_back(pred);
-    b.create(OpCode::VStore, operands, {}, pred ? masked : ir::AttrDict{});
+    b.create(OpCode::VStore, operands, {}, pred ? masked : hints);
   }
 }
 

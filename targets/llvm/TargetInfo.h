@@ -50,13 +50,22 @@ public:
   // A predicated global load of `vecTy` (at most 16 bytes) whose lanes take
   // `fallback` where `pred` is false, or null to let the lowering branch
   // around a plain load. Same for stores (false: the lowering branches).
+  // `hints`: the access's cache_modifier and eviction_policy ("cache" =
+  // ca, cg, cv / wb, cg, cs, wt; "evict" = first, last, normal), which a
+  // target without such qualifiers ignores. Unpredicated accesses with hints
+  // come here with `pred` true.
+  struct CacheHints {
+    std::string cache, evict;
+    bool any() const { return !cache.empty() || !evict.empty(); }
+  };
   virtual llvm::Value *predicatedLoad(llvm::IRBuilder<> &, llvm::Value *ptr, llvm::Type *vecTy, llvm::Value *pred,
-                                      llvm::Value *fallback) const {
-    (void)ptr, (void)vecTy, (void)pred, (void)fallback;
+                                      llvm::Value *fallback, const CacheHints &hints) const {
+    (void)ptr, (void)vecTy, (void)pred, (void)fallback, (void)hints;
     return nullptr;
   }
-  virtual bool predicatedStore(llvm::IRBuilder<> &, llvm::Value *ptr, llvm::Value *value, llvm::Value *pred) const {
-    (void)ptr, (void)value, (void)pred;
+  virtual bool predicatedStore(llvm::IRBuilder<> &, llvm::Value *ptr, llvm::Value *value, llvm::Value *pred,
+                               const CacheHints &hints) const {
+    (void)ptr, (void)value, (void)pred, (void)hints;
     return false;
   }
   // <2 x elem> holding `first` and `second` (f32) rounded to f16/bf16 by one
@@ -81,6 +90,18 @@ public:
     (void)sharedPtr, (void)matrices, (void)trans;
     return {};
   }
+  // Atomics on global memory with the IR's `sem` and `scope`: where the
+  // target owns them, atomic() emits each (atomic_rmw's `kind`, or "cas"
+  // with `cmp`) and returns the old value; elsewhere they are LLVM's
+  // atomics, whose orderings the target's back end honours.
+  struct AtomicRequest {
+    std::string kind, sem, scope;
+    ir::Type elem;
+    llvm::Value *ptr, *value, *cmp;  // cmp: cas only
+  };
+  virtual bool ownsAtomics() const { return false; }
+  virtual llvm::Value *atomic(llvm::IRBuilder<> &, const AtomicRequest &) const { return nullptr; }
+
   // The thread ops cp_async (`bytes` from global `src` to shared `dst`,
   // zero-filled where `pred`, if any, is false), cp_async_commit and
   // cp_async_wait; false if the target has no asynchronous copies.

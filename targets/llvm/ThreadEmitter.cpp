@@ -184,9 +184,12 @@ private:
       ld->setVolatile(isVolatile);
       return ld;
     };
-    llvm::Value *v;
+    TargetInfo::CacheHints hints{op.attrs().getString("cache", ""), op.attrs().getString("evict", "")};
+    bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
+    llvm::Value *v = nullptr;
     if (op.numOperands() == 1) {
-      v = load();
+      if (hints.any() && global && !isVolatile) v = info.predicatedLoad(b, ptr, vt, b.getTrue(), llvm::PoisonValue::get(vt), hints);
+      if (!v) v = load();
     } else {
       llvm::Value *fallback = llvm::PoisonValue::get(vt);
       for (unsigned i = 0; i < w; ++i) {
@@ -194,8 +197,7 @@ private:
         fallback = w == 1 ? o : b.CreateInsertElement(fallback, o, uint64_t(i));
       }
       llvm::Value *pred = get(op.operand(1));
-      bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
-      v = isVolatile || !global ? nullptr : info.predicatedLoad(b, ptr, vt, pred, fallback);
+      v = isVolatile || !global ? nullptr : info.predicatedLoad(b, ptr, vt, pred, fallback, hints);
       if (!v) v = whenElse(pred, load, fallback);
     }
     for (unsigned i = 0; i < w; ++i)
@@ -215,10 +217,14 @@ private:
     }
     llvm::Value *ptr = get(op.operand(0));
     auto store = [&] { b.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(w * memoryBytes(elem)))); };
-    if (!masked) return store();
-    llvm::Value *pred = get(op.operands().back());
+    TargetInfo::CacheHints hints{op.attrs().getString("cache", ""), op.attrs().getString("evict", "")};
     bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
-    if (!global || !info.predicatedStore(b, ptr, v, pred)) when(pred, store);
+    if (!masked) {
+      if (!(hints.any() && global && info.predicatedStore(b, ptr, v, b.getTrue(), hints))) store();
+      return;
+    }
+    llvm::Value *pred = get(op.operands().back());
+    if (!global || !info.predicatedStore(b, ptr, v, pred, hints)) when(pred, store);
   }
 
   void emitAtomic(const ir::Operation &op) {
@@ -232,6 +238,15 @@ private:
     if (elem.isBool()) fail(op, "on i1 is not supported");
     llvm::Align align(uint64_t(memoryBytes(elem)));
     llvm::Value *ptr = get(op.operand(0)), *a = get(op.operand(1));
+    TargetInfo::AtomicRequest request{cas ? "cas" : op.attr("kind")->getString(), sem,
+                                      op.attrs().getString("scope", "gpu"), elem, ptr, a,
+                                      cas ? get(op.operand(2)) : nullptr};
+    if (info.ownsAtomics()) {
+      auto targetAtomic = [&]() { return info.atomic(b, request); };
+      if (cas || op.numOperands() < 3) return set(op.result(), targetAtomic());
+      // Masked off: no access; the result is zero.
+      return set(op.result(), whenElse(get(op.operand(2)), targetAtomic, llvm::Constant::getNullValue(computeType(elem))));
+    }
     if (cas) {
       llvm::Type *it = b.getIntNTy(unsigned(elem.bitWidth()));
       llvm::Value *c = get(op.operand(2));

@@ -113,8 +113,16 @@ public:
 
   // As Triton does: registers preset to the fallback, then `@p ld.global`;
   // stores `@p st.global`. No branches, so ptxas schedules the accesses freely.
+  // ld/st qualifiers: the cache operator (.ca, .cg...) or, without one, the
+  // L1 eviction priority (PTX has no form with both).
+  static std::string qualifiers(const CacheHints &h) {
+    if (!h.cache.empty()) return "." + h.cache;
+    if (!h.evict.empty()) return ".L1::evict_" + h.evict;
+    return "";
+  }
+
   llvm::Value *predicatedLoad(llvm::IRBuilder<> &b, llvm::Value *ptr, llvm::Type *vecTy, llvm::Value *pred,
-                              llvm::Value *fallback) const override {
+                              llvm::Value *fallback, const CacheHints &hints) const override {
     Access a = access(b, vecTy);
     if (!a.words) return nullptr;
     std::string text, constraints;
@@ -125,7 +133,7 @@ public:
       constraints += std::string(i ? "," : "") + "=" + a.reg;
       args.push_back(a.words == 1 ? fb : b.CreateExtractElement(fb, uint64_t(i)));
     }
-    text += "@$" + std::to_string(a.words + 1) + " ld.global" + a.vec + ".b" + std::to_string(a.bits) + " " + list(0, a.words) +
+    text += "@$" + std::to_string(a.words + 1) + " ld.global" + qualifiers(hints) + a.vec + ".b" + std::to_string(a.bits) + " " + list(0, a.words) +
             ", [$" + std::to_string(a.words) + "];";
     constraints += ",l,b";
     for (unsigned i = 0; i < a.words; ++i) constraints += std::string(",") + a.reg;
@@ -143,7 +151,8 @@ public:
     return b.CreateBitCast(packed, vecTy);
   }
 
-  bool predicatedStore(llvm::IRBuilder<> &b, llvm::Value *ptr, llvm::Value *value, llvm::Value *pred) const override {
+  bool predicatedStore(llvm::IRBuilder<> &b, llvm::Value *ptr, llvm::Value *value, llvm::Value *pred,
+                       const CacheHints &hints) const override {
     Access a = access(b, value->getType());
     if (!a.words) return false;
     llvm::Value *packed = b.CreateBitCast(value, a.packed);
@@ -153,7 +162,7 @@ public:
       args.push_back(a.words == 1 ? packed : b.CreateExtractElement(packed, uint64_t(i)));
       constraints += std::string(",") + a.reg;
     }
-    std::string text = "@$0 st.global" + a.vec + ".b" + std::to_string(a.bits) + " [$1], " + list(2, a.words) + ";";
+    std::string text = "@$0 st.global" + qualifiers(hints) + a.vec + ".b" + std::to_string(a.bits) + " [$1], " + list(2, a.words) + ";";
     std::vector<llvm::Type *> argTys;
     for (llvm::Value *v : args) argTys.push_back(v->getType());
     auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), argTys, false), text, constraints, true);
@@ -167,6 +176,57 @@ public:
     if (elem->isBFloatTy()) return b.CreateIntrinsic(llvm::Intrinsic::nvvm_ff2bf16x2_rn, {}, {second, first});
     if (elem->isHalfTy()) return b.CreateIntrinsic(llvm::Intrinsic::nvvm_ff2f16x2_rn, {}, {second, first});
     return nullptr;
+  }
+
+  // LLVM 19's NVPTX back end drops the orderings of atomics (every atom is
+  // relaxed, with no fence), so from sm_70 (PTX's memory model) atomics are
+  // written here: one atom with its .sem and .scope where PTX has the
+  // operation for the type (as Triton writes them: atom.global.gpu.acq_rel.add,
+  // atom.global.acq_rel.gpu.cas), else LLVM's relaxed atomic between fences.
+  bool ownsAtomics() const override { return sm_ >= 70; }
+
+  llvm::Value *atomic(llvm::IRBuilder<> &b, const AtomicRequest &r) const override {
+    ir::Type t = r.elem;
+    int bits = t.bitWidth();
+    bool f = t.isFloat();
+    std::string op, type;
+    if (r.kind == "cas" || r.kind == "xchg" || r.kind == "and" || r.kind == "or" || r.kind == "xor") {
+      if (bits == 32 || bits == 64 || (bits == 16 && r.kind == "cas")) {
+        op = r.kind == "xchg" ? "exch" : r.kind;
+        type = "b" + std::to_string(bits);
+      }
+    } else if (r.kind == "add") {
+      if (f && bits == 16 && (t.scalarKind() == ir::ScalarKind::F16 || sm_ >= 90))
+        op = "add.noftz", type = t.scalarKind() == ir::ScalarKind::F16 ? "f16" : "bf16";
+      else if (bits == 32 || bits == 64)
+        op = "add", type = (f ? "f" : "u") + std::to_string(bits);
+    } else if ((r.kind == "max" || r.kind == "min") && !f && (bits == 32 || bits == 64)) {
+      op = r.kind, type = (t.isSigned() ? "s" : "u") + std::to_string(bits);
+    }
+    std::string scope = r.scope == "cta" || r.scope == "sys" ? r.scope : "gpu";
+    if (op.empty()) return fencedAtomic(b, r, scope);
+    llvm::Type *reg = bits == 16 ? b.getInt16Ty()
+                      : f && type[0] == 'f' ? (bits == 32 ? b.getFloatTy() : b.getDoubleTy())
+                                            : b.getIntNTy(unsigned(bits));
+    char letter = bits == 16 ? 'h' : reg->isFloatTy() ? 'f' : reg->isDoubleTy() ? 'd' : bits == 32 ? 'r' : 'l';
+    auto in = [&](llvm::Value *v) { return v->getType() == reg ? v : b.CreateBitCast(v, reg); };
+    std::string c(1, letter);
+    std::string text, constraints;
+    std::vector<llvm::Value *> args{r.ptr, in(r.value)};
+    if (r.kind == "cas") {
+      text = "atom.global." + r.sem + "." + scope + ".cas." + type + " $0, [$1], $2, $3;";
+      constraints = "=" + c + ",l," + c + "," + c + ",~{memory}";
+      args = {r.ptr, in(r.value), in(r.cmp)};
+    } else {
+      text = "atom.global." + scope + "." + r.sem + "." + op + "." + type + " $0, [$1], $2;";
+      constraints = "=" + c + ",l," + c + ",~{memory}";
+    }
+    std::vector<llvm::Type *> argTys;
+    for (llvm::Value *v : args) argTys.push_back(v->getType());
+    llvm::Value *old = b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(reg, argTys, false), text, constraints, true),
+                                    args);
+    llvm::Type *want = r.value->getType();
+    return old->getType() == want ? old : b.CreateBitCast(old, want);
   }
 
   // %globaltimer (ns) and %smid.
@@ -196,6 +256,34 @@ public:
   }
 
 private:
+  // An LLVM atomic (relaxed: what the back end emits) ordered by fences.
+  llvm::Value *fencedAtomic(llvm::IRBuilder<> &b, const AtomicRequest &r, const std::string &scope) const {
+    auto fence = [&] {
+      auto *ty = llvm::FunctionType::get(b.getVoidTy(), false);
+      b.CreateCall(llvm::InlineAsm::get(ty, "fence.acq_rel." + scope + ";", "~{memory}", true));
+    };
+    if (r.sem == "release" || r.sem == "acq_rel") fence();
+    llvm::Align align(uint64_t(std::max(1, r.elem.bitWidth() / 8)));
+    llvm::Value *old;
+    if (r.kind == "cas") {
+      llvm::Type *it = b.getIntNTy(unsigned(r.elem.bitWidth()));
+      auto *x = b.CreateAtomicCmpXchg(r.ptr, b.CreateBitCast(r.value, it), b.CreateBitCast(r.cmp, it), llvm::MaybeAlign(align),
+                                      llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+      old = b.CreateBitCast(b.CreateExtractValue(x, 0), r.value->getType());
+    } else {
+      bool f = r.elem.isFloat(), s = r.elem.isSigned();
+      const std::string &k = r.kind;
+      auto kind = k == "add" ? (f ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add)
+                  : k == "max" ? (f ? llvm::AtomicRMWInst::FMax : s ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax)
+                  : k == "min" ? (f ? llvm::AtomicRMWInst::FMin : s ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin)
+                  : k == "and" ? llvm::AtomicRMWInst::And : k == "or" ? llvm::AtomicRMWInst::Or
+                  : k == "xor" ? llvm::AtomicRMWInst::Xor : llvm::AtomicRMWInst::Xchg;
+      old = b.CreateAtomicRMW(kind, r.ptr, r.value, llvm::MaybeAlign(align), llvm::AtomicOrdering::Monotonic);
+    }
+    if (r.sem == "acquire" || r.sem == "acq_rel") fence();
+    return old;
+  }
+
   int sm_;
   // How an access of `t` splits into 1, 2 or 4 words of 16, 32 or 64 bits.
   struct Access {

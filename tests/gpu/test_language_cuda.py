@@ -179,3 +179,35 @@ def test_item_of_a_loaded_tile(torch):
     y = torch.zeros(1, dtype=torch.int32, device="cuda")
     S._item_of_a_load[(1,)](x, y)
     assert y.item() == 42
+
+
+def test_scalars_out_of_tiles(torch):
+    x = torch.tensor([3.5, -7.25], device="cuda")
+    z1, z2 = torch.zeros(1, device="cuda"), torch.zeros(1, device="cuda")
+    S._split_to_scalars[(1,)](x, z1, z2)
+    assert z1.item() == 3.5 and z2.item() == -7.25
+    for y in (41, 43):
+        for explicit in (False, True):
+            v = torch.full((1,), y, dtype=torch.int32, device="cuda")
+            S._unsplat_condition[(1,)](v, explicit)
+            assert v.item() == min(y, 42)
+
+
+@tessera.jit
+def _serialized_add(data, Lock, SEM: tl.constexpr):
+    ptrs = data + tl.arange(0, 128)
+    while tl.atomic_cas(Lock, 0, 1, SEM) == 1:
+        pass
+    tl.store(ptrs, tl.load(ptrs) + 1.0)
+    tl.debug_barrier()
+    tl.atomic_xchg(Lock, 0)
+
+
+@pytest.mark.parametrize("sem", ["acquire", "acq_rel"])
+def test_a_spin_lock_serializes_programs(torch, sem):
+    # The lock's acquire and release order the critical section's accesses
+    # (LLVM 19's NVPTX atomics carried no ordering: programs read stale data).
+    lock = torch.zeros(1, dtype=torch.int32, device="cuda")
+    data = torch.zeros(128, device="cuda")
+    _serialized_add[(2000,)](data, lock, SEM=sem)
+    assert data.eq(2000).all(), data[:4]

@@ -797,3 +797,76 @@ def test_condition_and_range_take_disable_licm(cpu_target):
     out = np.zeros(1, np.int32)
     _count_with_condition[(1,)](np.array([2], np.int32), out, 7)
     assert out[0] == 8 + 3  # 2, 4, 6, 8; then 0 + 1 + 2
+
+
+@tessera.jit
+def _split_to_scalars(X, Z1, Z2):
+    z1, z2 = tl.split(tl.load(X + tl.arange(0, 2)))
+    tl.static_assert(z1.shape == [] and z2.shape == [])
+    tl.store(Z1, z1)
+    tl.store(Z2, z2)
+
+
+@tessera.jit
+def _unsplat_condition(x, EXPLICIT: tl.constexpr):
+    condition = tl.load(x + tl.arange(0, 1)) > 42  # a one-element tile
+    if EXPLICIT:
+        condition = condition.item()
+    if condition:
+        tl.store(x, 42)
+
+
+@pytest.mark.parametrize("target", ["cpu", "nvptx", "amdgpu", "spirv"])
+def test_scalars_out_of_tiles_on_every_target(target):
+    # split of a [2] tile and the unsplat of a [1] condition make scalars by
+    # a one-element reduction: GPU layouts had no place for them.
+    if not _C.target_available(target):
+        pytest.skip("no %s code generator in this build" % target)
+    for dt in (np.float16, np.float32, np.int64):
+        x = np.array([3.5, -7.25]).astype(dt)
+        z1, z2 = np.zeros(1, dt), np.zeros(1, dt)
+        if target == "cpu":
+            _split_to_scalars[(1,)](x, z1, z2)
+            assert z1[0] == x[0] and z2[0] == x[1]
+        else:
+            assert len(_split_to_scalars.compile_only(target, x, z1, z2).data) > 0
+    for y, explicit in ((41, False), (43, False), (41, True), (43, True)):
+        x = np.full(1, y, np.int32)
+        if target == "cpu":
+            _unsplat_condition[(1,)](x, explicit)
+            assert x[0] == min(y, 42)
+        else:
+            assert len(_unsplat_condition.compile_only(target, x, explicit).data) > 0
+
+
+@tessera.jit
+def _bitonic(x, out, N: tl.constexpr, DESCENDING: tl.constexpr):
+    rows = N * tl.arange(0, 2)[:, None] + tl.arange(0, N)[None, :]
+    tl.store(out + rows, tl.bitonic_merge(tl.load(x + rows), descending=DESCENDING))
+
+
+def _merge_network(a, descending):
+    # The textbook bitonic merge: half-cleaners at distances n/2, n/4, ..., 1.
+    a, n = a.copy(), a.shape[-1]
+    d = n // 2
+    while d >= 1:
+        for i in (i for i in range(n) if not i & d):
+            lo, hi = a[..., i].copy(), a[..., i + d].copy()
+            swap = (lo > hi) != bool(descending)
+            a[..., i], a[..., i + d] = np.where(swap, hi, lo), np.where(swap, lo, hi)
+        d //= 2
+    return a
+
+
+@pytest.mark.parametrize("n", [2, 16, 128])
+@pytest.mark.parametrize("descending", [0, 1])
+def test_bitonic_merge(cpu_target, n, descending):
+    rng = np.random.default_rng(n + descending)
+    out = np.full((2, n), np.nan, np.float32)
+    # Any input: the network's own result; a bitonic one comes out sorted.
+    x = rng.standard_normal((2, n)).astype(np.float32)
+    _bitonic[(1,)](x, out, N=n, DESCENDING=descending)
+    np.testing.assert_array_equal(out, _merge_network(x, descending))
+    b = np.concatenate([np.sort(x[:, : n // 2]), -np.sort(-x[:, n // 2:])], axis=1)
+    _bitonic[(1,)](b, out, N=n, DESCENDING=descending)
+    np.testing.assert_array_equal(out, -np.sort(-b) if descending else np.sort(b))

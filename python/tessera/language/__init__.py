@@ -239,7 +239,7 @@ atomic_add atomic_max atomic_min atomic_and atomic_or atomic_xor atomic_xchg ato
 multiple_of max_contiguous max_constancy assume
 static_range range condition static_assert static_print device_print device_assert debug_barrier
 rand randn randint randint4x rand4x randn4x philox philox_impl pair_uniform_to_normal uint_to_uniform_float
-swizzle2d cdiv next_power_of_2 inline_asm_elementwise
+swizzle2d cdiv next_power_of_2 inline_asm_elementwise bitonic_merge
 """.split()
 
 for _name in _BUILTINS:

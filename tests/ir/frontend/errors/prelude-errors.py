@@ -8,6 +8,8 @@
 # RUN: not tessera compile %s --entry scaled_out_f16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_OUT_F16
 # RUN: not tessera compile %s --entry topk_dim --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TOPK_DIM
 # RUN: not tessera compile %s --entry topk_k --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TOPK_K
+# RUN: not tessera compile %s --entry merge_dim --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_DIM
+# RUN: not tessera compile %s --entry merge_size --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_SIZE
 # Errors inside tl functions written in the language (frontend/prelude.py) are
 # reported at the kernel's call, naming the function.
 import tessera
@@ -99,3 +101,15 @@ def topk_dim(n):
 @tessera.jit
 def topk_k(n):
     x = tl.topk(tl.zeros([8], tl.float32), 3)
+
+
+# MERGE_DIM: prelude-errors.py:[[@LINE+3]]:9: error: static_assert failed: bitonic_merge: only the last dimension is supported (in tl.bitonic_merge)
+# MERGE_DIM-NEXT: {{^}}    x = tl.bitonic_merge(tl.zeros([4, 8], tl.float32), dim=0)
+def merge_dim(n):
+    x = tl.bitonic_merge(tl.zeros([4, 8], tl.float32), dim=0)
+
+
+# MERGE_SIZE: prelude-errors.py:[[@LINE+3]]:9: error: static_assert failed: bitonic_merge: the dimension must be a power of two (in tl.bitonic_merge)
+# MERGE_SIZE-NEXT: {{^}}    x = tl.bitonic_merge(tl.zeros([4, 1], tl.float32))
+def merge_size(n):
+    x = tl.bitonic_merge(tl.zeros([4, 1], tl.float32))
