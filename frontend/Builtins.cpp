@@ -812,7 +812,15 @@ SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
   SValue order = descriptor ? SValue::tuple({}) : tupleArg(5, "order");
   size_t rank = block.elems.size();
   if (rank == 0) cg.fail(a.loc, a.callee + "() needs a block_shape of at least one dimension");
-  cg.shapeArg(block, a.loc);
+  std::vector<int64_t> blockShape = cg.shapeArg(block, a.loc);
+  if (descriptor) {
+    // Triton's rule (TMA's): rows of at least 16 bytes.
+    int64_t bytes = blockShape.back() * std::max(1, base.v->type().pointee().bitWidth() / 8);
+    if (bytes < 16)
+      cg.fail(a.loc, "Descriptor block shape must have at least 16 bytes in the last dimension, but got " +
+                         std::to_string(bytes) + " = " + std::to_string(blockShape.back()) + " * " +
+                         std::to_string(bytes / blockShape.back()) + " bytes");
+  }
   if (shape.elems.size() != rank || strides.elems.size() != rank || (!descriptor && offsets.elems.size() != rank))
     cg.fail(a.loc, a.callee + "(): shape, strides" + std::string(descriptor ? "" : ", offsets") +
                        " and block_shape must have the same length");

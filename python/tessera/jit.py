@@ -185,6 +185,15 @@ def _make_binder(signature):
     return binder
 
 
+class LaunchOptionError(AssertionError, ValueError):
+    """A launch option out of range (Triton raises AssertionError for these)."""
+
+
+def _check_num_warps(num_warps):
+    if num_warps is not None and (num_warps < 1 or num_warps & (num_warps - 1)):
+        raise LaunchOptionError("num_warps must be a power of 2, not %r" % (num_warps,))
+
+
 class _JitConstexpr(str):
     """A @jit function passed as a tl.constexpr argument: its name for the
     compiler (the module text defines it), equal only to the same function
@@ -427,6 +436,7 @@ class JITFunction(KernelInterface):
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
+        _check_num_warps(num_warps)
         signature, _, constexprs, _, _ = self._signature(self.bind(args, kwargs))
         self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
@@ -505,6 +515,7 @@ class JITFunction(KernelInterface):
             key += ("checked",)
         kernel = self.cache.get(key)
         if kernel is None:
+            _check_num_warps(num_warps)
             kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked)
             self.cache[key] = kernel
         if readonly and kernel.written:

@@ -870,3 +870,26 @@ def test_bitonic_merge(cpu_target, n, descending):
     b = np.concatenate([np.sort(x[:, : n // 2]), -np.sort(-x[:, n // 2:])], axis=1)
     _bitonic[(1,)](b, out, N=n, DESCENDING=descending)
     np.testing.assert_array_equal(out, -np.sort(-b) if descending else np.sort(b))
+
+
+def test_num_warps_must_be_a_power_of_two_before_compiling(cpu_target):
+    @tessera.jit
+    def k(x):
+        pass
+    x = np.zeros(4, np.float32)
+    # As Triton: an AssertionError (Tessera's is a ValueError too).
+    with pytest.raises(AssertionError, match="must be a power of 2"):
+        k[(1,)](x, num_warps=3)
+    with pytest.raises(ValueError, match="must be a power of 2"):
+        k.compile_only("nvptx", x, num_warps=6)
+    k[(1,)](x, num_warps=2)
+
+
+def test_descriptor_rows_of_fewer_than_16_bytes_are_refused(cpu_target):
+    @tessera.jit
+    def k(ptr):
+        desc = tl.make_tensor_descriptor(ptr, [128, 128], [128, 1], [8, 4])
+        desc.store([0, 0], tl.zeros([8, 4], dtype=tl.int16))
+    with pytest.raises(_C.CompilationError) as e:
+        k[(1,)](np.zeros((128, 128), np.int16))
+    assert "Descriptor block shape must have at least 16 bytes" in str(e.value.__cause__)

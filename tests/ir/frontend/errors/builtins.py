@@ -64,6 +64,7 @@
 # RUN: not tessera compile %s --entry bessel_x --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=BESSEL_X
 # RUN: not tessera compile %s --entry asm_no_dtype --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASM_NO_DTYPE
 # RUN: not tessera compile %s --entry asm_pack --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASM_PACK
+# RUN: not tessera compile %s --entry desc_narrow --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_NARROW
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -608,3 +609,10 @@ def asm_no_dtype(x):
 # ASM_PACK-NEXT: {{^}}    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [tl.load(x)], dtype=tl.int32, is_pure=True, pack=32)
 def asm_pack(x):
     y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [tl.load(x)], dtype=tl.int32, is_pure=True, pack=32)
+
+
+# DESC_NARROW: builtins.py:[[@LINE+3]]:12: error: Descriptor block shape must have at least 16 bytes in the last dimension, but got 8 = 2 * 4 bytes
+# DESC_NARROW-NEXT: {{^}}    desc = tl.make_tensor_descriptor(x, [128, 128], [128, 1], [1, 2])
+def desc_narrow(x):
+    desc = tl.make_tensor_descriptor(x, [128, 128], [128, 1], [1, 2])
+    desc.load([0, 0])
