@@ -1011,11 +1011,17 @@ SValue inlineAsmElementwise(CodeGen &cg, CallArgs &a) {
 } // namespace
 
 // Element `index` of a tile as a scalar, on every target: its bits masked in
-// and OR-reduced (GPU layouts have no place for a rank-0 reshape or split,
-// and reductions make a scalar every thread holds).
+// and OR-reduced (the element may live in one thread of a GPU program; a
+// reduction makes a scalar every thread holds).
 ir::Value *extractElement(CodeGen &cg, ir::Value *v, int64_t index, SourceLoc loc) {
   Type t = v->type();
   int64_t n = t.numElements();
+  // One element: a reshape to rank 0 (every thread of a GPU program holds it).
+  if (n == 1) return cg.builder().createValue(OpCode::Reshape, {v}, t.element());
+  if (t.element().isPointer()) {
+    ir::Value *bits = extractElement(cg, cg.cast(v, Type::i64(), loc), index, loc);
+    return cg.cast(bits, t.element(), loc);
+  }
   if (t.rank() != 1) v = reshape(cg, v, {n}, false, loc);
   Type e = t.element();
   bool boolean = e.isBool();

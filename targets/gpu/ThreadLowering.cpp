@@ -283,6 +283,10 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::Hint:
     return lowerSameRegisters(op);
   case OpCode::Reshape:
+    // A one-element tile to its scalar: every register of every thread holds
+    // the element (a layout of one element maps everything to it).
+    if (!op.result()->type().isTile()) return set(op.result(), {get(op.operand(0))[0]});
+    return lowerThroughShared(op);
   case OpCode::Join:
   case OpCode::Split:
   case OpCode::Cat:

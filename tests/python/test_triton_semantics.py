@@ -893,3 +893,19 @@ def test_descriptor_rows_of_fewer_than_16_bytes_are_refused(cpu_target):
     with pytest.raises(_C.CompilationError) as e:
         k[(1,)](np.zeros((128, 128), np.int16))
     assert "Descriptor block shape must have at least 16 bytes" in str(e.value.__cause__)
+
+
+@tessera.jit
+def _item_of_pointers(X, Y):
+    p = (X + tl.arange(0, 1)).item()
+    tl.store(Y, tl.load(p))
+    b = (tl.load(X + tl.arange(0, 1)) > 0).item()
+    tl.store(Y + 1, b.to(tl.float32))
+
+
+def test_item_of_a_pointer_tile(cpu_target):
+    x, y = np.array([5.0], np.float32), np.zeros(2, np.float32)
+    _item_of_pointers[(1,)](x, y)
+    np.testing.assert_array_equal(y, [5.0, 1.0])
+    if _C.target_available("nvptx"):
+        assert len(_item_of_pointers.compile_only("nvptx", x, y).data) > 0
