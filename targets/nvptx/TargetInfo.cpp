@@ -204,6 +204,8 @@ public:
       op = r.kind, type = (t.isSigned() ? "s" : "u") + std::to_string(bits);
     }
     std::string scope = r.scope == "cta" || r.scope == "sys" ? r.scope : "gpu";
+    if (op.empty() && f && (bits == 32 || bits == 64) && (r.kind == "max" || r.kind == "min"))
+      return floatMinMax(b, r, scope);
     if (op.empty()) return fencedAtomic(b, r, scope);
     llvm::Type *reg = bits == 16 ? b.getInt16Ty()
                       : f && type[0] == 'f' ? (bits == 32 ? b.getFloatTy() : b.getDoubleTy())
@@ -256,6 +258,27 @@ public:
   }
 
 private:
+  // Float max/min as integer atomics on the bits (Triton's way): for a
+  // value with the sign bit clear, signed integer order is float order
+  // (max.s / min.s); with it set, unsigned order is reversed float order
+  // (min.u / max.u). Both predicated, one runs.
+  llvm::Value *floatMinMax(llvm::IRBuilder<> &b, const AtomicRequest &r, const std::string &scope) const {
+    int bits = r.elem.bitWidth();
+    llvm::Type *it = b.getIntNTy(unsigned(bits));
+    llvm::Value *v = b.CreateBitCast(r.value, it);
+    llvm::Value *negative = b.CreateICmpSLT(v, llvm::ConstantInt::get(it, 0));
+    bool max = r.kind == "max";
+    std::string w = std::to_string(bits), c = bits == 32 ? "r" : "l";
+    auto atom = [&](llvm::Value *pred, const std::string &op) {
+      std::string text = "@$3 atom.global." + scope + "." + r.sem + "." + op + " $0, [$1], $2;";
+      auto *fty = llvm::FunctionType::get(it, {r.ptr->getType(), it, b.getInt1Ty()}, false);
+      return b.CreateCall(llvm::InlineAsm::get(fty, text, "=" + c + ",l," + c + ",b,~{memory}", true), {r.ptr, v, pred});
+    };
+    llvm::Value *whenPositive = atom(b.CreateNot(negative), (max ? "max.s" : "min.s") + w);
+    llvm::Value *whenNegative = atom(negative, (max ? "min.u" : "max.u") + w);
+    return b.CreateBitCast(b.CreateSelect(negative, whenNegative, whenPositive), r.value->getType());
+  }
+
   // An LLVM atomic (relaxed: what the back end emits) ordered by fences.
   llvm::Value *fencedAtomic(llvm::IRBuilder<> &b, const AtomicRequest &r, const std::string &scope) const {
     auto fence = [&] {

@@ -211,3 +211,30 @@ def test_a_spin_lock_serializes_programs(torch, sem):
     data = torch.zeros(128, device="cuda")
     _serialized_add[(2000,)](data, lock, SEM=sem)
     assert data.eq(2000).all(), data[:4]
+
+
+@tessera.jit
+def _float_extrema(Z, X, MAX: tl.constexpr, SEM: tl.constexpr):
+    r = tl.arange(0, 64)
+    x = tl.load(X + tl.program_id(0) * 64 + r)
+    if MAX:
+        tl.atomic_max(Z + r, x, sem=SEM)
+    else:
+        tl.atomic_min(Z + r, x, sem=SEM)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("is_max", [True, False])
+def test_float_atomic_max_min_over_signs(torch, dtype, is_max):
+    # Integer atomics on the bits (signed for the non-negative, unsigned
+    # reversed for the negative): every mix of signs and zeros.
+    t = getattr(torch, dtype)
+    x = torch.randn(32, 64, dtype=t, device="cuda") * 100
+    x[:, :8] = -x[:, :8].abs()
+    x[:, 8:16] = x[:, 8:16].abs()
+    x[3, 16:24], x[5, 24:32] = -0.0, 0.0
+    z = torch.full((64,), float("-inf") if is_max else float("inf"), dtype=t, device="cuda")
+    z[40:48] = -5.0 if is_max else 5.0  # a finite start of the other sign
+    expected = torch.maximum(x.amax(0), z) if is_max else torch.minimum(x.amin(0), z)
+    _float_extrema[(32,)](z, x, MAX=is_max, SEM="acq_rel")
+    assert torch.equal(z, expected), (z, expected)

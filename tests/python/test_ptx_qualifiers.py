@@ -39,15 +39,33 @@ def test_atomics_carry_sem_and_scope(sem, scope):
 
 
 @tessera.jit
-def _float_max(Z, X):
-    tl.atomic_max(Z + tl.arange(0, 32), tl.load(X + tl.arange(0, 32)), sem="acq_rel")
+def _float_max(Z, X, MAX: tl.constexpr):
+    if MAX:
+        tl.atomic_max(Z + tl.arange(0, 32), tl.load(X + tl.arange(0, 32)), sem="acq_rel")
+    else:
+        tl.atomic_min(Z + tl.arange(0, 32), tl.load(X + tl.arange(0, 32)), sem="acq_rel")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_max_and_min_are_integer_atomics_on_the_bits(dtype):
+    f = np.zeros(32, dtype)
+    bits = 32 if dtype == np.float32 else 64
+    for is_max, want in ((True, ("max.s", "min.u")), (False, ("min.s", "max.u"))):
+        atoms = _atoms(_float_max.compile_only("nvptx", f, f, MAX=is_max).assembly)
+        assert atoms == sorted("atom.global.gpu.acq_rel.%s%d" % (w, bits) for w in want)
+
+
+@tessera.jit
+def _bf16_add(Z, X):
+    tl.atomic_add(Z + tl.arange(0, 32), tl.load(X + tl.arange(0, 32)), sem="acq_rel")
 
 
 def test_atomics_without_a_ptx_instruction_are_fenced():
-    f = np.zeros(32, np.float32)
-    atoms = _atoms(_float_max.compile_only("nvptx", f, f).assembly)
-    # A compare-and-swap loop (PTX has no float max), ordered by fences.
-    assert "fence.acq_rel.gpu" in atoms and any(a.startswith("atom.global.cas") for a in atoms)
+    import ml_dtypes
+    b = np.zeros(32, ml_dtypes.bfloat16)
+    atoms = _atoms(_bf16_add.compile_only("nvptx", b, b, arch="sm_80").assembly)
+    # Before sm_90 PTX has no bf16 atom.add: a compare-and-swap loop, ordered by fences.
+    assert "fence.acq_rel.gpu" in atoms and any(a.startswith("atom.global.cas") for a in atoms), atoms
 
 
 @tessera.jit
