@@ -98,7 +98,10 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
   req.source = o.source;
   req.numWarps = topts.numWarps;
   // The language's warp is 32 threads where the target has no warps (the CPU).
-  if (target) req.warpSize = std::max(target->facts(topts).warpSize, 1) == 1 ? 32 : target->facts(topts).warpSize;
+  if (target) {
+    int lanes = target->facts(topts).warpSize;
+    req.warpSize = lanes > 1 ? lanes : 32;
+  }
   req.filename = o.filename ? o.filename : "<kernel>";
   req.entry = o.entry;
   std::vector<std::string> params;

@@ -1023,21 +1023,19 @@ ir::Value *extractElement(CodeGen &cg, ir::Value *v, int64_t index, SourceLoc lo
     return cg.cast(bits, t.element(), loc);
   }
   if (t.rank() != 1) v = reshape(cg, v, {n}, false, loc);
+  // The element's bits as a signed integer (a bool widened to i8).
   Type e = t.element();
-  bool boolean = e.isBool();
-  int bits = boolean ? 8 : e.isPointer() ? 64 : e.bitWidth();
+  int bits = e.isBool() ? 8 : e.bitWidth();
   Type it = Type::scalar(bits == 8 ? ir::ScalarKind::I8 : bits == 16 ? ir::ScalarKind::I16
                          : bits == 32 ? ir::ScalarKind::I32 : ir::ScalarKind::I64);
-  ir::Value *x = boolean ? cg.cast(v, it, loc) : e.isInteger() && e.bitWidth() == bits ? v : cg.cast(v, it, loc, true);
-  if (x->type().element() != it) x = cg.cast(x, it, loc, true);
+  ir::Value *x = e == it ? v : cg.cast(v, it, loc, /*bitcast=*/!e.isBool());
   ir::Value *at = cg.builder().cmp("eq", cg.builder().arange(0, n), cg.builder().constantInt(index, Type::tile({n}, Type::i32())));
   ir::Value *zero = cg.builder().constantInt(0, x->type());
   ir::Value *kept = cg.builder().createValue(OpCode::Select, {at, x, zero}, x->type());
   ir::Value *r = reduceOrScan(cg, false, {kept}, 0, false, scalarCombine(cg, [](ir::Builder &rb, std::vector<ir::Value *> a) {
                                 return std::vector<ir::Value *>{rb.sameType(OpCode::Or, {a[0], a[1]})};
                               }), loc)[0];
-  if (boolean) return cg.cast(r, Type::i1(), loc);
-  return r->type() == e ? r : cg.cast(r, e, loc, true);
+  return e == it ? r : cg.cast(r, e, loc, /*bitcast=*/!e.isBool());
 }
 
 namespace {

@@ -176,7 +176,6 @@ def _ld_fma(a, b, c, mode: tl.constexpr):
         # float32 products are exact in float64.
         wa = a.to(tl.float64)
         pick = _ld_expansion_sign(wa * b.to(tl.float64), c.to(tl.float64), -r.to(tl.float64), wa * 0.0)
-        zero_product = wa != wa
     else:
         # a b = p + e exactly unless p is within 2^-900 of zero, where all of
         # a, b, c and r scale by 2^1200 (c and r too are small there, else

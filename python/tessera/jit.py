@@ -296,11 +296,13 @@ class JITFunction(KernelInterface):
     def _module_with(self, module, jits):
         """The module text with @jit functions passed as tl.constexpr arguments
         (and what they call) added, each under its own name."""
-        if module is not self._module:
+        def build():
             return _source.build(self, unwrap, exclude_globals=set(self.arg_names), extra_roots=jits)
+        if module is not self._module:  # a caller's module: not kept
+            return build()
         key = tuple(id(j) for j in jits)
         if key not in self._modules_with:
-            self._modules_with[key] = _source.build(self, unwrap, exclude_globals=set(self.arg_names), extra_roots=jits)
+            self._modules_with[key] = build()
         return self._modules_with[key]
 
     def bind(self, args, kwargs):

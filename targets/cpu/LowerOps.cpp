@@ -698,7 +698,6 @@ void Lowering::lowerAtomic(const ir::Operation &op) {
   ir::Type elem = val->type().element();
   llvm::AtomicOrdering ord = ordering(op.attr("sem")->getString());
   llvm::Type *st = storageType(elem);
-  bool isFloat = elem.isFloat();
   auto one = [&](llvm::Value *p, llvm::Value *v, llvm::Value *c) -> llvm::Value * {
     v = toStorage(v, elem);
     if (cas) {
@@ -709,15 +708,7 @@ void Lowering::lowerAtomic(const ir::Operation &op) {
                                                 : ord == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic : ord);
       return fromStorage(b.CreateBitCast(b.CreateExtractValue(pair, 0), st), elem);
     }
-    const std::string &kind = op.attr("kind")->getString();
-    llvm::AtomicRMWInst::BinOp bop;
-    if (kind == "add") bop = isFloat ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add;
-    else if (kind == "max") bop = isFloat ? llvm::AtomicRMWInst::FMax : elem.isSigned() ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
-    else if (kind == "min") bop = isFloat ? llvm::AtomicRMWInst::FMin : elem.isSigned() ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
-    else if (kind == "and") bop = llvm::AtomicRMWInst::And;
-    else if (kind == "or") bop = llvm::AtomicRMWInst::Or;
-    else if (kind == "xor") bop = llvm::AtomicRMWInst::Xor;
-    else bop = llvm::AtomicRMWInst::Xchg;
+    llvm::AtomicRMWInst::BinOp bop = llvmgen::atomicRmwOp(op.attr("kind")->getString(), elem);
     return fromStorage(b.CreateAtomicRMW(bop, p, v, llvm::MaybeAlign(), ord), elem);
   };
   auto guarded = [&](llvm::Value *m, const std::function<llvm::Value *()> &body) -> llvm::Value * {

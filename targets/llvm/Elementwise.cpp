@@ -32,6 +32,17 @@ void annotateLoop(llvm::Instruction *backEdge, const ir::Operation &loop) {
   backEdge->setMetadata(llvm::LLVMContext::MD_loop, id);
 }
 
+llvm::AtomicRMWInst::BinOp atomicRmwOp(const std::string &kind, ir::Type elem) {
+  bool f = elem.isFloat(), s = elem.isSigned();
+  if (kind == "add") return f ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add;
+  if (kind == "max") return f ? llvm::AtomicRMWInst::FMax : s ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
+  if (kind == "min") return f ? llvm::AtomicRMWInst::FMin : s ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
+  if (kind == "and") return llvm::AtomicRMWInst::And;
+  if (kind == "or") return llvm::AtomicRMWInst::Or;
+  if (kind == "xor") return llvm::AtomicRMWInst::Xor;
+  return llvm::AtomicRMWInst::Xchg;
+}
+
 llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar) {
   if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(like)) return llvm::FixedVectorType::get(scalar, vt->getNumElements());
   return scalar;

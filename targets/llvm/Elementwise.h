@@ -108,5 +108,8 @@ llvm::Type *withScalar(llvm::Type *like, llvm::Type *scalar);
 // attributes: disable_licm becomes llvm.licm.disable (LLVM then keeps loads
 // in the loop, as a spin loop on memory written elsewhere needs).
 void annotateLoop(llvm::Instruction *backEdge, const ir::Operation &loop);
+// LLVM's atomicrmw operation for atomic_rmw's `kind` on elements of `elem`
+// (signedness chooses max/min; floats take the F variants).
+llvm::AtomicRMWInst::BinOp atomicRmwOp(const std::string &kind, ir::Type elem);
 
 } // namespace tessera::targets::llvmgen

@@ -254,13 +254,7 @@ private:
                                       ordering, failureOrdering);
       return set(op.result(), b.CreateBitCast(b.CreateExtractValue(x, 0), computeType(elem)));
     }
-    const std::string &k = op.attr("kind")->getString();
-    bool f = elem.isFloat(), s = elem.isSigned();
-    auto kind = k == "add" ? (f ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add)
-              : k == "max" ? (f ? llvm::AtomicRMWInst::FMax : s ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax)
-              : k == "min" ? (f ? llvm::AtomicRMWInst::FMin : s ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin)
-              : k == "and" ? llvm::AtomicRMWInst::And : k == "or" ? llvm::AtomicRMWInst::Or
-              : k == "xor" ? llvm::AtomicRMWInst::Xor : llvm::AtomicRMWInst::Xchg;
+    llvm::AtomicRMWInst::BinOp kind = atomicRmwOp(op.attr("kind")->getString(), elem);
     auto rmw = [&]() -> llvm::Value * { return b.CreateAtomicRMW(kind, ptr, a, llvm::MaybeAlign(align), ordering); };
     if (op.numOperands() < 3) return set(op.result(), rmw());
     // Masked off: no access; the result is zero.

@@ -2,6 +2,7 @@
 // shfl.sync, the shared address space (3) and libdevice math.
 #include "targets/nvptx/TargetInfo.h"
 
+#include "targets/llvm/Elementwise.h"
 #include "targets/nvptx/Mma.h"
 
 #include "llvm/IR/InlineAsm.h"
@@ -294,13 +295,7 @@ private:
                                       llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
       old = b.CreateBitCast(b.CreateExtractValue(x, 0), r.value->getType());
     } else {
-      bool f = r.elem.isFloat(), s = r.elem.isSigned();
-      const std::string &k = r.kind;
-      auto kind = k == "add" ? (f ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add)
-                  : k == "max" ? (f ? llvm::AtomicRMWInst::FMax : s ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax)
-                  : k == "min" ? (f ? llvm::AtomicRMWInst::FMin : s ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin)
-                  : k == "and" ? llvm::AtomicRMWInst::And : k == "or" ? llvm::AtomicRMWInst::Or
-                  : k == "xor" ? llvm::AtomicRMWInst::Xor : llvm::AtomicRMWInst::Xchg;
+      llvm::AtomicRMWInst::BinOp kind = llvmgen::atomicRmwOp(r.kind, r.elem);
       old = b.CreateAtomicRMW(kind, r.ptr, r.value, llvm::MaybeAlign(align), llvm::AtomicOrdering::Monotonic);
     }
     if (r.sem == "acquire" || r.sem == "acq_rel") fence();
