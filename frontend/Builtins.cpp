@@ -732,8 +732,6 @@ SValue dot(CodeGen &cg, CallArgs &a) {
   auto dim = [](Type t, int i) { return t.shape()[size_t(t.rank() - 2 + i)]; };
   if (dim(xt, 1) != dim(yt, 0))
     cg.fail(a.loc, "tl.dot inner dimensions differ: " + xt.str() + " and " + yt.str());
-  for (int64_t d : {dim(xt, 0), dim(xt, 1), dim(yt, 1)})
-    if (d < 16) cg.fail(a.loc, "tl.dot needs every dimension to be at least 16, found " + xt.str() + " x " + yt.str());
   auto fp8 = [](Type t) { return t == Type::scalar(ir::ScalarKind::F8E4M3) || t == Type::scalar(ir::ScalarKind::F8E5M2); };
   if (xt.element() != yt.element() && !(fp8(xt.element()) && fp8(yt.element()))) {
     // Triton allows mixing only through an explicit cast (or of two fp8 types).
@@ -1277,10 +1275,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
       return cg.callBuiltin("sum", sum, a.loc);
     };
     // gather(src, index, axis): out[..i..] = src[..index[..i..]..] along `axis`
-    // (the other dims of index and src agree). Each output element picks its
-    // source with a one-hot comparison against every position of the axis;
-    // the picked element's bits are summed out of zeros, so any value
-    // (-0.0, NaN payloads) arrives unchanged. An index outside the axis gives 0.
+    // (the other dims of index and src agree); an index outside the axis gives 0.
     t["gather"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"src", "index", "axis"});
       ir::Value *src = cg.tensorArg(a, 0, "src"), *index = cg.tensorArg(a, 1, "index");
@@ -1299,36 +1294,9 @@ const std::unordered_map<std::string, Handler> &handlers() {
         if (d != axis && st.shape()[size_t(d)] != it.shape()[size_t(d)])
           cg.fail(a.loc, "tl.gather: the index " + it.str() + " and the source " + st.str() + " differ in dim " +
                              std::to_string(d) + " (only the gathered axis may)");
-      int64_t n = st.shape()[size_t(axis)];
-      if (it.numElements() * n > (int64_t(1) << 20))
-        cg.fail(a.loc, "tl.gather from an axis of " + std::to_string(n) + " into " + std::to_string(it.numElements()) +
-                           " elements needs a tile of more than 2^20 elements");
-      ir::Builder &bld = cg.builder();
-      std::vector<int64_t> wide = it.shape();
-      wide.push_back(n);
-      ir::Value *hit = oneHot(cg, index, n, a.loc);  // every output position against every source position
-      // The source with `axis` moved last and a 1 left in its place.
-      std::vector<int64_t> order, srcShape;
-      for (int64_t d = 0; d < r; ++d)
-        if (d != axis) order.push_back(d);
-      order.push_back(axis);
-      ir::Value *moved = trans(cg, src, order, a.loc);
-      for (int64_t d = 0; d < r; ++d) srcShape.push_back(d == axis ? 1 : st.shape()[size_t(d)]);
-      srcShape.push_back(n);
-      ir::Value *values = cg.broadcastTo(reshape(cg, moved, srcShape, false, a.loc), wide, a.loc);
-      Type bits = elem.isFloat() ? Type::scalar(elem.bitWidth() == 8    ? ir::ScalarKind::I8
-                                                : elem.bitWidth() == 16 ? ir::ScalarKind::I16
-                                                : elem.bitWidth() == 32 ? ir::ScalarKind::I32
-                                                                        : ir::ScalarKind::I64)
-                                 : elem;
-      if (elem.isFloat()) values = cg.cast(values, bits, a.loc, /*bitcast=*/true);
-      ir::Value *zero = cg.toTensor(SValue::integer(0), a.loc, bits);
-      ir::Value *picked = bld.select(hit, values, cg.broadcastTo(zero, wide, a.loc));
-      CallArgs sum;
-      sum.loc = a.loc;
-      sum.positional = {tensorValue(picked), SValue::integer(BigInt(r))};
-      ir::Value *out = cg.cast(cg.toTensor(cg.callBuiltin("sum", sum, a.loc), a.loc), bits, a.loc);
-      return tensorValue(elem.isFloat() ? cg.cast(out, elem, a.loc, /*bitcast=*/true) : out);
+      ir::AttrDict attrs;
+      attrs.set("axis", ir::Attribute(axis));
+      return tensorValue(cg.builder().createValue(OpCode::Gather, {src, index}, Type::tile(it.shape(), elem), std::move(attrs)));
     };
     t["sort"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {"x", "dim", "descending"});

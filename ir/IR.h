@@ -20,7 +20,9 @@
 //   wrap around; they have no undefined behaviour. div truncates toward zero
 //   and rem takes the dividend's sign (as C). Division by zero, INT_MIN / -1
 //   and shifts by the width or more give an unspecified value of the type,
-//   never a trap; folding leaves those ops alone.
+//   never a trap; folding leaves those ops alone. An integer dot whose
+//   sum leaves i32 saturates on NVIDIA's tensor cores (mma's .satfinite, as
+//   Triton) and wraps elsewhere: a result that overflows is target-defined.
 // - Floats are IEEE 754 with round-to-nearest-even. add, sub, mul, div (unless
 //   `approx`), sqrt (unless `approx`) and fma are correctly rounded; exp, log,
 //   sin, ... are accurate to a few ulp. A mul feeding an add may be contracted

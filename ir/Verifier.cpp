@@ -205,6 +205,21 @@ bool verifyCat(const Operation &op, Checker &c) {
   return expectShapeAndElement(c, "result", op.result()->type(), Type::tile(shape, a.element()));
 }
 
+bool verifyGather(const Operation &op, Checker &c) {
+  Type src = op.operand(0)->type(), index = op.operand(1)->type();
+  if (!src.isTile() || !index.isTile() || src.rank() != index.rank())
+    return c.fail("expects a source and an index tile of one rank, got " + src.str() + " and " + index.str());
+  if (!index.element().isInteger() || index.element().isBool())
+    return c.fail("operand #1: expected a tile of integers, got " + index.str());
+  int64_t axis = op.attr("axis")->getInt();
+  if (axis < 0 || axis >= src.rank())
+    return c.fail("attribute 'axis': " + std::to_string(axis) + " is not a dimension of " + src.str());
+  for (int64_t d = 0; d < src.rank(); ++d)
+    if (d != axis && src.shape()[size_t(d)] != index.shape()[size_t(d)])
+      return c.fail("source " + src.str() + " and index " + index.str() + " differ in dimension " + std::to_string(d));
+  return expectShapeAndElement(c, "result", op.result()->type(), Type::tile(index.shape(), src.element()));
+}
+
 bool verifyHint(const Operation &op, Checker &c) {
   Type t = op.operand(0)->type();
   if (!expectType(c, "result", op.result()->type(), t)) return false;

@@ -63,6 +63,10 @@ dot_case("default", ["fp32", "fp16", "bf16", "fp8e4nv", "fp8e5", "i8"])
 dot_case("acc", ["fp32", "fp16", "bf16", "i8"])
 dot_case("out_dtype", ["fp16"], out="fp16")
 dot_case("method", ["fp32", "fp16"])
+# Below 16 in some dimension: no matrix-unit shape fits, so the dot runs on the
+# SIMT lanes (Triton takes these too).
+dot_case("default", ["fp32", "fp16", "bf16", "fp8e5", "i8"], shape=(2, 4, 32))
+dot_case("ieee", ["fp32", "fp64", "i8"], shape=(1, 2, 8))
 
 
 @tessera.jit

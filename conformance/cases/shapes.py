@@ -1,12 +1,12 @@
 """Tile construction and shape ops: arange, full, zeros, zeros_like,
 broadcasting, broadcast_to, expand_dims, squeeze/unsqueeze, reshape, view, trans/permute,
-split, join, cat, interleave, where."""
+split, join, cat, interleave, where, gather."""
 
 import numpy as np
 
 import tessera
 import tessera.language as tl
-from tessera.conformance import ALL, FLOATS, Case, Out, rand, tl_dtype
+from tessera.conformance import ALL, FLOATS, Case, Out, np_dtype, rand, tl_dtype
 
 SOME = ["i8", "u16", "i32", "i64", "fp16", "bf16", "fp32", "fp64"]
 
@@ -138,3 +138,41 @@ Case("shape.where_scalars", where_scalar_kernel,
      lambda rng, dt: dict(x_ptr=rand(rng, 128, dt), out_ptr=Out(128, dt), BLOCK=128),
      lambda a: {"out_ptr": np.where(a["x_ptr"] > 0, a["x_ptr"], 0.5) * np.where(np.arange(128) % 3 == 0, 2, 1)},
      dtypes=FLOATS)
+
+
+@tessera.jit
+def gather_kernel(src_ptr, idx_ptr, out_ptr, S0: tl.constexpr, S1: tl.constexpr, I0: tl.constexpr, I1: tl.constexpr,
+                  AXIS: tl.constexpr):
+    src = tl.load(src_ptr + tl.arange(0, S0)[:, None] * S1 + tl.arange(0, S1)[None, :])
+    at = tl.arange(0, I0)[:, None] * I1 + tl.arange(0, I1)[None, :]
+    tl.store(out_ptr + at, tl.gather(src, tl.load(idx_ptr + at), AXIS))
+
+
+def gather_case(src_shape, idx_shape, axis, idx_dtype, dtypes):
+    """tl.gather along `axis`; some indices fall outside it (each gives 0)."""
+    n = src_shape[axis]
+
+    def inputs(rng, dt):
+        idx = rng.integers(0, n, idx_shape)
+        outside = rng.random(idx_shape) < 0.05
+        wrong = rng.choice([-1, n, n + 7] if idx_dtype[0] == "i" else [n, n + 7], idx_shape)
+        idx = np.where(outside, wrong, idx).astype(np_dtype(idx_dtype))
+        return dict(src_ptr=rand(rng, src_shape, dt), idx_ptr=idx, out_ptr=Out(idx_shape, dt), S0=src_shape[0],
+                    S1=src_shape[1], I0=idx_shape[0], I1=idx_shape[1], AXIS=axis)
+
+    def ref(a):
+        idx = a["idx_ptr"].astype(np.int64)
+        inside = (idx >= 0) & (idx < n)
+        picked = np.take_along_axis(a["src_ptr"], np.where(inside, idx, 0), axis)
+        return {"out_ptr": np.where(inside, picked, np.zeros_like(picked))}
+
+    Case("shape.gather_%dx%d_to_%dx%d_axis%d_%s" % (*src_shape, *idx_shape, axis, idx_dtype), gather_kernel, inputs,
+         ref, dtypes=dtypes)
+
+
+gather_case((8, 16), (4, 16), 0, "i32", ["i8", "u16", "i32", "i64", "fp16", "bf16", "fp32", "fp64"])
+gather_case((8, 16), (8, 32), 1, "i64", ["fp32", "u64"])
+gather_case((8, 16), (8, 4), 1, "u8", ["fp32"])
+# Triton's test_core sizes: 2^21 and 2^20 source-by-index pairs (one shared-memory read each).
+gather_case((128, 64), (256, 64), 0, "i32", ["fp32"])
+gather_case((128, 64), (128, 128), 1, "i16", ["bf16"])

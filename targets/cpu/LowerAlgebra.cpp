@@ -417,6 +417,38 @@ void Lowering::lowerShapeOp(const ir::Operation &op) {
     set(op.result(), {nullptr, buf});
     return;
   }
+  case OpCode::Gather: {
+    const ir::Value *src = op.operand(0), *index = op.operand(1);
+    const std::vector<int64_t> &ss = src->type().shape();
+    size_t axis = size_t(op.attr("axis")->getInt());
+    bool isSigned = index->type().element().isSigned();
+    // A source computed lazily for this op is filled whole first: the gather
+    // reads only some of its elements, and later users read the buffer.
+    Lowered &ls = get(src);
+    if (ls.pending) {
+      if (!filled_.count(src)) {
+        unsigned w = vectorWidth(src->type());
+        ChunkGen gen = ls.gen;
+        llvm::Value *sbuf = ls.buf;
+        loop(i64(0), i64(src->type().numElements()), w,
+             [&](llvm::Value *i) { storeChunk(sbuf, src->type().element(), i, gen(i, w)); });
+        filled_.insert(src);
+      }
+      set(src, {nullptr, get(src).buf});
+    }
+    llvm::Value *buf = newBuffer(rt);
+    loop(i64(0), i64(rt.numElements()), 1, [&](llvm::Value *i) {
+      std::vector<llvm::Value *> idx = multiIndex(i, rt.shape());
+      llvm::Value *at = loadElement(index, i);
+      at = isSigned ? b.CreateSExtOrTrunc(at, b.getInt64Ty()) : b.CreateZExtOrTrunc(at, b.getInt64Ty());
+      llvm::Value *inside = b.CreateICmpULT(at, i64(ss[axis]));  // negative indices are huge unsigned
+      idx[axis] = b.CreateSelect(inside, at, i64(0));
+      llvm::Value *v = loadElement(src, linearOf(idx, ss));
+      storeChunk(buf, elem, i, b.CreateSelect(inside, v, llvm::Constant::getNullValue(v->getType())));
+    });
+    set(op.result(), {nullptr, buf});
+    return;
+  }
   default: fail(op, "is not a shape op");
   }
 }

@@ -66,7 +66,8 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
   case OpCode::Trans:
   case OpCode::Join:
   case OpCode::Split:
-  case OpCode::Cat: lowerShapeOp(op); return;
+  case OpCode::Cat:
+  case OpCode::Gather: lowerShapeOp(op); return;
   case OpCode::Load: lowerLoad(op); return;
   case OpCode::Store: lowerStore(op); return;
   case OpCode::AtomicRmw:

@@ -291,6 +291,7 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::Split:
   case OpCode::Cat:
     return lowerThroughShared(op);
+  case OpCode::Gather: return lowerGather(op);
   case OpCode::ConvertLayout: return lowerConvertLayout(op);
   case OpCode::Load: return lowerLoad(op);
   case OpCode::Store: return lowerStore(op);
@@ -594,6 +595,34 @@ void ThreadLowering::lowerThroughShared(const ir::Operation &op) {
     }
     set(op.result(k), regs);
   }
+}
+
+// gather: the source goes to shared memory row-major; each result register
+// reads the element its index names (the result is in the index's layout).
+void ThreadLowering::lowerGather(const ir::Operation &op) {
+  const ir::Value *src = op.operand(0), *index = op.operand(1);
+  ir::Type st = src->type(), it = index->type(), rt = op.result()->type();
+  size_t axis = size_t(op.attr("axis")->getInt());
+  ir::Value *buffer = allocShared(st.element(), st.numElements());
+  storeTileShared(get(src), layoutOf(st, op), buffer);
+  const TileLayout &l = layoutOf(rt, op);
+  if (layoutOf(it, op).ll != l.ll) fail(op, "internal error: the index of a gather is not in its result's layout");
+  const Regs &at = get(index);
+  // Compared as a signed type wide enough for every index (a negative or a
+  // huge unsigned one is outside).
+  ir::Type wide = it.element().bitWidth() < 32 || (it.element().bitWidth() == 32 && it.element().isSigned())
+                      ? ir::Type::i32()
+                      : ir::Type::i64();
+  ir::Value *n = b.constantInt(st.shape()[axis], wide);
+  Regs regs;
+  for (int r = 0; r < l.numRegs; ++r) {
+    ir::Value *k = cast(at[size_t(r)], wide);
+    ir::Value *inside = bitAnd(cmp("ge", k, zero(wide)), cmp("lt", k, n));
+    std::vector<ir::Value *> c(rt.shape().size());
+    for (size_t d = 0; d < c.size(); ++d) c[d] = d == axis ? cast(select(inside, k, zero(wide)), ir::Type::i32()) : coord(l, r, d);
+    regs.push_back(select(inside, loadShared(buffer, rowMajorIndex(c, st.shape())), zero(st.element())));
+  }
+  set(op.result(), regs);
 }
 
 namespace {

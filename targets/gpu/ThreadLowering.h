@@ -124,6 +124,7 @@ public:
   bool castsPairwise(const ir::Operation &op, const TileLayout &l, Regs &out);
   void lowerSameRegisters(const ir::Operation &op);
   void lowerThroughShared(const ir::Operation &op);
+  void lowerGather(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerAssert(const ir::Operation &op);
   // The values the combine region of a reduce or scan yields for `args`.

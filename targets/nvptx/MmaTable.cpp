@@ -26,8 +26,9 @@ const MmaInstruction kMmas[] = {
     {{16, 8, 16, &kA16, &kB16, &kC}, 80, K::BF16, K::BF16, K::F32, "", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
     {{16, 8, 8, &kA32, &kB32, &kC}, 80, K::F32, K::F32, K::F32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
     {{16, 8, 8, &kA32, &kB32, &kC}, 80, K::F32, K::F32, K::F32, "tf32x3", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
-    {{16, 8, 32, &kA8, &kB8, &kC}, 80, K::I8, K::I8, K::I32, "", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"},
-    {{16, 8, 32, &kA8, &kB8, &kC}, 80, K::U8, K::U8, K::I32, "", "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32"},
+    // Integer sums saturate (.satfinite) as Triton's do: ir/IR.h.
+    {{16, 8, 32, &kA8, &kB8, &kC}, 80, K::I8, K::I8, K::I32, "", "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"},
+    {{16, 8, 32, &kA8, &kB8, &kC}, 80, K::U8, K::U8, K::I32, "", "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32"},
     // fp8 (sm_89 on, PTX 8.4): the int8 fragments, f32 accumulators; A and B may differ.
     {{16, 8, 32, &kA8, &kB8, &kC}, 89, K::F8E4M3, K::F8E4M3, K::F32, "", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"},
     {{16, 8, 32, &kA8, &kB8, &kC}, 89, K::F8E4M3, K::F8E5M2, K::F32, "", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32"},

@@ -135,7 +135,26 @@ def test_int8_to_int32_exact(torch, num_warps):
     assert torch.equal(out.cpu(), ref.int())
     ptx = _small_dot_kernel.compile_only("nvptx", a, b, c, out, M=M, N=N, K=K, OUT=tl.int32, ACC=True,
                                          num_warps=num_warps).assembly
-    assert "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32" in ptx
+    assert "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32" in ptx
+
+
+def test_int8_sums_saturate_as_triton(torch):
+    # An accumulator near the ends of int32 plus products that push it past
+    # them: the tensor cores clamp (.satfinite), as Triton's do (ir/IR.h).
+    M, N, K = 32, 32, 64
+    a = torch.full((M, K), 127, device="cuda", dtype=torch.int8)
+    a[:, ::2] = torch.randint(-128, 128, (M, K // 2), device="cuda", dtype=torch.int8)
+    b = torch.full((K, N), 127, device="cuda", dtype=torch.int8)
+    b[:, : N // 2] = -127
+    top, bottom = 2**31 - 1, -(2**31)
+    c = torch.randint(-1000, 1000, (M, N), device="cuda", dtype=torch.int32)
+    c[: M // 2] = top - 5
+    c[M // 2 :] = bottom + 5
+    out = torch.full((M, N), -7, device="cuda", dtype=torch.int32)
+    _small_dot_kernel[(1,)](a, b, c, out, M=M, N=N, K=K, OUT=tl.int32, ACC=True)
+    ref = (a.cpu().long() @ b.cpu().long() + c.cpu().long()).clamp(bottom, top)
+    assert torch.equal(out.cpu().long(), ref)
+    assert (ref == top).any() and (ref == bottom).any()
 
 
 def test_f16_accumulator(torch):
