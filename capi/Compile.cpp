@@ -66,6 +66,7 @@ std::string cacheKey(const tessera_compile_options &o, const std::string &target
   k.add(std::to_string(o.num_warps));
   k.add(std::to_string(o.num_stages));
   k.add(o.checked ? "checked" : "");
+  k.add(o.no_fp_fusion ? "no-fp-fusion" : "");
   // The resolved arch and features (the CPU target compiles for the host's
   // processor): a cache shared between machines, say a network home, must
   // not hand one CPU another's code.
@@ -159,6 +160,7 @@ tessera_status targetOptions(const tessera_compile_options &o, const char *api, 
   if (o.num_stages) out.numStages = o.num_stages;
   if (o.arch) out.arch = o.arch;
   out.checked = o.checked != 0;
+  out.fpFusion = o.no_fp_fusion == 0;
   return TESSERA_SUCCESS;
 }
 

@@ -20,6 +20,7 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
   TargetFacts facts = target.facts(options);
   module.attrs().set("target", ir::Attribute(target.name()));
   if (options.checked) module.attrs().set("checked", ir::Attribute(int64_t(1)));
+  if (!options.fpFusion) module.attrs().set("fp_fusion", ir::Attribute(int64_t(0)));
   if (std::string arch = target.architecture(options); !arch.empty())
     module.attrs().set("arch", ir::Attribute(arch));
   if (facts.warpSize > 1) {

@@ -22,6 +22,7 @@ struct TargetOptions {
   bool dumpIR = false;     // print the IR after each pass (also TESSERA_DUMP_IR=1)
   bool emitAssembly = false; // fill CompiledKernel::assembly (LLVM IR, PTX, ...)
   bool checked = false;    // bounds-check memory accesses (the check-bounds pass; tessera.h)
+  bool fpFusion = true;    // a mul feeding an add may become an fma (ir/IR.h)
   // Stop once the target's own lowering is done and verified (LLVM IR), before
   // LLVM's optimizer, code generation and assembly: the lowering fuzzer.
   bool lowerOnly = false;

@@ -175,6 +175,9 @@ typedef struct tessera_compile_options {
    * [3] line; [4] column; [5] the byte offset from the argument (overflow:
    * the exact result); [6..8] the program id. [9] is the kernel's scratch. */
   int checked;
+  /* 1: no mul is fused with an add into an fma (Triton's enable_fp_fusion=False);
+   * 0: a mul feeding an add may be contracted (ir/IR.h; Triton's default). */
+  int no_fp_fusion;
 } tessera_compile_options;
 
 #define TESSERA_CHECK_REPORT_SLOTS 10

@@ -14,13 +14,14 @@ namespace {
 
 class ThreadEmitter : public ElementwiseEmitter {
 public:
-  ThreadEmitter(llvm::Module &module, const TargetInfo &ti, int lanes)
+  ThreadEmitter(llvm::Module &module, const TargetInfo &ti, int lanes, bool fpFusion)
       : ElementwiseEmitter(module, ti.name()), info(ti), warpSize(lanes) {
     setGlobalAddressSpace(ti.globalAddressSpace());
     setSharedAddressSpace(ti.sharedAddressSpace());
-    // A mul feeding an add may become an fma (ir/IR.h; Triton's default).
+    // A mul feeding an add may become an fma (ir/IR.h; Triton's default),
+    // unless the user turned fusion off.
     llvm::FastMathFlags contract;
-    contract.setAllowContract();
+    contract.setAllowContract(fpFusion);
     b.setFastMathFlags(contract);
   }
 
@@ -551,7 +552,7 @@ private:
 } // namespace
 
 bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
-                      int numWarps, llvm::Module &m, GpuKernelInfo &out, std::string &error) {
+                      int numWarps, bool fpFusion, llvm::Module &m, GpuKernelInfo &out, std::string &error) {
   if (warpSize < 1 || numWarps < 1) {
     error = "internal error: " + info.name() + ": no warp size or warp count for @" + kernel.name() +
             " (module attributes warp_size, num_warps)";
@@ -561,7 +562,7 @@ bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, con
     error = "internal error: " + info.name() + ": kernel @" + kernel.name() + " is not at the thread level";
     return false;
   }
-  ThreadEmitter emitter(m, info, warpSize);
+  ThreadEmitter emitter(m, info, warpSize, fpFusion);
   try {
     emitter.emitKernel(kernel, symbol, warpSize * numWarps, out);
   } catch (const LoweringError &e) {

@@ -19,8 +19,8 @@ struct GpuKernelInfo {
 // Emits thread-level kernel `kernel` into `module` as entry point `symbol`,
 // run by `numWarps` warps of `warpSize` threads per program (the values
 // lower-to-threads used). Returns false with `error` set for IR it cannot
-// emit.
+// emit. Without `fpFusion` no mul is contracted with an add into an fma.
 bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
-                      int numWarps, llvm::Module &module, GpuKernelInfo &out, std::string &error);
+                      int numWarps, bool fpFusion, llvm::Module &module, GpuKernelInfo &out, std::string &error);
 
 } // namespace tessera::targets::llvmgen

@@ -259,6 +259,11 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
     return o.is(OpCode::Add) ? bin(Op::OpFAdd, Op::OpIAdd) : bin(Op::OpFSub, Op::OpISub);
   case OpCode::Mul:
     if (boolean) return op(Op::OpLogicalAnd, ty, {in[0], in[1]});
+    if (fp && !opts.fpFusion) {
+      Id product = bin(Op::OpFMul, Op::OpIMul);
+      b.decorate(product, spv::Decoration::NoContraction);
+      return product;
+    }
     return bin(Op::OpFMul, Op::OpIMul);
   case OpCode::Neg:
     if (boolean) return in[0];

@@ -47,6 +47,8 @@ struct EmitOptions {
   Flavour flavour = Flavour::Vulkan;
   int warpSize = 32;
   int numWarps = 4;
+  // false: float muls are decorated NoContraction (no driver fuses them into an fma).
+  bool fpFusion = true;
 };
 
 // The push-constant member holding the device-assertion record's address

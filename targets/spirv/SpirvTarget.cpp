@@ -105,6 +105,7 @@ public:
     eo.flavour = flavour_;
     eo.warpSize = int(module.attrs().getInt("warp_size", arch.subgroupSize));
     eo.numWarps = int(module.attrs().getInt("num_warps", options.numWarps));
+    eo.fpFusion = options.fpFusion;
     EmittedKernel k;
     if (!emitKernel(*kernel, entry, eo, k, error)) return false;
     timer.mark("lower");
