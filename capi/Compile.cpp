@@ -67,6 +67,7 @@ std::string cacheKey(const tessera_compile_options &o, const std::string &target
   k.add(std::to_string(o.num_stages));
   k.add(o.checked ? "checked" : "");
   k.add(o.no_fp_fusion ? "no-fp-fusion" : "");
+  k.add(std::to_string(o.max_registers));
   // The resolved arch and features (the CPU target compiles for the host's
   // processor): a cache shared between machines, say a network home, must
   // not hand one CPU another's code.
@@ -156,11 +157,13 @@ tessera_status targetOptions(const tessera_compile_options &o, const char *api, 
   if (o.num_signature && !o.signature) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": null signature");
   if (o.num_constexprs && !o.constexprs) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": null constexprs");
   if (o.num_warps < 0 || o.num_stages < 0) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": negative num_warps or num_stages");
+  if (o.max_registers < 0) return fail(TESSERA_ERROR_INVALID_ARGUMENT, a + ": negative max_registers");
   if (o.num_warps) out.numWarps = o.num_warps;
   if (o.num_stages) out.numStages = o.num_stages;
   if (o.arch) out.arch = o.arch;
   out.checked = o.checked != 0;
   out.fpFusion = o.no_fp_fusion == 0;
+  out.maxRegisters = o.max_registers;
   return TESSERA_SUCCESS;
 }
 

@@ -178,6 +178,9 @@ typedef struct tessera_compile_options {
   /* 1: no mul is fused with an add into an fma (Triton's enable_fp_fusion=False);
    * 0: a mul feeding an add may be contracted (ir/IR.h; Triton's default). */
   int no_fp_fusion;
+  /* > 0: at most this many registers per thread (Triton's maxnreg; nvptx's
+   * .maxnreg, ignored by the other targets); 0: the compiler chooses. */
+  int max_registers;
 } tessera_compile_options;
 
 #define TESSERA_CHECK_REPORT_SLOTS 10

@@ -27,7 +27,7 @@ from ._specialize import fast_pointer as _fast_pointer
 KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_not_specialize annotation")
 
 # Launch options Triton accepts that the CPU target has no use for.
-_IGNORED_OPTIONS = ("num_ctas", "maxnreg", "launch_cooperative_grid")
+_IGNORED_OPTIONS = ("num_ctas", "launch_cooperative_grid")
 
 
 # Whether a mul feeding an add may become an fma when a launch does not say
@@ -35,9 +35,24 @@ _IGNORED_OPTIONS = ("num_ctas", "maxnreg", "launch_cooperative_grid")
 _DEFAULT_FP_FUSION = os.environ.get("TESSERA_DEFAULT_FP_FUSION", "1") not in ("0", "false", "False")
 
 
-def _fp_fusion(enable_fp_fusion):
-    """A launch's enable_fp_fusion, else the default."""
-    return _DEFAULT_FP_FUSION if enable_fp_fusion is None else bool(enable_fp_fusion)
+class _Codegen(collections.namedtuple("_Codegen", "fp_fusion max_registers")):
+    """Launch options that change the code but not the specialization:
+    enable_fp_fusion (None: the default) and maxnreg (None or 0: no cap)."""
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, enable_fp_fusion=None, maxnreg=None):
+        fusion = _DEFAULT_FP_FUSION if enable_fp_fusion is None else bool(enable_fp_fusion)
+        if maxnreg is not None and (type(maxnreg) is not int or maxnreg < 0):
+            raise ValueError("maxnreg must be a non-negative int, not %r" % (maxnreg,))
+        return _PLAIN_CODEGEN if fusion and not maxnreg else cls(fusion, maxnreg or 0)
+
+    def key(self):
+        """The specialization key's suffix (none for the plain options)."""
+        return () if self is _PLAIN_CODEGEN else (("codegen",) + tuple(self))
+
+
+_PLAIN_CODEGEN = _Codegen(True, 0)
 
 
 def _is_constexpr_annotation(annotation):
@@ -407,7 +422,7 @@ class JITFunction(KernelInterface):
             raise type(e)(e.status, message) from ValueError(first.group(1) if first else message)
 
     def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None, checked=False,
-                fp_fusion=True):
+                codegen=_PLAIN_CODEGEN):
         handle = None
         if device and device != "cpu":
             # The arguments' GPU; when it is not usable the C API reports why
@@ -417,7 +432,7 @@ class JITFunction(KernelInterface):
             except _C.TesseraError:
                 handle = None
         kernel = self._compile_module(_C.compile, signature, constexprs, num_warps, num_stages, target=target,
-                                      device=handle, checked=checked, fp_fusion=fp_fusion)
+                                      device=handle, checked=checked, **codegen._asdict())
         if not isinstance(kernel, _C.Kernel):
             return kernel  # a stand-in (tests)
         from .compiler import KernelMetadata
@@ -430,7 +445,7 @@ class JITFunction(KernelInterface):
         arch, module = _C.device_architecture(kernel.device) or None, self.module_text()
         kernel._assemble = lambda: self._compile_module(_C.compile_binary, signature, constexprs, num_warps,
                                                         num_stages, module, target=target, arch=arch,
-                                                        checked=checked, fp_fusion=fp_fusion)
+                                                        checked=checked, **codegen._asdict())
         return kernel
 
     def _kernel_name(self, signature, constexprs):
@@ -447,7 +462,7 @@ class JITFunction(KernelInterface):
         return self._repr(Specialization(types, constants))
 
     def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, debug=None, enable_fp_fusion=None,
-                     **kwargs):
+                     maxnreg=None, **kwargs):
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
@@ -456,19 +471,20 @@ class JITFunction(KernelInterface):
         self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
                                     arch=arch, checked=_checked.enabled(debug, self.debug),
-                                    fp_fusion=_fp_fusion(enable_fp_fusion))
+                                    **_Codegen.of(enable_fp_fusion, maxnreg)._asdict())
 
-    def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, **kwargs):
+    def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, maxnreg=None,
+            **kwargs):
         fast = self._fast
-        fusion = _fp_fusion(enable_fp_fusion)
-        if not fusion:
+        codegen = _Codegen.of(enable_fp_fusion, maxnreg)
+        if codegen is not _PLAIN_CODEGEN:
             fast = False  # the lane keys no compile options beyond warps and stages
         if fast and debug is None and not self.debug:
             kernel = fast.launch(args, kwargs, grid, num_warps, num_stages)
             if kernel is not None:
                 return kernel
         kernel, bound, signature, values, device, checked = self._kernel_for(args, kwargs, num_warps, num_stages,
-                                                                              debug, fusion)
+                                                                              debug, codegen)
         stream = _current_stream(device)
         if checked:
             return self._run_checked(kernel, grid, bound, signature, values, device, stream)
@@ -508,13 +524,14 @@ class JITFunction(KernelInterface):
         module = self.module_text()
         return _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename))
 
-    def warmup(self, *args, grid=None, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, **kwargs):
+    def warmup(self, *args, grid=None, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None,
+               maxnreg=None, **kwargs):
         """Compiles (or finds) the kernel a launch with these arguments would
         run, without launching it (Triton's JITFunction.warmup); `grid` is
         accepted and unused."""
-        return self._kernel_for(args, kwargs, num_warps, num_stages, debug, _fp_fusion(enable_fp_fusion))[0]
+        return self._kernel_for(args, kwargs, num_warps, num_stages, debug, _Codegen.of(enable_fp_fusion, maxnreg))[0]
 
-    def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, fp_fusion=True):
+    def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN):
         """(kernel, bound arguments, signature, launch values, device, checked)
         of a launch: specialized, compiled once per key, and the arguments
         checked against what the kernel writes."""
@@ -532,12 +549,11 @@ class JITFunction(KernelInterface):
         checked = _checked.enabled(debug, self.debug)
         if checked:
             key += ("checked",)
-        if not fp_fusion:
-            key += ("no_fp_fusion",)
+        key += codegen.key()
         kernel = self.cache.get(key)
         if kernel is None:
             _check_num_warps(num_warps)
-            kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked, fp_fusion)
+            kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked, codegen)
             self.cache[key] = kernel
         if readonly and kernel.written:
             for index, name in readonly:

@@ -30,7 +30,7 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   PhaseTimer timer;
   // What the shared passes ran with (runPipeline's module attributes).
   int warpSize = int(module.attrs().getInt("warp_size", 0)), numWarps = int(module.attrs().getInt("num_warps", 0));
-  if (!emitThreadKernel(*kernel, entry, *info, warpSize, numWarps, options.fpFusion, m, ki, error)) return false;
+  if (!emitThreadKernel(*kernel, entry, *info, warpSize, numWarps, options, m, ki, error)) return false;
   timer.mark("lower");
   if (ki.sharedMemoryBytes > toolchain.sharedMemoryLimit()) {
     error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " +

@@ -143,6 +143,9 @@ public:
   virtual bool staticSharedMemory() const { return false; }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
+  // At most `registers` registers per thread (Triton's maxnreg); targets
+  // without such a cap ignore it.
+  virtual void capRegisters(llvm::Function *, int /*registers*/) const {}
   // A hardware register (ir/Ops.def hardware_register: "globaltimer",
   // "smid"), or null where the target has none.
   virtual llvm::Value *hardwareRegister(llvm::IRBuilder<> &, const std::string &name) const {

@@ -33,7 +33,8 @@ public:
   }
   llvm::Value *approxDivide(llvm::Value *x, llvm::Value *y) override { return info.approxDivide(b, x, y); }
 
-  void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, GpuKernelInfo &out) {
+  void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, int maxRegisters,
+                  GpuKernelInfo &out) {
     std::vector<llvm::Type *> argTys;
     for (unsigned i = 0; i < kernel.numArguments(); ++i) {
       ir::Type t = kernel.argument(i)->type();
@@ -48,6 +49,7 @@ public:
                                 llvm::GlobalValue::ExternalLinkage, symbol, m);
     out.threads = threads;
     info.markKernel(fn, threads);
+    if (maxRegisters > 0) info.capRegisters(fn, maxRegisters);
     for (unsigned i = 0; i < kernel.numArguments(); ++i)
       if (kernel.argument(i)->type().isPointer()) fn->addParamAttr(i, llvm::Attribute::NoUndef);
     b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
@@ -552,7 +554,8 @@ private:
 } // namespace
 
 bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
-                      int numWarps, bool fpFusion, llvm::Module &m, GpuKernelInfo &out, std::string &error) {
+                      int numWarps, const TargetOptions &options, llvm::Module &m, GpuKernelInfo &out,
+                      std::string &error) {
   if (warpSize < 1 || numWarps < 1) {
     error = "internal error: " + info.name() + ": no warp size or warp count for @" + kernel.name() +
             " (module attributes warp_size, num_warps)";
@@ -562,9 +565,9 @@ bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, con
     error = "internal error: " + info.name() + ": kernel @" + kernel.name() + " is not at the thread level";
     return false;
   }
-  ThreadEmitter emitter(m, info, warpSize, fpFusion);
+  ThreadEmitter emitter(m, info, warpSize, options.fpFusion);
   try {
-    emitter.emitKernel(kernel, symbol, warpSize * numWarps, out);
+    emitter.emitKernel(kernel, symbol, warpSize * numWarps, options.maxRegisters, out);
   } catch (const LoweringError &e) {
     error = e.message;
     return false;

@@ -19,8 +19,10 @@ struct GpuKernelInfo {
 // Emits thread-level kernel `kernel` into `module` as entry point `symbol`,
 // run by `numWarps` warps of `warpSize` threads per program (the values
 // lower-to-threads used). Returns false with `error` set for IR it cannot
-// emit. Without `fpFusion` no mul is contracted with an add into an fma.
+// emit. From `options`: whether a mul may be contracted with an add into
+// an fma (fpFusion), and a cap on registers per thread (maxRegisters).
 bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
-                      int numWarps, bool fpFusion, llvm::Module &module, GpuKernelInfo &out, std::string &error);
+                      int numWarps, const TargetOptions &options, llvm::Module &module, GpuKernelInfo &out,
+                      std::string &error);
 
 } // namespace tessera::targets::llvmgen

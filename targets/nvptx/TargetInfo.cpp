@@ -258,6 +258,13 @@ public:
     md->addOperand(llvm::MDNode::get(ctx, {f, llvm::MDString::get(ctx, "maxntidx"), i32(threads)}));
   }
 
+  void capRegisters(llvm::Function *fn, int registers) const override {  // PTX's .maxnreg
+    llvm::LLVMContext &ctx = fn->getContext();
+    auto *n = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), registers));
+    fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(
+        llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, "maxnreg"), n}));
+  }
+
 private:
   // Float max/min as integer atomics on the bits (Triton's way): for a
   // value with the sign bit clear, signed integer order is float order
