@@ -68,6 +68,7 @@ std::string cacheKey(const tessera_compile_options &o, const std::string &target
   k.add(o.checked ? "checked" : "");
   k.add(o.no_fp_fusion ? "no-fp-fusion" : "");
   k.add(std::to_string(o.max_registers));
+  k.add(o.flush_subnormals ? "ftz" : "");
   // The resolved arch and features (the CPU target compiles for the host's
   // processor): a cache shared between machines, say a network home, must
   // not hand one CPU another's code.
@@ -164,6 +165,7 @@ tessera_status targetOptions(const tessera_compile_options &o, const char *api, 
   out.checked = o.checked != 0;
   out.fpFusion = o.no_fp_fusion == 0;
   out.maxRegisters = o.max_registers;
+  out.flushSubnormals = o.flush_subnormals != 0;
   return TESSERA_SUCCESS;
 }
 

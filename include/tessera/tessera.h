@@ -181,6 +181,9 @@ typedef struct tessera_compile_options {
   /* > 0: at most this many registers per thread (Triton's maxnreg; nvptx's
    * .maxnreg, ignored by the other targets); 0: the compiler chooses. */
   int max_registers;
+  /* 1: libdevice and approximate exp/exp2 flush subnormals to zero (Triton's
+   * enable_reflect_ftz, its default; nvptx only); 0: they keep them. */
+  int flush_subnormals;
 } tessera_compile_options;
 
 #define TESSERA_CHECK_REPORT_SLOTS 10

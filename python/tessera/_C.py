@@ -91,7 +91,7 @@ class _CompileOptions(ctypes.Structure):
         ("constexprs", ctypes.POINTER(_Constexpr)), ("num_constexprs", ctypes.c_size_t),
         ("target", ctypes.c_char_p), ("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
         ("device", ctypes.c_void_p), ("arch", ctypes.c_char_p), ("checked", ctypes.c_int),
-        ("no_fp_fusion", ctypes.c_int), ("max_registers", ctypes.c_int),
+        ("no_fp_fusion", ctypes.c_int), ("max_registers", ctypes.c_int), ("flush_subnormals", ctypes.c_int),
     ]
 
 
@@ -529,7 +529,7 @@ def _as_ctypes(value):
 
 
 def _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=None, arch=None,
-             checked=False, fp_fusion=True, max_registers=0):
+             checked=False, fp_fusion=True, max_registers=0, flush_subnormals=False):
     """tessera_compile_options for the C API (the arrays stay alive with it)."""
     o = _CompileOptions()
     o.source, o.filename, o.entry = source.encode(), filename.encode(), entry.encode()
@@ -543,16 +543,18 @@ def _options(source, entry, signature, constexprs, target, filename, num_warps, 
     o.checked = int(bool(checked))
     o.no_fp_fusion = int(not fp_fusion)
     o.max_registers = max_registers
+    o.flush_subnormals = int(bool(flush_subnormals))
     return o
 
 
 def compile(source, entry, signature, constexprs, target="cpu", filename="<kernel>", num_warps=0, num_stages=0,
-            device=None, checked=False, fp_fusion=True, max_registers=0):
+            device=None, checked=False, fp_fusion=True, max_registers=0, flush_subnormals=False):
     """Compiles through the C API (and its on-disk cache). `constexprs` is a
     list of (name, value-text) pairs; `device` a handle (None: device 0 of the
     target's backend)."""
     o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=device,
-                 checked=checked, fp_fusion=fp_fusion, max_registers=max_registers)
+                 checked=checked, fp_fusion=fp_fusion, max_registers=max_registers,
+                 flush_subnormals=flush_subnormals)
     k = ctypes.c_void_p()
     _check(library().tessera_compile(ctypes.byref(o), ctypes.byref(k)))
     return Kernel(k)
@@ -567,11 +569,12 @@ class Binary:
 
 
 def compile_binary(source, entry, signature, constexprs, target, filename="<kernel>", num_warps=0, num_stages=0,
-                   arch=None, checked=False, fp_fusion=True, max_registers=0):
+                   arch=None, checked=False, fp_fusion=True, max_registers=0, flush_subnormals=False):
     """Compiles for `target` (and `arch`, e.g. "sm_80") without a device (no
     cache): a Binary."""
     o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, arch=arch,
-                 checked=checked, fp_fusion=fp_fusion, max_registers=max_registers)
+                 checked=checked, fp_fusion=fp_fusion, max_registers=max_registers,
+                 flush_subnormals=flush_subnormals)
     h = ctypes.c_void_p()
     lib = library()
     _check(lib.tessera_compile_binary(ctypes.byref(o), ctypes.byref(h)))

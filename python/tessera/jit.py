@@ -35,24 +35,26 @@ _IGNORED_OPTIONS = ("num_ctas", "launch_cooperative_grid")
 _DEFAULT_FP_FUSION = os.environ.get("TESSERA_DEFAULT_FP_FUSION", "1") not in ("0", "false", "False")
 
 
-class _Codegen(collections.namedtuple("_Codegen", "fp_fusion max_registers")):
+class _Codegen(collections.namedtuple("_Codegen", "fp_fusion max_registers flush_subnormals")):
     """Launch options that change the code but not the specialization:
-    enable_fp_fusion (None: the default) and maxnreg (None or 0: no cap)."""
+    enable_fp_fusion (None: the default), maxnreg (None or 0: no cap) and
+    enable_reflect_ftz (None: off, where Triton's default is on)."""
     __slots__ = ()
 
     @classmethod
-    def of(cls, enable_fp_fusion=None, maxnreg=None):
+    def of(cls, enable_fp_fusion=None, maxnreg=None, enable_reflect_ftz=None):
         fusion = _DEFAULT_FP_FUSION if enable_fp_fusion is None else bool(enable_fp_fusion)
         if maxnreg is not None and (type(maxnreg) is not int or maxnreg < 0):
             raise ValueError("maxnreg must be a non-negative int, not %r" % (maxnreg,))
-        return _PLAIN_CODEGEN if fusion and not maxnreg else cls(fusion, maxnreg or 0)
+        ftz = bool(enable_reflect_ftz)
+        return _PLAIN_CODEGEN if fusion and not maxnreg and not ftz else cls(fusion, maxnreg or 0, ftz)
 
     def key(self):
         """The specialization key's suffix (none for the plain options)."""
         return () if self is _PLAIN_CODEGEN else (("codegen",) + tuple(self))
 
 
-_PLAIN_CODEGEN = _Codegen(True, 0)
+_PLAIN_CODEGEN = _Codegen(True, 0, False)
 
 
 def _is_constexpr_annotation(annotation):
@@ -462,7 +464,7 @@ class JITFunction(KernelInterface):
         return self._repr(Specialization(types, constants))
 
     def compile_only(self, target, *args, num_warps=None, num_stages=None, arch=None, debug=None, enable_fp_fusion=None,
-                     maxnreg=None, **kwargs):
+                     maxnreg=None, enable_reflect_ftz=None, **kwargs):
         """Compiles for `target` ("nvptx", "cpu"...; `arch` e.g. "sm_80") with the specialization
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
@@ -471,12 +473,12 @@ class JITFunction(KernelInterface):
         self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
                                     arch=arch, checked=_checked.enabled(debug, self.debug),
-                                    **_Codegen.of(enable_fp_fusion, maxnreg)._asdict())
+                                    **_Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)._asdict())
 
     def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, maxnreg=None,
-            **kwargs):
+            enable_reflect_ftz=None, **kwargs):
         fast = self._fast
-        codegen = _Codegen.of(enable_fp_fusion, maxnreg)
+        codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
         if codegen is not _PLAIN_CODEGEN:
             fast = False  # the lane keys no compile options beyond warps and stages
         if fast and debug is None and not self.debug:
@@ -525,11 +527,12 @@ class JITFunction(KernelInterface):
         return _C.DeviceAssertionError(e.status, module.map_message(str(e), module.chunks[0].filename))
 
     def warmup(self, *args, grid=None, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None,
-               maxnreg=None, **kwargs):
+               maxnreg=None, enable_reflect_ftz=None, **kwargs):
         """Compiles (or finds) the kernel a launch with these arguments would
         run, without launching it (Triton's JITFunction.warmup); `grid` is
         accepted and unused."""
-        return self._kernel_for(args, kwargs, num_warps, num_stages, debug, _Codegen.of(enable_fp_fusion, maxnreg))[0]
+        codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
+        return self._kernel_for(args, kwargs, num_warps, num_stages, debug, codegen)[0]
 
     def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN):
         """(kernel, bound arguments, signature, launch values, device, checked)

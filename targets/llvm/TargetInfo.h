@@ -11,6 +11,14 @@
 
 namespace tessera::targets::llvmgen {
 
+// A module flag set when the compile asks for subnormals to be flushed
+// (TargetOptions::flushSubnormals): targets' math and device libraries read it.
+inline constexpr const char *kFlushSubnormalsFlag = "tessera.flush_subnormals";
+inline bool flushesSubnormals(const llvm::Module &m) {
+  auto *flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(m.getModuleFlag(kFlushSubnormalsFlag));
+  return flag && !flag->isZero();
+}
+
 class TargetInfo {
 public:
   virtual ~TargetInfo() = default;

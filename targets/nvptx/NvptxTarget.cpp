@@ -120,7 +120,7 @@ public:
 
   bool linkDeviceLibraries(llvm::Module &m, std::string &error) const override {
     if (!linkLibdevice(m, error)) return false;
-    m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+    m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(llvmgen::flushesSubnormals(m) ? 1 : 0));
     return true;
   }
   // ptxas optimizes the PTX again: beyond LLVM's O1 (about two thirds of

@@ -2,7 +2,7 @@
 default a mul feeding an add may become an fma; enable_fp_fusion=False keeps
 them apart in the PTX (no contract flag for LLVM) and in SPIR-V
 (NoContraction on each float mul). maxnreg: PTX's .maxnreg, which ptxas
-honours. Both on launches, warmup, compile_only and autotune configs alike,
+honours. enable_reflect_ftz: flushing subnormals (nvptx). All on launches, warmup, compile_only and autotune configs alike,
 and a kernel compiled one way is never reused for another."""
 import os
 import re
@@ -101,3 +101,28 @@ def test_maxnreg_on_launches_and_configs(cpu_target):
     np.testing.assert_allclose(y, want, rtol=1e-5)
     with pytest.raises(ValueError, match="maxnreg must be a non-negative int"):
         _heavy[(1,)](x, y, N=16, maxnreg=-1)
+
+
+@tessera.jit
+def _exp2(data):
+    ptrs = data + tl.arange(0, 128)
+    tl.store(ptrs, tl.math.exp2(tl.load(ptrs)))
+
+
+@pytest.mark.skipif(not _C.target_available("nvptx"), reason="no nvptx code generator in this build")
+@pytest.mark.parametrize("option", [None, False, True])
+def test_reflect_ftz_flushes_only_when_asked(option):
+    # Triton's enable_reflect_ftz: ex2.approx.ftz and libdevice's FTZ paths.
+    # Tessera keeps subnormals unless asked (Triton's default is to flush).
+    x = np.full(128, -127.0, np.float32)
+    kw = {} if option is None else {"enable_reflect_ftz": option}
+    ptx = _exp2.compile_only("nvptx", x, **kw).assembly
+    assert (re.search(r"ex2\.approx\.ftz\.f32", ptx) is not None) == bool(option)
+    assert re.search(r"ex2\.approx(\.ftz)?\.f32", ptx)
+
+
+def test_reflect_ftz_keeps_its_own_kernel(cpu_target):
+    x = np.full(128, -3.0, np.float32)
+    plain = _exp2.warmup(x, grid=(1,))
+    assert _exp2.warmup(x, grid=(1,), enable_reflect_ftz=True) is not plain
+    assert _exp2.warmup(x, grid=(1,), enable_reflect_ftz=False) is plain
