@@ -2,8 +2,9 @@
 default a mul feeding an add may become an fma; enable_fp_fusion=False keeps
 them apart in the PTX (no contract flag for LLVM) and in SPIR-V
 (NoContraction on each float mul). maxnreg: PTX's .maxnreg, which ptxas
-honours. enable_reflect_ftz: flushing subnormals (nvptx). All on launches, warmup, compile_only and autotune configs alike,
-and a kernel compiled one way is never reused for another."""
+honours. enable_reflect_ftz: flushing subnormals (nvptx). All on launches,
+warmup, compile_only and autotune configs alike, and a kernel compiled one
+way is never reused for another."""
 import os
 import re
 import subprocess
