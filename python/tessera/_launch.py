@@ -89,9 +89,8 @@ def new_launcher(jit_function, on_error):
     if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
         return None
     names = tuple(p.name for p in params)
-    from .jit import _IGNORED_OPTIONS
-    if {"num_warps", "num_stages", "debug", "grid", "enable_fp_fusion", "maxnreg", "enable_reflect_ftz",
-        *_IGNORED_OPTIONS} & set(names):
+    from .jit import _CODEGEN_OPTIONS, _IGNORED_OPTIONS
+    if {"num_warps", "num_stages", "debug", "grid", *_CODEGEN_OPTIONS, *_IGNORED_OPTIONS} & set(names):
         return None  # also launch options: only run() sorts them out
     missing = object()
     defaults = tuple(missing if p.default is p.empty else p.default for p in params)

@@ -35,6 +35,10 @@ _IGNORED_OPTIONS = ("num_ctas", "launch_cooperative_grid")
 _DEFAULT_FP_FUSION = os.environ.get("TESSERA_DEFAULT_FP_FUSION", "1") not in ("0", "false", "False")
 
 
+# The launch options _Codegen reads (the fast lane leaves them to run()).
+_CODEGEN_OPTIONS = ("enable_fp_fusion", "maxnreg", "enable_reflect_ftz")
+
+
 class _Codegen(collections.namedtuple("_Codegen", "fp_fusion max_registers flush_subnormals")):
     """Launch options that change the code but not the specialization:
     enable_fp_fusion (None: the default), maxnreg (None or 0: no cap) and
@@ -43,6 +47,8 @@ class _Codegen(collections.namedtuple("_Codegen", "fp_fusion max_registers flush
 
     @classmethod
     def of(cls, enable_fp_fusion=None, maxnreg=None, enable_reflect_ftz=None):
+        if enable_fp_fusion is None and maxnreg is None and enable_reflect_ftz is None and _DEFAULT_FP_FUSION:
+            return _PLAIN_CODEGEN  # every launch that names none of them
         fusion = _DEFAULT_FP_FUSION if enable_fp_fusion is None else bool(enable_fp_fusion)
         if maxnreg is not None and (type(maxnreg) is not int or maxnreg < 0):
             raise ValueError("maxnreg must be a non-negative int, not %r" % (maxnreg,))

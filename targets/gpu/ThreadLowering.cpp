@@ -385,6 +385,10 @@ void ThreadLowering::lowerElementwise(const ir::Operation &op) {
 
 namespace {
 
+// How many elements of `bits` share one of the assembly's registers when it
+// takes `pack` elements per execution (Triton's packing into 32 bits).
+int elementsPerRegister(int bits, int pack) { return bits >= 32 || pack == 1 ? 1 : std::min(pack, 32 / bits); }
+
 ir::Type unsignedOfWidth(int bits) {
   switch (bits) {
   case 8: return ir::Type::scalar(ir::ScalarKind::U8);
@@ -420,9 +424,8 @@ void ThreadLowering::lowerInlineAsm(const ir::Operation &op) {
                  std::to_string(regs.size()) + ": the assembly would also run on padding (make it pure or pack fewer)");
   // `elems` of type t as the registers the assembly sees.
   auto packed = [&](const std::vector<ir::Value *> &elems, ir::Type t) {
-    int w = t.bitWidth();
-    if (w >= 32 || pack == 1) return elems;
-    int perReg = std::min(pack, 32 / w);
+    int w = t.bitWidth(), perReg = elementsPerRegister(w, pack);
+    if (perReg == 1) return elems;
     ir::Type bits = unsignedOfWidth(w), reg = unsignedOfWidth(perReg * w);
     std::vector<ir::Value *> out;
     for (size_t k = 0; k < elems.size(); k += size_t(perReg)) {
@@ -440,9 +443,9 @@ void ThreadLowering::lowerInlineAsm(const ir::Operation &op) {
   std::vector<ir::Type> resultRegs;  // the register types of one execution's results
   for (ir::Value *r : op.results()) {
     ir::Type t = r->type().element();
-    int w = t.bitWidth();
-    if (w >= 32 || pack == 1) resultRegs.insert(resultRegs.end(), size_t(pack), t);
-    else resultRegs.insert(resultRegs.end(), size_t((pack * w + 31) / 32), unsignedOfWidth(std::min(pack, 32 / w) * w));
+    int perReg = elementsPerRegister(t.bitWidth(), pack);
+    resultRegs.insert(resultRegs.end(), size_t((pack + perReg - 1) / perReg),
+                      perReg == 1 ? t : unsignedOfWidth(perReg * t.bitWidth()));
   }
   std::vector<Regs> outs(op.numResults(), Regs(l ? size_t(l->numRegs) : 1));
   for (size_t g = 0; g < regs.size(); g += size_t(pack)) {
@@ -460,8 +463,7 @@ void ThreadLowering::lowerInlineAsm(const ir::Operation &op) {
     unsigned next = 0;
     for (unsigned i = 0; i < op.numResults(); ++i) {
       ir::Type t = op.result(i)->type().element();
-      int w = t.bitWidth();
-      int perReg = (w >= 32 || pack == 1) ? 1 : std::min(pack, 32 / w);
+      int w = t.bitWidth(), perReg = elementsPerRegister(w, pack);
       for (int k = 0; k < pack; k += perReg) {
         ir::Value *reg = call->result(next++);
         for (int j = 0; j < perReg; ++j) {

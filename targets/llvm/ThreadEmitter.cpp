@@ -4,6 +4,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cctype>
+#include <sstream>
 #include <unordered_map>
 
 namespace tessera::targets::llvmgen {
@@ -349,14 +350,10 @@ private:
     for (char c : op.attr("constraints")->getString())
       if (!std::isspace(static_cast<unsigned char>(c))) constraints += c;
     std::vector<std::string> outputs, inputs;
-    size_t start = 0;
-    while (start <= constraints.size() && !constraints.empty()) {
-      size_t comma = constraints.find(',', start);
-      std::string c = constraints.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::istringstream list(constraints);
+    for (std::string c; std::getline(list, c, ',');) {
       if (!c.empty() && c[0] == '=') outputs.push_back(c.substr(1));
       else if (!c.empty() && c[0] != '~') inputs.push_back(c);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
     }
     if (outputs.size() != op.numResults() || inputs.size() != op.numOperands())
       fail(op, "has constraints for " + std::to_string(outputs.size()) + " outputs and " + std::to_string(inputs.size()) +

@@ -253,22 +253,21 @@ public:
 
   void markKernel(llvm::Function *fn, int threads) const override {
     fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
-    llvm::LLVMContext &ctx = fn->getContext();
-    llvm::NamedMDNode *md = fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations");
-    auto i32 = [&](int v) { return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), v)); };
-    auto *f = llvm::ConstantAsMetadata::get(fn);
-    md->addOperand(llvm::MDNode::get(ctx, {f, llvm::MDString::get(ctx, "kernel"), i32(1)}));
-    md->addOperand(llvm::MDNode::get(ctx, {f, llvm::MDString::get(ctx, "maxntidx"), i32(threads)}));
+    annotate(fn, "kernel", 1);
+    annotate(fn, "maxntidx", threads);
   }
 
-  void capRegisters(llvm::Function *fn, int registers) const override {  // PTX's .maxnreg
-    llvm::LLVMContext &ctx = fn->getContext();
-    auto *n = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), registers));
-    fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(
-        llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, "maxnreg"), n}));
-  }
+  void capRegisters(llvm::Function *fn, int registers) const override { annotate(fn, "maxnreg", registers); }
 
 private:
+  // An nvvm.annotations entry (kernel, maxntidx, maxnreg: the entry's directives).
+  static void annotate(llvm::Function *fn, const char *name, int value) {
+    llvm::LLVMContext &ctx = fn->getContext();
+    auto *v = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), value));
+    fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(
+        llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, name), v}));
+  }
+
   // Float max/min as integer atomics on the bits (Triton's way): for a
   // value with the sign bit clear, signed integer order is float order
   // (max.s / min.s); with it set, unsigned order is reversed float order
