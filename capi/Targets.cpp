@@ -33,7 +33,7 @@ std::unique_ptr<RowMirror> mirror(const targets::TargetRow &row) {
   m->info = {sizeof(tessera_target_info), row.name, row.present() ? 1 : 0, row.generator,
              m->aliases.data(), m->aliasFlavours.data(), m->aliases.size(),
              m->flavourPointers.data(), m->flavourPointers.size(),
-             m->formats.data(), m->formats.size()};
+             m->formats.data(), m->formats.size(), row.specializesPointerRange ? 1 : 0};
   return m;
 }
 

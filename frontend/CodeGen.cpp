@@ -226,6 +226,7 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
       continue;
     }
     if (spec.divisibleBy16) f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));
+    if (spec.pointerRange32) f->argAttrs(at).set("pointer_range", ir::Attribute(int64_t(32)));
     if (spec.equalsOne && spec.type.isInteger()) {
       f->argAttrs(at).set("equal_to_one", ir::Attribute(true));
       env[runtimeParams[i]->name] = SValue::tensor(constant(BigInt(1), spec.type));

@@ -703,12 +703,19 @@ std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
   size_t colon = text.find(':');
   if (colon != std::string_view::npos) {
     body = text.substr(0, colon);
-    std::string_view hint = text.substr(colon + 1);
-    if (hint == "16") spec.divisibleBy16 = true;
-    else if (hint == "1") spec.equalsOne = true;
-    else {
-      if (error) *error = "unknown specialization ':" + std::string(hint) + "' in '" + std::string(text) + "' (use :16 or :1)";
-      return std::nullopt;
+    for (std::string_view hints = text.substr(colon + 1);;) {
+      size_t next = hints.find(':');
+      std::string_view hint = hints.substr(0, next);
+      if (hint == "16") spec.divisibleBy16 = true;
+      else if (hint == "1") spec.equalsOne = true;
+      else if (hint == "r32") spec.pointerRange32 = true;
+      else {
+        if (error)
+          *error = "unknown specialization ':" + std::string(hint) + "' in '" + std::string(text) + "' (use :16, :1 or :r32)";
+        return std::nullopt;
+      }
+      if (next == std::string_view::npos) break;
+      hints.remove_prefix(next + 1);
     }
   }
   bool pointer = !body.empty() && body[0] == '*';
@@ -721,6 +728,10 @@ std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
   spec.type = pointer ? Type::pointer(*t) : *t;
   if (spec.equalsOne && !spec.type.isInteger()) {
     if (error) *error = "':1' applies only to integer arguments, not '" + std::string(text) + "'";
+    return std::nullopt;
+  }
+  if (spec.pointerRange32 && !spec.type.isPointer()) {
+    if (error) *error = "':r32' applies only to pointer arguments, not '" + std::string(text) + "'";
     return std::nullopt;
   }
   return spec;

@@ -22,6 +22,9 @@ struct ArgSpec {
   ir::Type type;              // runtime: i32, i64, f32, ptr<f16>, ...
   bool divisibleBy16 = false; // integers: value % 16 == 0; pointers: 16-byte aligned
   bool equalsOne = false;     // integers equal to 1 (compiled as the constant 1)
+  // Pointers into an allocation under 2 GiB (Triton's tt.pointer_range = 32):
+  // the argument attribute pointer_range = 32 (ir/IR.h).
+  bool pointerRange32 = false;
   // A host tensor descriptor ("tensordesc<fp16[64,64]>", Triton's): `type`
   // is the pointer to its elements and this its block shape. It is passed
   // as the base pointer, then the shape and the strides (i64 each).
@@ -52,7 +55,8 @@ struct CompileResult {
 CompileResult compileKernel(const CompileRequest &request);
 
 // Triton's signature spellings: "*fp32", "*bf16", "i32", "u64", "fp16", "i1".
-// A ":16" suffix marks divisibility (or 16-byte alignment), ":1" equality to 1.
+// A ":16" suffix marks divisibility (or 16-byte alignment), ":1" equality to 1,
+// ":r32" a pointer into an allocation under 2 GiB; "*fp32:16:r32" has two.
 std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error = nullptr);
 // Whether a constexpr's text names a function (ArgSpec::path): a language
 // function by its module path ("tessera.language.extra.cuda.smid") or a

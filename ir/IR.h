@@ -36,7 +36,12 @@
 //   addptr offsets count elements of the pointee and wrap. Accessing memory
 //   outside an allocation is undefined; a masked-off element of load/store
 //   touches no memory (a masked-off load yields `other`, or an unspecified
-//   value without it).
+//   value without it). A pointer argument with attribute pointer_range = 32
+//   (Triton's tt.pointer_range) points into an allocation of at most
+//   2^31 - 2 bytes; with it, an access addptr(argument, offset) whose offset
+//   is non-negative by construction (ir/analysis/NonNegative.h, which takes
+//   add, mul and shl as exact) may be made with a 32-bit byte offset, so an
+//   i32 offset computation that wraps past 2^31 there is unspecified.
 // - Ordering: within one program, memory ops on the same address for the same
 //   tile element happen in program order; ordering across elements of a tile
 //   needs `barrier`. Across programs only atomics order, with their `sem`

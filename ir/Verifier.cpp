@@ -832,11 +832,25 @@ public:
         c_.errors.push_back(f->loc.str() + ": error: function @" + f->name() + " is defined more than once");
       visible_.clear();
       for (Value *a : f->entry().arguments()) visible_.insert(a);
+      verifyArgumentAttributes(*f);
       verifyBlock(f->entry(), nullptr, f.get());
     }
   }
 
 private:
+  // pointer_range = 32 (ir/IR.h) is a fact about pointers, and the only range.
+  void verifyArgumentAttributes(const Function &f) {
+    for (unsigned i = 0; i < f.numArguments(); ++i) {
+      const Attribute *range = f.argAttrs(i).find("pointer_range");
+      if (!range) continue;
+      std::string where = f.loc.str() + ": error: @" + f.name() + " argument #" + std::to_string(i) + ": ";
+      if (!f.argument(i)->type().isPointer())
+        c_.errors.push_back(where + "pointer_range applies to pointers, not " + f.argument(i)->type().str());
+      else if (!range->isInt() || range->getInt() != 32)
+        c_.errors.push_back(where + "pointer_range must be 32, got " + range->str());
+    }
+  }
+
   void verifyBlock(const Block &b, const Operation *owner, const Function *f) {
     std::vector<const Value *> added;
     for (Value *a : b.arguments()) visible_.insert(a), added.push_back(a);

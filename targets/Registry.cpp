@@ -46,6 +46,7 @@ std::vector<TargetRow> makeRows() {
        .formats = {"hsaco"},
        .generator = "LLVM AMDGPU -> HSA code object (lld)",
        .llvmTarget = "amdgcn",
+       .specializesPointerRange = true,  // buffer loads and stores
        .create = [](std::string_view) { return amdgpu::createAmdgpuTarget(); }},
       {.name = "spirv",
        .aliases = {{"vulkan", "vulkan"}, {"opencl", "opencl"}, {"level_zero", "opencl"}},

@@ -157,6 +157,9 @@ struct TargetRow {
   std::vector<const char *> formats;    // binary formats; the first is what a complete toolchain produces
   const char *generator;                // what produces its code
   const char *llvmTarget;               // the LLVM backend it needs ("" = none)
+  // Uses pointer_range = 32 (ir/IR.h): launches mark pointers into
+  // allocations under 2 GiB with ":r32".
+  bool specializesPointerRange = false;
   // Makes its code generator for a flavour's name; null: none in this build yet.
   std::unique_ptr<Target> (*create)(std::string_view flavour);
 

@@ -146,17 +146,25 @@ def _first_line(text):
 
 
 class Tessera:
-    def __init__(self, exe):
+    def __init__(self, exe, pointer_range):
         self.exe = str(exe)
+        self.pointer_range = pointer_range
         try:
             usage = subprocess.run([self.exe, "compile", "--help"], capture_output=True, text=True).stdout
         except OSError as e:
             sys.exit(f"cannot run {self.exe}: {e} (build Tessera or pass --tessera)")
         self.has_num_stages = "--num-stages" in usage  # else the target's default
 
+    def signature(self, kernel):
+        """The kernel's signature as a launch on tensors within 2 GiB makes
+        it for amdgpu: pointers marked ":r32", unless told otherwise."""
+        if not self.pointer_range:
+            return kernel.signature
+        return ",".join(ty + ":r32" if ty.startswith("*") else ty for ty in kernel.signature.split(","))
+
     def compile(self, kernel, modules, arch):
         path = modules.path(kernel, "tessera")
-        cmd = [self.exe, "compile", str(path), "--entry", kernel.entry, "--signature", kernel.signature,
+        cmd = [self.exe, "compile", str(path), "--entry", kernel.entry, "--signature", self.signature(kernel),
                "--target", "amdgpu", "--arch", arch, "--num-warps", str(kernel.num_warps), "--emit", "asm"]
         for name, value in kernel.constexprs.items():
             cmd += ["-D", f"{name}={value}"]
@@ -415,7 +423,7 @@ def main(argv=None):
     kernels = [k for k in KERNELS if not args.kernel or any(s in k.label for s in args.kernel)]
     if args.num_stages:
         kernels = [replace(k, num_stages=args.num_stages) for k in kernels]
-    tessera = Tessera(args.tessera)
+    tessera = Tessera(args.tessera, pointer_range=not args.no_pointer_range)
     triton = Triton(pointer_range=not args.no_pointer_range)
     with tempfile.TemporaryDirectory(prefix="amd_parity_") as tmp:
         rows = run(kernels, archs, tessera, triton, KernelModules(tmp), args.dump)

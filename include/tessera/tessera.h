@@ -292,6 +292,10 @@ typedef struct tessera_target_info {
    * first is what a complete toolchain produces ("cubin"; "ptx" without ptxas). */
   const char *const *formats;
   size_t num_formats;
+  /* 1: its code may address a pointer argument with 32-bit offsets when the
+   * argument's allocation is under 2 GiB, so callers specialize pointers on
+   * that (the ":r32" of a signature, Triton's tt.pointer_range = 32). */
+  int specializes_pointer_range;
 } tessera_target_info;
 
 TESSERA_API int tessera_target_count(void);

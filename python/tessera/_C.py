@@ -110,6 +110,7 @@ class _TargetInfo(ctypes.Structure):
         ("alias_flavours", ctypes.POINTER(ctypes.c_char_p)), ("num_aliases", ctypes.c_size_t),
         ("flavours", ctypes.POINTER(ctypes.POINTER(_TargetFlavour))), ("num_flavours", ctypes.c_size_t),
         ("formats", ctypes.POINTER(ctypes.c_char_p)), ("num_formats", ctypes.c_size_t),
+        ("specializes_pointer_range", ctypes.c_int),
     ]
 
 
@@ -221,10 +222,12 @@ class TargetFlavour(collections.namedtuple("TargetFlavour", "name backend torch_
     dlpack_devices: DLPack device types of its memory."""
 
 
-class TargetRow(collections.namedtuple("TargetRow", "name has_code_generator code_generator aliases flavours formats")):
+class TargetRow(collections.namedtuple("TargetRow", "name has_code_generator code_generator aliases flavours formats "
+                                                   "specializes_pointer_range")):
     """One target: aliases maps each other name to the flavour it selects
     ("" = the first, the default); formats lists its binary formats, the
-    first being what a complete toolchain produces."""
+    first being what a complete toolchain produces; specializes_pointer_range:
+    launches mark pointers into allocations under 2 GiB (":r32")."""
 
 
 _rows = None
@@ -245,7 +248,8 @@ def targets():
                                               tuple(f.dlpack_devices[k] for k in range(f.num_dlpack_devices))))
             aliases = {t.aliases[k].decode(): t.alias_flavours[k].decode() for k in range(t.num_aliases)}
             rows.append(TargetRow(t.name.decode(), bool(t.has_code_generator), t.code_generator.decode(), aliases,
-                                  tuple(flavours), tuple(t.formats[k].decode() for k in range(t.num_formats))))
+                                  tuple(flavours), tuple(t.formats[k].decode() for k in range(t.num_formats)),
+                                  bool(t.specializes_pointer_range)))
         _rows = tuple(rows)
     return _rows
 

@@ -170,6 +170,39 @@ def _torch_pointer(t):
     return t.data_ptr(), _dtype_name(t.dtype), _torch_device(t.device)
 
 
+# The largest allocation a ":r32" pointer may point into (ir/IR.h's
+# pointer_range = 32): the size amdgpu's buffer resources state.
+RANGE32_BYTES = 0x7FFFFFFE
+
+
+def allocation_bytes(arg):
+    """The size of the allocation an array argument points into, or None
+    when it cannot be known (the pointer is then not specialized on it)."""
+    storage = getattr(arg, "untyped_storage", None)  # torch: views share their base's storage
+    if storage is not None:
+        try:
+            return storage().nbytes()
+        except (RuntimeError, TypeError):
+            return None
+    if getattr(arg, "_tessera_device", None) is not None:
+        return arg.nbytes  # tessera's arrays own their buffer
+    return None
+
+
+def mark_pointer_ranges(signature, arguments):
+    """`signature` with ":r32" on each pointer whose argument (`arguments`,
+    the values the entries were made from, in order) lies in an allocation
+    of at most RANGE32_BYTES."""
+    marked = []
+    for ty, arg in zip(signature, arguments):
+        if ty.startswith("*"):
+            size = allocation_bytes(arg)
+            if size is not None and size <= RANGE32_BYTES:
+                ty += ":r32"
+        marked.append(ty)
+    return marked
+
+
 def fast_pointer(cls):
     """The extractor for arguments of exactly type `cls` (numpy.ndarray,
     torch.Tensor), else None: other types take pointer_info's checks."""

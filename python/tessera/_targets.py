@@ -24,6 +24,13 @@ def backend_of(target):
 
 
 @functools.lru_cache(maxsize=None)
+def specializes_pointer_range(target):
+    """Whether launches for `target` mark pointers into allocations under
+    2 GiB (":r32"), which its code may address with 32-bit offsets."""
+    return _C.find_target(target)[0].specializes_pointer_range
+
+
+@functools.lru_cache(maxsize=None)
 def target_of_device(device):
     """The target whose code runs on `device` ("cuda:0" -> "nvptx", "hip:0" ->
     "amdgpu"); None (no device at all) means the host."""

@@ -32,7 +32,9 @@ class ASTSource:
     `signature` maps every parameter name to its type ("*fp32", "i32",
     "fp16", ... or "constexpr"); `constexprs` maps names (or Triton's
     `(index,)` paths) to values; `attrs` maps `(index,)` to Triton's
-    attribute lists, of which `["tt.divisibility", 16]` is used."""
+    attribute lists, of which `["tt.divisibility", 16]` and, for pointers
+    into allocations under 2 GiB (amdgpu's buffer accesses),
+    `["tt.pointer_range", 32]` are used."""
 
     def __init__(self, fn, signature, constexprs=None, attrs=None):
         if not hasattr(fn, "arg_names"):
@@ -57,6 +59,9 @@ class ASTSource:
     def _divisible(self, index):
         return any(list(a) == ["tt.divisibility", 16] for a in self.attrs.get((index,), ()))
 
+    def _ranged(self, index):
+        return any(list(a) == ["tt.pointer_range", 32] for a in self.attrs.get((index,), ()))
+
     def specialization(self):
         """(signature, constexprs) in the C API's form."""
         unknown = [n for n in self.signature if n not in self.fn.arg_names]
@@ -76,7 +81,8 @@ class ASTSource:
                 raise TypeError("ASTSource: the signature gives no type for parameter '%s' of '%s'"
                                 % (name, self.name))
             divisible = self._divisible(index) and (ty.startswith("*") or ty in ("i32", "i64"))
-            signature.append(ty + (":16" if divisible else ""))
+            ranged = self._ranged(index) and ty.startswith("*")
+            signature.append(ty + (":16" if divisible else "") + (":r32" if ranged else ""))
         return signature, constexprs
 
 

@@ -20,7 +20,7 @@ import textwrap
 
 from . import _C, _checked, _launch, _source, _targets
 from . import language as tl
-from ._specialize import constexpr_text, constexpr_text_cached, pointer_info, specialize_arg
+from ._specialize import constexpr_text, constexpr_text_cached, mark_pointer_ranges, pointer_info, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
 
@@ -359,8 +359,14 @@ class JITFunction(KernelInterface):
         (no pointers); read-only arguments are (runtime parameter, name)."""
         signature, values, constexprs, devices, readonly = self._signature(bound)
         target, device = resolve_target(self.target, devices)
+        if _targets.specializes_pointer_range(target):
+            signature = mark_pointer_ranges(signature, self._runtime_arguments(bound))
         key = (tuple(signature), tuple(constexprs), num_warps, num_stages, target, device)
         return key, signature, constexprs, values, target, device, readonly
+
+    def _runtime_arguments(self, bound):
+        """The bound values the signature's entries are made of, in order."""
+        return [bound[name] for name, is_constexpr, _ in self._params if not is_constexpr and bound[name] is not None]
 
     def _signature(self, bound):
         """(signature, launch values, constexprs, (parameter, device) of each
@@ -475,7 +481,10 @@ class JITFunction(KernelInterface):
         these arguments would get, without a device or a launch: a _C.Binary
         (format, data, assembly). Pointer arguments may live anywhere."""
         _check_num_warps(num_warps)
-        signature, _, constexprs, _, _ = self._signature(self.bind(args, kwargs))
+        bound = self.bind(args, kwargs)
+        signature, _, constexprs, _, _ = self._signature(bound)
+        if _targets.specializes_pointer_range(target):
+            signature = mark_pointer_ranges(signature, self._runtime_arguments(bound))
         self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
                                     arch=arch, checked=_checked.enabled(debug, self.debug),
@@ -505,6 +514,8 @@ class JITFunction(KernelInterface):
         """Lets the fast lane make launches like this one from now on."""
         if not isinstance(kernel, _C.Kernel):
             return  # a stand-in (tests): only the Python path launches it
+        if _targets.specializes_pointer_range(kernel.metadata.target):
+            return  # the lane's keys know nothing of allocation sizes (":r32")
         fast = self._fast  # one read: other threads may launch (and make one) meanwhile
         if fast is None:
             fast = self._fast = _launch.new_launcher(self, self._fast_launch_failed) or False

@@ -23,7 +23,12 @@ constexpr const char *kTriple = "amdgcn-amd-amdhsa";
 
 // The architectures we generate code for, as data: lanes per wave, LDS a
 // work-group may use, the features that fix the wave size, ocml's
-// __oclc_ISA_version for it, and whether VGPRs and AGPRs share one file.
+// __oclc_ISA_version for it, whether VGPRs and AGPRs share one file, and
+// the last word of a raw buffer resource (BufferAccess.cpp): on CDNA,
+// data format 32 (4 << 15) and number format float (7 << 12); on RDNA3,
+// format 0x27 in bits 12-18, bit 24 (which gfx10 on require) and range
+// checks on the offset alone (OOB_SELECT 3 << 28), as LLVM's MLIR AMDGPU
+// lowering writes them.
 struct ArchInfo {
   const char *name;
   int waveSize;
@@ -31,11 +36,12 @@ struct ArchInfo {
   const char *features;
   int isaVersion;
   bool unifiedRegisters;
+  uint32_t bufferFormat;
 };
 constexpr ArchInfo kArchs[] = {
-    {"gfx90a", 64, 64 * 1024, "+wavefrontsize64", 9010, true},
-    {"gfx942", 64, 64 * 1024, "+wavefrontsize64", 9402, true},
-    {"gfx1100", 32, 64 * 1024, "+wavefrontsize32", 11000, false},
+    {"gfx90a", 64, 64 * 1024, "+wavefrontsize64", 9010, true, 0x00027000},
+    {"gfx942", 64, 64 * 1024, "+wavefrontsize64", 9402, true, 0x00027000},
+    {"gfx1100", 32, 64 * 1024, "+wavefrontsize32", 11000, false, 0x31027000},
 };
 
 const llvm::Target *amdgpu(std::string &error) {
@@ -85,7 +91,7 @@ public:
     if (!tm) error = std::string("LLVM cannot create an AMDGPU target machine for ") + arch_.name;
     return tm;
   }
-  std::unique_ptr<llvmgen::TargetInfo> targetInfo() const override { return createAmdgpuTargetInfo(arch_.name, arch_.waveSize, arch_.unifiedRegisters); }
+  std::unique_ptr<llvmgen::TargetInfo> targetInfo() const override { return createAmdgpuTargetInfo(arch_.name, arch_.waveSize, arch_.unifiedRegisters, arch_.bufferFormat); }
   int64_t sharedMemoryLimit() const override { return arch_.ldsBytes; }
   std::string architecture() const override { return arch_.name; }
 

@@ -13,8 +13,8 @@ namespace {
 
 class AmdgpuTargetInfo final : public llvmgen::TargetInfo {
 public:
-  AmdgpuTargetInfo(std::string arch, int waveSize, bool unifiedRegisters)
-      : arch_(std::move(arch)), waveSize_(waveSize), unifiedRegisters_(unifiedRegisters) {}
+  AmdgpuTargetInfo(std::string arch, int waveSize, bool unifiedRegisters, uint32_t bufferFormat)
+      : arch_(std::move(arch)), waveSize_(waveSize), unifiedRegisters_(unifiedRegisters), bufferFormat_(bufferFormat) {}
 
   std::string name() const override { return "amdgpu"; }
   unsigned globalAddressSpace() const override { return 1; }
@@ -152,6 +152,15 @@ public:
     return out;
   }
 
+  llvm::Value *rangedLoad(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *byteOffset, llvm::Type *vecTy,
+                          llvm::Value *pred, llvm::Value *fallback) const override {
+    return bufferLoad(b, bufferFormat_, base, byteOffset, vecTy, pred, fallback);
+  }
+  bool rangedStore(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *byteOffset, llvm::Value *value,
+                   llvm::Value *pred) const override {
+    return bufferStore(b, bufferFormat_, base, byteOffset, value, pred);
+  }
+
   bool staticSharedMemory() const override { return true; }
 
   void markKernel(llvm::Function *fn, int threads) const override {
@@ -194,13 +203,14 @@ private:
   std::string arch_;
   int waveSize_;
   bool unifiedRegisters_;
+  uint32_t bufferFormat_;
 };
 
 } // namespace
 
 std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &arch, int waveSize,
-                                                            bool unifiedRegisters) {
-  return std::make_unique<AmdgpuTargetInfo>(arch, waveSize, unifiedRegisters);
+                                                            bool unifiedRegisters, uint32_t bufferFormat) {
+  return std::make_unique<AmdgpuTargetInfo>(arch, waveSize, unifiedRegisters, bufferFormat);
 }
 
 } // namespace tessera::targets::amdgpu

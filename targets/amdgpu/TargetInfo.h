@@ -12,9 +12,16 @@
 namespace tessera::targets::amdgpu {
 
 // The hooks of the thread emitter for `arch`, with `waveSize` lanes per wave;
-// `unifiedRegisters`: VGPRs and AGPRs share one register file (gfx90a on).
+// `unifiedRegisters`: VGPRs and AGPRs share one register file (gfx90a on);
+// `bufferFormat`: the last word of the architecture's buffer resources.
 std::unique_ptr<llvmgen::TargetInfo> createAmdgpuTargetInfo(const std::string &arch, int waveSize,
-                                                            bool unifiedRegisters);
+                                                            bool unifiedRegisters, uint32_t bufferFormat);
+
+// TargetInfo::rangedLoad / rangedStore as buffer instructions (BufferAccess.cpp).
+llvm::Value *bufferLoad(llvm::IRBuilder<> &b, uint32_t format, llvm::Value *base, llvm::Value *byteOffset,
+                        llvm::Type *vecTy, llvm::Value *pred, llvm::Value *fallback);
+bool bufferStore(llvm::IRBuilder<> &b, uint32_t format, llvm::Value *base, llvm::Value *byteOffset,
+                 llvm::Value *value, llvm::Value *pred);
 
 // Links the functions of ROCm's device libraries (ocml: math, ockl:
 // printf) the module calls, with their control constants (`isaVersion`:

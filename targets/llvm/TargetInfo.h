@@ -76,6 +76,23 @@ public:
     (void)ptr, (void)value, (void)pred, (void)hints;
     return false;
   }
+  // A global access at `byteOffset` (i32) from `base`, a kernel argument
+  // with pointer_range = 32 (ir/IR.h), where the offset is proven
+  // non-negative (ir/analysis/NonNegative.h): every access the program
+  // makes is then within 2^31 bytes after `base`. A target with 32-bit-
+  // offset accesses (AMD's buffer instructions) emits them here, masked-off
+  // lanes touching no memory and loading `fallback`; `pred` null: unmasked.
+  // Null / false: the lowering uses the 64-bit address.
+  virtual llvm::Value *rangedLoad(llvm::IRBuilder<> &, llvm::Value *base, llvm::Value *byteOffset, llvm::Type *vecTy,
+                                  llvm::Value *pred, llvm::Value *fallback) const {
+    (void)base, (void)byteOffset, (void)vecTy, (void)pred, (void)fallback;
+    return nullptr;
+  }
+  virtual bool rangedStore(llvm::IRBuilder<> &, llvm::Value *base, llvm::Value *byteOffset, llvm::Value *value,
+                           llvm::Value *pred) const {
+    (void)base, (void)byteOffset, (void)value, (void)pred;
+    return false;
+  }
   // <2 x elem> holding `first` and `second` (f32) rounded to f16/bf16 by one
   // packed conversion, or null if the target has none.
   virtual llvm::Value *narrowPair(llvm::IRBuilder<> &, llvm::Value *first, llvm::Value *second, llvm::Type *elem) const {

@@ -1,11 +1,15 @@
 #include "targets/llvm/ThreadEmitter.h"
 
+#include "ir/analysis/NonNegative.h"
+
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/Support/Error.h"
 
 #include <cctype>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tessera::targets::llvmgen {
 
@@ -57,6 +61,8 @@ public:
     tid_ = info.threadId(b);
     for (unsigned i = 0; i < kernel.numArguments(); ++i)
       values_[kernel.argument(i)] = fromStorage(fn->getArg(i), kernel.argument(i)->type());
+    for (unsigned i = 0; i < kernel.numArguments(); ++i)
+      if (kernel.argAttrs(i).getInt("pointer_range", 0) == 32) rangedArguments_.insert(kernel.argument(i));
     emitBlock(kernel.entry());
     b.CreateRetVoid();
     out.sharedMemoryBytes = kernel.attrs().getInt("shared_memory_bytes", 0);
@@ -176,6 +182,26 @@ private:
     sized->setName("tessera_shared");
   }
 
+  // `ptr` as a base argument with pointer_range = 32 plus a non-negative
+  // byte offset (i32), for TargetInfo::rangedLoad / rangedStore.
+  struct RangedAddress {
+    llvm::Value *base, *byteOffset;
+  };
+  std::optional<RangedAddress> rangedAddress(const ir::Value *ptr) {
+    if (rangedArguments_.empty()) return std::nullopt;
+    const ir::Value *base = ptr, *offset = nullptr;
+    if (const ir::Operation *def = ptr->definingOp(); def && def->is(OpCode::AddPtr))
+      base = def->operand(0), offset = def->operand(1);
+    if (!rangedArguments_.count(base)) return std::nullopt;
+    // addptr sign-extends its offset: a wide unsigned one may read as negative.
+    if (offset && (!nonNegative_.proves(offset) || (offset->type().isUnsigned() && offset->type().bitWidth() >= 32)))
+      return std::nullopt;
+    if (!offset) return RangedAddress{get(base), i32(0)};
+    // Exact for every access the program makes: those offsets are below 2^31 bytes.
+    llvm::Value *elements = b.CreateSExtOrTrunc(get(offset), b.getInt32Ty());
+    return RangedAddress{get(base), b.CreateMul(elements, i32(int64_t(memoryBytes(base->type().pointee()))))};
+  }
+
   void emitLoad(const ir::Operation &op) {
     ir::Type elem = op.result(0)->type();
     llvm::Type *st = storageType(elem);
@@ -191,8 +217,10 @@ private:
     TargetInfo::CacheHints hints{op.attrs().getString("cache", ""), op.attrs().getString("evict", "")};
     bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
     llvm::Value *v = nullptr;
+    std::optional<RangedAddress> ranged = global && !isVolatile ? rangedAddress(op.operand(0)) : std::nullopt;
     if (op.numOperands() == 1) {
-      if (hints.any() && global && !isVolatile) v = info.predicatedLoad(b, ptr, vt, b.getTrue(), llvm::PoisonValue::get(vt), hints);
+      if (ranged) v = info.rangedLoad(b, ranged->base, ranged->byteOffset, vt, nullptr, llvm::PoisonValue::get(vt));
+      if (!v && hints.any() && global && !isVolatile) v = info.predicatedLoad(b, ptr, vt, b.getTrue(), llvm::PoisonValue::get(vt), hints);
       if (!v) v = load();
     } else {
       llvm::Value *fallback = llvm::PoisonValue::get(vt);
@@ -201,7 +229,8 @@ private:
         fallback = w == 1 ? o : b.CreateInsertElement(fallback, o, uint64_t(i));
       }
       llvm::Value *pred = get(op.operand(1));
-      v = isVolatile || !global ? nullptr : info.predicatedLoad(b, ptr, vt, pred, fallback, hints);
+      if (ranged) v = info.rangedLoad(b, ranged->base, ranged->byteOffset, vt, pred, fallback);
+      if (!v && !isVolatile && global) v = info.predicatedLoad(b, ptr, vt, pred, fallback, hints);
       if (!v) v = whenElse(pred, load, fallback);
     }
     for (unsigned i = 0; i < w; ++i)
@@ -223,11 +252,14 @@ private:
     auto store = [&] { b.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(w * memoryBytes(elem)))); };
     TargetInfo::CacheHints hints{op.attrs().getString("cache", ""), op.attrs().getString("evict", "")};
     bool global = op.operand(0)->type().addressSpace() != ir::AddressSpace::Shared;
+    llvm::Value *pred = masked ? get(op.operands().back()) : nullptr;
+    if (global)
+      if (std::optional<RangedAddress> ranged = rangedAddress(op.operand(0)))
+        if (info.rangedStore(b, ranged->base, ranged->byteOffset, v, pred)) return;
     if (!masked) {
       if (!(hints.any() && global && info.predicatedStore(b, ptr, v, b.getTrue(), hints))) store();
       return;
     }
-    llvm::Value *pred = get(op.operands().back());
     if (!global || !info.predicatedStore(b, ptr, v, pred, hints)) when(pred, store);
   }
 
@@ -546,6 +578,8 @@ private:
   llvm::Function *fn = nullptr;
   llvm::Value *tid_ = nullptr;
   std::unordered_map<const ir::Value *, llvm::Value *> values_;
+  std::unordered_set<const ir::Value *> rangedArguments_;  // pointer_range = 32
+  ir::NonNegative nonNegative_;
 };
 
 } // namespace

@@ -98,3 +98,11 @@ TEST(Verifier, UseBeforeDefinitionBuiltByHand) {
   EXPECT_FALSE(verifyModule(m, &errors));
   EXPECT_NE(joinErrors(errors).find("'neg' op operand #0 is not defined before its use here"), std::string::npos);
 }
+
+TEST(Verifier, PointerRangeIsAFactAboutPointers) {
+  EXPECT_EQ(verifyBody("%p: ptr<f32> {pointer_range = 32}", ""), "");
+  EXPECT_EQ(verifyBody("%n: i32 {pointer_range = 32}", ""),
+            "v.tir:1:1: error: @f argument #0: pointer_range applies to pointers, not i32\n");
+  EXPECT_EQ(verifyBody("%p: ptr<f32> {pointer_range = 64}", ""),
+            "v.tir:1:1: error: @f argument #0: pointer_range must be 32, got 64\n");
+}

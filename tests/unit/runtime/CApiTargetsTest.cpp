@@ -48,6 +48,7 @@ TEST(CApiTargets, RowsMirrorTheRegistry) {
     }
     ASSERT_EQ(info->num_formats, row.formats.size());
     for (size_t f = 0; f < info->num_formats; ++f) EXPECT_STREQ(info->formats[f], row.formats[f]);
+    EXPECT_EQ(info->specializes_pointer_range, row.specializesPointerRange ? 1 : 0);
     ASSERT_EQ(info->num_flavours, row.flavours.size());
     for (size_t f = 0; f < info->num_flavours; ++f) {
       const tessera_target_flavour &c = *info->flavours[f];
