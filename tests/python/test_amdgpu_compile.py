@@ -50,6 +50,47 @@ def test_conformance_kernel_compiles(amdgpu, case, dtype, arch):
     _check_code_object(bytes(binary.data), arch)
 
 
+class _SmallAllocation:
+    """A numpy array as a tessera array (an allocation of known size), so
+    that its pointer is marked ":r32" for amdgpu."""
+    _tessera_device = "cpu"
+
+    def __init__(self, array):
+        self._array, self.dtype, self.nbytes = array, array.dtype, array.nbytes
+
+    def data_ptr(self):
+        return self._array.ctypes.data
+
+
+@pytest.mark.parametrize("case,dtype", _params())
+def test_conformance_kernel_compiles_with_buffer_accesses(amdgpu, case, dtype):
+    """Every kernel again with its arrays in small allocations: pointers
+    marked ":r32", non-negative offsets as buffer loads and stores."""
+    args = case.inputs(conf.case_rng(7, case, dtype), dtype)
+    call = {k: (v.allocate()[1] if isinstance(v, conf.Out) else v) for k, v in args.items()}
+    call = {k: (_SmallAllocation(v) if isinstance(v, np.ndarray) else v) for k, v in call.items()}
+    try:
+        binary = case.kernel.compile_only("amdgpu", arch="gfx942", **call)
+    except Exception as e:  # noqa: BLE001
+        if case.raises is not None and isinstance(e, case.raises):
+            return
+        raise
+    _check_code_object(bytes(binary.data), "gfx942")
+
+
+def test_most_conformance_kernels_use_buffer_accesses(amdgpu):
+    """The marking reaches the code: most elementwise cases load through buffers."""
+    cases = [c for c in CASES if c.name.startswith("elementwise.")]
+    buffered = 0
+    for case in cases:
+        dtype = case.dtypes[0]
+        args = case.inputs(conf.case_rng(7, case, dtype), dtype)
+        call = {k: (_SmallAllocation(v.allocate()[1]) if isinstance(v, conf.Out) else
+                    _SmallAllocation(v) if isinstance(v, np.ndarray) else v) for k, v in args.items()}
+        buffered += "buffer_load" in case.kernel.compile_only("amdgpu", arch="gfx942", **call).assembly
+    assert buffered >= len(cases) // 2, (buffered, len(cases))
+
+
 @tessera.jit(target="hip")
 def _add(x, y, out, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
