@@ -386,7 +386,7 @@ _TARGET_GAPS = re.compile(r"not supported on the \w+ target yet|has no Vulkan in
 # ... and a device's refusal to load a kernel that needs a feature it lacks
 # (a Vulkan device without shaderFloat64, say): the same case passes on a
 # device that has it.
-_DEVICE_GAPS = re.compile(r"the kernel needs SPIR-V capability \d+ \(Vulkan's \w+\), which .* does not have")
+_DEVICE_GAPS = re.compile(r"the kernel needs SPIR-V capability \d+ \((Vulkan|Level Zero)'s \w+\), which .* does not have")
 
 
 def run_case(case, dtype, target, seed):

@@ -14,6 +14,7 @@ namespace tessera::runtime {
 
 #define TESSERA_ZE_FUNCTIONS(X)                                                                                        \
   X(zeInit) X(zeDriverGet) X(zeDeviceGet) X(zeDeviceGetProperties) X(zeDeviceGetComputeProperties)                    \
+  X(zeDeviceGetModuleProperties)                                                                                     \
   X(zeContextCreate) X(zeContextDestroy) X(zeMemAllocDevice) X(zeMemAllocHost) X(zeMemFree)                           \
   X(zeCommandListCreateImmediate) X(zeCommandListDestroy) X(zeCommandListAppendMemoryCopy)                           \
   X(zeCommandListAppendLaunchKernel) X(zeCommandListAppendBarrier) X(zeCommandListAppendWriteGlobalTimestamp)        \

@@ -143,10 +143,13 @@ public:
       : api_(api), context_(context), device_(device), index_(index) {
     props_.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
     compute_.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+    modules_.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
   }
   Status init() {
     if (Status st = api_.check(api_.zeDeviceGetProperties(device_, &props_), "zeDeviceGetProperties"); !st) return st;
     if (Status st = api_.check(api_.zeDeviceGetComputeProperties(device_, &compute_), "zeDeviceGetComputeProperties"); !st)
+      return st;
+    if (Status st = api_.check(api_.zeDeviceGetModuleProperties(device_, &modules_), "zeDeviceGetModuleProperties"); !st)
       return st;
     ze_command_list_handle_t list = nullptr;
     if (Status st = newList(list); !st) return st;
@@ -183,6 +186,26 @@ public:
     return false;
   }
   const ze_device_compute_properties_t &compute() const { return compute_; }
+  // The module-property flag a SPIR-V capability needs, and its name;
+  // {0, ""} where the capability needs none.
+  static std::pair<ze_device_module_flags_t, const char *> flagFor(uint32_t capability) {
+    switch (capability) {
+    case 9: return {ZE_DEVICE_MODULE_FLAG_FP16, "ZE_DEVICE_MODULE_FLAG_FP16"};                    // Float16
+    case 10: return {ZE_DEVICE_MODULE_FLAG_FP64, "ZE_DEVICE_MODULE_FLAG_FP64"};                   // Float64
+    case 12: return {ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS, "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS"}; // Int64Atomics
+    default: return {0, ""};
+    }
+  }
+  // A capability the device lacks is a clear refusal, not the driver's failure.
+  Status checkCapabilities(const std::vector<uint32_t> &capabilities) const {
+    for (uint32_t capability : capabilities) {
+      auto [flag, flagName] = flagFor(capability);
+      if (flag && !(modules_.flags & flag))
+        return {StatusCode::Unsupported, "the kernel needs SPIR-V capability " + std::to_string(capability) +
+                                             " (Level Zero's " + flagName + "), which " + name() + " does not have"};
+    }
+    return Status::ok();
+  }
   // Nanoseconds per timestamp tick, and the ticks' valid bits.
   double nsPerTick() const { return props_.timerResolution ? double(props_.timerResolution) : 1.0; }
   uint64_t tickMask() const {
@@ -290,6 +313,7 @@ private:
   int index_;
   ze_device_properties_t props_{};
   ze_device_compute_properties_t compute_{};
+  ze_device_module_properties_t modules_{};
   std::unique_ptr<ZeStream> default_;
   std::mutex streamsMutex_;
   std::set<ZeStream *> streams_;
@@ -384,6 +408,7 @@ Status ZeDevice::loadModule(std::string_view format, const void *binary, size_t 
   auto m = std::make_shared<LoadedZeModule>();
   m->api = &api_;
   if (Status st = reflectOpenClSpirv(static_cast<const uint32_t *>(binary), size / 4, m->info); !st) return st;
+  if (Status st = checkCapabilities(m->info.capabilities); !st) return st;
   uint32_t sg = m->info.subgroupSize;
   if (sg && !supportsSubgroupSize(sg))
     return {StatusCode::LoadFailed, "the module was compiled for subgroups of " + std::to_string(sg) + " lanes, which " +

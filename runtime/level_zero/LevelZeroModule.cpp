@@ -10,7 +10,7 @@ namespace {
 
 // SPIR-V opcodes read here.
 enum : uint32_t {
-  kOpName = 5, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21, kOpTypeFloat = 22,
+  kOpCapability = 17, kOpName = 5, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21, kOpTypeFloat = 22,
   kOpTypeVector = 23, kOpTypePointer = 32, kOpFunction = 54, kOpFunctionParameter = 55, kOpModuleProcessed = 330,
   kExecutionModelKernel = 6, kLocalSize = 17
 };
@@ -30,6 +30,9 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
     if (count == 0 || i + count > n) return {StatusCode::LoadFailed, "malformed SPIR-V module (instruction past the end)"};
     const uint32_t *o = w + i + 1;
     switch (opcode) {
+    case kOpCapability:
+      if (count >= 2) out.capabilities.push_back(o[0]);
+      break;
     case kOpEntryPoint:
       if (count >= 4 && o[0] == kExecutionModelKernel) names[o[1]] = spirvLiteral(o + 2, count - 3);
       break;

@@ -23,6 +23,7 @@ struct SpirvModuleInfo {
   std::map<std::string, SpirvKernelInfo> kernels;   // by entry-point name
   uint32_t subgroupSize = 0;                        // 0: not stated
   std::map<uint32_t, std::string> assertMessages;   // assertion number -> "file:line: device assertion failed: ..."
+  std::vector<uint32_t> capabilities;               // OpCapability operands, in order
 };
 
 // The hidden parameter of kernels with device assertions (targets/spirv/Emitter.h).

@@ -199,9 +199,7 @@ void KernelEmitter::emitAtomic(const ir::Operation &o) {
   uint32_t scope = o.attr("scope")->getString() == "cta" ? kScopeWorkgroup : kScopeDevice;
   Id ty = typeOf(elem);
   bool f = elem.isFloat(), wide = elem.bitWidth() == 64;
-  if (wide && opts.flavour == Flavour::OpenCL)
-    fail(o, "on 64-bit values is not supported on the spirv target yet in the OpenCL flavour "
-            "(cl_khr_int64_base_atomics)");
+  // OpenCL: cl_khr_int64_base/extended_atomics; the runtime checks the device has them.
   if (wide) b.capability(spv::Capability::Int64Atomics);
   Id ptr = get(o.operand(0)), a = get(o.operand(1));
   if (cas) {

@@ -3,9 +3,7 @@ the OpenCL flavour (for Level Zero; no driver here) for subgroups of 16 and
 32, and in the Vulkan flavour for NVIDIA's subgroups of 32, each module
 passing SPIRV-Tools' validator for its environment (the compile runs it in
 process and fails on a rejected module). A kernel the target names a gap
-for (64-bit atomics in the OpenCL flavour, which OpenCL 2.2's SPIR-V
-environment does not allow; more shared memory than the arch has) must say
-so in those words."""
+for (more shared memory than the arch has) must say so in those words."""
 
 import re
 

@@ -25,14 +25,15 @@ std::string fakeLoader(const std::string &name, const std::string &defines) {
 bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 // A kernel compiled through the C API for the OpenCL flavour: a pointer, an
-// i32 and an f32 argument.
-std::vector<unsigned char> compiledSpirv(int &threads, const char *arch = "sg16-64k") {
-  static const char *signature[] = {"*fp32:16", "i32", "fp32"};
+// i32 and an f32 argument (by default).
+std::vector<unsigned char> compiledSpirv(int &threads, const char *arch = "sg16-64k", const char *source = nullptr,
+                                         std::vector<const char *> signature = {"*fp32:16", "i32", "fp32"}) {
   tessera_compile_options o{};
-  o.source = "import tessera.language as tl\n\ndef scale(p, n, a):\n    offs = tl.arange(0, 128)\n"
-             "    tl.store(p + offs, tl.load(p + offs, mask=offs < n) * a, mask=offs < n)\n";
-  o.entry = "scale";
-  o.signature = signature, o.num_signature = 3;
+  o.source = source ? source
+                    : "import tessera.language as tl\n\ndef scale(p, n, a):\n    offs = tl.arange(0, 128)\n"
+                      "    tl.store(p + offs, tl.load(p + offs, mask=offs < n) * a, mask=offs < n)\n";
+  o.entry = source ? "k" : "scale";
+  o.signature = signature.data(), o.num_signature = signature.size();
   o.target = "level_zero";
   o.arch = arch;
   tessera_binary bin = nullptr;
@@ -279,4 +280,42 @@ TEST(LevelZeroBackend, DeviceAssertionsPassTheirRecordAndReportTheFirstFailure) 
   EXPECT_EQ(st.message(), "check.py:6: device assertion failed: x must be positive");
   EXPECT_TRUE(kernel->launch(config, args, 2, nullptr).isOk());
   dlclose(handle);
+}
+
+TEST(LevelZeroBackend, ModulesNeedingWhatTheDeviceLacksAreRefusedByName) {
+  // 64-bit atomics (cl_khr_int64_base_atomics) and fp64, each checked against
+  // the device's module flags before the driver sees the module.
+  const char *atomics = "import tessera.language as tl\n\ndef k(p, v):\n    tl.atomic_add(p, v)\n";
+  const char *doubles = "import tessera.language as tl\n\ndef k(p, v):\n    tl.store(p, tl.load(p) * v)\n";
+  int threads = 0;
+  std::vector<unsigned char> i64 = compiledSpirv(threads, "sg16-64k", atomics, {"*i64", "i64"});
+  ASSERT_FALSE(i64.empty()) << tessera_last_error();
+  std::vector<unsigned char> f64 = compiledSpirv(threads, "sg16-64k", doubles, {"*fp64", "fp64"});
+  ASSERT_FALSE(f64.empty()) << tessera_last_error();
+  for (const char *flags : {"0", "ZE_DEVICE_MODULE_FLAG_FP64", "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS"}) {
+    SCOPED_TRACE(flags);
+    std::string lib = fakeLoader(std::string("flags") + (flags[0] == '0' ? "none" : flags + 24),
+                                 std::string("-DINIT_RESULT=0 -DDEVICE_COUNT=1 -DMODULE_FLAGS=") + flags);
+    ASSERT_FALSE(lib.empty());
+    std::unique_ptr<Backend> backend;
+    ASSERT_TRUE(openLevelZeroBackend(lib, backend).isOk());
+    Device *device = nullptr;
+    ASSERT_TRUE(backend->device(0, device).isOk());
+    std::unique_ptr<Module> module;
+    Status st = device->loadModule("spirv", i64.data(), i64.size(), module);
+    if (std::string(flags) == "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS") {
+      EXPECT_TRUE(st.isOk()) << st.message();
+    } else {
+      EXPECT_EQ(st.code(), StatusCode::Unsupported);
+      EXPECT_EQ(st.message(), "the kernel needs SPIR-V capability 12 (Level Zero's ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS), "
+                              "which Fake Intel GPU does not have");
+    }
+    st = device->loadModule("spirv", f64.data(), f64.size(), module);
+    if (std::string(flags) == "ZE_DEVICE_MODULE_FLAG_FP64") {
+      EXPECT_TRUE(st.isOk()) << st.message();
+    } else {
+      EXPECT_EQ(st.code(), StatusCode::Unsupported);
+      EXPECT_TRUE(contains(st.message(), "(Level Zero's ZE_DEVICE_MODULE_FLAG_FP64)")) << st.message();
+    }
+  }
 }

@@ -3,6 +3,8 @@
  *   -DINIT_RESULT=n   what zeInit returns (0x78000001 = uninitialized)
  *   -DDEVICE_COUNT=n  devices of its one driver
  *   -DOMIT_LAUNCH     leave zeCommandListAppendLaunchKernel out
+ *   -DMODULE_FLAGS=n  the devices' ze_device_module_flags_t (default: fp16,
+ *                     fp64 and 64-bit atomics)
  * With a device, memory is the host's (allocations are malloc, copies are
  * memcpy at once), the device runs subgroups of 8, 16 and 32 with 64 KiB of
  * shared memory, timestamps advance by 1000 ticks of 2 ns per write, a
@@ -20,6 +22,9 @@
 #endif
 #ifndef DEVICE_COUNT
 #define DEVICE_COUNT 0
+#endif
+#ifndef MODULE_FLAGS
+#define MODULE_FLAGS (ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS)
 #endif
 
 static char driver_token, device_tokens[4], context_token, list_token, pool_token, event_token, kernel_token;
@@ -69,6 +74,12 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t d, ze_device_properties_t *
   p->timerResolution = 2;
   p->timestampValidBits = 64;
   strcpy(p->name, "Fake Intel GPU");
+  return ZE_RESULT_SUCCESS;
+}
+ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t d, ze_device_module_properties_t *p) {
+  (void)d;
+  p->spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
+  p->flags = MODULE_FLAGS;
   return ZE_RESULT_SUCCESS;
 }
 ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t d, ze_device_compute_properties_t *p) {
