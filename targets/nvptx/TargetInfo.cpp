@@ -526,7 +526,29 @@ private:
   }
 
   // The 64-bit matrix descriptor of the operand at shared pointer `ptr`.
+  // Where `ptr` is gep(base, x + C) or gep(base, C), it is the descriptor of
+  // gep(base, x) plus C's bytes / 16: the start address field is address / 16
+  // (exact for a multiple of 16 added, and no carry leaves its 14 bits below
+  // 256 KiB, more than any shared memory), so the operands of one stage
+  // share one descriptor and each wgmma adds a constant to it, as Triton's
+  // do, instead of shifting, masking and or-ing an address of its own.
   static llvm::Value *descriptor(llvm::IRBuilder<> &b, llvm::Value *ptr, const std::vector<int64_t> &d) {
+    if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(ptr); gep && gep->getNumIndices() == 1) {
+      llvm::Value *index = gep->getOperand(1), *rest = nullptr;
+      llvm::ConstantInt *c = llvm::dyn_cast<llvm::ConstantInt>(index);
+      if (auto *add = llvm::dyn_cast<llvm::BinaryOperator>(index); add && add->getOpcode() == llvm::Instruction::Add)
+        if ((c = llvm::dyn_cast<llvm::ConstantInt>(add->getOperand(1)))) rest = add->getOperand(0);
+      const llvm::DataLayout &layout = b.GetInsertBlock()->getModule()->getDataLayout();
+      int64_t bytes = c ? c->getSExtValue() * int64_t(layout.getTypeAllocSize(gep->getSourceElementType())) : -1;
+      if (bytes > 0 && bytes % 16 == 0 && bytes < (int64_t(1) << 18)) {
+        llvm::Value *base = gep->getPointerOperand();
+        if (rest) base = b.CreateGEP(gep->getSourceElementType(), base, rest);
+        return b.CreateAdd(addressDescriptor(b, base, d), b.getInt64(uint64_t(bytes) >> 4));
+      }
+    }
+    return addressDescriptor(b, ptr, d);
+  }
+  static llvm::Value *addressDescriptor(llvm::IRBuilder<> &b, llvm::Value *ptr, const std::vector<int64_t> &d) {
     uint64_t mode = d[0] == 128 ? 1 : d[0] == 64 ? 2 : d[0] == 32 ? 3 : 0;
     uint64_t fixed = (uint64_t((d[1] >> 4) & 0x3fff) << 16) | (uint64_t((d[2] >> 4) & 0x3fff) << 32) | (mode << 62);
     llvm::Value *addr = b.CreatePtrToInt(ptr, b.getInt32Ty());

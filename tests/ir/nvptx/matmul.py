@@ -2,6 +2,7 @@
 # RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --arch sm_80 --emit asm | FileCheck %s
 # RUN: tessera compile %s --entry mm4 --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=STAGES4
 # RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA
+# RUN: tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=DESC
 # RUN: env TESSERA_PIPELINE_REGISTERS=1 tessera compile %s --entry mm --signature "*bf16:16,*bf16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=REGSTAGED
 # RUN: tessera compile %s --entry mm --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=256 -D BN=128 -D BK=64 --target nvptx --num-warps 8 --emit asm | FileCheck %s --check-prefix=WGMMA8
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_89 --emit asm | FileCheck %s --check-prefix=FP8
@@ -37,6 +38,16 @@
 # n-major: the transpose immediates 0, 1) with no ldmatrix; one group stays
 # in flight into the next iteration, and the drain after the loop waits for
 # it before the barrier.
+# Descriptors: one per operand and stage (the address's shift, mask and or);
+# every other wgmma of the stage adds a constant to it.
+# DESC: wgmma.fence.sync.aligned;
+# DESC: wgmma.mma_async.sync.aligned.m64n128k16
+# DESC-NOT: shr.u32
+# DESC: add.s64 [[D:%rd[0-9]+]], %rd{{[0-9]+}}, {{[0-9]+}};
+# DESC-NEXT: // begin inline asm
+# DESC-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, [[D]], %rd{{[0-9]+}}, 1, 1, 1, 0, 1;
+# DESC-NOT: shr.u32
+# DESC: wgmma.commit_group.sync.aligned;
 # WGMMA: cp.async.commit_group;
 # WGMMA: cp.async.commit_group;
 # WGMMA: cp.async.wait_group 1;
