@@ -1,9 +1,9 @@
 #include "targets/cpu/CpuTarget.h"
 
 #include "targets/cpu/Lowering.h"
+#include "targets/llvm/Codegen.h"
 #include "targets/llvm/Lld.h"
 
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
@@ -104,19 +104,14 @@ public:
       llvm::raw_string_ostream os(out.assembly);
       m.print(os, nullptr);
     }
-    llvm::SmallString<0> object;
-    {
-      llvm::raw_svector_ostream os(object);
-      llvm::legacy::PassManager cg;
-      if (tm->addPassesToEmitFile(cg, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
-        error = "LLVM cannot emit object files for " + h.triple;
-        return false;
-      }
-      cg.run(m);
+    std::string object;
+    if (!llvmgen::generateCode(m, *tm, llvm::CodeGenFileType::ObjectFile, true, object)) {
+      error = "LLVM cannot emit object files for " + h.triple;
+      return false;
     }
     timer.mark("codegen");
     // libmvec and libm provide the vector and scalar math functions.
-    bool ok = llvmgen::linkSharedObject(object.str(), {"--as-needed", "-L/usr/lib/x86_64-linux-gnu",
+    bool ok = llvmgen::linkSharedObject(object, {"--as-needed", "-L/usr/lib/x86_64-linux-gnu",
                                                        "-L/lib/x86_64-linux-gnu", "-lmvec", "-lm"},
                                         out.binary, error);
     timer.mark("link");

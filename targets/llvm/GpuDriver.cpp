@@ -1,10 +1,9 @@
 #include "targets/llvm/GpuDriver.h"
 
+#include "targets/llvm/Codegen.h"
 #include "targets/llvm/Elementwise.h"
 #include "targets/llvm/ThreadEmitter.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -46,16 +45,9 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   optimizeModule(m, *tm, toolchain.llvmOptLevel(options.optLevel));
   timer.mark("optimize");
   auto generate = [&](llvm::Module &input, llvm::CodeGenFileType type, std::string &result) {
-    llvm::SmallString<0> buf;
-    llvm::raw_svector_ostream os(buf);
-    llvm::legacy::PassManager cg;
-    if (tm->addPassesToEmitFile(cg, os, nullptr, type)) {
-      error = "LLVM cannot generate code for " + target.name() + " " + toolchain.architecture();
-      return false;
-    }
-    cg.run(input);
-    result = buf.str().str();
-    return true;
+    if (generateCode(input, *tm, type, toolchain.strengthReducesLoops(), result)) return true;
+    error = "LLVM cannot generate code for " + target.name() + " " + toolchain.architecture();
+    return false;
   };
   // A toolchain that generates objects shows their assembly when asked
   // (code generation changes the module, so it runs on a copy).

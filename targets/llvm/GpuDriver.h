@@ -29,6 +29,8 @@ public:
   // The level of LLVM's optimizer for a requested one (0-3). A target
   // whose assembler optimizes the code again (ptxas) may need less of it.
   virtual int llvmOptLevel(int requested) const { return requested; }
+  // Whether LLVM's loop strength reduction runs in code generation.
+  virtual bool strengthReducesLoops() const { return true; }
   // What code generation writes: assembly (PTX) or an object file.
   virtual llvm::CodeGenFileType codegenOutput() const = 0;
   // Code generation's output -> the binary, its format and readable form.
