@@ -12,7 +12,8 @@
  * made with the same key: Python compiles, checks and launches the first
  * time, then calls `remember`, which stores the kernel under the key this
  * file derives. Anything unusual (numpy read-only or empty arrays, float or
- * object constexprs, unknown devices, dtypes or streams, changed globals,
+ * object constexprs other than the language's dtypes, unknown devices,
+ * dtypes or streams, changed globals,
  * the checked mode) returns None, and the Python path runs instead, with
  * its own error messages. So this file never compiles, never words a user
  * error, and cannot launch with a key the Python path did not choose.
@@ -40,6 +41,7 @@ static struct {
   PyObject *ndarray_type; /* numpy.ndarray or None */
   PyObject *normalize;    /* jit.normalize_grid(grid, meta) */
   PyObject *ignored;      /* launch options the JIT drops (a frozenset of names) */
+  PyObject *constexpr_types; /* tuple: exact types of objects that key as constexprs by ==, hash (tl.dtype) */
   PyObject *cpu;          /* "cpu" */
 } cfg;
 
@@ -162,6 +164,13 @@ static int globals_unchanged(Launcher *self) {
 
 static int is_exact(PyObject *value, PyObject *type) { return (PyObject *)Py_TYPE(value) == type; }
 
+static int is_constexpr_object(PyObject *value) {
+  Py_ssize_t n = cfg.constexpr_types ? PyTuple_Size(cfg.constexpr_types) : 0;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (is_exact(value, PyTuple_GetItem(cfg.constexpr_types, i))) return 1;
+  return 0;
+}
+
 static int is_tensor(PyObject *value) {
   Py_ssize_t n = cfg.tensor_types ? PyTuple_Size(cfg.tensor_types) : 0;
   for (Py_ssize_t i = 0; i < n; ++i)
@@ -280,8 +289,10 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
   PyObject *value = b->values[i];
   if ((self->flags[i] & FLAG_CONSTEXPR) || value == Py_None) {
     /* Compile-time values: the type keeps True apart from 1. Floats (0.0 ==
-     * -0.0, NaN) and objects are the Python path's. */
-    if (value != Py_None && !PyLong_CheckExact(value) && !PyBool_Check(value) && !PyUnicode_CheckExact(value))
+     * -0.0, NaN) and other objects are the Python path's; a dtype (equal
+     * exactly when the Python path's constexpr text is) is the lane's. */
+    if (value != Py_None && !PyLong_CheckExact(value) && !PyBool_Check(value) && !PyUnicode_CheckExact(value) &&
+        !is_constexpr_object(value))
       return NOT_HANDLED;
     *word = (PyObject *)Py_TYPE(value);
     *fact = value;
@@ -749,12 +760,14 @@ static PyType_Slot launcher_slots[] = {
 static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher), 0, Py_TPFLAGS_DEFAULT,
                                     launcher_slots};
 
-/* configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored) */
+/* configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored,
+ *           constexpr_types) */
 static PyObject *configure(PyObject *module, PyObject *args) {
   (void)module;
-  PyObject *address, *dtypes, *devices, *streams, *tensor_types, *ndarray_type, *normalize, *ignored;
-  if (!PyArg_ParseTuple(args, "OO!O!O!O!OOO", &address, &PyDict_Type, &dtypes, &PyDict_Type, &devices,
-                        &PyDict_Type, &streams, &PyTuple_Type, &tensor_types, &ndarray_type, &normalize, &ignored))
+  PyObject *address, *dtypes, *devices, *streams, *tensor_types, *ndarray_type, *normalize, *ignored, *constexpr_types;
+  if (!PyArg_ParseTuple(args, "OO!O!O!O!OOOO!", &address, &PyDict_Type, &dtypes, &PyDict_Type, &devices,
+                        &PyDict_Type, &streams, &PyTuple_Type, &tensor_types, &ndarray_type, &normalize, &ignored,
+                        &PyTuple_Type, &constexpr_types))
     return NULL;
   void *fn = PyLong_AsVoidPtr(address);
   if (!fn) {
@@ -767,9 +780,9 @@ static PyObject *configure(PyObject *module, PyObject *args) {
   }
   cfg.launch = (LaunchFn)fn;
   PyObject **slots[] = {&cfg.dtypes, &cfg.devices, &cfg.streams, &cfg.tensor_types, &cfg.ndarray_type,
-                        &cfg.normalize, &cfg.ignored};
+                        &cfg.normalize, &cfg.ignored, &cfg.constexpr_types};
   PyObject *values[] = {dtypes, devices, streams, tensor_types, ndarray_type == Py_None ? NULL : ndarray_type,
-                        normalize, ignored};
+                        normalize, ignored, constexpr_types};
   for (size_t i = 0; i < sizeof(values) / sizeof(*values); ++i) {
     Py_XINCREF(values[i]);
     replace(slots[i], values[i]);
@@ -791,7 +804,8 @@ static PyObject *set_tensor_types(PyObject *module, PyObject *types) {
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
-     "configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored)"},
+     "configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored, "
+     "constexpr_types)"},
     {"set_tensor_types", set_tensor_types, METH_O, "set_tensor_types(tuple of exact tensor types)"},
     {NULL, NULL, 0, NULL},
 };

@@ -20,6 +20,7 @@ import sys
 import threading
 
 from . import _C
+from . import language as tl
 from ._specialize import fast_pointer
 
 dtypes = {}    # dtype object -> "*<signature dtype>"
@@ -64,7 +65,7 @@ def _load(path):
     np = sys.modules.get("numpy")
     address = ctypes.cast(_C.library().tessera_kernel_launch, ctypes.c_void_p).value
     module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, normalize_grid,
-                     frozenset(_IGNORED_OPTIONS))
+                     frozenset(_IGNORED_OPTIONS), (tl.dtype,))
     return module
 
 

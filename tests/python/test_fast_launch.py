@@ -253,3 +253,26 @@ def test_launched_kernels_carry_tritons_facts():
     assert kernel.n_regs == 0 and kernel.n_spills == 0  # the host has no register budget to report
     with pytest.raises(tessera.TesseraError, match="no attribute 'regs'.*num_regs"):
         kernel.attribute("regs")
+
+
+@tessera.jit
+def typed_fill(out, x, DTYPE: tl.constexpr, BLOCK: tl.constexpr):
+    """out[:BLOCK] = x rounded through DTYPE (Triton's `ACC: tl.constexpr = tl.float32` style)."""
+    i = tl.arange(0, BLOCK)
+    tl.store(out + i, (tl.zeros([BLOCK], dtype=tl.float32) + x).to(DTYPE).to(tl.float64))
+
+
+def test_dtype_constexprs_take_the_lane_and_key_by_dtype():
+    # 1/3 rounded through fp16, bf16 and fp32 gives three different values.
+    got = {}
+    for dtype in (tl.float16, tl.bfloat16, tl.float32, tl.float16):
+        out = np.full(4, np.nan)
+        launch_twice(typed_fill, (1,), (out, 1.0 / 3.0), {"DTYPE": dtype, "BLOCK": 4})
+        got.setdefault(dtype.name, set()).add(float(out[0]))
+    assert {k: len(v) for k, v in got.items()} == {"float16": 1, "bfloat16": 1, "float32": 1}
+    values = [next(iter(got[n])) for n in ("float16", "bfloat16", "float32")]
+    assert values == [float(np.float16(1 / 3)), 0.333984375, float(np.float32(1 / 3))]
+    # A pointer type is a dtype subclass: still the Python path's, and still right.
+    out = np.full(4, np.nan)
+    typed_fill[(1,)](out, 0.5, DTYPE=tl.float32, BLOCK=4)
+    assert out[0] == 0.5
