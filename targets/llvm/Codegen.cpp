@@ -23,9 +23,10 @@ bool generateCode(llvm::Module &m, llvm::TargetMachine &tm, llvm::CodeGenFileTyp
     auto &options = llvm::cl::getRegisteredOptions();
     auto it = options.find("disable-lsr");
     auto *disable = it == options.end() ? nullptr : static_cast<llvm::cl::opt<bool> *>(it->second);
+    bool was = disable && disable->getValue();
     if (disable) disable->setValue(!strengthReduceLoops);
     bool failed = tm.addPassesToEmitFile(cg, os, nullptr, type);
-    if (disable) disable->setValue(false);
+    if (disable) disable->setValue(was);
     if (failed) return false;
   }
   cg.run(m);
