@@ -164,19 +164,15 @@ static int globals_unchanged(Launcher *self) {
 
 static int is_exact(PyObject *value, PyObject *type) { return (PyObject *)Py_TYPE(value) == type; }
 
-static int is_constexpr_object(PyObject *value) {
-  Py_ssize_t n = cfg.constexpr_types ? PyTuple_Size(cfg.constexpr_types) : 0;
+/* Whether value's type is exactly one of the tuple `types` (NULL: none). */
+static int is_exact_one_of(PyObject *value, PyObject *types) {
+  Py_ssize_t n = types ? PyTuple_Size(types) : 0;
   for (Py_ssize_t i = 0; i < n; ++i)
-    if (is_exact(value, PyTuple_GetItem(cfg.constexpr_types, i))) return 1;
+    if (is_exact(value, PyTuple_GetItem(types, i))) return 1;
   return 0;
 }
 
-static int is_tensor(PyObject *value) {
-  Py_ssize_t n = cfg.tensor_types ? PyTuple_Size(cfg.tensor_types) : 0;
-  for (Py_ssize_t i = 0; i < n; ++i)
-    if (is_exact(value, PyTuple_GetItem(cfg.tensor_types, i))) return 1;
-  return 0;
-}
+static int is_tensor(PyObject *value) { return is_exact_one_of(value, cfg.tensor_types); }
 
 /* The pointer's device must be the one every other pointer is on. */
 static int same_device(Bound *b, PyObject *device) {
@@ -292,7 +288,7 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
      * -0.0, NaN) and other objects are the Python path's; a dtype (equal
      * exactly when the Python path's constexpr text is) is the lane's. */
     if (value != Py_None && !PyLong_CheckExact(value) && !PyBool_Check(value) && !PyUnicode_CheckExact(value) &&
-        !is_constexpr_object(value))
+        !is_exact_one_of(value, cfg.constexpr_types))
       return NOT_HANDLED;
     *word = (PyObject *)Py_TYPE(value);
     *fact = value;

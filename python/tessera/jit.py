@@ -359,14 +359,18 @@ class JITFunction(KernelInterface):
         (no pointers); read-only arguments are (runtime parameter, name)."""
         signature, values, constexprs, devices, readonly = self._signature(bound)
         target, device = resolve_target(self.target, devices)
-        if _targets.specializes_pointer_range(target):
-            signature = mark_pointer_ranges(signature, self._runtime_arguments(bound))
+        signature = self._for_target(signature, bound, target)
         key = (tuple(signature), tuple(constexprs), num_warps, num_stages, target, device)
         return key, signature, constexprs, values, target, device, readonly
 
-    def _runtime_arguments(self, bound):
-        """The bound values the signature's entries are made of, in order."""
-        return [bound[name] for name, is_constexpr, _ in self._params if not is_constexpr and bound[name] is not None]
+    def _for_target(self, signature, bound, target):
+        """`signature` with the facts only `target` specializes on: ":r32"
+        on pointers into small allocations, where it addresses them with
+        32-bit offsets."""
+        if not _targets.specializes_pointer_range(target):
+            return signature
+        runtime = [bound[name] for name, is_constexpr, _ in self._params if not is_constexpr and bound[name] is not None]
+        return mark_pointer_ranges(signature, runtime)
 
     def _signature(self, bound):
         """(signature, launch values, constexprs, (parameter, device) of each
@@ -483,8 +487,7 @@ class JITFunction(KernelInterface):
         _check_num_warps(num_warps)
         bound = self.bind(args, kwargs)
         signature, _, constexprs, _, _ = self._signature(bound)
-        if _targets.specializes_pointer_range(target):
-            signature = mark_pointer_ranges(signature, self._runtime_arguments(bound))
+        signature = self._for_target(signature, bound, target)
         self._forget_if_stale()
         return self._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=target,
                                     arch=arch, checked=_checked.enabled(debug, self.debug),

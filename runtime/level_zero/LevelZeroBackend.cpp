@@ -186,24 +186,22 @@ public:
     return false;
   }
   const ze_device_compute_properties_t &compute() const { return compute_; }
-  // The module-property flag a SPIR-V capability needs, and its name;
-  // {0, ""} where the capability needs none.
-  static std::pair<ze_device_module_flags_t, const char *> flagFor(uint32_t capability) {
-    switch (capability) {
-    case 9: return {ZE_DEVICE_MODULE_FLAG_FP16, "ZE_DEVICE_MODULE_FLAG_FP16"};                    // Float16
-    case 10: return {ZE_DEVICE_MODULE_FLAG_FP64, "ZE_DEVICE_MODULE_FLAG_FP64"};                   // Float64
-    case 12: return {ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS, "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS"}; // Int64Atomics
-    default: return {0, ""};
-    }
-  }
   // A capability the device lacks is a clear refusal, not the driver's failure.
   Status checkCapabilities(const std::vector<uint32_t> &capabilities) const {
-    for (uint32_t capability : capabilities) {
-      auto [flag, flagName] = flagFor(capability);
-      if (flag && !(modules_.flags & flag))
-        return {StatusCode::Unsupported, "the kernel needs SPIR-V capability " + std::to_string(capability) +
-                                             " (Level Zero's " + flagName + "), which " + name() + " does not have"};
-    }
+    // SPIR-V capabilities (Float16, Float64, Int64Atomics) and the module
+    // property flags that grant them.
+    static constexpr struct {
+      uint32_t capability;
+      ze_device_module_flags_t flag;
+      const char *name;
+    } kNeeds[] = {{9, ZE_DEVICE_MODULE_FLAG_FP16, "ZE_DEVICE_MODULE_FLAG_FP16"},
+                  {10, ZE_DEVICE_MODULE_FLAG_FP64, "ZE_DEVICE_MODULE_FLAG_FP64"},
+                  {12, ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS, "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS"}};
+    for (uint32_t capability : capabilities)
+      for (const auto &need : kNeeds)
+        if (need.capability == capability && !(modules_.flags & need.flag))
+          return {StatusCode::Unsupported, "the kernel needs SPIR-V capability " + std::to_string(capability) +
+                                               " (Level Zero's " + need.name + "), which " + name() + " does not have"};
     return Status::ok();
   }
   // Nanoseconds per timestamp tick, and the ticks' valid bits.

@@ -10,7 +10,8 @@ namespace {
 
 // SPIR-V opcodes read here.
 enum : uint32_t {
-  kOpCapability = 17, kOpName = 5, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21, kOpTypeFloat = 22,
+  kOpName = 5, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpCapability = 17, kOpTypeBool = 20, kOpTypeInt = 21,
+  kOpTypeFloat = 22,
   kOpTypeVector = 23, kOpTypePointer = 32, kOpFunction = 54, kOpFunctionParameter = 55, kOpModuleProcessed = 330,
   kExecutionModelKernel = 6, kLocalSize = 17
 };

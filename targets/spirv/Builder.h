@@ -21,6 +21,7 @@ public:
   Id newId() { return nextId_++; }
 
   void capability(spv::Capability c) { capabilities_.insert(uint32_t(c)); }
+  bool declares(spv::Capability c) const { return capabilities_.count(uint32_t(c)) != 0; }
   void extension(const std::string &name) { extensions_.insert(name); }
   // The id of an extended instruction set ("GLSL.std.450", "OpenCL.std").
   Id extInstSet(const std::string &name);

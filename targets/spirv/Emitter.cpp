@@ -320,6 +320,7 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
   for (size_t i = 0; i < printFormats.size(); ++i)
     b.moduleProcessed("tessera.print " + std::to_string(i + 1) + " " + printFormats[i]);
   // OpenCL: SPIR-V 1.2 (OpenCL 2.2, Level Zero); Vulkan 1.2: SPIR-V 1.5.
+  out.int64Atomics = b.declares(spv::Capability::Int64Atomics);
   out.words = b.finish(opencl ? 0x00010200 : 0x00010500);
 }
 

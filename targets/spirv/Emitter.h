@@ -75,6 +75,7 @@ inline constexpr const char *kParametersMember = "tessera_parameters";
 
 struct EmittedKernel {
   Words words;
+  bool int64Atomics = false;  // declares Int64Atomics
   std::vector<KernelParam> params;
   int threads = 0;
   int64_t sharedMemoryBytes = 0;

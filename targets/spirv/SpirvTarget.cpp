@@ -116,7 +116,7 @@ public:
       return false;
     }
     // The validator is this target's verifier: it runs in lowerOnly compiles too.
-    spvtools::SpirvTools tools(validationEnvironment(k.words));
+    spvtools::SpirvTools tools(validationEnvironment(k));
     std::string messages;
     tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &pos, const char *msg) {
       messages += "  word " + std::to_string(pos.index) + ": " + msg + "\n";
@@ -146,15 +146,9 @@ private:
   // Int64Atomics, which OpenCL allows with cl_khr_int64_base_atomics (the
   // Level Zero runtime refuses such a module on a device without 64-bit
   // atomics), so a module declaring it is held to SPIR-V 1.2's own rules.
-  spv_target_env validationEnvironment(const std::vector<uint32_t> &words) const {
+  spv_target_env validationEnvironment(const EmittedKernel &k) const {
     if (flavour_ == Flavour::Vulkan) return SPV_ENV_VULKAN_1_2;
-    constexpr uint32_t kOpCapability = 17, kInt64Atomics = 12;
-    for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16) {
-      uint32_t opcode = words[i] & 0xFFFF;
-      if (opcode != kOpCapability) break;  // capabilities come first
-      if (i + 1 < words.size() && words[i + 1] == kInt64Atomics) return SPV_ENV_UNIVERSAL_1_2;
-    }
-    return SPV_ENV_OPENCL_2_2;
+    return k.int64Atomics ? SPV_ENV_UNIVERSAL_1_2 : SPV_ENV_OPENCL_2_2;
   }
 
   Flavour flavour_;

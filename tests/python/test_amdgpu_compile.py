@@ -62,15 +62,20 @@ class _SmallAllocation:
         return self._array.ctypes.data
 
 
+def _compile_in_small_allocations(case, dtype):
+    """compile_case's gfx942 binary with every array in a _SmallAllocation."""
+    args = case.inputs(conf.case_rng(7, case, dtype), dtype)
+    call = {k: (v.allocate()[1] if isinstance(v, conf.Out) else v) for k, v in args.items()}
+    call = {k: (_SmallAllocation(v) if isinstance(v, np.ndarray) else v) for k, v in call.items()}
+    return case.kernel.compile_only("amdgpu", arch="gfx942", **call)
+
+
 @pytest.mark.parametrize("case,dtype", _params())
 def test_conformance_kernel_compiles_with_buffer_accesses(amdgpu, case, dtype):
     """Every kernel again with its arrays in small allocations: pointers
     marked ":r32", non-negative offsets as buffer loads and stores."""
-    args = case.inputs(conf.case_rng(7, case, dtype), dtype)
-    call = {k: (v.allocate()[1] if isinstance(v, conf.Out) else v) for k, v in args.items()}
-    call = {k: (_SmallAllocation(v) if isinstance(v, np.ndarray) else v) for k, v in call.items()}
     try:
-        binary = case.kernel.compile_only("amdgpu", arch="gfx942", **call)
+        binary = _compile_in_small_allocations(case, dtype)
     except Exception as e:  # noqa: BLE001
         if case.raises is not None and isinstance(e, case.raises):
             return
@@ -83,11 +88,7 @@ def test_most_conformance_kernels_use_buffer_accesses(amdgpu):
     cases = [c for c in CASES if c.name.startswith("elementwise.")]
     buffered = 0
     for case in cases:
-        dtype = case.dtypes[0]
-        args = case.inputs(conf.case_rng(7, case, dtype), dtype)
-        call = {k: (_SmallAllocation(v.allocate()[1]) if isinstance(v, conf.Out) else
-                    _SmallAllocation(v) if isinstance(v, np.ndarray) else v) for k, v in args.items()}
-        buffered += "buffer_load" in case.kernel.compile_only("amdgpu", arch="gfx942", **call).assembly
+        buffered += "buffer_load" in _compile_in_small_allocations(case, case.dtypes[0]).assembly
     assert buffered >= len(cases) // 2, (buffered, len(cases))
 
 
