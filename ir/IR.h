@@ -31,6 +31,11 @@
 //   on NaN, as in Python. cast from float to int truncates toward zero and
 //   saturates, with NaN giving 0; cast between floats rounds to nearest even
 //   unless `rounding = "rtz"`. fp8 e4m3 has no infinities (finite saturating).
+//   A dot's sums are f32 in an order the target picks; f32 inputs with
+//   input_precision tf32 keep 10 mantissa bits (rounded, or truncated where
+//   the matrix unit reads them from memory: Hopper's wgmma), and fp8 dots on
+//   Hopper's wgmma add their products with less than f32 precision, as
+//   Triton's default (max_num_imprecise_acc) does.
 // - Memory spaces: global (device memory, visible to every program), shared
 //   (scratch owned by one program), constant, generic. Pointers are 64-bit;
 //   addptr offsets count elements of the pointee and wrap. Accessing memory

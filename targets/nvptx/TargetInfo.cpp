@@ -440,26 +440,30 @@ private:
     return true;
   }
 
-  // wgmma.mma_async (sm_90a) with f32 accumulators, A and B through matrix
-  // descriptors (PTX ISA, "Matrix Descriptor Format"): start address, the
-  // leading and stride byte offsets (all in 16-byte units) and the swizzle
-  // mode. The call is volatile: it reads shared memory in the background,
-  // so it stays between the fence, commit and wait around it.
+  // wgmma.mma_async (sm_90a), A and B through matrix descriptors (PTX ISA,
+  // "Matrix Descriptor Format"): start address, the leading and stride byte
+  // offsets (all in 16-byte units) and the swizzle mode. f32 inputs are
+  // multiplied as tf32 (the only f32 wgmma). The call is volatile: it reads
+  // shared memory in the background, so it stays between the fence, commit
+  // and wait around it.
   std::vector<llvm::Value *> warpgroupMma(llvm::IRBuilder<> &b, const std::vector<int64_t> &shape, ir::Type a,
                                           ir::Type bt, const std::vector<llvm::Value *> &aOperands, llvm::Value *bPtr,
                                           const std::vector<int64_t> &aDesc, const std::vector<int64_t> &bDesc,
                                           const std::vector<llvm::Value *> &acc) const override {
-    const char *type = a.scalarKind() == ir::ScalarKind::BF16 ? "bf16" : a.scalarKind() == ir::ScalarKind::F16 ? "f16" : nullptr;
-    if (!type || bt.scalarKind() != a.scalarKind() || shape.size() != 3 || shape[0] != 64 || shape[2] != 16) return {};
+    const char *aName = wgmmaTypeName(a.scalarKind()), *bName = wgmmaTypeName(bt.scalarKind());
+    bool sixteenBit = a.bitWidth() == 16, integer = a.isInteger();
+    if (!aName || !bName || integer != bt.isInteger() || (sixteenBit && a != bt) || shape.size() != 3 ||
+        shape[0] != 64 || shape[2] * a.bitWidth() != 256 || bt.bitWidth() != a.bitWidth())
+      return {};
     unsigned n = unsigned(acc.size());
     if (int64_t(n) != shape[1] / 2) return {};
     for (llvm::Value *v : acc)
-      if (!v->getType()->isFloatTy()) return {};
+      if (integer ? !v->getType()->isIntegerTy(32) : !v->getType()->isFloatTy()) return {};
     std::vector<llvm::Value *> ins(acc);
     std::string aText, aConstraints;
     if (aDesc.empty()) {
       // A from registers: its 8 elements packed in pairs (mma.sync's A fragment).
-      if (aOperands.size() != 8) return {};
+      if (aOperands.size() != 8 || !sixteenBit) return {};
       for (unsigned i = 0; i < 8; i += 2) {
         llvm::Value *pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(aOperands[i]->getType(), 2));
         pair = b.CreateInsertElement(pair, aOperands[i], uint64_t(0));
@@ -475,14 +479,34 @@ private:
     }
     unsigned bIndex = unsigned(ins.size()) + n;
     ins.push_back(descriptor(b, bPtr, bDesc));
-    std::string trans = aDesc.empty() ? std::to_string(bDesc[3]) : std::to_string(aDesc[3]) + ", " + std::to_string(bDesc[3]);
-    std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(shape[1]) + "k16.f32." + type + "." + type +
-                       " " + list(0, n) + ", " + aText + ", $" + std::to_string(bIndex) + ", 1, 1, 1, " + trans + ";";
+    // scale-d (accumulate), then for floats the input scales (1: not
+    // negated), then for 16-bit inputs the transposes (the others are k-major).
+    std::string immediates = integer ? "1" : "1, 1, 1";
+    if (sixteenBit)
+      immediates += ", " + (aDesc.empty() ? std::to_string(bDesc[3]) : std::to_string(aDesc[3]) + ", " + std::to_string(bDesc[3]));
+    else if ((!aDesc.empty() && aDesc[3]) || bDesc[3])
+      return {};
+    std::string text = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(shape[1]) + "k" + std::to_string(shape[2]) +
+                       (integer ? ".satfinite.s32." : ".f32.") + aName + "." + bName + " " + list(0, n) + ", " + aText +
+                       ", $" + std::to_string(bIndex) + ", " + immediates + ";";
     std::string constraints;
-    for (unsigned i = 0; i < n; ++i) constraints += std::string(i ? "," : "") + "=f";
+    for (unsigned i = 0; i < n; ++i) constraints += std::string(i ? "," : "") + (integer ? "=r" : "=f");
     for (unsigned i = 0; i < n; ++i) constraints += "," + std::to_string(i);
     constraints += aConstraints + ",l,~{memory}";
     return asmValues(b, text, constraints, ins, n);
+  }
+  // wgmma's name of an input element type (f32: tf32), or null.
+  static const char *wgmmaTypeName(ir::ScalarKind k) {
+    switch (k) {
+    case ir::ScalarKind::F16: return "f16";
+    case ir::ScalarKind::BF16: return "bf16";
+    case ir::ScalarKind::F32: return "tf32";
+    case ir::ScalarKind::F8E4M3: return "e4m3";
+    case ir::ScalarKind::F8E5M2: return "e5m2";
+    case ir::ScalarKind::I8: return "s8";
+    case ir::ScalarKind::U8: return "u8";
+    default: return nullptr;
+    }
   }
   bool warpgroupSync(llvm::IRBuilder<> &b, WarpgroupSync kind) const override {
     const char *text = kind == WarpgroupSync::Fence    ? "wgmma.fence.sync.aligned;"

@@ -8,13 +8,31 @@ namespace {
 
 using ir::OpCode;
 
-// Warpgroup MMA element types (PTX ISA, wgmma.mma_async): 16-bit inputs
-// with f32 accumulators, k = 16, either operand m/n- or k-major.
+// Warpgroup MMA element types (PTX ISA, wgmma.mma_async), f32 or s32
+// accumulators. Only 16-bit inputs may be m/n-major in shared memory: the
+// others (tf32, fp8, 8-bit integers) must be k-major on both sides.
 struct WgmmaType {
-  ir::ScalarKind in, acc;
+  ir::ScalarKind a, b, acc;
+  int64_t k;
+  const char *precision;  // f32 inputs: the input_precision wgmma serves
+  bool anyMajor;
 };
-constexpr WgmmaType kWgmmaTypes[] = {{ir::ScalarKind::F16, ir::ScalarKind::F32}, {ir::ScalarKind::BF16, ir::ScalarKind::F32}};
-constexpr int64_t kK = 16, kAtomBytes = 128;
+using K = ir::ScalarKind;
+constexpr WgmmaType kWgmmaTypes[] = {
+    {K::F16, K::F16, K::F32, 16, "", true},         {K::BF16, K::BF16, K::F32, 16, "", true},
+    {K::F32, K::F32, K::F32, 8, "tf32", false},     {K::F8E4M3, K::F8E4M3, K::F32, 32, "", false},
+    {K::F8E4M3, K::F8E5M2, K::F32, 32, "", false},  {K::F8E5M2, K::F8E4M3, K::F32, 32, "", false},
+    {K::F8E5M2, K::F8E5M2, K::F32, 32, "", false},  {K::I8, K::I8, K::I32, 32, "", false},
+    {K::U8, K::U8, K::I32, 32, "", false},
+};
+constexpr int64_t kAtomBytes = 128;
+
+const WgmmaType *findWgmmaType(const ir::Operation &dot, ir::ScalarKind a, ir::ScalarKind b, ir::ScalarKind acc) {
+  std::string precision = dot.attrs().getString("input_precision", "ieee");
+  for (const WgmmaType &t : kWgmmaTypes)
+    if (t.a == a && t.b == b && t.acc == acc && (a != K::F32 || precision == t.precision)) return &t;
+  return nullptr;
+}
 
 bool hasWgmma(const ir::AttrDict &module) {
   std::string arch = module.getString("arch", "");
@@ -48,7 +66,8 @@ std::optional<SharedOperand> sharedOperand(const ir::Value *v, gpu::Operand whic
   bool mnMajor = fast == mn;
   auto at = [&](int64_t along, int64_t v) { return along == 0 ? bytesAt(v, 0) : bytesAt(0, v); };
   // Leading: between atoms along the contiguous dimension (m/n-major) or
-  // unused (k-major: k16 never leaves a row of at least 32 bytes). Stride:
+  // unused (k-major: one instruction's k, 32 bytes of every type, never
+  // leaves a row of at least 32 bytes). Stride:
   // between groups of 8 rows.
   int64_t leading = mnMajor ? at(fast, atom) : 16, stride = at(1 - fast, 8);
   op.descriptor = {rowBytes, leading, stride, mnMajor ? 1 : 0};
@@ -92,21 +111,23 @@ std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict 
   if (!dot.is(OpCode::Dot) || !hasWgmma(module) || !inAsyncPipeline(dot)) return std::nullopt;
   ir::Type at = dot.operand(0)->type(), bt = dot.operand(1)->type(), rt = dot.result()->type();
   if (rt.rank() != 2 || !at.element().isScalar() || !rt.element().isScalar()) return std::nullopt;
-  ir::ScalarKind in = at.element().scalarKind(), acc = rt.element().scalarKind();
-  bool typed = false;
-  for (const WgmmaType &t : kWgmmaTypes) typed |= t.in == in && t.acc == acc;
-  if (!typed || bt.element().scalarKind() != in) return std::nullopt;
+  if (!bt.element().isScalar()) return std::nullopt;
+  const WgmmaType *type = findWgmmaType(dot, at.element().scalarKind(), bt.element().scalarKind(), rt.element().scalarKind());
+  if (!type) return std::nullopt;
   int numWarps = int(module.getInt("num_warps", 4));
   int64_t M = rt.shape()[0], N = rt.shape()[1], K = at.shape()[1];
-  if (numWarps % 4 || M % (16 * numWarps) || N % 8 || N > 256 || K % kK) return std::nullopt;
+  if (numWarps % 4 || M % (16 * numWarps) || N % 8 || N > 256 || K % type->k) return std::nullopt;
   WgmmaPlan p;
-  p.fragments = findMma(90, in, in, acc, "");
-  if (!p.fragments || p.fragments->k != kK) return std::nullopt;
+  p.k = type->k;
+  p.fragments = findMma(90, type->a, type->b, type->acc, type->precision);
+  if (!p.fragments || p.fragments->k != type->k) return std::nullopt;
   // B is read in place; A too when it is a stage, else from registers
-  // (attention's Q, loaded once, and P = softmax(Q K^T) of the dot before).
+  // (attention's Q, loaded once, and P = softmax(Q K^T) of the dot before:
+  // 16-bit elements only).
   std::optional<SharedOperand> a = sharedOperand(dot.operand(0), gpu::Operand::A),
                                b = sharedOperand(dot.operand(1), gpu::Operand::B);
-  if (!b) return std::nullopt;
+  if (!b || (!a && type->k != 16)) return std::nullopt;
+  if (!type->anyMajor && (b->descriptor[3] || (a && a->descriptor[3]))) return std::nullopt;
   p.b = *b;
   if (a) p.a = *a;
   p.frags.tiling = {numWarps, 1};
@@ -157,7 +178,7 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
   });
   ir::Value *aBase = aInRegisters ? nullptr : L.scalar(p.a.load->operand(0)), *bBase = L.scalar(p.b.load->operand(0));
   const gpu::Regs *aRegs = aInRegisters ? &L.get(op.operand(0)) : nullptr;
-  int64_t aPerInstruction = int64_t(1) << p.fragments->fragA->reg.size(), kTiles = K / kK;
+  int64_t aPerInstruction = int64_t(1) << p.fragments->fragA->reg.size(), kK = p.k, kTiles = K / kK;
   ir::Type acc = rt.element();
   int64_t perInstruction = N / 2, reps = M / (16 * W);
   ir::AttrDict attrs;

@@ -8,8 +8,10 @@
 // mma.sync's A fragment layout: attention's Q and P) is a local_load of a
 // buffer in the layout pipeline-loops gives it with the target's 128-byte atoms
 // (ir/Layouts.h: 8-row atoms of 32, 64 or 128-byte rows, swizzled as the
-// hardware swizzles), its element types are in the table (f16, bf16 ->
-// f32), k is a multiple of 16, n a multiple of 8 up to 256, and the warps
+// hardware swizzles), its element types are in the table (f16, bf16, tf32
+// and fp8 -> f32, 8-bit integers -> s32; all but the 16-bit types k-major
+// on both sides), k is a multiple of the instruction's (16, 8 for tf32, 32
+// for 8-bit types), n a multiple of 8 up to 256, and the warps
 // stack along m (the result's rows a multiple of 16 x warps). Its
 // accumulator then has mma.sync's m16n8 fragment layout with every warp on
 // its own rows, which is wgmma's: warp w of a warpgroup holds rows
@@ -32,7 +34,8 @@ struct SharedOperand {
 };
 
 struct WgmmaPlan {
-  const MmaInstruction *fragments = nullptr;  // the m16n8k16 whose fragments wgmma's match
+  const MmaInstruction *fragments = nullptr;  // the mma.sync whose fragments wgmma's match
+  int64_t k = 16;                             // one instruction's k
   gpu::DotFragments frags;
   SharedOperand a, b;
 };

@@ -15,19 +15,19 @@ from tessera.bench import workloads as W
 
 @tessera.jit
 def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
-               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr = tl.float32):
     # Ragged edges by masks (no wrap-around), so the loads keep the operands'
     # contiguous dimension and ldmatrix sees both orders.
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), tl.float32)
+    acc = tl.zeros((BM, BN), ACC)
     for k0 in range(0, K, BK):
         kk = k0 + rk
         a = tl.load(a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak, mask=(rm[:, None] < M) & (kk[None, :] < K),
-                    other=0.0)
+                    other=0)
         b = tl.load(b_ptr + kk[:, None] * stride_bk + rn[None, :] * stride_bn, mask=(kk[:, None] < K) & (rn[None, :] < N),
-                    other=0.0)
+                    other=0)
         acc = tl.dot(a, b, acc)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
@@ -36,12 +36,13 @@ def _matmul(torch, a, b, block, num_warps=4, a_t=False, b_t=False):
     """C = A B with A given as (m, k) or, when a_t, as the transpose of a (k, m) tensor; same for B."""
     m, k = (a.shape[1], a.shape[0]) if a_t else a.shape
     n = b.shape[0] if b_t else b.shape[1]
-    c = torch.full((m, n), float("nan"), device="cuda")
+    integer = not a.dtype.is_floating_point
+    c = torch.full((m, n), -7 if integer else float("nan"), device="cuda", dtype=torch.int32 if integer else torch.float32)
     sam, sak = (1, m) if a_t else (k, 1)
     sbk, sbn = (1, k) if b_t else (n, 1)
     bm, bn, bk = block
     args = (a, b, c, m, n, k, sam, sak, sbk, sbn)
-    meta = dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps)
+    meta = dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps, ACC=tl.int32 if integer else tl.float32)
     _mm_kernel[(tessera.cdiv(m, bm), tessera.cdiv(n, bn))](*args, **meta)
     return c, _mm_kernel.compile_only("nvptx", *args, **meta).assembly
 
@@ -227,6 +228,37 @@ def test_matmul_fp8_ragged(torch, a_dtype, b_dtype, a_t, b_t, block, num_warps):
     torch.testing.assert_close(c.double(), A @ B, rtol=1e-5, atol=1e-3)
     kinds = {"float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
     assert "mma.sync.aligned.m16n8k32.row.col.f32.%s.%s.f32" % (kinds[a_dtype], kinds[b_dtype]) in ptx
+
+
+@pytest.mark.parametrize("a_dtype,b_dtype,inst", [
+    ("float8_e4m3fn", "float8_e4m3fn", "m64n{n}k32.f32.e4m3.e4m3"), ("float8_e5m2", "float8_e4m3fn", "m64n{n}k32.f32.e5m2.e4m3"),
+    ("float32", "float32", "m64n{n}k8.f32.tf32.tf32"), ("int8", "int8", "m64n{n}k32.satfinite.s32.s8.s8")])
+@pytest.mark.parametrize("block,num_warps", [((128, 128, 128), 4), ((128, 64, 64), 8), ((64, 256, 32), 4)])
+def test_wgmma_k_major_inputs(torch, a_dtype, b_dtype, inst, block, num_warps):
+    # wgmma reads tf32, fp8 and 8-bit integer operands only k-major: A as
+    # (m, k), B given as the transpose of an (n, k) tensor. Ragged m, n and k.
+    m, n, k = 333, 300, 1000
+    ta, tb = getattr(torch, a_dtype), getattr(torch, b_dtype)
+    if a_dtype == "int8":
+        a = torch.randint(-128, 128, (m, k), device="cuda", dtype=ta)
+        b = torch.randint(-128, 128, (n, k), device="cuda", dtype=tb)
+    else:
+        a = (torch.rand((m, k), device="cuda") * 8 - 4).to(ta)
+        b = (torch.rand((n, k), device="cuda") * 8 - 4).to(tb)
+    if a_dtype == "float32":  # the same bytes of k per stage
+        block = block[:2] + (block[2] // 4,)
+    c, ptx = _matmul(torch, a, b, block, num_warps, b_t=True)
+    if a_dtype == "int8":
+        assert torch.equal(c.cpu(), (a.cpu().long() @ b.cpu().long().t()).int())
+    else:
+        # fp8 products are exact; wgmma's fp8 sums and its tf32 inputs (f32
+        # truncated to 10 mantissa bits) lose more than f32 rounding alone.
+        A, B = a.double(), b.double().t()
+        err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs())).max().item()
+        assert err < 2e-3, err
+    if ".target sm_90a" in ptx:
+        want = "wgmma.mma_async.sync.aligned." + inst.format(n=block[1])
+        assert want in ptx and "mma.sync" not in ptx and "ldmatrix" not in ptx, [l for l in ptx.splitlines() if "mma" in l][:2]
 
 
 @tessera.jit

@@ -217,7 +217,7 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
         row["ceiling"] = copy.gbps(case.work)
     else:
         # The vendor's library: cuBLAS, torch's SDPA, else torch or numpy.
-        names = {"cublas": "cuBLAS", "sdpa": "torch SDPA", "torch": "torch", "numpy": "numpy (vendor BLAS)"}
+        names = {"cublas": "cuBLAS", "scaled_mm": "torch._scaled_mm", "sdpa": "torch SDPA", "torch": "torch", "numpy": "numpy (vendor BLAS)"}
         vendor = next((k for k in names if k in peers), None)
         row["ceiling_name"], row["ceiling"] = (names[vendor], peers[vendor]) if vendor else ("-", None)
     row["of_ceiling"] = row["value"] / row["ceiling"] if row.get("ceiling") else None

@@ -165,13 +165,17 @@ class Cublas:
         return run
 
 
-_TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "i8": "int8"}
+_TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "i8": "int8",
+                 "fp8": "float8_e4m3fn"}
 
 
 # The configurations both Tessera and Triton choose from, by measured speed:
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), as in Triton's matmul tutorial.
 MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4), (128, 128, 32, 4, 4),
                   (64, 128, 32, 4, 4), (128, 64, 32, 4, 4)]
+# fp8: the same bytes of k per stage (Triton's tutorial 03 lists these for fp8).
+FP8_MATMUL_CONFIGS = [(128, 256, 128, 8, 3), (256, 128, 128, 8, 3), (128, 128, 128, 4, 4), (128, 256, 64, 8, 4),
+                      (128, 128, 64, 4, 4), (64, 128, 128, 4, 4)]
 
 
 def _autotune(torch, launch, configs, reps=5):
@@ -247,15 +251,22 @@ def make_case(w, shape, dtype, torch, device):
         return W.Case(run, peers, check, 2 * x.nbytes + 2 * wt.nbytes, 2 * x.nbytes)
     if w.name == "matmul":
         m, n, k_ = shape
-        int8 = dtype == "i8"
+        int8, fp8 = dtype == "i8", dtype == "fp8"
+        args_b = (n, 1)  # B's strides along k and n
         if int8:  # int8 x int8 -> int32 (torch._int_mm is the peer)
             a = torch.randint(-128, 128, (m, k_), device=device, dtype=torch.int8)
             bm = torch.randint(-128, 128, (k_, n), device=device, dtype=torch.int8)
             c = torch.full((m, n), -1, device=device, dtype=torch.int32)
+        elif fp8:  # e4m3 x e4m3 -> bf16 with B k-major, the layout torch._scaled_mm (cuBLASLt) takes
+            a = torch.randn(m, k_, device=device).to(t)
+            bm = torch.randn(n, k_, device=device).to(t).t()
+            c = torch.full((m, n), float("nan"), device=device, dtype=torch.bfloat16)
+            args_b = (1, k_)
         else:
             a, bm = torch.randn(m, k_, device=device, dtype=t), torch.randn(k_, n, device=device, dtype=t)
             c = torch.full((m, n), float("nan"), device=device, dtype=t)
-        args = (a, bm, c, m, n, k_, k_, 1, n, 1, n, 1)
+        args = (a, bm, c, m, n, k_, k_, 1) + args_b + (n, 1)
+        configs = FP8_MATMUL_CONFIGS if fp8 else MATMUL_CONFIGS
         acc_dtype = "int32" if int8 else "float32"
 
         def launcher(kernel):
@@ -270,15 +281,20 @@ def make_case(w, shape, dtype, torch, device):
                 return lambda: kernel[grid](*args, BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8,
                                             num_warps=warps, num_stages=stages, **meta)
             return launch
-        run = _autotune(torch, launcher(W._matmul_kernel), MATMUL_CONFIGS)
+        run = _autotune(torch, launcher(W._matmul_kernel), configs)
         if port:
             try:
-                peers["triton"] = _autotune(torch, launcher(port(W._matmul_kernel)), MATMUL_CONFIGS)
+                peers["triton"] = _autotune(torch, launcher(port(W._matmul_kernel)), configs)
             except RuntimeError as e:  # the row shows no Triton figure rather than no row
                 print("triton matmul %s: %s" % (dtype, e))
         if int8:
             peers["torch"] = lambda: torch._int_mm(a, bm)
             check = lambda: float((c != torch._int_mm(a, bm)).sum())  # mismatches (exact int32 sums): 0
+            return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes))
+        if fp8:
+            one = torch.ones((), device=device)
+            peers["scaled_mm"] = lambda: torch._scaled_mm(a, bm, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+            check = lambda: _rel_err(torch, c, a.double() @ bm.double(), scale=k_ ** 0.5)
             return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes))
         try:
             cublas = Cublas.shared(torch)

@@ -7,6 +7,11 @@
 # RUN: tessera compile %s --entry mm --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=256 -D BN=128 -D BK=64 --target nvptx --num-warps 8 --emit asm | FileCheck %s --check-prefix=WGMMA8
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_89 --emit asm | FileCheck %s --check-prefix=FP8
 # RUN: tessera compile %s --entry mm --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=64 -D BN=64 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=FP8-SM80
+# RUN: tessera compile %s --entry mmt --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA-FP8
+# RUN: tessera compile %s --entry mmt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA-TF32
+# RUN: tessera compile %s --entry mmt --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 -D ACC=tl.int32 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA-I8
+# RUN: tessera compile %s --entry mmt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D PRECISION='"ieee"' --target nvptx --emit asm | FileCheck %s --check-prefix=IEEE
+# RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-NMAJOR
 # A pipelined matmul on tensor cores (ptxas assembles it for sm_90a and
 # sm_80): with the default 3 stages, the prologue issues the copies of two
 # iterations (16-byte cp.async to a 32-bit shared address, zero-filled
@@ -85,6 +90,22 @@
 # FP8-COUNT-16: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32
 # FP8-NOT: mma.sync
 # FP8-SM80-NOT: mma.sync
+# wgmma's other input types read both operands k-major (B given as n x k,
+# `mmt`), with no transpose immediates: fp8 (e4m3 x e5m2) k32 and tf32 k8
+# with f32 accumulators and the input scales; 8-bit integers k32 into
+# saturating s32 with the accumulate flag alone.
+# WGMMA-FP8-NOT: ldmatrix
+# WGMMA-FP8-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1;
+# WGMMA-FP8-NOT: mma.sync
+# WGMMA-TF32-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1;
+# WGMMA-TF32-NOT: mma.sync
+# WGMMA-I8-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k32.satfinite.s32.s8.s8 {%r{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1;
+# WGMMA-I8-NOT: mma.sync
+# f32 dots at full precision have no tensor-core instruction.
+# IEEE-NOT: mma
+# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so mma.sync.
+# TF32-NMAJOR-NOT: wgmma.mma_async
+# TF32-NMAJOR: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 import tessera.language as tl
 
 
@@ -111,3 +132,18 @@ def mm4(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
         y = tl.load(b + (k0 + rk)[:, None] * N + rn[None, :])
         acc = tl.dot(x, y, acc)
     tl.store(c + rm[:, None] * N + rn[None, :], acc)
+
+
+# B given as n x k (its k contiguous): C = A B with both operands k-major.
+def mmt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr = tl.float32,
+        PRECISION: tl.constexpr = "tf32"):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), ACC)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        x = tl.load(a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
+        y = tl.load(b + rn[None, :] * K + kk[:, None], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0)
+        acc = tl.dot(x, y, acc, input_precision=PRECISION)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
