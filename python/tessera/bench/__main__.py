@@ -185,11 +185,20 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
     else:
         case = w.make(shape, dtype, rng)
     row = {"target": target, "workload": w.name, "shape": "x".join(map(str, shape)), "dtype": dtype, "unit": w.unit}
-    try:
-        ms = timer.median_ms(case.run, case.data_bytes)
-    except tessera.TesseraError as e:
-        row["skip"] = str(e).splitlines()[0]
+    if hasattr(timer, "median_ms_each"):  # Tessera and its peers timed side by side
+        times = timer.median_ms_each({"tessera": case.run, **case.peers}, case.data_bytes)
+    else:
+        times = {"tessera": _time_or_error(timer, case.run, case.data_bytes)}
+        times.update({peer: _time_or_error(timer, fn, case.data_bytes) for peer, fn in case.peers.items()})
+    if isinstance(times["tessera"], Exception):
+        if not isinstance(times["tessera"], tessera.TesseraError):
+            raise times["tessera"]
+        row["skip"] = str(times["tessera"]).splitlines()[0]
         return row
+    ms = times["tessera"]
+    for t in case.outputs:
+        t.fill_(float("nan") if t.is_floating_point() else -1)
+    case.run()
     err = case.check()
     row["max_rel_err"] = err
     row["wrong"] = not err <= {**TOLERANCE, **getattr(w, "tolerance", {})}.get(dtype, 1e-2)
@@ -197,12 +206,12 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
     row["ms"] = ms
     row["value"] = case.work / ms * scale
     peers = {}
-    for peer, fn in case.peers.items():
-        try:
-            peers[peer] = case.work / timer.median_ms(fn, case.data_bytes) * scale
-        except Exception as e:  # noqa: BLE001  (a peer that cannot run this case: the row says why)
-            row.setdefault("peer_errors", {})[peer] = str(e).splitlines()[0][:200]
+    for peer in case.peers:
+        if isinstance(times[peer], Exception):  # a peer that cannot run this case: the row says why
+            row.setdefault("peer_errors", {})[peer] = str(times[peer]).splitlines()[0][:200]
             print(f"{peer} {w.name} {dtype}: {row['peer_errors'][peer]}", file=sys.stderr)
+        else:
+            peers[peer] = case.work / times[peer] * scale
     row["peers"] = peers
     if getattr(case, "configs", None):
         row["configs"] = case.configs
@@ -222,6 +231,13 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
         row["ceiling_name"], row["ceiling"] = (names[vendor], peers[vendor]) if vendor else ("-", None)
     row["of_ceiling"] = row["value"] / row["ceiling"] if row.get("ceiling") else None
     return row
+
+
+def _time_or_error(timer, fn, data_bytes):
+    try:
+        return timer.median_ms(fn, data_bytes)
+    except Exception as e:  # noqa: BLE001  (run_one sorts Tessera's errors from its peers')
+        return e
 
 
 if __name__ == "__main__":

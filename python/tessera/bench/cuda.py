@@ -62,25 +62,46 @@ class CudaTimer:
         self.torch.cuda._sleep(0)
 
     def median_ms(self, fn, data_bytes):
+        return self.median_ms_each({"fn": fn}, data_bytes)["fn"]
+
+    def median_ms_each(self, fns, data_bytes, rounds=5):
+        """{name: median ms} of several launches timed side by side: in
+        `rounds` turns of reps / rounds each, so that a clock drifting as
+        the GPU heats under its power cap touches all of them alike (timed
+        one after another, the last would run hottest). A launch that
+        raises is left out: {name: the exception} instead."""
         torch = self.torch
         flush = data_bytes < 4 * self.l2
-        fn()
-        fn()
-        torch.cuda.synchronize()
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
-        for s, e in zip(starts, ends):
-            if flush:
-                self._flush.zero_()
-            # Keep the GPU busy while the host launches, so that the events
-            # time the kernel and not Python's launch path (launch_us reports that apart).
-            torch.cuda._sleep(self.busy_cycles)
-            s.record()
-            fn()
-            e.record()
-        torch.cuda.synchronize()
-        times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
-        return times[len(times) // 2]
+        result, samples = {}, {}
+        for name, fn in fns.items():
+            try:
+                fn()
+                fn()
+                torch.cuda.synchronize()
+                samples[name] = []
+            except Exception as e:  # noqa: BLE001  (the caller reports which launch failed, and why)
+                result[name] = e
+        per_round = max(1, self.reps // rounds)
+        for _ in range(rounds):
+            for name in samples:
+                fn = fns[name]
+                starts = [torch.cuda.Event(enable_timing=True) for _ in range(per_round)]
+                ends = [torch.cuda.Event(enable_timing=True) for _ in range(per_round)]
+                for s, e in zip(starts, ends):
+                    if flush:
+                        self._flush.zero_()
+                    # Keep the GPU busy while the host launches, so that the events
+                    # time the kernel and not Python's launch path (launch_us reports that apart).
+                    torch.cuda._sleep(self.busy_cycles)
+                    s.record()
+                    fn()
+                    e.record()
+                torch.cuda.synchronize()
+                samples[name] += [s.elapsed_time(e) for s, e in zip(starts, ends)]
+        for name, times in samples.items():
+            times.sort()
+            result[name] = times[len(times) // 2]
+        return result
 
 
 class CopyCeiling:
@@ -217,7 +238,7 @@ def make_case(w, shape, dtype, torch, device):
         # The checked mode's cost (each launch also reads its report back).
         peers["tessera checked"] = lambda: W._add_kernel[grid](x, y, out, n, BLOCK=1024, debug=True)
         check = lambda: _rel_err(torch, out, x.double() + y.double())
-        return W.Case(run, peers, check, 3 * x.nbytes, 3 * x.nbytes)
+        return W.Case(run, peers, check, 3 * x.nbytes, 3 * x.nbytes, outputs=(out,))
     if w.name == "softmax":
         m, n = shape
         x = torch.randn(m, n, device=device, dtype=t)
@@ -233,7 +254,7 @@ def make_case(w, shape, dtype, torch, device):
             peers["triton"] = _autotune(torch, launcher(port(W._softmax_kernel)), configs)
         peers["torch"] = lambda: torch.softmax(x, dim=1)
         check = lambda: _rel_err(torch, out, torch.softmax(x.double(), dim=1))
-        return _chosen(W.Case(run, peers, check, 2 * x.nbytes, 2 * x.nbytes))
+        return _chosen(W.Case(run, peers, check, 2 * x.nbytes, 2 * x.nbytes, outputs=(out,)))
     if w.name == "layernorm":
         m, n = shape
         x = torch.randn(m, n, device=device, dtype=t)
@@ -248,7 +269,7 @@ def make_case(w, shape, dtype, torch, device):
         ln = torch.nn.functional.layer_norm
         peers["torch"] = lambda: ln(x, (n,), wt, b, 1e-5)
         check = lambda: _rel_err(torch, out, ln(x.double(), (n,), wt.double(), b.double(), 1e-5))
-        return W.Case(run, peers, check, 2 * x.nbytes + 2 * wt.nbytes, 2 * x.nbytes)
+        return W.Case(run, peers, check, 2 * x.nbytes + 2 * wt.nbytes, 2 * x.nbytes, outputs=(out,))
     if w.name == "matmul":
         m, n, k_ = shape
         int8, fp8 = dtype == "i8", dtype == "fp8"
@@ -290,12 +311,12 @@ def make_case(w, shape, dtype, torch, device):
         if int8:
             peers["torch"] = lambda: torch._int_mm(a, bm)
             check = lambda: float((c != torch._int_mm(a, bm)).sum())  # mismatches (exact int32 sums): 0
-            return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes))
+            return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes, outputs=(c,)))
         if fp8:
             one = torch.ones((), device=device)
             peers["scaled_mm"] = lambda: torch._scaled_mm(a, bm, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
             check = lambda: _rel_err(torch, c, a.double() @ bm.double(), scale=k_ ** 0.5)
-            return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes))
+            return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes, outputs=(c,)))
         try:
             cublas = Cublas.shared(torch)
             peers["cublas"] = cublas.matmul_fn(a, bm, torch.empty_like(c), dtype)
@@ -303,7 +324,7 @@ def make_case(w, shape, dtype, torch, device):
             pass
         peers["torch"] = lambda: torch.matmul(a, bm)
         check = lambda: _rel_err(torch, c, a.double() @ bm.double(), scale=k_ ** 0.5)
-        return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes))
+        return _chosen(W.Case(run, peers, check, 2 * m * n * k_, a.nbytes + bm.nbytes + c.nbytes, outputs=(c,)))
     if w.name in ("attention", "attention_causal"):
         bh, s_, d = shape
         q, k_, v = (torch.randn(bh, s_, d, device=device, dtype=t) for _ in range(3))
@@ -330,7 +351,7 @@ def make_case(w, shape, dtype, torch, device):
         check = lambda: _rel_err(torch, out, sdpa(q.double()[None], k_.double()[None], v.double()[None],
                                                   is_causal=w.causal)[0])
         work = 4 * bh * s_ * s_ * d // (2 if w.causal else 1)
-        return _chosen(W.Case(run, peers, check, work, 4 * q.nbytes))
+        return _chosen(W.Case(run, peers, check, work, 4 * q.nbytes, outputs=(out,)))
     raise ValueError("no CUDA version of workload " + w.name)
 
 
