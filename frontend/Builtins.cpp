@@ -1655,9 +1655,10 @@ const std::unordered_map<std::string, Handler> &handlers() {
         else if (n == "py.tuple" || n == "py.list") any |= v.is(Kind::Tuple);
         else if (n == "dtype") any |= v.is(Kind::DType);
         else if (n == "pointer_type") any |= v.is(Kind::DType) && v.type.isPointer();
+        else if (n == "tensor_descriptor") any |= v.is(Kind::BlockPtr) && v.isDescriptor;
         else
-          cg.fail(a.loc, "isinstance() in a kernel knows tl.tensor, tl.constexpr, tl.dtype, tl.pointer_type, int, "
-                         "float, bool and tuple, not " + c.describe());
+          cg.fail(a.loc, "isinstance() in a kernel knows tl.tensor, tl.tensor_descriptor, tl.constexpr, tl.dtype, "
+                         "tl.pointer_type, int, float, bool and tuple, not " + c.describe());
       }
       return SValue::boolean(any);
     };
@@ -1694,7 +1695,7 @@ const char *const kMathNames[] = {"exp", "exp2", "log", "log2", "sqrt", "sqrt_rn
 
 bool isBuiltinName(const std::string &name) {
   if (handlers().count(name)) return true;
-  return name == "jit" || name == "tensor" || name == "dtype";
+  return name == "jit" || name == "tensor" || name == "dtype" || name == "tensor_descriptor";
 }
 
 bool isMathName(const std::string &name) {

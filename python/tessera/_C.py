@@ -478,6 +478,15 @@ class Kernel:
         0 on the host."""
         return self.attribute("local_bytes") // 4
 
+    _launch_as_compiled = None  # the JIT's launch of this very kernel (jit.py _launch_compiled)
+
+    def __getitem__(self, grid):
+        """Triton's `compiled[grid](*args)` for the kernel warmup() returned:
+        all the kernel's parameters, constexprs included."""
+        if self._launch_as_compiled is None:
+            raise TypeError("this kernel was loaded from a binary: launch it with launch(grid, args)")
+        return lambda *args, **kwargs: self._launch_as_compiled(self, grid, args, kwargs)
+
     def _init_handles(self):
         """Triton loads its binaries lazily here; a Tessera kernel is loaded
         already (tutorials call it before reading n_regs)."""

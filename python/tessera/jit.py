@@ -26,8 +26,13 @@ from ._specialize import fast_pointer as _fast_pointer
 
 KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_not_specialize annotation")
 
-# Launch options Triton accepts that the CPU target has no use for.
-_IGNORED_OPTIONS = ("num_ctas", "launch_cooperative_grid")
+# Launch options Triton accepts that change no result here: num_ctas (one
+# CTA per program: clusters are not formed), launch_cooperative_grid,
+# launch_pdl (launches stay stream-ordered, so tl.extra.cuda.gdc_wait has
+# nothing to wait for: correct, without the overlap PDL would allow) and
+# extern_libs (Tessera's libdevice functions are its own, found by name as
+# Triton finds them in the library given).
+_IGNORED_OPTIONS = ("num_ctas", "launch_cooperative_grid", "launch_pdl", "extern_libs")
 
 
 # Whether a mul feeding an add may become an fma when a launch does not say
@@ -464,6 +469,25 @@ class JITFunction(KernelInterface):
         kernel._assemble = lambda: self._compile_module(_C.compile_binary, signature, constexprs, num_warps,
                                                         num_stages, module, target=target, arch=arch,
                                                         checked=checked, **codegen._asdict())
+        kernel._launch_as_compiled = functools.partial(self._launch_compiled,
+                                                       options=(num_warps, num_stages, checked, codegen))
+        return kernel
+
+    def _launch_compiled(self, kernel, grid, args, kwargs, options):
+        """`compiled[grid](*args)` for a kernel that warmup() returned:
+        every parameter, constexprs included, as Triton's CompiledKernel
+        takes them; arguments that would compile a different kernel are an
+        error rather than a launch of this one with the wrong values."""
+        num_warps, num_stages, checked, codegen = options
+        found, bound, signature, values, device, checked = self._kernel_for(args, dict(kwargs), num_warps, num_stages,
+                                                                             checked, codegen)
+        if found is not kernel:
+            raise TypeError("these arguments specialize '%s' differently from the arguments it was compiled for; "
+                            "launch the @jit function to compile for them" % self.__name__)
+        stream = _current_stream(device)
+        if checked:
+            return self._run_checked(kernel, grid, bound, signature, values, device, stream)
+        self._launch(kernel, grid, bound, values, stream)
         return kernel
 
     def _kernel_name(self, signature, constexprs):
@@ -562,10 +586,9 @@ class JITFunction(KernelInterface):
             kwargs.pop(option, None)
         # A kernel may also take num_warps/num_stages as parameters (Triton's
         # softmax tutorial does): the value is then both option and argument.
-        if "num_warps" in self.arg_names and num_warps is not None:
-            kwargs["num_warps"] = num_warps
-        if "num_stages" in self.arg_names and num_stages is not None:
-            kwargs["num_stages"] = num_stages
+        for name, option in (("num_warps", num_warps), ("num_stages", num_stages)):
+            if option is not None and name in self.arg_names and self.arg_names.index(name) >= len(args):
+                kwargs[name] = option
         bound = self.bind(args, kwargs)
         self._forget_if_stale()
         key, signature, constexprs, values, target, device, readonly = self.specialization(bound, num_warps, num_stages)

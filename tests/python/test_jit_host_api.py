@@ -24,6 +24,34 @@ def test_warmup_compiles_without_launching_and_the_launch_reuses_it():
     np.testing.assert_allclose(out, x.astype(np.float64) * 2.5, rtol=1e-6)
 
 
+@tessera.jit
+def _rows(y_ptr, x_ptr, n_rows, BLOCK: tl.constexpr, num_stages: tl.constexpr):
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0), num_stages=num_stages):
+        offs = row * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs) + 1.0)
+
+
+def test_the_warmed_up_kernel_launches_with_every_parameter_as_tritons_compiled_kernel():
+    # Triton's softmax tutorial: warmup, then kernel[grid](all arguments,
+    # constexprs included), num_stages being both an option and a parameter.
+    rng = np.random.default_rng()
+    x = rng.standard_normal((7, 32)).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    kernel = _rows.warmup(y, x, 7, BLOCK=32, num_stages=2, num_warps=2, grid=(1,))
+    assert np.isnan(y).all()
+    kernel._init_handles()
+    assert kernel.metadata.num_warps == 2 and kernel.metadata.shared >= 0
+    assert kernel[(3, 1, 1)](y, x, 7, 32, 2) is kernel
+    np.testing.assert_array_equal(y, x + 1)
+    y[:] = np.nan
+    kernel[(2,)](y, x, n_rows=7, BLOCK=32, num_stages=2)
+    np.testing.assert_array_equal(y, x + 1)
+    with pytest.raises(TypeError, match="specialize '_rows' differently"):
+        kernel[(1,)](y, x, 7, 16, 2)               # another BLOCK is another kernel
+    with pytest.raises(TypeError, match="loaded from a binary"):
+        tessera._C.Kernel.__getitem__(type("Loaded", (), {"_launch_as_compiled": None})(), (1,))
+
+
 def test_params_and_src_as_triton_gives_them():
     params = _scale.params
     assert [p.name for p in params] == ["x_ptr", "out_ptr", "n", "factor", "BLOCK"]
@@ -130,3 +158,14 @@ def test_kernel_names_from_triton_repr():
     assert k.name == "scale_i32_n_BLOCK"  # n is 1 (specialized), BLOCK a constexpr 1
     assert seen[-1].signature == {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "factor": "fp32"}
     assert _scale.warmup(x, np.empty_like(x), 8, 2.0, BLOCK=8, grid=(1,)).name == "_scale"
+
+
+def test_tritons_launch_options_that_change_no_result_are_accepted_and_unknown_ones_refused():
+    # Tutorials 07 and 11 pass extern_libs and launch_pdl.
+    x = np.random.default_rng().standard_normal(40).astype(np.float32)
+    out = np.full(40, np.nan, np.float32)
+    _scale[(1,)](x, out, 40, 3.0, BLOCK=64, extern_libs={"libdevice": "/nowhere/libdevice.10.bc"},
+                 launch_pdl=True, num_ctas=1)
+    np.testing.assert_allclose(out, x.astype(np.float64) * 3.0, rtol=1e-6)
+    with pytest.raises(TypeError, match="launch_pld"):
+        _scale[(1,)](x, out, 40, 3.0, BLOCK=64, launch_pld=True)

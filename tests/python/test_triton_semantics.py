@@ -707,6 +707,8 @@ def test_map_elementwise_with_per_element_control_flow(cpu_target):
 
 @tessera.jit
 def _through_descriptors(x_desc, z_desc, BM: tl.constexpr, BN: tl.constexpr):
+    tl.static_assert(isinstance(x_desc, tl.tensor_descriptor) and not isinstance(x_desc, tl.tensor))
+    tl.static_assert(isinstance(z_desc, (tl.tensor, tl.tensor_descriptor)) and not isinstance(BM, tl.tensor_descriptor))
     i = tl.program_id(0) * BM
     j = tl.program_id(1) * BN
     x = x_desc.load([i, j])                                   # out of bounds: zero

@@ -168,6 +168,20 @@ class tensor:
 __all__.append("tensor")
 
 
+class tensor_descriptor:
+    """The type of a tensor descriptor inside a kernel (what
+    tl.make_tensor_descriptor returns, or a host TensorDescriptor argument
+    becomes), for ``isinstance(x, tl.tensor_descriptor)`` in kernels, as
+    Triton's tl.tensor_descriptor; host code never holds one."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("tl.tensor_descriptor is a type; descriptors exist only inside a kernel "
+                        "(on the host, use tessera.tools.tensor_descriptor.TensorDescriptor)")
+
+
+__all__.append("tensor_descriptor")
+
+
 class const:
     """Annotation of a pointer parameter the kernel only reads through
     (``in_ptr: tl.const``): a store or atomic through it, or through a
