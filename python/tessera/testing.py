@@ -1,36 +1,97 @@
 """tessera.testing: Triton's benchmarking and comparison helpers.
 
-do_bench times with the wall clock (time.perf_counter): on the host CPU a
-launch returns when the kernel has finished, so there is nothing to
-synchronize.
+do_bench measures on the active device (tessera.runtime.driver.active), as
+Triton's does: on CUDA (torch present) with CUDA events around each call
+on torch's current stream, the L2 cache flushed by zeroing a 256 MB buffer
+before each; on another GPU backend by the wall clock around each call
+and a device synchronize; on the host CPU by the wall clock alone (a
+launch returns when the kernel has finished).
 """
 
 import statistics
 import time
 
+_FLUSH_BYTES = 256 * 1024 * 1024  # beyond any GPU's L2, as Triton's cache buffer
+
+
+class _HostClock:
+    """Wall-clock ms of each call; `synchronize` makes the device's queued
+    work part of the call (None: the host, where launches are synchronous)."""
+
+    def __init__(self, synchronize=None):
+        self.synchronize = synchronize or (lambda: None)
+
+    def times(self, fn, n, grad_to_none=None):
+        self.synchronize()
+        out = []
+        for _ in range(n):
+            _clear_grads(grad_to_none)
+            t0 = time.perf_counter()
+            fn()
+            self.synchronize()
+            out.append((time.perf_counter() - t0) * 1000)
+        return out
+
+
+class _CudaEventClock:
+    """Triton's measurement: CUDA events around each call on torch's
+    current stream, L2 flushed before each call."""
+
+    def __init__(self, torch):
+        self.torch = torch
+        self.cache = torch.empty(_FLUSH_BYTES, dtype=torch.int8, device="cuda")
+
+    def synchronize(self):
+        self.torch.cuda.synchronize()
+
+    def times(self, fn, n, grad_to_none=None):
+        cuda = self.torch.cuda
+        starts = [cuda.Event(enable_timing=True) for _ in range(n)]
+        ends = [cuda.Event(enable_timing=True) for _ in range(n)]
+        for start, end in zip(starts, ends):
+            _clear_grads(grad_to_none)
+            self.cache.zero_()
+            start.record()
+            fn()
+            end.record()
+        cuda.synchronize()
+        return [start.elapsed_time(end) for start, end in zip(starts, ends)]
+
+
+def _clear_grads(tensors):
+    if tensors is not None:
+        for x in tensors:
+            x.grad = None
+
+
+def _clock():
+    from . import _C
+    from .runtime import driver
+    backend = driver.active._backend()
+    if backend == _C.HOST:
+        return _HostClock()
+    torch = driver._torch_cuda()
+    if torch is not None and backend in ("cuda", "hip"):
+        return _CudaEventClock(torch)
+    device = _C.get_device(backend, 0)
+    return _HostClock(lambda: _C._check(_C.library().tessera_device_synchronize(device)))
+
 
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
     """Runs `fn` for about `warmup` ms, then about `rep` ms, and returns the
-    time per call in ms: the `return_mode` statistic ("min", "max", "mean",
-    "median", "all"), or the list of `quantiles` when given."""
+    time per call in ms on the active device: the `return_mode` statistic
+    ("min", "max", "mean", "median", "all"), or the list of `quantiles`
+    when given."""
     assert return_mode in ("min", "max", "mean", "median", "all")
+    clock = _clock()
     fn()
-    start = time.perf_counter()
-    for _ in range(5):
-        fn()
-    estimate_ms = max((time.perf_counter() - start) * 1000 / 5, 1e-6)
+    clock.synchronize()
+    estimate_ms = max(statistics.fmean(clock.times(fn, 5)), 1e-6)
     n_warmup = max(1, int(warmup / estimate_ms))
     n_repeat = max(1, int(rep / estimate_ms))
     for _ in range(n_warmup):
         fn()
-    times = []
-    for _ in range(n_repeat):
-        if grad_to_none is not None:
-            for x in grad_to_none:
-                x.grad = None
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
+    times = clock.times(fn, n_repeat, grad_to_none)
     if quantiles is not None:
         ordered = sorted(times)
         out = [ordered[min(len(ordered) - 1, int(q * len(ordered)))] for q in quantiles]

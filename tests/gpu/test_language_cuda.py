@@ -238,3 +238,29 @@ def test_float_atomic_max_min_over_signs(torch, dtype, is_max):
     expected = torch.maximum(x.amax(0), z) if is_max else torch.minimum(x.amin(0), z)
     _float_extrema[(32,)](z, x, MAX=is_max, SEM="acq_rel")
     assert torch.equal(z, expected), (z, expected)
+
+
+@tessera.jit
+def _spin(x_ptr, n_iter):
+    acc = tl.load(x_ptr)
+    for _ in range(n_iter):
+        acc = acc * 0.999 + 1.0
+    tl.store(x_ptr, acc)
+
+
+def test_do_bench_times_the_kernel_on_the_device_not_its_launch(torch):
+    # A launch returns in microseconds; the kernel runs for about a
+    # millisecond: do_bench must report the latter (the autotuner ranks
+    # configurations by it), as CUDA events around the call measure it.
+    x = torch.ones(1, device="cuda")
+    _spin[(1,)](x, 200_000)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    start.record()
+    _spin[(1,)](x, 200_000)
+    end.record()
+    torch.cuda.synchronize()
+    kernel_ms = start.elapsed_time(end)
+    assert kernel_ms > 0.2
+    measured = tessera.testing.do_bench(lambda: _spin[(1,)](x, 200_000), warmup=5, rep=20, return_mode="median")
+    assert 0.7 * kernel_ms < measured < 1.5 * kernel_ms + 0.05, (measured, kernel_ms)

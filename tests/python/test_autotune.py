@@ -146,6 +146,14 @@ def test_do_bench_modes():
         assert 0.5 < tessera.testing.do_bench(f, rep=5, return_mode=mode) < 100
 
 
+def test_do_bench_on_a_gpu_without_events_waits_for_the_device_in_each_call():
+    # Launches on a GPU return before the kernel ends: timing them alone
+    # would rank configurations by launch cost.
+    seen = []
+    times = tessera.testing._HostClock(lambda: seen.append("sync")).times(lambda: seen.append("call"), 3)
+    assert seen == ["sync", "call", "sync", "call", "sync", "call", "sync"] and len(times) == 3
+
+
 def test_bench_plots_rows_whose_peers_differ(tmp_path):
     # int8 matmul has torch but no Triton or cuBLAS: the plot leaves gaps
     # (it raised a shape mismatch on the H200 and ended the bench).
