@@ -13,6 +13,7 @@ find_target()) says which backend runs each target's code.
 import collections
 import ctypes
 import os
+import sys
 
 SUCCESS = 0
 ERROR_INVALID_ARGUMENT = 1
@@ -625,3 +626,9 @@ def load_binary(binary, entry, num_params, format="elf-shared-object", device=No
     if threads != 1 or shared_memory:
         kernel.set_launch_params(threads, shared_memory)
     return kernel
+
+
+# Triton's tutorials reach cuBLASLt as triton._C.libtriton.nvidia.cublas:
+# `_C` is a module, so its "submodule" is registered by name.
+from . import _libtriton as libtriton  # noqa: E402
+sys.modules[__name__ + ".libtriton"] = libtriton

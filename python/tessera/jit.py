@@ -26,6 +26,11 @@ from ._specialize import fast_pointer as _fast_pointer
 
 KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_not_specialize annotation")
 
+# Called for every launch through run() while set (the profiler's, tessera.profiler):
+# hook(jit_function, grid, args, kwargs, options, run) launches by calling
+# run(*args, grid=grid, **options, **kwargs) and returns what it returns.
+launch_hook = None
+
 # Launch options Triton accepts that change no result here: num_ctas (one
 # CTA per program: clusters are not formed), launch_cooperative_grid,
 # launch_pdl (launches stay stream-ordered, so tl.extra.cuda.gdc_wait has
@@ -291,6 +296,7 @@ class JITFunction(KernelInterface):
         self._fast = None        # the launch fast lane (_launch.py), made on the first launch
         self._replaced_src = None  # a source text compiled instead of fn's (_unsafe_update_src)
         self._repr = None          # names compiled kernels from their Specialization (jit(repr=))
+        self.launch_metadata = None  # (grid, kernel, args) -> the profiler's name and metrics (jit(launch_metadata=))
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
@@ -309,7 +315,7 @@ class JITFunction(KernelInterface):
 
     def __getitem__(self, grid):
         fast = self._fast
-        if fast and not self.debug:  # launches in C, else through run()
+        if fast and not self.debug and launch_hook is None:  # launches in C, else through run()
             return fast.at(grid, self.run)
         return super().__getitem__(grid)
 
@@ -519,6 +525,17 @@ class JITFunction(KernelInterface):
 
     def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, maxnreg=None,
             enable_reflect_ftz=None, **kwargs):
+        hook = launch_hook
+        if hook is not None:
+            options = dict(num_warps=num_warps, num_stages=num_stages, debug=debug, enable_fp_fusion=enable_fp_fusion,
+                           maxnreg=maxnreg, enable_reflect_ftz=enable_reflect_ftz)
+            return hook(self, grid, args, kwargs, options, self._run)
+        return self._run(*args, grid=grid, num_warps=num_warps, num_stages=num_stages, debug=debug,
+                         enable_fp_fusion=enable_fp_fusion, maxnreg=maxnreg, enable_reflect_ftz=enable_reflect_ftz,
+                         **kwargs)
+
+    def _run(self, *args, grid, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, maxnreg=None,
+             enable_reflect_ftz=None, **kwargs):
         fast = self._fast
         codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
         if codegen is not _PLAIN_CODEGEN:
@@ -653,15 +670,19 @@ class JITFunction(KernelInterface):
 Specialization = collections.namedtuple("Specialization", "signature constants")
 
 
-def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, **unused):
+def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, launch_metadata=None, **unused):
     """``@tessera.jit`` or ``@tessera.jit(target=..., do_not_specialize=[...])``, where
     target is a name of the target registry (``tessera targets`` lists them);
     without a target, each launch compiles for its arguments' device.
     repr: Triton's kernel naming, a function of a Specialization
     (signature: parameter -> type, constants: parameter -> value) giving
-    each compiled kernel's `name`."""
+    each compiled kernel's `name`. launch_metadata(grid, kernel, args)
+    -> {"name": ..., metric: value}: what the profiler (tessera.profiler,
+    hook="triton") records for each launch, args being every parameter
+    by name."""
     def wrap(f):
         jf = JITFunction(f, target=target, do_not_specialize=do_not_specialize, debug=debug)
         jf._repr = repr
+        jf.launch_metadata = launch_metadata
         return jf
     return wrap(fn) if fn is not None else wrap

@@ -141,27 +141,10 @@ class Cublas:
     def __init__(self, torch):
         import ctypes
         self.ctypes, self.torch = ctypes, torch
-        self.lib, self.path = self._open(ctypes)
+        from .._libtriton import open_cuda_library
+        self.lib, self.path = open_cuda_library("cublas")
         self.handle = ctypes.c_void_p()
         self._check(self.lib.cublasCreate_v2(ctypes.byref(self.handle)), "cublasCreate")
-
-    @staticmethod
-    def _open(ctypes):
-        import glob
-        import os
-        import site
-        candidates = []
-        for d in site.getsitepackages() + [site.getusersitepackages()]:
-            candidates += sorted(glob.glob(os.path.join(d, "nvidia", "cublas", "lib", "libcublas.so*")))
-        candidates += sorted(glob.glob("/usr/local/cuda/lib64/libcublas.so*")) + ["libcublas.so", "libcublas.so.12",
-                                                                                 "libcublas.so.13"]
-        errors = []
-        for path in candidates:
-            try:
-                return ctypes.CDLL(path), path
-            except OSError as e:
-                errors.append(str(e))
-        raise OSError("libcublas not found (" + "; ".join(errors[-2:]) + ")")
 
     def _check(self, status, what):
         if status != 0:

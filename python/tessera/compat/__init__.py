@@ -55,6 +55,10 @@ _ALIASES = {
     "triton.testing": "tessera.testing",
     "triton.tools": "tessera.tools",
     "triton.tools.tensor_descriptor": "tessera.tools.tensor_descriptor",
+    "triton.profiler": "tessera.profiler",
+    "triton.profiler.viewer": "tessera.profiler.viewer",
+    "triton._C": "tessera._C",
+    "triton._C.libtriton": "tessera._C.libtriton",
 }
 
 # The Triton whose language Tessera follows, as triton.__version__ reports
