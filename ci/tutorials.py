@@ -46,7 +46,7 @@ def run_one(src, out, name, seconds):
         g.write(port(f.read()))
     t0 = time.time()
     run = subprocess.run(["timeout", str(seconds), sys.executable, ported], cwd=out, capture_output=True,
-                         text=True, env=dict(os.environ, MPLBACKEND="Agg"))
+                         text=True, env=dict(os.environ, MPLBACKEND="Agg", PYTHONUNBUFFERED="1"))
     log = run.stdout + run.stderr
     with open(os.path.join(out, name[:-3] + ".log"), "w") as f:
         f.write(log)
