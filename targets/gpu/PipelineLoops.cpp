@@ -33,8 +33,10 @@
 // only by the slice itself, such as `ptrs += BLOCK_K`) are cloned: into the
 // prologue once per early iteration, and into the body on values carried
 // S-1 iterations ahead. A load qualifies when it is in the loop's body, all
-// its users are dots (as an operand), its tile has rank 2 and its slice is
-// as above; the step must be a positive constant.
+// its users are dots (as an operand) or transposes of it that only dots use
+// (`b.T`, read back through a local_trans view of the stage, so that the
+// matrix unit sees the stage's true major order), its tile has rank 2 and
+// its slice is as above; the step must be a positive constant.
 #include "ir/Builder.h"
 #include "ir/Clone.h"
 #include "ir/Layouts.h"
@@ -51,10 +53,28 @@ namespace {
 
 using ir::OpCode;
 
-bool feedsOnlyDots(const ir::Value *v) {
+bool feedsDotsDirectly(const ir::Value *v) {
   if (!v->hasUses()) return false;
   for (const ir::Operation *u : v->users())
     if (!u->is(OpCode::Dot) || u->operand(2) == v) return false;
+  return true;
+}
+
+bool isTranspose2d(const ir::Operation *op) {
+  if (!op->is(OpCode::Trans) || op->result()->type().rank() != 2) return false;
+  const ir::Attribute *order = op->attr("order");
+  return order && order->isInts() && order->getInts() == std::vector<int64_t>{1, 0};
+}
+
+// Dot operands, directly or through a transpose (`b.T`), which then reads
+// the stage through a transposed view.
+bool feedsOnlyDots(const ir::Value *v) {
+  if (!v->hasUses()) return false;
+  for (const ir::Operation *u : v->users()) {
+    if (isTranspose2d(u) && u->parentBlock() == v->definingOp()->parentBlock() && feedsDotsDirectly(u->result()))
+      continue;
+    if (!u->is(OpCode::Dot) || u->operand(2) == v) return false;
+  }
   return true;
 }
 
@@ -142,6 +162,15 @@ private:
     b.create(OpCode::AsyncCommitGroup, {}, {});
   }
 
+  // A stage's type seen with its dimensions swapped (ir/Ops.def local_trans).
+  static ir::Type transposedView(ir::Type view) {
+    std::vector<ir::Layout::Param> params = view.layout()->params();
+    for (auto &p : params)
+      if (p.first == "order") p.second = {1 - p.second[0], 1 - p.second[1]};
+    return ir::Type::buffer({view.shape()[1], view.shape()[0]}, view.element(),
+                            ir::Layout::get("shared", std::move(params)));
+  }
+
   // Iteration `iv`'s tiles, loaded into registers (masked off past the end).
   std::vector<ir::Value *> loadAhead(ir::Builder &b, const ir::ValueMap &map, ir::Value *iv) {
     std::vector<ir::Value *> tiles;
@@ -227,9 +256,20 @@ private:
       writeSlot = in.sameType(
           OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(entries_, i32)});
     }
+    std::set<const ir::Operation *> transposes;  // read through transposed views instead
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
-      map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
+      bool direct = false;
+      for (ir::Operation *u : loads_[i]->result()->users()) {
+        if (!u->is(OpCode::Trans)) {
+          direct = true;
+          continue;
+        }
+        ir::Value *swapped = in.createValue(OpCode::LocalTrans, {view}, transposedView(views_[i]));
+        map[u->result()] = in.createValue(OpCode::LocalLoad, {swapped}, u->result()->type());
+        transposes.insert(u);
+      }
+      if (direct) map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
     }
     auto aheadIv = [&] { return in.sameType(OpCode::Add, {iv, in.constantInt((stages_ - 1) * step_, ivT)}); };
     ir::ValueMap pre;
@@ -241,7 +281,9 @@ private:
       nextTiles = loadAhead(in, pre, nextIv);
     }
     for (ir::Operation *op : body.opsVector())
-      if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end()) ir::cloneOp(in, *op, map);
+      if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end() &&
+          !transposes.count(op))
+        ir::cloneOp(in, *op, map);
     if (registers_) {
       storeStage(in, nextTiles, writeSlot);
     } else {

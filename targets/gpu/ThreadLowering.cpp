@@ -304,6 +304,7 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
   case OpCode::LocalStore: return lowerLocalStore(op);
   case OpCode::LocalLoad: return lowerLocalLoad(op);
   case OpCode::LocalView: return lowerLocalView(op);
+  case OpCode::LocalTrans: return lowerLocalTrans(op);
   case OpCode::AsyncCopy: return lowerAsyncCopy(op);
   case OpCode::AsyncCommitGroup: return;  // the shared lowering copies synchronously: every group is complete
   case OpCode::AsyncWait:

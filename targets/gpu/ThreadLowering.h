@@ -181,6 +181,7 @@ public:
   void lowerLocalStore(const ir::Operation &op);
   void lowerLocalLoad(const ir::Operation &op);
   void lowerLocalView(const ir::Operation &op);
+  void lowerLocalTrans(const ir::Operation &op);
   void lowerAsyncCopy(const ir::Operation &op);
   // An async_copy's register groups: the widest vector both its buffer's
   // layout and its pointers allow, and for each group (copies skipped) its

@@ -133,6 +133,9 @@ void ThreadLowering::lowerLocalView(const ir::Operation &op) {
   set(op.result(), {sharedAddress(scalar(op.operand(0)), mul(index, i32(rest.numElements())))});
 }
 
+// The same memory: only the type's layout, which readers follow, changes.
+void ThreadLowering::lowerLocalTrans(const ir::Operation &op) { set(op.result(), {scalar(op.operand(0))}); }
+
 int ThreadLowering::asyncCopyWidth(const ir::Operation &op) {
   ir::Type t = op.operand(0)->type(), ptrsT = op.operand(1)->type();
   const Placement &p = placementOf(t, ptrsT.withElement(t.element()), op);

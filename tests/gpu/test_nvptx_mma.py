@@ -277,3 +277,61 @@ def test_conversion_larger_than_shared_memory_goes_in_pieces(torch):
     _transpose_kernel[(1,)](x, y, R=256, C=256, num_warps=32)
     torch.cuda.synchronize()
     assert torch.equal(y, x.t())
+
+
+@tessera.jit
+def _mm_transposed_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                          A_T: tl.constexpr, DESC: tl.constexpr):
+    # B is (n, k) and A, with A_T, (k, m): the dot takes their transposes
+    # (`b.T`), through tensor descriptors when DESC, as Triton's tutorial 09
+    # writes its TMA matmuls.
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    if DESC:
+        b_desc = tl.make_tensor_descriptor(b_ptr, [N, K], [K, 1], [BN, BK])
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        if A_T:
+            a = tl.load(a_ptr + kk[:, None] * M + rm[None, :], mask=(kk[:, None] < K) & (rm[None, :] < M), other=0).T
+        else:
+            a = tl.load(a_ptr + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
+        if DESC:
+            b = b_desc.load([pid_n * BN, k0])
+        else:
+            b = tl.load(b_ptr + rn[:, None] * K + kk[None, :], mask=(rn[:, None] < N) & (kk[None, :] < K), other=0)
+        acc = tl.dot(a, b.T, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@pytest.mark.parametrize("dtype,inst", [("float16", "m64n{n}k16.f32.f16.f16"), ("bfloat16", "m64n{n}k16.f32.bf16.bf16"),
+                                        ("float8_e4m3fn", "m64n{n}k32.f32.e4m3.e4m3")])
+@pytest.mark.parametrize("a_t,desc", [(False, False), (False, True), (True, False)])
+@pytest.mark.parametrize("block,num_warps", [((128, 256, 64), 8), ((128, 128, 64), 4), ((64, 64, 32), 4)])
+def test_dot_of_transposed_loads_is_pipelined_onto_tensor_cores(torch, dtype, inst, a_t, desc, block, num_warps):
+    # The stage holds the tile as loaded; the dot reads it through a
+    # transposed view (local_trans): wgmma with B k-major (any type), A
+    # m-major (16-bit only: fp8 with A transposed stays on mma.sync).
+    m, n, k = 333, 300, 1000
+    t = getattr(torch, dtype)
+    a = (torch.rand((k, m) if a_t else (m, k), device="cuda") * 4 - 2).to(t)
+    b = (torch.rand((n, k), device="cuda") * 4 - 2).to(t)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    bm, bn, bk = block
+    if dtype.startswith("float8"):
+        bk *= 2
+    args = (a, b, c, m, n, k)
+    meta = dict(BM=bm, BN=bn, BK=bk, A_T=a_t, DESC=desc, num_warps=num_warps)
+    _mm_transposed_kernel[(tessera.cdiv(m, bm), tessera.cdiv(n, bn))](*args, **meta)
+    A = a.double().t() if a_t else a.double()
+    B = b.double().t()
+    err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs())).max().item()
+    assert err < 2e-3, err
+    ptx = _mm_transposed_kernel.compile_only("nvptx", *args, **meta).assembly
+    if ".target sm_90a" in ptx and not (a_t and dtype.startswith("float8")):
+        want = "wgmma.mma_async.sync.aligned." + inst.format(n=bn)
+        assert want in ptx and "mma.sync" not in ptx, [l for l in ptx.splitlines() if "mma" in l][:2]
+    else:
+        assert "mma.sync" in ptx or "wgmma" in ptx

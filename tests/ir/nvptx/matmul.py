@@ -12,6 +12,9 @@
 # RUN: tessera compile %s --entry mmt --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 -D ACC=tl.int32 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA-I8
 # RUN: tessera compile %s --entry mmt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D PRECISION='"ieee"' --target nvptx --emit asm | FileCheck %s --check-prefix=IEEE
 # RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-NMAJOR
+# RUN: tessera compile %s --entry mmbt --signature "*fp8e4nv:16,*fp8e4nv:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 --target nvptx --emit asm | FileCheck %s --check-prefix=BT-FP8
+# RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=BT-IR
+# RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D AT=1 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=BT-SM80
 # A pipelined matmul on tensor cores (ptxas assembles it for sm_90a and
 # sm_80): with the default 3 stages, the prologue issues the copies of two
 # iterations (16-byte cp.async to a 32-bit shared address, zero-filled
@@ -106,6 +109,26 @@
 # tf32 with B n-major: wgmma cannot transpose 32-bit operands, so mma.sync.
 # TF32-NMAJOR-NOT: wgmma.mma_async
 # TF32-NMAJOR: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+# Operands loaded as their transposes and transposed back (`b.T`, as
+# Triton's descriptor matmuls write it) are pipelined too: the stage is
+# read through a transposed view (local_trans), so fp8 B given as n x k is
+# k-major for wgmma, and on sm_80 A given as k x m reaches mma.sync.
+# BT-IR: IR after pipeline-loops
+# BT-IR: local_alloc : smem<3x128x64xf16
+# BT-IR: for
+# BT-IR: %[[VIEW:[0-9]+]] = local_view %{{[0-9]+}}, %[[SLOT:[0-9]+]] : smem<128x64xf16, #shared<vec = [8], per_phase = [1], max_phase = [8], order = [1, 0]>>
+# BT-IR-NEXT: local_load %[[VIEW]] : tile<128x64xf16>
+# BT-IR-NEXT: %[[VIEWB:[0-9]+]] = local_view %{{[0-9]+}}, %[[SLOT]]
+# BT-IR-NEXT: %[[T:[0-9]+]] = local_trans %[[VIEWB]] : smem<64x128xf16, #shared<vec = [8], per_phase = [1], max_phase = [8], order = [0, 1]>>
+# BT-IR-NEXT: local_load %[[T]] : tile<64x128xf16>
+# BT-IR-NOT: trans %
+# BT-IR: dot
+# BT-FP8-NOT: mma.sync
+# BT-FP8-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1;
+# BT-FP8-NOT: mma.sync
+# BT-SM80: cp.async.wait_group 1;
+# BT-SM80: ldmatrix
+# BT-SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 import tessera.language as tl
 
 
@@ -146,4 +169,21 @@ def mmt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, 
         x = tl.load(a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
         y = tl.load(b + rn[None, :] * K + kk[:, None], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0)
         acc = tl.dot(x, y, acc, input_precision=PRECISION)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+# B given as n x k and transposed for the dot (A too, as k x m, with AT).
+def mmbt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, AT: tl.constexpr = 0):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        if AT:
+            x = tl.load(a + kk[:, None] * M + rm[None, :]).T
+        else:
+            x = tl.load(a + rm[:, None] * K + kk[None, :])
+        y = tl.load(b + rn[:, None] * K + kk[None, :])
+        acc = tl.dot(x, y.T, acc)
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))

@@ -489,7 +489,7 @@ def isinstance_value(n):
     x = isinstance(n, 3)
 
 
-# ISINSTANCE_CLASS: builtins.py:[[@LINE+5]]:9: error: isinstance() in a kernel knows tl.tensor, tl.constexpr, tl.dtype, tl.pointer_type, int, float, bool and tuple, not builtin load
+# ISINSTANCE_CLASS: builtins.py:[[@LINE+5]]:9: error: isinstance() in a kernel knows tl.tensor, tl.tensor_descriptor, tl.constexpr, tl.dtype, tl.pointer_type, int, float, bool and tuple, not builtin load
 # ISINSTANCE_CLASS-NEXT: {{^}}    x = isinstance(n, tl.load)
 # ISINSTANCE_CLASS-NEXT: {{^}}        ^
 @tessera.jit
