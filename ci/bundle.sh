@@ -14,6 +14,12 @@ if [ ! -f "$build/build.ninja" ]; then
   bash "$root/ci/build.sh" "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build "$build" --target libtessera -- -j"${JOBS:-$(nproc)}"
+# The ahead-of-time example (C, libtessera_rt only), where the tree builds it.
+aot=""
+if cmake --build "$build" --target help | grep -q "vector_add_aot"; then
+  cmake --build "$build" --target vector_add_aot -- -j"${JOBS:-$(nproc)}"
+  aot="$build/examples/aot/vector_add_aot"
+fi
 
 lib="$build/capi/libtessera.so"
 out="$build/bundle"
@@ -39,6 +45,11 @@ cp -r "$root/tests/python" "$root/tests/gpu" "$stage/tests/"
 cp "$root/tests/unit/runtime/abi_kernels.c" "$stage/tests/unit/runtime/"
 cp -r "$root/conformance" "$stage/"
 mkdir -p "$stage/examples" && cp -r "$root/examples/python" "$stage/examples/"
+if [ -n "$aot" ]; then  # run with LD_LIBRARY_PATH=examples/aot
+  mkdir -p "$stage/examples/aot"
+  "$strip" --strip-debug -o "$stage/examples/aot/vector_add_aot" "$aot"
+  "$strip" --strip-debug -o "$stage/examples/aot/libtessera_rt.so" "$build/capi/libtessera_rt.so"
+fi
 find "$stage" \( -name __pycache__ -o -name .pytest_cache \) -prune -exec rm -rf {} +
 
 {

@@ -4,7 +4,7 @@
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
 #   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
-#   steps: tests conformance bench ptx vulkan liger liger-bench fla triton-core tutorials launch gpu-tests
+#   steps: tests conformance bench ptx vulkan liger liger-bench fla triton-core tutorials launch gpu-tests aot
 #   (default: the first four). launch: the bench's vector_add rows (host
 #   time per launch beside Triton's). liger: Liger-Kernel's op tests and
 #   its ops' timing beside Triton (tessera.bench.liger; liger-bench: the
@@ -92,6 +92,10 @@ for step in $steps; do
       # `ci/tutorials.sh fetch .tutorials GIT_DIR`). TUTORIALS: which (numbers; default all).
       PYTHON="$py" TUTORIAL_SECONDS="${TUTORIAL_SECONDS:-400}" TUTORIAL_JOBS="${TUTORIAL_JOBS:-4}" \
         bash "$root/ci/tutorials.sh" run "$root/.tutorials" "$out/tutorials" ${TUTORIALS:-} || rc=1 ;;
+    aot)
+      # The ahead-of-time C example (ci/bundle.sh): libtessera_rt alone, the embedded cubin on the GPU.
+      LD_LIBRARY_PATH="$work/tessera/examples/aot" "$work/tessera/examples/aot/vector_add_aot" > "$out/aot.log" 2>&1 || rc=1
+      cat "$out/aot.log"; grep -q "(cuda)" "$out/aot.log" || { echo "aot: did not run on a CUDA device"; rc=1; } ;;
     launch)
       "$py" -m tessera.bench --target nvptx --workload vector_add --no-compile-time --json "$out/bench-launch.json" \
         > "$out/bench-launch.log" 2>&1 || rc=1
