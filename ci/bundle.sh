@@ -16,7 +16,7 @@ fi
 cmake --build "$build" --target libtessera -- -j"${JOBS:-$(nproc)}"
 # The ahead-of-time example (C, libtessera_rt only), where the tree builds it.
 aot=""
-if cmake --build "$build" --target help | grep -q "vector_add_aot"; then
+if cmake --build "$build" --target help | grep "vector_add_aot" >/dev/null; then
   cmake --build "$build" --target vector_add_aot -- -j"${JOBS:-$(nproc)}"
   aot="$build/examples/aot/vector_add_aot"
 fi
