@@ -293,3 +293,33 @@ TEST(SharedBuffers, SwizzledColumnMajorStageFilledByATransposingStore) {
                    [vec](int64_t r, int64_t c) { return c * 64 + (((r / vec) ^ (c % 8)) * vec) + r % vec; }, k.bytes);
   }
 }
+
+TEST(SharedBuffers, TransposedViewReadsTheSameMemoryWithDimensionsSwapped) {
+  // local_trans of a swizzled row-major buffer holding x: the view's element
+  // (r, c) is x[c][r], so the kernel's transposed store gives y == x; the
+  // buffer itself keeps Triton's swizzle of x.
+  std::string fill = R"(  %v0 = load %xa : tile<64x64xi32>
+  %s = local_alloc %v0 : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 0]>>
+  %b = local_trans %s : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [0, 1]>>
+)";
+  std::string error;
+  std::unique_ptr<ir::Module> m = lower(transposeKernel(fill), error);
+  ASSERT_TRUE(m) << error;
+  Lockstep sim(*m->functions().front(), 32, 128);
+  ASSERT_TRUE(sim.run()) << sim.error;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t c = 0; c < 64; ++c) {
+      ASSERT_EQ(sim.global.at((int64_t(1) << 32) + (r * 64 + c) * 4), r * 64 + c) << "y[" << r << "][" << c << "]";
+      ASSERT_EQ(sim.shared.at((r * 64 + (((c / 4) ^ (r % 8)) * 4) + c % 4) * 4), r * 64 + c);
+    }
+}
+
+TEST(SharedBuffers, TransposedViewOfAnotherShapeIsRefused) {
+  std::string fill = R"(  %v0 = load %xa : tile<64x64xi32>
+  %s = local_alloc %v0 : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 0]>>
+  %b = local_trans %s : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 0]>>
+)";
+  std::string error;
+  EXPECT_FALSE(lower(transposeKernel(fill), error));
+  EXPECT_NE(error.find("local_trans"), std::string::npos) << error;
+}
