@@ -294,16 +294,19 @@ TEST(SharedBuffers, SwizzledColumnMajorStageFilledByATransposingStore) {
   }
 }
 
+// x stored into a swizzled row-major buffer, read back through a
+// local_trans view whose #shared order is `viewOrder`.
+std::string transposedViewFill(const std::string &viewOrder) {
+  std::string shared = "#shared<vec = [4], per_phase = [1], max_phase = [8], order = ";
+  return "  %v0 = load %xa : tile<64x64xi32>\n  %s = local_alloc %v0 : smem<64x64xi32, " + shared +
+         "[1, 0]>>\n  %b = local_trans %s : smem<64x64xi32, " + shared + viewOrder + ">>\n";
+}
+
 TEST(SharedBuffers, TransposedViewReadsTheSameMemoryWithDimensionsSwapped) {
-  // local_trans of a swizzled row-major buffer holding x: the view's element
-  // (r, c) is x[c][r], so the kernel's transposed store gives y == x; the
-  // buffer itself keeps Triton's swizzle of x.
-  std::string fill = R"(  %v0 = load %xa : tile<64x64xi32>
-  %s = local_alloc %v0 : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 0]>>
-  %b = local_trans %s : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [0, 1]>>
-)";
+  // The view's element (r, c) is x[c][r], so the kernel's transposed store
+  // gives y == x; the buffer itself keeps Triton's swizzle of x.
   std::string error;
-  std::unique_ptr<ir::Module> m = lower(transposeKernel(fill), error);
+  std::unique_ptr<ir::Module> m = lower(transposeKernel(transposedViewFill("[0, 1]")), error);
   ASSERT_TRUE(m) << error;
   Lockstep sim(*m->functions().front(), 32, 128);
   ASSERT_TRUE(sim.run()) << sim.error;
@@ -315,11 +318,7 @@ TEST(SharedBuffers, TransposedViewReadsTheSameMemoryWithDimensionsSwapped) {
 }
 
 TEST(SharedBuffers, TransposedViewOfAnotherShapeIsRefused) {
-  std::string fill = R"(  %v0 = load %xa : tile<64x64xi32>
-  %s = local_alloc %v0 : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 0]>>
-  %b = local_trans %s : smem<64x64xi32, #shared<vec = [4], per_phase = [1], max_phase = [8], order = [1, 0]>>
-)";
   std::string error;
-  EXPECT_FALSE(lower(transposeKernel(fill), error));
+  EXPECT_FALSE(lower(transposeKernel(transposedViewFill("[1, 0]")), error));
   EXPECT_NE(error.find("local_trans"), std::string::npos) << error;
 }
