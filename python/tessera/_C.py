@@ -56,6 +56,11 @@ class OutOfResources(CompilationError):
     configuration, as Triton's does with its OutOfResources)."""
 
 
+class CompileTimeAssertionFailure(CompilationError):
+    """A tl.static_assert failed for these constexprs (Triton's name): the
+    autotuner skips such a configuration, as Triton's does."""
+
+
 class DeviceAssertionError(TesseraError):
     """A tl.device_assert failed while the kernel ran."""
 

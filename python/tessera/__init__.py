@@ -19,7 +19,7 @@ otherwise; ``tessera targets`` lists the targets and their names.
 from . import compiler, language, runtime, testing
 from ._array import Array, empty, from_numpy, zeros
 from ._reinterpret import TensorWrapper, reinterpret
-from ._C import CompilationError, DeviceAssertionError, OutOfResources, TesseraError
+from ._C import CompilationError, CompileTimeAssertionFailure, DeviceAssertionError, OutOfResources, TesseraError
 from .autotune import Autotuner, Config, Heuristics, autotune, heuristics
 from .compiler import compile
 from .jit import JITFunction, jit
@@ -27,7 +27,7 @@ from .jit import JITFunction, jit
 __version__ = "0.1.0"
 
 __all__ = ["jit", "JITFunction", "default_target", "autotune", "Autotuner", "Config", "heuristics", "Heuristics", "cdiv",
-           "next_power_of_2", "testing", "language", "CompilationError", "DeviceAssertionError", "OutOfResources",
+           "next_power_of_2", "testing", "language", "CompilationError", "CompileTimeAssertionFailure", "DeviceAssertionError", "OutOfResources",
            "TesseraError", "set_allocator", "TensorWrapper", "reinterpret", "Array", "empty", "zeros", "from_numpy", "compile", "compiler"]
 
 

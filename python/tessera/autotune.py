@@ -159,9 +159,10 @@ class Autotuner(_Wrapper):
 
         try:
             return self.do_bench(call, quantiles=(0.5, 0.2, 0.8))
-        except _C.OutOfResources:
-            # As Triton's: a configuration too big for the device is skipped
-            # (if every one is, the launch with the "best" raises the error).
+        except (_C.OutOfResources, _C.CompileTimeAssertionFailure):
+            # As Triton's: a configuration too big for the device, or one
+            # its kernel's static_assert refuses, is skipped (if every one
+            # is, the launch with the "best" raises the error).
             return [float("inf")] * 3
 
     def run(self, *args, **kwargs):

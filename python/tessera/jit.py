@@ -448,7 +448,10 @@ class JITFunction(KernelInterface):
             # As Triton's: the error's own words, without location and source
             # line, as the cause (code that matches on it keeps working).
             first = re.search(r"error: (.*)", message)
-            raise type(e)(e.status, message) from ValueError(first.group(1) if first else message)
+            cls = type(e)
+            if cls is _C.CompilationError and first and first.group(1).startswith("static_assert failed"):
+                cls = _C.CompileTimeAssertionFailure
+            raise cls(e.status, message) from ValueError(first.group(1) if first else message)
 
     def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None, checked=False,
                 codegen=_PLAIN_CODEGEN):

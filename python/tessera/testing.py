@@ -21,6 +21,9 @@ class _HostClock:
     def __init__(self, synchronize=None):
         self.synchronize = synchronize or (lambda: None)
 
+    def estimate_ms(self, fn, n=5):
+        return statistics.fmean(self.times(fn, n))
+
     def times(self, fn, n, grad_to_none=None):
         self.synchronize()
         out = []
@@ -43,6 +46,20 @@ class _CudaEventClock:
 
     def synchronize(self):
         self.torch.cuda.synchronize()
+
+    def estimate_ms(self, fn, n=5):
+        """ms per call with its flush, as Triton estimates the number of
+        calls (timing fn alone would run tiny kernels tens of thousands of
+        times, each behind a 256 MB flush)."""
+        cuda = self.torch.cuda
+        start, end = cuda.Event(enable_timing=True), cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(n):
+            self.cache.zero_()
+            fn()
+        end.record()
+        cuda.synchronize()
+        return start.elapsed_time(end) / n
 
     def times(self, fn, n, grad_to_none=None):
         cuda = self.torch.cuda
@@ -86,7 +103,7 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     clock = _clock()
     fn()
     clock.synchronize()
-    estimate_ms = max(statistics.fmean(clock.times(fn, 5)), 1e-6)
+    estimate_ms = max(clock.estimate_ms(fn), 1e-6)
     n_warmup = max(1, int(warmup / estimate_ms))
     n_repeat = max(1, int(rep / estimate_ms))
     for _ in range(n_warmup):

@@ -179,3 +179,23 @@ def test_bench_writes_plain_lines_into_a_log():
     assert r.returncode == 0, r.stderr
     assert "\x1b[" not in r.stderr + r.stdout and "\r" not in r.stderr + r.stdout
     assert "cpu vector_add 4096 fp32 ..." in r.stderr
+
+
+@tessera.autotune(configs=[tessera.Config({"BLOCK": 128}), tessera.Config({"BLOCK": 16}), tessera.Config({"BLOCK": 32})],
+                  key=["n"])
+@tessera.jit
+def _asserting(x_ptr, n, LIMIT: tl.constexpr, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK <= LIMIT)   # tutorial 06: BLOCK_N <= HEAD_DIM
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1.0, mask=offs < n)
+
+
+def test_configurations_a_static_assert_refuses_are_skipped_as_tritons_are(cpu_target):
+    x = np.zeros(16, np.float32)
+    _asserting[(1,)](x, 16, LIMIT=64)
+    assert _asserting.best_config.kwargs["BLOCK"] in (16, 32)
+    assert _asserting.configs_timings[[c for c in _asserting.configs if c.kwargs["BLOCK"] == 128][0]][0] == float("inf")
+    assert (x > 0).all()
+    with pytest.raises(tessera.CompileTimeAssertionFailure, match="static_assert failed") as e:
+        _asserting.fn[(1,)](x, 16, LIMIT=64, BLOCK=128)
+    assert isinstance(e.value, tessera.CompilationError)
