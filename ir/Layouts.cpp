@@ -144,6 +144,13 @@ const Layout *toLayoutAttribute(const LinearLayout &l) {
   return Layout::get("linear", std::move(params));
 }
 
+Type transposedSharedBuffer(Type buffer) {
+  std::vector<Layout::Param> params = buffer.layout()->params();
+  for (auto &p : params)
+    if (p.first == "order") p.second = {1 - p.second[0], 1 - p.second[1]};
+  return Type::buffer({buffer.shape()[1], buffer.shape()[0]}, buffer.element(), Layout::get("shared", std::move(params)));
+}
+
 const Layout *swizzledSharedLayout(const std::vector<int64_t> &shape, const std::vector<int64_t> &order,
                                    int elementBytes, int64_t stacked, int64_t atomBytes) {
   int64_t inner = shape[size_t(order[0] + stacked)];

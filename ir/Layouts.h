@@ -57,6 +57,10 @@ const Layout *toLayoutAttribute(const LinearLayout &l);
 const Layout *swizzledSharedLayout(const std::vector<int64_t> &shape, const std::vector<int64_t> &order,
                                    int elementBytes, int64_t stacked = 0, int64_t atomBytes = 0);
 
+// A rank-2 buffer type with a #shared layout, seen with its dimensions
+// swapped (local_trans): the same memory, the shape and the order swapped.
+Type transposedSharedBuffer(Type buffer);
+
 std::optional<LinearLayout> toSharedLayout(const Layout &layout, const std::vector<int64_t> &shape,
                                            std::string *error = nullptr);
 

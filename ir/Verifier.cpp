@@ -481,11 +481,7 @@ bool verifyLocalTrans(const Operation &op, Checker &c) {
   const std::vector<int64_t> *order = b.layout()->param("order");
   if (b.rank() != 2 || b.layout()->kind() != "shared" || !order || order->size() != 2)
     return c.fail("operand #0 (buffer): expected a rank-2 buffer with a #shared layout, got " + b.str());
-  std::vector<Layout::Param> params = b.layout()->params();
-  for (auto &p : params)
-    if (p.first == "order") p.second = {1 - (*order)[0], 1 - (*order)[1]};
-  return expectType(c, "result", op.result()->type(),
-                    Type::buffer({b.shape()[1], b.shape()[0]}, b.element(), Layout::get("shared", std::move(params))));
+  return expectType(c, "result", op.result()->type(), transposedSharedBuffer(b));
 }
 
 bool verifyAsyncCopy(const Operation &op, Checker &c) {

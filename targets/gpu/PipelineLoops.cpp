@@ -162,15 +162,6 @@ private:
     b.create(OpCode::AsyncCommitGroup, {}, {});
   }
 
-  // A stage's type seen with its dimensions swapped (ir/Ops.def local_trans).
-  static ir::Type transposedView(ir::Type view) {
-    std::vector<ir::Layout::Param> params = view.layout()->params();
-    for (auto &p : params)
-      if (p.first == "order") p.second = {1 - p.second[0], 1 - p.second[1]};
-    return ir::Type::buffer({view.shape()[1], view.shape()[0]}, view.element(),
-                            ir::Layout::get("shared", std::move(params)));
-  }
-
   // Iteration `iv`'s tiles, loaded into registers (masked off past the end).
   std::vector<ir::Value *> loadAhead(ir::Builder &b, const ir::ValueMap &map, ir::Value *iv) {
     std::vector<ir::Value *> tiles;
@@ -265,7 +256,7 @@ private:
           direct = true;
           continue;
         }
-        ir::Value *swapped = in.createValue(OpCode::LocalTrans, {view}, transposedView(views_[i]));
+        ir::Value *swapped = in.createValue(OpCode::LocalTrans, {view}, ir::transposedSharedBuffer(views_[i]));
         map[u->result()] = in.createValue(OpCode::LocalLoad, {swapped}, u->result()->type());
         transposes.insert(u);
       }

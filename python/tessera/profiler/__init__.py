@@ -160,7 +160,7 @@ def finalize(session=None, output_format="hatchet"):
     for sid in list(_sessions) if session is None else [session]:
         s = _each(sid)[0]
         s.clock.resolve()
-        _propagate(s.root)
+        _total_children(s.root)
         with open(s.name + ".hatchet", "w") as f:
             json.dump([s.root.to_json(), {"tessera": True}], f)
         del _sessions[sid]
@@ -168,15 +168,11 @@ def finalize(session=None, output_format="hatchet"):
         _jit.launch_hook = None
 
 
-def _propagate(node):
+def _total_children(root):
     """The root's metrics: the sum of its children's (proton's inclusive
     totals)."""
-    if node.name == "ROOT":
-        total = {}
-        for child in node.children.values():
-            for key, value in child.metrics.items():
-                total[key] = total.get(key, 0) + value
-        node.metrics = total
+    for child in root.children.values():
+        root.add(child.metrics)
 
 
 def enter_scope(name, *, triton_op=False, metrics=None):
@@ -223,9 +219,7 @@ def _launch(fn, grid, args, kwargs, options, run):
         return run(*args, grid=grid, **options, **kwargs)
     # The kernel is compiled (or found) first, so that the span holds its
     # run on the device and not the compiler's time.
-    warm = {k: v for k, v in options.items() if k in ("num_warps", "num_stages", "debug", "enable_fp_fusion",
-                                                      "maxnreg", "enable_reflect_ftz")}
-    kernel = fn.warmup(*args, grid=grid, **warm, **kwargs)
+    kernel = fn.warmup(*args, grid=grid, **options, **kwargs)
     name, metrics = getattr(kernel, "name", fn.__name__), {}
     if fn.launch_metadata is not None and any(s.hook == "triton" for _, s in active):
         bound = dict(fn.bind(args, {k: v for k, v in kwargs.items() if k in fn.arg_names}))
@@ -239,4 +233,3 @@ def _launch(fn, grid, args, kwargs, options, run):
     for (s, node), b in zip(nodes, begun):
         s.clock.end(b, node, metrics)
     return result
-
