@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <mutex>
+#include <sstream>
 
 using namespace tessera;
 using capi::fail;
@@ -181,6 +182,12 @@ runtime::CacheEntry toEntry(const targets::CompiledKernel &ck) {
     const targets::KernelParam &p = ck.params[i];
     e.metadata["param." + std::to_string(i)] = p.name + " " + frontend::dtypeName(p.type) + " " + std::to_string(p.sizeBytes) +
                                                (p.written ? " written" : "");
+    if (p.tensorMap.empty()) continue;
+    // descriptor, element bytes, box..., swizzle
+    std::string map = std::to_string(p.tensorMap[0]);
+    map += " " + std::to_string(std::max(1, ck.params[size_t(p.tensorMap[0])].type.pointee().bitWidth() / 8));
+    for (size_t k = 1; k < p.tensorMap.size(); ++k) map += " " + std::to_string(p.tensorMap[k]);
+    e.metadata["param." + std::to_string(i) + ".tensor_map"] = map;
   }
   e.binary = ck.binary;
   return e;
@@ -198,12 +205,27 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
   k->sharedMemoryBytes = std::stoll("0" + get("shared_memory_bytes"));
   k->fromCache = fromCache;
   k->device = wrapDevice(&device);
+  // Tensor maps come last; the launch builds them, so callers pass the rest.
+  std::vector<runtime::TensorMapParam> maps;
+  size_t callerParams = k->numParams;
   for (size_t i = 0; i < k->numParams; ++i) {
     std::string p = get(("param." + std::to_string(i)).c_str());
     k->written.push_back(p.size() > 8 && p.compare(p.size() - 8, 8, " written") == 0);
+    std::istringstream map(get(("param." + std::to_string(i) + ".tensor_map").c_str()));
+    std::vector<int64_t> v;
+    for (int64_t x; map >> x;) v.push_back(x);
+    if (v.size() < 4) {
+      if (!maps.empty()) return fail(TESSERA_ERROR_INTERNAL, "compiled kernel metadata has a parameter after its tensor maps");
+      continue;
+    }
+    callerParams = std::min(callerParams, i);
+    maps.push_back({size_t(v[0]), int(v[1]), std::vector<int64_t>(v.begin() + 2, v.end() - 1), int(v.back())});
   }
+  k->numParams = callerParams;
+  k->written.resize(callerParams);
   if (auto st = device.loadModule(get("format"), e.binary.data(), e.binary.size(), k->module); !st) return fromStatus(st);
   if (auto st = k->module->getKernel(get("entry"), k->numParams, k->kernel); !st) return fromStatus(st);
+  if (auto st = k->kernel->setTensorMaps(std::move(maps)); !st) return fromStatus(st);
   *out = handles<tessera_kernel_t>().add(std::move(k));
   return TESSERA_SUCCESS;
 }

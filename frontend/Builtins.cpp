@@ -843,6 +843,25 @@ SValue advance(CodeGen &cg, CallArgs &a) {
   return bp;
 }
 
+// A descriptor still exactly the kernel parameter it came from (base,
+// shape and strides its arguments), whose tensor map the runtime can build.
+bool isDescriptorParameter(const SValue &d) {
+  if (d.descriptorArg < 0 || !d.elems[0].isTensor()) return false;
+  const ir::Value *base = d.elems[0].v;
+  if (!base->isBlockArgument() || base->index() != unsigned(d.descriptorArg)) return false;
+  const ir::Region *region = base->ownerBlock()->parentRegion();
+  if (!region || region->parentOp() || !region->parentFunction()) return false;
+  const ir::Function &f = *region->parentFunction();
+  size_t rank = d.elems[4].elems.size();
+  for (size_t i = 0; i < rank; ++i)
+    for (size_t field : {size_t(1), size_t(2)}) {
+      const SValue &v = d.elems[field].elems[i];
+      unsigned want = unsigned(d.descriptorArg) + 1 + unsigned((field - 1) * rank + i);
+      if (!v.isTensor() || want >= f.numArguments() || v.v != f.argument(want)) return false;
+    }
+  return true;
+}
+
 SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   if (store) cg.checkArgs(a, {"self", "offsets", "value"});
   else cg.checkArgs(a, {"self", "offsets"});
@@ -862,7 +881,17 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
     return SValue::none();
   }
   ir::Value *zero = cg.splatTo(elem.isFloat() ? cg.constant(0.0, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc);
-  return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, acc.ptrs->type().withElement(elem)));
+  Type result = acc.ptrs->type().withElement(elem);
+  if (isDescriptorParameter(d)) {
+    // The same load, and where it is in the tensor: a target may copy the
+    // block with the descriptor's tensor map instead (ir/Ops.def).
+    std::vector<ir::Value *> ops = {acc.ptrs, acc.mask, zero};
+    for (const SValue &o : offs.elems) ops.push_back(cg.toTensor(o, a.loc, Type::i64()));
+    ir::AttrDict attrs;
+    attrs.set("desc", ir::Attribute(int64_t(d.descriptorArg)));
+    return tensorValue(b.createValue(OpCode::DescLoad, ops, result, std::move(attrs)));
+  }
+  return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, result));
 }
 
 SValue devicePrint(CodeGen &cg, CallArgs &a) {

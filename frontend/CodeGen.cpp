@@ -220,9 +220,15 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
         block.push_back(SValue::integer(spec.descriptorBlock[d]));
       }
       next += unsigned(2 * rank);
-      env[runtimeParams[i]->name] = SValue::blockPtr({SValue::tensor(arg), SValue::tuple(shape), SValue::tuple(strides),
-                                                      SValue::tuple(offsets), SValue::tuple(block), SValue::tuple({})},
-                                                     true);
+      SValue desc = SValue::blockPtr({SValue::tensor(arg), SValue::tuple(shape), SValue::tuple(strides),
+                                      SValue::tuple(offsets), SValue::tuple(block), SValue::tuple({})},
+                                     true);
+      // ":16": the host vouches for a tensor map's rules (ir/IR.h, `descriptor`).
+      if (spec.divisibleBy16) {
+        f->argAttrs(at).set("descriptor", ir::Attribute(int64_t(rank)));
+        desc.descriptorArg = int(at);
+      }
+      env[runtimeParams[i]->name] = desc;
       continue;
     }
     if (spec.divisibleBy16) f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));

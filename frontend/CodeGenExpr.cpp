@@ -679,6 +679,11 @@ std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
       if (error) *error = "bad tensor descriptor type '" + std::string(text) + "': " + why + " (expected e.g. tensordesc<fp16[64,64]>)";
       return std::nullopt;
     };
+    // ":16" after it: base and leading strides are multiples of 16 bytes.
+    if (text.size() > 3 && text.substr(text.size() - 3) == ":16") {
+      spec.divisibleBy16 = true;
+      text.remove_suffix(3);
+    }
     size_t open = text.find('['), close = text.find(']');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open || text.back() != '>')
       return bad("no [block shape]");

@@ -47,6 +47,17 @@
 //   is non-negative by construction (ir/analysis/NonNegative.h, which takes
 //   add, mul and shl as exact) may be made with a 32-bit byte offset, so an
 //   i32 offset computation that wraps past 2^31 there is unspecified.
+// - Tensor descriptors given by the host: a pointer argument with attribute
+//   descriptor = R is the base of a rank-R tensor whose R extents and R
+//   strides (i64, in elements) are the next 2R arguments, and the host
+//   vouches for what a tensor map needs: a 16-byte aligned base, strides
+//   but the last multiples of 16 bytes, the last stride 1, extents below
+//   2^31. A pointer argument with attribute tensor_map = [d, box_0, ...,
+//   box_R-1, swizzle] (added by a target) is such a tensor's map (NVIDIA's
+//   128-byte CUtensorMap): of the descriptor at argument d, copying boxes
+//   of that shape (elements, the descriptor's dimension order) into shared
+//   memory swizzled by `swizzle` bytes (0, 32, 64, 128). The runtime builds
+//   it at each launch from d's arguments: callers never pass it.
 // - Ordering: within one program, memory ops on the same address for the same
 //   tile element happen in program order; ordering across elements of a tile
 //   needs `barrier`. Across programs only atomics order, with their `sem`

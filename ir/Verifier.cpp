@@ -103,7 +103,8 @@ bool verifyBitcast(const Operation &op, Checker &c) {
 
 bool verifyInlineAsm(const Operation &op, Checker &c) {
   if (op.attr("pack")->getInt() < 1) return c.fail("attribute 'pack': expected >= 1");
-  if (op.numResults() == 0) return c.fail("expected at least one result");
+  // Only assembly for its effects (not pure) may have no result.
+  if (op.numResults() == 0) return !op.attr("pure")->getBool() || c.fail("expected at least one result");
   std::vector<int64_t> shape = op.result(0)->type().shape();
   for (unsigned i = 0; i < op.numResults(); ++i)
     if (op.result(i)->type().shape() != shape) return c.fail("results of different shapes");
@@ -258,6 +259,18 @@ bool verifyLoad(const Operation &op, Checker &c) {
   if (!checkMaskedAccess(op, c, op.operand(0)->type(), r, 1)) return false;
   if (op.numOperands() == 3) return expectType(c, "operand #2 (other)", op.operand(2)->type(), r);
   return true;
+}
+
+bool verifyDescLoad(const Operation &op, Checker &c) {
+  Type r = op.result()->type();
+  if (!checkMaskedAccess(op, c, op.operand(0)->type(), r, 1)) return false;
+  if (!expectType(c, "operand #2 (other)", op.operand(2)->type(), r)) return false;
+  if (int64_t(op.numOperands()) != 3 + r.rank())
+    return c.fail("expects one coordinate per dimension of " + r.str() + " after pointers, mask and other");
+  for (unsigned i = 3; i < op.numOperands(); ++i)
+    if (Type t = op.operand(i)->type(); !t.isScalar() || !t.isInteger() || t.isBool())
+      return c.fail("operand #" + std::to_string(i) + " (coordinate): expected an integer scalar, got " + t.str());
+  return op.attr("desc")->getInt() >= 0 || c.fail("attribute 'desc': expected an argument index");
 }
 
 bool verifyStore(const Operation &op, Checker &c) {
@@ -482,6 +495,40 @@ bool verifyLocalTrans(const Operation &op, Checker &c) {
   if (b.rank() != 2 || b.layout()->kind() != "shared" || !order || order->size() != 2)
     return c.fail("operand #0 (buffer): expected a rank-2 buffer with a #shared layout, got " + b.str());
   return expectType(c, "result", op.result()->type(), transposedSharedBuffer(b));
+}
+
+// mbarrier_init / mbarrier_wait / mbarrier_inval: a rank-1 i64 buffer; the
+// wait's entry and parity are integer scalars.
+bool verifyMbarrier(const Operation &op, Checker &c) {
+  Type b = op.operand(0)->type();
+  if (!expectBuffer(c, "operand #0 (mbarriers)", b)) return false;
+  if (b.rank() != 1 || b.element() != Type::i64())
+    return c.fail("operand #0 (mbarriers): expected a rank-1 buffer of i64, got " + b.str());
+  for (unsigned i = 1; i < op.numOperands(); ++i)
+    if (Type t = op.operand(i)->type(); !t.isScalar() || !t.isInteger() || t.isBool())
+      return c.fail("operand #" + std::to_string(i) + ": expected an integer scalar, got " + t.str());
+  if (const Attribute *count = op.attr("count"); count && count->getInt() < 1)
+    return c.fail("attribute 'count': expected at least 1 arrival");
+  return true;
+}
+
+bool verifyTmaCopy(const Operation &op, Checker &c) {
+  Type buf = op.operand(0)->type(), map = op.operand(1)->type(), pred = op.operand(4)->type();
+  if (!expectBuffer(c, "operand #0 (buffer)", buf)) return false;
+  if (map.isTile() || !map.isPointer()) return c.fail("operand #1 (tensor map): expected a pointer argument, got " + map.str());
+  Type bars = op.operand(2)->type();
+  if (!expectBuffer(c, "operand #2 (mbarriers)", bars)) return false;
+  if (bars.rank() != 1 || bars.element() != Type::i64())
+    return c.fail("operand #2 (mbarriers): expected a rank-1 buffer of i64, got " + bars.str());
+  if (Type slot = op.operand(3)->type(); !slot.isScalar() || !slot.isInteger() || slot.isBool())
+    return c.fail("operand #3 (entry): expected an integer scalar, got " + slot.str());
+  if (!pred.isScalar() || !pred.isBool()) return c.fail("operand #4 (predicate): expected an i1 scalar, got " + pred.str());
+  if (int64_t(op.numOperands()) != 5 + buf.rank())
+    return c.fail("expects one coordinate per dimension of " + buf.str());
+  for (unsigned i = 5; i < op.numOperands(); ++i)
+    if (op.operand(i)->type() != Type::i32())
+      return c.fail("operand #" + std::to_string(i) + " (coordinate): expected i32, got " + op.operand(i)->type().str());
+  return true;
 }
 
 bool verifyAsyncCopy(const Operation &op, Checker &c) {
@@ -847,17 +894,54 @@ public:
   }
 
 private:
-  // pointer_range = 32 (ir/IR.h) is a fact about pointers, and the only range.
+  // pointer_range = 32 (ir/IR.h) is a fact about pointers, and the only range;
+  // descriptor and tensor_map (ir/IR.h) describe pointers and the arguments
+  // after them.
   void verifyArgumentAttributes(const Function &f) {
     for (unsigned i = 0; i < f.numArguments(); ++i) {
+      std::string where = f.loc.str() + ": error: @" + f.name() + " argument #" + std::to_string(i) + ": ";
+      if (const Attribute *d = f.argAttrs(i).find("descriptor")) verifyDescriptorArgument(f, i, *d, where);
+      if (const Attribute *m = f.argAttrs(i).find("tensor_map")) verifyTensorMapArgument(f, i, *m, where);
       const Attribute *range = f.argAttrs(i).find("pointer_range");
       if (!range) continue;
-      std::string where = f.loc.str() + ": error: @" + f.name() + " argument #" + std::to_string(i) + ": ";
       if (!f.argument(i)->type().isPointer())
         c_.errors.push_back(where + "pointer_range applies to pointers, not " + f.argument(i)->type().str());
       else if (!range->isInt() || range->getInt() != 32)
         c_.errors.push_back(where + "pointer_range must be 32, got " + range->str());
     }
+  }
+
+  void verifyDescriptorArgument(const Function &f, unsigned i, const Attribute &d, const std::string &where) {
+    if (!f.argument(i)->type().isPointer() || !d.isInt() || d.getInt() < 1) {
+      c_.errors.push_back(where + "descriptor = <rank> applies to pointers, got " + d.str() + " on " +
+                          f.argument(i)->type().str());
+      return;
+    }
+    for (int64_t k = 1; k <= 2 * d.getInt(); ++k)
+      if (i + k >= f.numArguments() || f.argument(unsigned(i + k))->type() != Type::i64()) {
+        c_.errors.push_back(where + "a descriptor of rank " + std::to_string(d.getInt()) +
+                            " needs its extents and strides (i64) as the next " + std::to_string(2 * d.getInt()) +
+                            " arguments");
+        return;
+      }
+  }
+
+  void verifyTensorMapArgument(const Function &f, unsigned i, const Attribute &m, const std::string &where) {
+    if (!f.argument(i)->type().isPointer() || !m.isInts() || m.getInts().size() < 3) {
+      c_.errors.push_back(where + "tensor_map = [descriptor, box..., swizzle] applies to pointers, got " + m.str());
+      return;
+    }
+    const std::vector<int64_t> &v = m.getInts();
+    int64_t d = v[0];
+    const Attribute *rank = d >= 0 && d < int64_t(f.numArguments()) ? f.argAttrs(unsigned(d)).find("descriptor") : nullptr;
+    if (!rank || !rank->isInt() || rank->getInt() + 2 != int64_t(v.size()))
+      c_.errors.push_back(where + "tensor_map " + m.str() + " does not name a descriptor argument of rank " +
+                          std::to_string(v.size() - 2));
+    int64_t swizzle = v.back();
+    if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+      c_.errors.push_back(where + "tensor_map swizzle must be 0, 32, 64 or 128 bytes, got " + std::to_string(swizzle));
+    for (size_t k = 1; k + 1 < v.size(); ++k)
+      if (v[k] < 1 || v[k] > 256) c_.errors.push_back(where + "tensor_map box dimensions must be 1 to 256, got " + m.str());
   }
 
   void verifyBlock(const Block &b, const Operation *owner, const Function *f) {

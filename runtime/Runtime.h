@@ -66,6 +66,17 @@ struct LaunchConfig {
   int64_t sharedMemoryBytes = 0;
 };
 
+// A parameter the launch builds itself (ir/IR.h, tensor_map): placed after
+// the caller's arguments, in order, the tensor map of the descriptor whose
+// base pointer, extents and strides (i64, elements) are the caller's
+// arguments from `descriptor` on.
+struct TensorMapParam {
+  size_t descriptor = 0;
+  int elementBytes = 0;
+  std::vector<int64_t> box;  // elements per dimension, the descriptor's order
+  int swizzleBytes = 0;      // 0, 32, 64 or 128
+};
+
 class Kernel {
 public:
   virtual ~Kernel() = default;
@@ -82,6 +93,13 @@ public:
     (void)name;
     value = 0;
     return Status::ok();
+  }
+
+  // The tensor maps its launches build (after getKernel, before any launch);
+  // backends without tensor maps refuse any.
+  virtual Status setTensorMaps(std::vector<TensorMapParam> maps) {
+    if (maps.empty()) return Status::ok();
+    return {StatusCode::Unsupported, "kernel '" + name() + "' copies through tensor maps, which this backend cannot build"};
   }
 
 protected:

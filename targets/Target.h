@@ -47,6 +47,9 @@ struct TargetFacts {
   // (wgmma in the background): loops keep one more stage buffer when more
   // than one group of four warps shares them.
   bool asyncDots = false;
+  // Blocks of host tensor descriptors can be copied into shared memory by
+  // tensor maps (NVIDIA's TMA), completing on mbarriers (ir/IR.h).
+  bool tensorMaps = false;
 };
 
 // One runtime parameter of a compiled kernel, in launch order. Compile-time
@@ -56,6 +59,9 @@ struct KernelParam {
   ir::Type type;     // a scalar (i32, f32, ...) or a pointer
   int sizeBytes = 0; // bytes the launch copies from the argument's address
   bool written = false;  // a pointer the kernel may store through (ir::writtenPointerArguments)
+  // A tensor map the launch builds (ir/IR.h, tensor_map): [descriptor
+  // argument, box..., swizzle]; empty for the parameters callers pass.
+  std::vector<int64_t> tensorMap;
 };
 
 // Bytes one element of `t` takes in memory (a bool is a byte, a pointer 8):

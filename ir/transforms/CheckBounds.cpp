@@ -34,7 +34,7 @@ public:
   void run() {
     std::vector<Operation *> accesses, arithmetic;
     f_.walk([&](Operation *op) {
-      bool access = op->is(OpCode::Load) || op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) ||
+      bool access = op->is(OpCode::Load) || op->is(OpCode::DescLoad) || op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) ||
                     op->is(OpCode::AtomicCas);
       if (access && op->operand(0)->type().element().isPointer()) accesses.push_back(op);
       bool wraps = op->is(OpCode::Add) || op->is(OpCode::Sub) || op->is(OpCode::Mul);
@@ -77,11 +77,12 @@ private:
                                              b.cmp("le", offset, full(last))});
     Value *ok = b.sameType(OpCode::Or, {inside, full(b.cmp("lt", size, b.constantInt(0, Type::i64())))});
     Value *bad = b.sameType(OpCode::Not, {ok});
-    int64_t kind = op->is(OpCode::Load) ? 1 : op->is(OpCode::Store) ? 2 : 3;
+    bool load = op->is(OpCode::Load) || op->is(OpCode::DescLoad);
+    int64_t kind = load ? 1 : op->is(OpCode::Store) ? 2 : 3;
     if (op->is(OpCode::AtomicCas)) {
       redirectUnmasked(op, b, ok);
     } else {
-      unsigned maskIndex = op->is(OpCode::Load) ? 1 : 2;
+      unsigned maskIndex = load ? 1 : 2;
       if (op->numOperands() > maskIndex) {
         Value *mask = op->operand(maskIndex);
         if (mask->type().element() != Type::i1()) mask = b.cmp("ne", mask, b.constantInt(0, mask->type().element()));

@@ -46,6 +46,7 @@ Status openCudaDriver(const std::string &path, std::unique_ptr<CudaDriver> &out)
     dlclose(lib);
     return {StatusCode::Unavailable, path + " lacks driver functions Tessera needs (a driver older than CUDA 11?): " + missing};
   }
+  drv->cuTensorMapEncodeTiled = reinterpret_cast<decltype(drv->cuTensorMapEncodeTiled)>(dlsym(lib, "cuTensorMapEncodeTiled"));
   out = std::move(drv);
   return Status::ok();
 }

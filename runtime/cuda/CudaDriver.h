@@ -59,6 +59,10 @@ struct CudaDriver {
   TESSERA_CUDA_DRIVER_FUNCTIONS(TESSERA_CUDA_MEMBER)
 #undef TESSERA_CUDA_MEMBER
 
+  // Optional: drivers before CUDA 12 have none (null), and kernels that copy
+  // through tensor maps cannot launch there.
+  decltype(&::cuTensorMapEncodeTiled) cuTensorMapEncodeTiled = nullptr;
+
   // Ok for CUDA_SUCCESS; otherwise "<call> failed: CUDA_ERROR_X (text)" with
   // `code` (OutOfMemory for CUDA_ERROR_OUT_OF_MEMORY whatever `code` says).
   Status check(CUresult result, const char *call, StatusCode code = StatusCode::Internal) const;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 namespace tessera::runtime {
 
@@ -22,8 +23,33 @@ public:
       : device_(device), module_(std::move(module)), name_(std::move(name)), fn_(fn), numArgs_(numArgs) {}
   const std::string &name() const override { return name_; }
 
+  Status setTensorMaps(std::vector<TensorMapParam> maps) override {
+    for (const TensorMapParam &m : maps) {
+      size_t rank = m.box.size();
+      if (rank < 1 || rank > 5 || m.descriptor + 2 * rank >= numArgs_ ||
+          (m.elementBytes != 1 && m.elementBytes != 2 && m.elementBytes != 4 && m.elementBytes != 8))
+        return {StatusCode::InvalidArgument, "kernel '" + name_ + "': a malformed tensor map parameter"};
+    }
+    if (!maps.empty() && !device_.driver().cuTensorMapEncodeTiled)
+      return {StatusCode::Unsupported, "kernel '" + name_ + "' copies through tensor maps, and this CUDA driver (" +
+                                           device_.driver().path + ") has no cuTensorMapEncodeTiled (CUDA 12 or newer has)"};
+    maps_ = std::move(maps);
+    return Status::ok();
+  }
+
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
     if (Status st = checkArgs(args, numArgs, numArgs_); !st) return st;
+    // The caller's arguments, then the tensor maps built from them.
+    std::vector<void *> all;
+    std::vector<CUtensorMap> maps(maps_.size());  // CUtensorMap is 64-byte aligned, as the driver requires
+    if (!maps_.empty()) {
+      all.assign(args, args + numArgs);
+      for (size_t i = 0; i < maps_.size(); ++i) {
+        if (Status st = encodeTensorMap(maps_[i], args, maps[i]); !st) return st;
+        all.push_back(&maps[i]);
+      }
+      args = all.data();
+    }
     CUstream s;
     if (Status st = device_.streamHandle(stream, s); !st) return {st.code(), "launch: " + st.message()};
     if (config.threadsPerProgram < 1)
@@ -61,6 +87,45 @@ public:
   }
 
 private:
+  // The map of descriptor `m` from its base, extents and strides among
+  // `args` (TMA's dimension order is the reverse of the descriptor's).
+  Status encodeTensorMap(const TensorMapParam &m, void **args, CUtensorMap &out) const {
+    size_t rank = m.box.size();
+    uint64_t base = *static_cast<const uint64_t *>(args[m.descriptor]);
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5], elementStrides[5];
+    for (size_t k = 0; k < rank; ++k) {
+      size_t d = rank - 1 - k;
+      int64_t extent = *static_cast<const int64_t *>(args[m.descriptor + 1 + d]);
+      int64_t stride = *static_cast<const int64_t *>(args[m.descriptor + 1 + rank + d]);
+      if (extent < 1 || extent > (int64_t(1) << 31) || (k == 0 && stride != 1) ||
+          (k > 0 && (stride < 1 || (stride * m.elementBytes) % 16 || stride * m.elementBytes >= (int64_t(1) << 40))))
+        return {StatusCode::InvalidArgument, "launch of '" + name_ + "': a tensor descriptor with shape dimension " +
+                                                 std::to_string(extent) + " and stride " + std::to_string(stride) +
+                                                 " cannot be copied by a tensor map (it was compiled for one that can)"};
+      dims[k] = cuuint64_t(extent);
+      if (k > 0) strides[k - 1] = cuuint64_t(stride * m.elementBytes);
+      box[k] = cuuint32_t(m.box[d]);
+      elementStrides[k] = 1;
+    }
+    if (base % 16)
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': a tensor descriptor's base address is not 16-byte aligned"};
+    static constexpr CUtensorMapDataType kTypes[] = {CU_TENSOR_MAP_DATA_TYPE_UINT8, CU_TENSOR_MAP_DATA_TYPE_UINT16,
+                                                     CU_TENSOR_MAP_DATA_TYPE_UINT32, CU_TENSOR_MAP_DATA_TYPE_UINT64};
+    CUtensorMapDataType type = kTypes[m.elementBytes == 1 ? 0 : m.elementBytes == 2 ? 1 : m.elementBytes == 4 ? 2 : 3];
+    CUtensorMapSwizzle swizzle = m.swizzleBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                 : m.swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                 : m.swizzleBytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                        : CU_TENSOR_MAP_SWIZZLE_NONE;
+    const CudaDriver &d = device_.driver();
+    CUresult r = d.cuTensorMapEncodeTiled(&out, type, cuuint32_t(rank), reinterpret_cast<void *>(base), dims, strides, box,
+                                          elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                          CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': cuTensorMapEncodeTiled failed: " + d.describe(r)};
+    return Status::ok();
+  }
+
   // Raises the function's dynamic shared memory limit when a launch needs
   // more than the default 48 KB; only ever grows, so a launch of a smaller
   // size never pays for the call.
@@ -82,6 +147,7 @@ private:
   std::string name_;
   CUfunction fn_;
   size_t numArgs_;
+  std::vector<TensorMapParam> maps_;
   std::atomic<int64_t> reserved_{kDefaultDynamicSharedLimit};
 };
 

@@ -154,7 +154,7 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce", "assign-layouts",
+    return {"inline", "lower-descriptor-loads", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce", "assign-layouts",
             "dce", "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 

@@ -72,7 +72,7 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize"};
+    return {"inline", "lower-descriptor-loads", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,

@@ -19,6 +19,15 @@
 // shared_memory_limit, and the loop says so (spare_stages): the copies of
 // iteration i + S-1 then overwrite the entry of iteration i-2, not i-1.
 //
+// Tensor maps (module attribute tensor_maps: NVIDIA's TMA): when every
+// such load is a desc_load of a host descriptor whose block a tensor map
+// can copy in the buffer's own swizzle (rows of 32, 64 or 128 bytes, or
+// 128-byte atoms; a multiple of 8 rows, at most 256), the copies are
+// tma_copy into the stage, each completing on the stage's mbarrier, and
+// iteration i waits for that mbarrier's phase (i / entries) % 2 in place of
+// async_wait. The loop adds a tensor_map argument per descriptor
+// (ir/IR.h); the mbarriers are invalidated after it.
+//
 // A target without asynchronous copies (module attribute async_copy = 0:
 // AMD GPUs; or TESSERA_PIPELINE_REGISTERS=1, to test this form anywhere)
 // stages through registers instead, as Triton's AMD pipeliner does: one
@@ -46,12 +55,36 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace tessera::targets::gpu {
 namespace {
 
 using ir::OpCode;
+
+bool isLoad(const ir::Operation *op) { return op->is(OpCode::Load) || op->is(OpCode::DescLoad); }
+
+// How a tensor map copies the block of desc_load `ld` into a buffer laid
+// out as swizzledSharedLayout does (rows along dimension 1, atoms of
+// `atomBytes`): its box and swizzle; nullopt when it cannot.
+struct TensorMapShape {
+  std::vector<int64_t> box;
+  int64_t swizzle;
+};
+std::optional<TensorMapShape> tensorMapShape(const ir::Operation &ld, int64_t atomBytes) {
+  ir::Type t = ld.result()->type();
+  int64_t elemBytes = t.element().bitWidth() / 8, rows = t.shape()[0], cols = t.shape()[1];
+  if (t.rank() != 2 || (elemBytes != 1 && elemBytes != 2 && elemBytes != 4) || t.element().bitWidth() % 8) return std::nullopt;
+  if (rows % 8 || rows > 256) return std::nullopt;
+  int64_t rowBytes = cols * elemBytes;
+  if (rowBytes > 128) {
+    if (atomBytes != 128) return std::nullopt;
+    return TensorMapShape{{rows, 128 / elemBytes}, 128};
+  }
+  if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128) return std::nullopt;
+  return TensorMapShape{{rows, cols}, rowBytes};
+}
 
 bool feedsDotsDirectly(const ir::Value *v) {
   if (!v->hasUses()) return false;
@@ -85,6 +118,7 @@ public:
     int64_t atomBytes = 0;        // shared_atom_bytes
     bool spareStage = false;      // async_dots with more than four warps
     int64_t sharedLimit = 0;      // shared_memory_limit (0: unknown)
+    bool tensorMaps = false;      // tensor_maps
   };
   Pipeliner(ir::Operation &loop, int stages, const Facts &facts, const ir::AxisAnalysis &axis)
       : loop_(loop), stages_(facts.throughRegisters ? 2 : stages), registers_(facts.throughRegisters),
@@ -97,10 +131,17 @@ public:
     step_ = stepDef->attr("value")->getInt();
     if (step_ <= 0) return;
     for (ir::Operation *op : body.opsVector())
-      if (op->is(OpCode::Load) && op->result()->type().isTile() && op->result()->type().rank() == 2 &&
+      if (isLoad(op) && op->result()->type().isTile() && op->result()->type().rank() == 2 &&
           feedsOnlyDots(op->result()))
         loads_.push_back(op);
     if (loads_.empty() || !computeSlice(body)) return;
+    tma_ = !registers_ && facts_.tensorMaps;
+    for (ir::Operation *ld : loads_) {
+      std::optional<TensorMapShape> shape;
+      if (ld->is(OpCode::DescLoad)) shape = tensorMapShape(*ld, atomBytes_);
+      tma_ = tma_ && shape;
+      if (shape) mapShapes_.push_back(*shape);
+    }
     rewrite(body);
   }
 
@@ -150,10 +191,35 @@ private:
     return operands;
   }
 
+  // The tensor_map argument for desc_load `ld` (one per descriptor and box).
+  ir::Value *tensorMapArgument(const ir::Operation &ld, const TensorMapShape &shape) {
+    ir::Function &f = *loop_.parentBlock()->parentRegion()->parentFunction();
+    std::vector<int64_t> attr = {ld.attr("desc")->getInt()};
+    attr.insert(attr.end(), shape.box.begin(), shape.box.end());
+    attr.push_back(shape.swizzle);
+    for (unsigned i = 0; i < f.numArguments(); ++i)
+      if (const ir::Attribute *a = f.argAttrs(i).find("tensor_map"); a && a->getInts() == attr) return f.argument(i);
+    const ir::Value *base = f.argument(unsigned(attr[0]));
+    ir::Value *arg = f.addArgument(ir::Type::pointer(ir::Type::scalar(ir::ScalarKind::I8)), base->nameHint() + "_tensor_map");
+    f.argAttrs(arg->index()).set("tensor_map", ir::Attribute(attr));
+    return arg;
+  }
+
   // Copies of iteration `iv`'s loads into stage `slot` of each buffer,
-  // masked off past the loop's end, as one group.
+  // masked off past the loop's end, as one group (or by tensor maps,
+  // completing on the stage's mbarrier).
   void issue(ir::Builder &b, const ir::ValueMap &map, ir::Value *iv, ir::Value *slot) {
     ir::Value *valid = b.cmp("lt", iv, loop_.operand(1));
+    if (tma_) {
+      for (size_t i = 0; i < loads_.size(); ++i) {
+        std::vector<ir::Value *> operands = {b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]), maps_[i],
+                                             barriers_, slot, valid};
+        for (unsigned c = 3; c < loads_[i]->numOperands(); ++c)
+          operands.push_back(b.cast(ir::lookupOrSelf(map, loads_[i]->operand(c)), ir::Type::i32()));
+        b.create(OpCode::TmaCopy, operands, {});
+      }
+      return;
+    }
     for (size_t i = 0; i < loads_.size(); ++i) {
       std::vector<ir::Value *> operands = loadOperands(b, map, valid, i);
       operands.insert(operands.begin(), b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]));
@@ -168,7 +234,7 @@ private:
     ir::Value *valid = b.cmp("lt", iv, loop_.operand(1));
     for (size_t i = 0; i < loads_.size(); ++i)
       tiles.push_back(b.createValue(OpCode::Load, loadOperands(b, map, valid, i), loads_[i]->result()->type(),
-                                    loads_[i]->attrs()));
+                                    loads_[i]->is(OpCode::Load) ? loads_[i]->attrs() : ir::AttrDict()));
     return tiles;
   }
   void storeStage(ir::Builder &b, const std::vector<ir::Value *> &tiles, ir::Value *slot) {
@@ -198,7 +264,7 @@ private:
     for (ir::Operation *ld : loads_) {
       ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
-      int64_t fast = info.contiguity[0] > info.contiguity[1] ? 0 : 1;
+      int64_t fast = tma_ || info.contiguity[0] <= info.contiguity[1] ? 1 : 0;  // a tensor map's rows are dimension 1
       int elemBytes = std::max(1, t.element().bitWidth() / 8);
       std::vector<int64_t> stacked = {entries, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
       buffers_.push_back(b.createValue(
@@ -206,6 +272,13 @@ private:
           ir::Type::buffer(stacked, t.element(), ir::swizzledSharedLayout(stacked, order, elemBytes, 1, atomBytes_))));
       views_.push_back(
           ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), order, elemBytes, 0, atomBytes_)));
+    }
+    if (tma_) {
+      for (size_t i = 0; i < loads_.size(); ++i) maps_.push_back(tensorMapArgument(*loads_[i], mapShapes_[i]));
+      barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({entries}, ir::Type::i64(), barrierLayout()));
+      ir::AttrDict count;
+      count.set("count", ir::Attribute(int64_t(loads_.size())));
+      b.create(OpCode::MbarrierInit, {barriers_}, {}, count);
     }
     // Prologue: iterations 0 .. S-2.
     std::map<unsigned, ir::Value *> ahead;
@@ -234,7 +307,7 @@ private:
     in.setLoc(loop_.loc());
     ir::AttrDict wait;
     wait.set("pending", ir::Attribute(int64_t(stages_ - 2)));
-    if (!registers_) in.create(OpCode::AsyncWait, {}, {}, wait);
+    if (!registers_ && !tma_) in.create(OpCode::AsyncWait, {}, {}, wait);
     ir::Value *iv = map[body.argument(0)];
     ir::Value *readSlot = nullptr, *writeSlot = nullptr;
     if (registers_) {
@@ -246,6 +319,12 @@ private:
       readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
       writeSlot = in.sameType(
           OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(entries_, i32)});
+      if (tma_) {
+        // Iteration `index` is the (index / entries)-th use of its entry.
+        ir::Value *use = in.sameType(OpCode::Div, {index, in.constantInt(entries_, i32)});
+        ir::Value *parity = in.sameType(OpCode::And, {use, in.constantInt(1, i32)});
+        in.create(OpCode::MbarrierWait, {barriers_, readSlot, parity}, {});
+      }
     }
     std::set<const ir::Operation *> transposes;  // read through transposed views instead
     for (size_t i = 0; i < loads_.size(); ++i) {
@@ -309,12 +388,23 @@ private:
           for (unsigned o = 0; user != wait && o < user->numOperands(); ++o)
             if (user->operand(o) == accumulators[i]) user->setOperand(o, wait->result(i));
       }
+      // Every copy issued was waited for in the loop (those past its end
+      // were never issued).
+      if (tma_) b.create(OpCode::MbarrierInval, {barriers_}, {});
     }
     loop_.erase();
   }
 
+  static const ir::Layout *barrierLayout() {
+    return ir::Layout::get("shared", {{"vec", {1}}, {"per_phase", {1}}, {"max_phase", {1}}, {"order", {0}}});
+  }
+
   ir::Operation &loop_;
   int stages_;
+  bool tma_ = false;  // copies by tensor maps, completing on mbarriers
+  std::vector<TensorMapShape> mapShapes_;  // per load, when tma_
+  std::vector<ir::Value *> maps_;          // per load: its tensor_map argument
+  ir::Value *barriers_ = nullptr;          // one mbarrier per stage entry
   bool registers_;  // stage through registers into one buffer (no async copies)
   int64_t atomBytes_;  // the target's shared_atom_bytes (0: whole rows)
   Facts facts_;
@@ -346,6 +436,7 @@ void pipelineLoops(ir::Module &m) {
   facts.atomBytes = m.attrs().getInt("shared_atom_bytes", 0);
   facts.spareStage = m.attrs().getInt("async_dots", 0) && m.attrs().getInt("num_warps", 4) > 4;
   facts.sharedLimit = m.attrs().getInt("shared_memory_limit", 0);
+  facts.tensorMaps = m.attrs().getInt("tensor_maps", 0) && !m.attrs().getInt("checked", 0);
   for (auto &f : m.functions()) {
     if (f->isThreadLevel()) continue;
     std::vector<ir::Operation *> loops;

@@ -41,13 +41,18 @@ public:
   void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, int maxRegisters,
                   GpuKernelInfo &out) {
     std::vector<llvm::Type *> argTys;
+    auto tensorMap = [&](unsigned i) { return kernel.argAttrs(i).find("tensor_map"); };
     for (unsigned i = 0; i < kernel.numArguments(); ++i) {
       ir::Type t = kernel.argument(i)->type();
-      argTys.push_back(storageType(t));
       KernelParam p;
       p.name = kernel.argument(i)->nameHint();
       p.type = t;
       p.sizeBytes = int(memoryBytes(t));
+      if (const ir::Attribute *map = tensorMap(i)) {
+        p.sizeBytes = 128;
+        p.tensorMap = map->getInts();
+      }
+      argTys.push_back(tensorMap(i) ? b.getPtrTy() : storageType(t));
       out.params.push_back(p);
     }
     fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), argTys, false),
@@ -59,8 +64,12 @@ public:
       if (kernel.argument(i)->type().isPointer()) fn->addParamAttr(i, llvm::Attribute::NoUndef);
     b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
     tid_ = info.threadId(b);
-    for (unsigned i = 0; i < kernel.numArguments(); ++i)
-      values_[kernel.argument(i)] = fromStorage(fn->getArg(i), kernel.argument(i)->type());
+    for (unsigned i = 0; i < kernel.numArguments(); ++i) {
+      if (tensorMap(i) && !info.markTensorMapParameter(fn, i))
+        throw LoweringError{"kernel argument '" + kernel.argument(i)->nameHint() + "' is a tensor map, which " + info.name() +
+                            " does not have"};
+      values_[kernel.argument(i)] = tensorMap(i) ? fn->getArg(i) : fromStorage(fn->getArg(i), kernel.argument(i)->type());
+    }
     for (unsigned i = 0; i < kernel.numArguments(); ++i)
       if (kernel.argAttrs(i).getInt("pointer_range", 0) == 32) rangedArguments_.insert(kernel.argument(i));
     emitBlock(kernel.entry());
@@ -422,7 +431,9 @@ private:
       argTys.push_back(r->getType());
     }
     for (unsigned i = 0; i < op.numResults(); ++i) resultTys.push_back(regType(outputs[i], storageType(op.result(i)->type())));
-    llvm::Type *ret = resultTys.size() == 1 ? resultTys[0] : llvm::StructType::get(ctx, resultTys);
+    llvm::Type *ret = resultTys.empty()       ? b.getVoidTy()
+                      : resultTys.size() == 1 ? resultTys[0]
+                                              : llvm::StructType::get(ctx, resultTys);
     auto *fty = llvm::FunctionType::get(ret, argTys, false);
     if (llvm::Error e = llvm::InlineAsm::verify(fty, constraints))
       fail(op, "has constraints LLVM rejects ('" + constraints + "'): " + llvm::toString(std::move(e)));

@@ -8,8 +8,9 @@ namespace tessera::targets::nvptx {
 void registerLowerings();
 
 // Its parts: tensor-core dots and ldmatrix (MmaLowering.cpp), cp.async
-// (AsyncCopy.cpp).
+// (AsyncCopy.cpp), tensor maps and mbarriers (Tma.cpp).
 void registerMmaLowerings();
 void registerAsyncCopyLowerings();
+void registerTmaLowerings();
 
 } // namespace tessera::targets::nvptx

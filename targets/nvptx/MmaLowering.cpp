@@ -260,6 +260,7 @@ void registerLowerings() {
   static bool once = [] {
     registerMmaLowerings();
     registerAsyncCopyLowerings();
+    registerTmaLowerings();
     return true;
   }();
   (void)once;

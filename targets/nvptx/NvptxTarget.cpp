@@ -176,6 +176,7 @@ public:
     f.sharedMemoryBytes = c.info ? c.info->sharedMemoryBytes : 227 * 1024;
     f.sharedAtomBytes = c.info && c.info->warpgroupMma && !c.ptxOnly ? 128 : 0;
     f.asyncDots = f.sharedAtomBytes > 0;
+    f.tensorMaps = f.sharedAtomBytes > 0;
     return f;
   }
 
@@ -190,7 +191,7 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce", "assign-layouts",
+    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "lower-descriptor-loads", "dce", "assign-layouts",
             "dce", "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 

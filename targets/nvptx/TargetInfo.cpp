@@ -259,6 +259,19 @@ public:
 
   void capRegisters(llvm::Function *fn, int registers) const override { annotate(fn, "maxnreg", registers); }
 
+  // byval in the param space, addressed directly (grid_constant: cvta.param,
+  // not a copy to local memory), as cp.async.bulk.tensor wants it.
+  bool markTensorMapParameter(llvm::Function *fn, unsigned arg) const override {
+    llvm::LLVMContext &ctx = fn->getContext();
+    fn->addParamAttr(arg, llvm::Attribute::getWithByValType(ctx, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), 128)));
+    fn->addParamAttr(arg, llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
+    auto *index = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), arg + 1));
+    fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(
+        llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, "grid_constant"),
+                                llvm::MDNode::get(ctx, {index})}));
+    return true;
+  }
+
 private:
   // An nvvm.annotations entry (kernel, maxntidx, maxnreg: the entry's directives).
   static void annotate(llvm::Function *fn, const char *name, int value) {

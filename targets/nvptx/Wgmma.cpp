@@ -96,13 +96,18 @@ int64_t pendingAfter(const ir::Operation &dot, int numWarps) {
   return 1;
 }
 
-// Whether `dot` is in a loop whose stages arrive by async copies (its body
-// starts with their wait, which fences them for wgmma): the stages of the
-// register-staged form are plain stores into one buffer, rewritten while a
-// wgmma could still read it.
+// Whether `dot` is in a loop whose stages arrive by async copies or tensor
+// maps (its body waits for them before the dot; the async copies' wait
+// fences them for wgmma): the stages of the register-staged form are plain
+// stores into one buffer, rewritten while a wgmma could still read it.
 bool inAsyncPipeline(const ir::Operation &dot) {
   const ir::Operation *loop = dot.parentOp();
-  return loop && loop->is(OpCode::For) && !dot.parentBlock()->empty() && dot.parentBlock()->front()->is(OpCode::AsyncWait);
+  if (!loop || !loop->is(OpCode::For)) return false;
+  for (const ir::Operation *op : dot.parentBlock()->opsVector()) {
+    if (op == &dot) return false;
+    if (op->is(OpCode::AsyncWait) || op->is(OpCode::MbarrierWait)) return true;
+  }
+  return false;
 }
 
 } // namespace

@@ -1,0 +1,115 @@
+// Tensor memory access on NVIDIA (sm_90 on): tma_copy becomes
+// cp.async.bulk.tensor copies issued by thread 0, which first arrives on the
+// stage's mbarrier expecting the block's bytes; mbarrier_wait spins on
+// mbarrier.try_wait.parity in every thread, then meets the others at a
+// barrier (readers of a stage finish before anyone copies into it again).
+// A block whose rows are longer than the swizzle's span (128 bytes) is
+// copied one atom (ir/Layouts.h) at a time: atom a is the box at column
+// c1 + a * box1, placed a * (rows x box1) elements into the buffer.
+#include "targets/nvptx/Lowerings.h"
+
+#include "targets/gpu/ThreadLowering.h"
+
+#include <string>
+
+namespace tessera::targets::nvptx {
+namespace {
+
+using ir::OpCode;
+using gpu::ThreadLowering;
+
+// Inline PTX for its effects: `operands` in 32-bit registers but for those
+// named in `wide` (64-bit), ordered before and after every memory access.
+void effect(ThreadLowering &L, const std::string &ptx, const std::vector<ir::Value *> &operands, const std::vector<bool> &wide) {
+  std::string constraints;
+  for (size_t i = 0; i < operands.size(); ++i) constraints += std::string(i ? "," : "") + (wide[i] ? "l" : "r");
+  constraints += std::string(operands.empty() ? "" : ",") + "~{memory}";
+  ir::AttrDict attrs;
+  attrs.set("asm", ir::Attribute(ptx));
+  attrs.set("constraints", ir::Attribute(constraints));
+  attrs.set("pure", ir::Attribute(false));
+  attrs.set("pack", ir::Attribute(int64_t(1)));
+  L.b.create(OpCode::InlineAsm, operands, {}, attrs);
+}
+
+ir::Value *isThreadZero(ThreadLowering &L) {
+  return L.cmp("eq", L.emit(OpCode::ThreadId, {}, ir::Type::i32()), L.i32(0));
+}
+
+const ir::Attribute &tensorMapOf(const ir::Operation &op, ThreadLowering &L) {
+  const ir::Value *map = op.operand(1);
+  const ir::Attribute *a = map->isBlockArgument() ? L.kernel.argAttrs(map->index()).find("tensor_map") : nullptr;
+  if (!a) L.fail(op, "copies with a tensor map that is not a tensor_map argument of the kernel");
+  return *a;
+}
+
+bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
+  ir::Type buffer = op.operand(0)->type();
+  const std::vector<int64_t> &attr = tensorMapOf(op, L).getInts();
+  if (buffer.rank() != 2 || attr.size() != 4) L.fail(op, "copies a block of rank other than 2 (not supported yet)");
+  int64_t rows = buffer.shape()[0], cols = buffer.shape()[1], boxCols = attr[2];
+  if (attr[1] != rows || cols % boxCols) L.fail(op, "has a tensor map box that does not tile its buffer");
+  int64_t bytes = buffer.numElements() * (buffer.element().bitWidth() / 8);
+  ir::Value *bar = L.sharedAddress(L.scalar(op.operand(2)), L.cast(L.scalar(op.operand(3)), ir::Type::i32()));
+  ir::Value *issue = L.bitAnd(L.scalar(op.operand(4)), isThreadZero(L));
+  ir::Value *row = L.scalar(op.operand(5)), *col = L.scalar(op.operand(6));
+  std::vector<ir::Value *> operands = {issue, bar, L.scalar(op.operand(1)), row};
+  std::vector<bool> wide = {false, false, true, false};
+  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
+                    // The buffer's old contents were read through the generic proxy.
+                    "@p fence.proxy.async.shared::cta;\n"
+                    "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(bytes) + ";\n";
+  for (int64_t a = 0; a < cols / boxCols; ++a) {
+    size_t dst = operands.size();
+    operands.push_back(L.sharedAddress(L.scalar(op.operand(0)), L.i32(a * rows * boxCols)));
+    operands.push_back(a ? L.add(col, L.i32(a * boxCols)) : col);
+    wide.insert(wide.end(), {false, false});
+    ptx += "@p cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$" + std::to_string(dst) +
+           "], [$2, {$" + std::to_string(dst + 1) + ", $3}], [$1];\n";
+  }
+  effect(L, ptx + "}", operands, wide);
+  return true;
+}
+
+int64_t entries(const ir::Operation &op) { return op.operand(0)->type().shape()[0]; }
+
+bool lowerMbarrierInit(const ir::Operation &op, ThreadLowering &L) {
+  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+  for (int64_t k = 0; k < entries(op); ++k)
+    ptx += "@p mbarrier.init.shared::cta.b64 [$1+" + std::to_string(8 * k) + "], " +
+           std::to_string(op.attr("count")->getInt()) + ";\n";
+  // Visible to the copy engine (the async proxy), then to every thread.
+  ptx += "@p fence.mbarrier_init.release.cluster;\n@p fence.proxy.async.shared::cta;\n}";
+  effect(L, ptx, {isThreadZero(L), L.scalar(op.operand(0))}, {false, false});
+  L.barrier();
+  return true;
+}
+
+bool lowerMbarrierWait(const ir::Operation &op, ThreadLowering &L) {
+  ir::Value *bar = L.sharedAddress(L.scalar(op.operand(0)), L.cast(L.scalar(op.operand(1)), ir::Type::i32()));
+  effect(L,
+         "{\n.reg .pred done;\ntessera_wait:\nmbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n@!done bra tessera_wait;\n}",
+         {bar, L.cast(L.scalar(op.operand(2)), ir::Type::i32())}, {false, false});
+  L.barrier();
+  return true;
+}
+
+bool lowerMbarrierInval(const ir::Operation &op, ThreadLowering &L) {
+  L.barrier();
+  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+  for (int64_t k = 0; k < entries(op); ++k) ptx += "@p mbarrier.inval.shared::cta.b64 [$1+" + std::to_string(8 * k) + "];\n";
+  effect(L, ptx + "}", {isThreadZero(L), L.scalar(op.operand(0))}, {false, false});
+  L.barrier();
+  return true;
+}
+
+} // namespace
+
+void registerTmaLowerings() {
+  gpu::registerOpLowering("nvptx", OpCode::TmaCopy, lowerTmaCopy);
+  gpu::registerOpLowering("nvptx", OpCode::MbarrierInit, lowerMbarrierInit);
+  gpu::registerOpLowering("nvptx", OpCode::MbarrierWait, lowerMbarrierWait);
+  gpu::registerOpLowering("nvptx", OpCode::MbarrierInval, lowerMbarrierInval);
+}
+
+} // namespace tessera::targets::nvptx
