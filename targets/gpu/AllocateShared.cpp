@@ -4,7 +4,8 @@
 // A buffer is live from its definition to its last use. A use nested in a
 // loop or branch counts at the end of the op that holds it in the buffer's
 // own block, so a loop that reads a buffer keeps it for every iteration.
-// Uses are followed through addptr; a buffer that flows anywhere else lives
+// Uses are followed through addptr (inline assembly without results only
+// reads the address); a buffer that flows anywhere else lives
 // to the end of the kernel. Buffers whose lifetimes do not overlap share
 // memory; each is 16-byte aligned (or as its `align` asks) and placed
 // first-fit in the order of definition. The kernel's shared_memory_bytes is the peak.
@@ -109,7 +110,9 @@ private:
         bool isAccess = ((user->is(OpCode::VLoad) || user->is(OpCode::LdMatrix) || user->is(OpCode::CpAsync) ||
                           user->is(OpCode::VStore) || user->is(OpCode::AtomicRmw) || user->is(OpCode::AtomicCas)) &&
                          user->operand(0) == v) ||
-                        (user->is(OpCode::Wgmma) && (user->operand(0) == v || user->operand(1) == v));
+                        (user->is(OpCode::Wgmma) && (user->operand(0) == v || user->operand(1) == v)) ||
+                        // A target's own instructions (tensor-map copies, mbarriers) take addresses, never return them.
+                        (user->is(OpCode::InlineAsm) && user->numResults() == 0);
         if (!isAddress && !isAccess) return next_;  // escapes: live to the end
         if (isAddress) work.push_back(user->result());
         ir::Operation *holder = user;

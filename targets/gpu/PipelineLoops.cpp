@@ -261,6 +261,9 @@ private:
       if (facts_.sharedLimit <= 0 || bytes * (entries + 1) <= facts_.sharedLimit) ++entries;
     }
     entries_ = entries;
+    // Before the stages: a small buffer is placed first-fit for the whole
+    // kernel (allocate-shared), and below them it splits no larger one.
+    if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({entries}, ir::Type::i64(), barrierLayout()));
     for (ir::Operation *ld : loads_) {
       ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
@@ -275,7 +278,6 @@ private:
     }
     if (tma_) {
       for (size_t i = 0; i < loads_.size(); ++i) maps_.push_back(tensorMapArgument(*loads_[i], mapShapes_[i]));
-      barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({entries}, ir::Type::i64(), barrierLayout()));
       ir::AttrDict count;
       count.set("count", ir::Attribute(int64_t(loads_.size())));
       b.create(OpCode::MbarrierInit, {barriers_}, {}, count);

@@ -1,0 +1,72 @@
+# RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target nvptx --num-warps 8 --emit asm | FileCheck %s
+# RUN: tessera compile %s --entry mm --signature "tensordesc<fp16[64,32]>:16,tensordesc<fp16[32,64]>:16,*fp32:16,i32,i32,i32" -D BM=64 -D BN=64 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=SWIZZLE64
+# RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target nvptx --num-warps 8 --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=IR
+# RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>,tensordesc<bf16[64,256]>,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target nvptx --num-warps 8 --emit asm | FileCheck %s --check-prefix=UNALIGNED
+# RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=SM80
+# RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target cpu --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=CPU
+# A matmul over host tensor descriptors (Triton's TensorDescriptor, ":16":
+# base and strides fit a tensor map) on sm_90a (ptxas assembles it): each
+# descriptor becomes a 128-byte by-value parameter the runtime fills with a
+# CUtensorMap; the loop's stages arrive by cp.async.bulk.tensor, issued by
+# thread 0 after it arrives on the stage's mbarrier expecting the block's
+# bytes (A: 128 x 64 bf16 = 16384; B: 64 x 256 = 32768, in four 128-byte
+# atoms of 64 columns); every thread waits on the mbarrier's phase, then
+# wgmma reads the stage. No cp.async is left.
+# CHECK: .param .align 64 .b8 mm_param_{{[0-9]+}}[128],
+# CHECK-NEXT: .param .align 64 .b8 mm_param_{{[0-9]+}}[128]
+# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+0], 2;
+# CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BAR:\[%r[0-9]+\]]], 16384;
+# CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[BAR]];
+# CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BBAR:\[%r[0-9]+\]]], 32768;
+# CHECK-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [[BBAR]];
+# CHECK: mbarrier.try_wait.parity.shared::cta.b64
+# CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+# CHECK: mbarrier.inval.shared::cta.b64
+# CHECK-NOT: cp.async.cg
+# CHECK-NOT: cp.async.ca
+#
+# Rows of 64 bytes: the 64-byte swizzle, one box per block.
+# SWIZZLE64: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{%r[0-9]+}}], 4096;
+# SWIZZLE64: wgmma.mma_async
+#
+# At the tile level: desc_loads from the frontend; after pipeline-loops,
+# tma_copy into stage views with the tensor_map arguments it added, and
+# mbarrier_wait with the phase of each use.
+# IR-LABEL: after inline
+# IR: desc_load {{.*}} {desc = 0}
+# IR-LABEL: after pipeline-loops
+# IR: %a_desc_tensor_map: ptr<i8> {tensor_map = [0, 128, 64, 128]}
+# IR-SAME: %b_desc_tensor_map: ptr<i8> {tensor_map = [5, 64, 64, 128]}
+# IR: mbarrier_init {{%[0-9a-z_]+}} {count = 2}
+# IR: tma_copy
+# IR: mbarrier_wait
+# IR: mbarrier_inval
+# IR-NOT: desc_load
+#
+# Without ":16" nothing vouches for a tensor map, nor for aligned rows:
+# element by element, as before.
+# UNALIGNED-NOT: cp.async.bulk.tensor
+# UNALIGNED: ld.global.b16
+#
+# sm_80 has no tensor maps: the same loads, by cp.async.
+# SM80-NOT: .param .align 64
+# SM80-NOT: cp.async.bulk.tensor
+# SM80: ld.global.b16
+#
+# Other targets load descriptors with masked loads, from the start.
+# CPU-LABEL: after lower-descriptor-loads
+# CPU-NOT: desc_load
+# CPU-NOT: tensor_map
+
+import tessera.language as tl
+
+
+def mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([pid_m * BM, k]), b_desc.load([k, pid_n * BN]), acc)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
