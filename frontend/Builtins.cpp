@@ -855,6 +855,7 @@ bool isDescriptorParameter(const SValue &d) {
   size_t rank = d.elems[4].elems.size();
   for (size_t i = 0; i < rank; ++i)
     for (size_t field : {size_t(1), size_t(2)}) {
+      if (field == 2 && i + 1 == rank) continue;  // the constant 1
       const SValue &v = d.elems[field].elems[i];
       unsigned want = unsigned(d.descriptorArg) + 1 + unsigned((field - 1) * rank + i);
       if (!v.isTensor() || want >= f.numArguments() || v.v != f.argument(want)) return false;

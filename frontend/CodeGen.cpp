@@ -215,7 +215,12 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
         extent->setNameHint(runtimeParams[i]->name + "_shape" + std::to_string(d));
         stride->setNameHint(runtimeParams[i]->name + "_stride" + std::to_string(d));
         shape.push_back(SValue::tensor(extent));
-        strides.push_back(SValue::tensor(stride));
+        // The last stride is 1 (TensorDescriptor requires it): known, the
+        // rows' accesses are contiguous.
+        strides.push_back(SValue::tensor(d + 1 == rank ? constant(BigInt(1), Type::i64()) : stride));
+        if (spec.divisibleBy16 && d + 1 < rank)  // multiples of 16 bytes
+          f->argAttrs(next + unsigned(rank + d))
+              .set("divisibility", ir::Attribute(int64_t(std::max(1, 128 / std::max(8, spec.type.pointee().bitWidth())))));
         offsets.push_back(SValue::tensor(constant(BigInt(0), Type::i64())));
         block.push_back(SValue::integer(spec.descriptorBlock[d]));
       }
@@ -226,6 +231,7 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
       // ":16": the host vouches for a tensor map's rules (ir/IR.h, `descriptor`).
       if (spec.divisibleBy16) {
         f->argAttrs(at).set("descriptor", ir::Attribute(int64_t(rank)));
+        f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));
         desc.descriptorArg = int(at);
       }
       env[runtimeParams[i]->name] = desc;

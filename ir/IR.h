@@ -52,7 +52,7 @@
 //   strides (i64, in elements) are the next 2R arguments, and the host
 //   vouches for what a tensor map needs: a 16-byte aligned base, strides
 //   but the last multiples of 16 bytes, the last stride 1, extents below
-//   2^31. A pointer argument with attribute tensor_map = [d, box_0, ...,
+//   2^31 (the frontend marks the base and strides `divisibility` so). A pointer argument with attribute tensor_map = [d, box_0, ...,
 //   box_R-1, swizzle] (added by a target) is such a tensor's map (NVIDIA's
 //   128-byte CUtensorMap): of the descriptor at argument d, copying boxes
 //   of that shape (elements, the descriptor's dimension order) into shared

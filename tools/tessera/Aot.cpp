@@ -60,6 +60,14 @@ bool writeAot(const std::string &prefix, const std::string &kernel, const std::s
     return false;
   }
   const targets::CompiledKernel &first = binaries.front().kernel;
+  for (const AotBinary &b : binaries)
+    for (const targets::KernelParam &p : b.kernel.params)
+      if (!p.tensorMap.empty()) {
+        // Its launcher would have to build tensor maps: not written yet.
+        error = "--aot: " + b.label + " copies through a tensor map (a ':16' tensordesc parameter); ahead-of-time " +
+                "kernels take descriptors without ':16'";
+        return false;
+      }
   for (const AotBinary &b : binaries) {
     bool same = b.kernel.params.size() == first.params.size();
     for (size_t i = 0; same && i < first.params.size(); ++i)
