@@ -843,23 +843,14 @@ SValue advance(CodeGen &cg, CallArgs &a) {
   return bp;
 }
 
-// A descriptor still exactly the kernel parameter it came from (base,
-// shape and strides its arguments), whose tensor map the runtime can build.
+// A descriptor from a kernel parameter whose tensor map the runtime can
+// build (its base, extents and strides are values: a target checks that they
+// are still the kernel's arguments).
 bool isDescriptorParameter(const SValue &d) {
-  if (d.descriptorArg < 0 || !d.elems[0].isTensor()) return false;
-  const ir::Value *base = d.elems[0].v;
-  if (!base->isBlockArgument() || base->index() != unsigned(d.descriptorArg)) return false;
-  const ir::Region *region = base->ownerBlock()->parentRegion();
-  if (!region || region->parentOp() || !region->parentFunction()) return false;
-  const ir::Function &f = *region->parentFunction();
-  size_t rank = d.elems[4].elems.size();
-  for (size_t i = 0; i < rank; ++i)
-    for (size_t field : {size_t(1), size_t(2)}) {
-      if (field == 2 && i + 1 == rank) continue;  // the constant 1
-      const SValue &v = d.elems[field].elems[i];
-      unsigned want = unsigned(d.descriptorArg) + 1 + unsigned((field - 1) * rank + i);
-      if (!v.isTensor() || want >= f.numArguments() || v.v != f.argument(want)) return false;
-    }
+  if (!d.tensorMapReady || !d.elems[0].isTensor()) return false;
+  for (size_t field : {size_t(1), size_t(2)})
+    for (const SValue &v : d.elems[field].elems)
+      if (!v.isTensor()) return false;
   return true;
 }
 
@@ -886,11 +877,11 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   if (isDescriptorParameter(d)) {
     // The same load, and where it is in the tensor: a target may copy the
     // block with the descriptor's tensor map instead (ir/Ops.def).
-    std::vector<ir::Value *> ops = {acc.ptrs, acc.mask, zero};
+    std::vector<ir::Value *> ops = {acc.ptrs, acc.mask, zero, d.elems[0].v};
+    for (const SValue &e : d.elems[1].elems) ops.push_back(e.v);
+    for (size_t i = 0; i + 1 < rank; ++i) ops.push_back(d.elems[2].elems[i].v);
     for (const SValue &o : offs.elems) ops.push_back(cg.toTensor(o, a.loc, Type::i64()));
-    ir::AttrDict attrs;
-    attrs.set("desc", ir::Attribute(int64_t(d.descriptorArg)));
-    return tensorValue(b.createValue(OpCode::DescLoad, ops, result, std::move(attrs)));
+    return tensorValue(b.createValue(OpCode::DescLoad, ops, result));
   }
   return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, result));
 }

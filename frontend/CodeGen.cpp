@@ -232,7 +232,7 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
       if (spec.divisibleBy16) {
         f->argAttrs(at).set("descriptor", ir::Attribute(int64_t(rank)));
         f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));
-        desc.descriptorArg = int(at);
+        desc.tensorMapReady = true;
       }
       env[runtimeParams[i]->name] = desc;
       continue;

@@ -37,7 +37,7 @@ struct SValue {
   const FunctionDef *fn = nullptr;
   std::vector<SValue> elems;   // tuple elements; method receiver at [0]; block pointer fields
   bool isDescriptor = false;   // block pointer made by make_tensor_descriptor
-  int descriptorArg = -1;      // a descriptor parameter a tensor map can describe: its base argument (ir/IR.h)
+  bool tensorMapReady = false; // from a descriptor parameter whose signature says ":16" (ir/IR.h, descriptor)
   bool constPtr = false;       // pointers from a `tl.const` parameter: nothing may be stored through them
 
   static SValue none() { return {}; }

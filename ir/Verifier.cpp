@@ -265,12 +265,15 @@ bool verifyDescLoad(const Operation &op, Checker &c) {
   Type r = op.result()->type();
   if (!checkMaskedAccess(op, c, op.operand(0)->type(), r, 1)) return false;
   if (!expectType(c, "operand #2 (other)", op.operand(2)->type(), r)) return false;
-  if (int64_t(op.numOperands()) != 3 + r.rank())
-    return c.fail("expects one coordinate per dimension of " + r.str() + " after pointers, mask and other");
-  for (unsigned i = 3; i < op.numOperands(); ++i)
+  if (int64_t(op.numOperands()) != 3 + 3 * r.rank())
+    return c.fail("expects pointers, mask, other, the base, " + std::to_string(r.rank()) + " extents, " +
+                  std::to_string(r.rank() - 1) + " strides and " + std::to_string(r.rank()) + " coordinates for " + r.str());
+  if (Type base = op.operand(3)->type(); base.isTile() || base != op.operand(0)->type().element())
+    return c.fail("operand #3 (base): expected a " + op.operand(0)->type().element().str() + ", got " + base.str());
+  for (unsigned i = 4; i < op.numOperands(); ++i)
     if (Type t = op.operand(i)->type(); !t.isScalar() || !t.isInteger() || t.isBool())
-      return c.fail("operand #" + std::to_string(i) + " (coordinate): expected an integer scalar, got " + t.str());
-  return op.attr("desc")->getInt() >= 0 || c.fail("attribute 'desc': expected an argument index");
+      return c.fail("operand #" + std::to_string(i) + ": expected an integer scalar, got " + t.str());
+  return true;
 }
 
 bool verifyStore(const Operation &op, Checker &c) {

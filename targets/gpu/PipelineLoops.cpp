@@ -65,6 +65,21 @@ using ir::OpCode;
 
 bool isLoad(const ir::Operation *op) { return op->is(OpCode::Load) || op->is(OpCode::DescLoad); }
 
+// The kernel argument whose descriptor desc_load `ld` reads (its base,
+// extents and strides that argument and the ones after it, ir/IR.h), or -1.
+int descriptorArgument(const ir::Operation &ld) {
+  const ir::Value *base = ld.operand(3);
+  const ir::Region *region = base->isBlockArgument() ? base->ownerBlock()->parentRegion() : nullptr;
+  const ir::Function *f = region && !region->parentOp() ? region->parentFunction() : nullptr;
+  if (!f || !f->isKernel()) return -1;
+  unsigned a = base->index();
+  int64_t rank = ld.result()->type().rank();
+  if (f->argAttrs(a).getInt("descriptor", 0) != rank) return -1;
+  for (unsigned i = 4; i < ld.numOperands() - unsigned(rank); ++i)
+    if (a + (i - 3) >= f->numArguments() || ld.operand(i) != f->argument(a + (i - 3))) return -1;
+  return int(a);
+}
+
 // How a tensor map copies the block of desc_load `ld` into a buffer laid
 // out as swizzledSharedLayout does (rows along dimension 1, atoms of
 // `atomBytes`): its box and swizzle; nullopt when it cannot.
@@ -73,6 +88,7 @@ struct TensorMapShape {
   int64_t swizzle;
 };
 std::optional<TensorMapShape> tensorMapShape(const ir::Operation &ld, int64_t atomBytes) {
+  if (descriptorArgument(ld) < 0) return std::nullopt;
   ir::Type t = ld.result()->type();
   int64_t elemBytes = t.element().bitWidth() / 8, rows = t.shape()[0], cols = t.shape()[1];
   if (t.rank() != 2 || (elemBytes != 1 && elemBytes != 2 && elemBytes != 4) || t.element().bitWidth() % 8) return std::nullopt;
@@ -194,7 +210,7 @@ private:
   // The tensor_map argument for desc_load `ld` (one per descriptor and box).
   ir::Value *tensorMapArgument(const ir::Operation &ld, const TensorMapShape &shape) {
     ir::Function &f = *loop_.parentBlock()->parentRegion()->parentFunction();
-    std::vector<int64_t> attr = {ld.attr("desc")->getInt()};
+    std::vector<int64_t> attr = {descriptorArgument(ld)};
     attr.insert(attr.end(), shape.box.begin(), shape.box.end());
     attr.push_back(shape.swizzle);
     for (unsigned i = 0; i < f.numArguments(); ++i)
@@ -214,7 +230,8 @@ private:
       for (size_t i = 0; i < loads_.size(); ++i) {
         std::vector<ir::Value *> operands = {b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]), maps_[i],
                                              barriers_, slot, valid};
-        for (unsigned c = 3; c < loads_[i]->numOperands(); ++c)
+        int64_t rank = loads_[i]->result()->type().rank();
+        for (unsigned c = loads_[i]->numOperands() - unsigned(rank); c < loads_[i]->numOperands(); ++c)
           operands.push_back(b.cast(ir::lookupOrSelf(map, loads_[i]->operand(c)), ir::Type::i32()));
         b.create(OpCode::TmaCopy, operands, {});
       }

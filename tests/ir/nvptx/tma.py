@@ -4,6 +4,7 @@
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>,tensordesc<bf16[64,256]>,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target nvptx --num-warps 8 --emit asm | FileCheck %s --check-prefix=UNALIGNED
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=SM80
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target cpu --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=CPU
+# RUN: tessera compile %s --entry mm_in_helper --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=HELPER
 # A matmul over host tensor descriptors (Triton's TensorDescriptor, ":16":
 # base and strides fit a tensor map) on sm_90a (ptxas assembles it): each
 # descriptor becomes a 128-byte by-value parameter the runtime fills with a
@@ -33,7 +34,7 @@
 # tma_copy into stage views with the tensor_map arguments it added, and
 # mbarrier_wait with the phase of each use.
 # IR-LABEL: after inline
-# IR: desc_load {{.*}} {desc = 0}
+# IR: desc_load {{.*}}, %a_desc, %a_desc_shape0, %a_desc_shape1, %a_desc_stride0, {{.*}} : tile<128x64xbf16>
 # IR-LABEL: after pipeline-loops
 # IR: %a_desc_tensor_map: ptr<i8> {tensor_map = [0, 128, 64, 128]}
 # IR-SAME: %b_desc_tensor_map: ptr<i8> {tensor_map = [5, 64, 64, 128]}
@@ -53,6 +54,11 @@
 # SM80-NOT: cp.async.bulk.tensor
 # SM80: ld.global.b16
 #
+# The loads in a function the kernel calls (tutorial 06's _attn_fwd_inner):
+# after inlining, its descriptors are the kernel's arguments again.
+# HELPER: cp.async.bulk.tensor.2d
+# HELPER: wgmma.mma_async
+#
 # Other targets load descriptors with masked loads, from the start.
 # CPU-LABEL: after lower-descriptor-loads
 # CPU-NOT: desc_load
@@ -69,4 +75,18 @@ def mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: t
         acc = tl.dot(a_desc.load([pid_m * BM, k]), b_desc.load([k, pid_n * BN]), acc)
     rm = pid_m * BM + tl.arange(0, BM)
     rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def k_loop(a_desc, b_desc, pid_m, pid_n, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([pid_m * BM, k]), b_desc.load([k, pid_n * BN]), acc)
+    return acc
+
+
+def mm_in_helper(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    acc = k_loop(a_desc, b_desc, tl.program_id(0), tl.program_id(1), K, BM, BN, BK)
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
