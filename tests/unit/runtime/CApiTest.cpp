@@ -71,6 +71,27 @@ struct FakeTargetScope {
 
 } // namespace
 
+TEST(CApi, TensorMapsAreBuiltByTheBackendOrRefused) {
+  // A compiled kernel whose last parameter is a tensor map: callers do not
+  // pass it, and a backend that cannot build one (the host) refuses the
+  // kernel when it loads, saying why.
+  std::vector<uint8_t> bin = test::abiKernelsBinary();
+  capi::setTargetFactoryForTesting([bin](std::string_view, std::string *) {
+    auto t = std::make_unique<test::FakeTarget>(bin);
+    t->tensorMap = {0, 64, 64, 128};
+    return t;
+  });
+  TempDir cache;
+  ScopedEnv env("TESSERA_CACHE_DIR", cache.path.c_str());
+  VectorAddOptions v;
+  tessera_kernel k = nullptr;
+  EXPECT_EQ(tessera_compile(&v.o, &k), TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(tessera_last_error()).find("copies through tensor maps, which this backend cannot build"),
+            std::string::npos)
+      << tessera_last_error();
+  capi::setTargetFactoryForTesting({});
+}
+
 TEST(CApi, NullsAndBadArgumentsReturnErrors) {
   tessera_kernel k = nullptr;
   EXPECT_EQ(tessera_compile(nullptr, &k), TESSERA_ERROR_INVALID_ARGUMENT);

@@ -100,8 +100,18 @@ public:
       p.sizeBytes = 8;
       out.params.push_back(p);
     }
+    if (!tensorMap.empty()) {  // as a target copying with TMA adds one (ir/IR.h, tensor_map)
+      targets::KernelParam p;
+      p.name = "tensor_map";
+      p.type = ir::Type::pointer(ir::Type::scalar(ir::ScalarKind::I8));
+      p.sizeBytes = 128;
+      p.tensorMap = tensorMap;
+      out.params.push_back(p);
+    }
     return true;
   }
+
+  std::vector<int64_t> tensorMap;  // non-empty: a last, tensor-map parameter
 
 private:
   std::vector<uint8_t> binary_;
