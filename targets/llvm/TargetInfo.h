@@ -168,10 +168,10 @@ public:
   virtual bool staticSharedMemory() const { return false; }
   // Makes `fn` a kernel entry point launched with `threads` threads per program.
   virtual void markKernel(llvm::Function *fn, int threads) const = 0;
-  // Kernel parameter `arg` is a tensor map (ir/IR.h, tensor_map): 128 bytes
-  // passed by value, aligned to 64, whose address the kernel's copies read;
-  // false where the target has none.
-  virtual bool markTensorMapParameter(llvm::Function *, unsigned /*arg*/) const { return false; }
+  // Kernel parameters `args` are tensor maps (ir/IR.h, tensor_map): 128
+  // bytes passed by value, aligned to 64, whose addresses the kernel's
+  // copies read; false where the target has none.
+  virtual bool markTensorMapParameters(llvm::Function *, const std::vector<unsigned> & /*args*/) const { return false; }
   // At most `registers` registers per thread (Triton's maxnreg); targets
   // without such a cap ignore it.
   virtual void capRegisters(llvm::Function *, int /*registers*/) const {}

@@ -64,12 +64,13 @@ public:
       if (kernel.argument(i)->type().isPointer()) fn->addParamAttr(i, llvm::Attribute::NoUndef);
     b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
     tid_ = info.threadId(b);
+    std::vector<unsigned> maps;
     for (unsigned i = 0; i < kernel.numArguments(); ++i) {
-      if (tensorMap(i) && !info.markTensorMapParameter(fn, i))
-        throw LoweringError{"kernel argument '" + kernel.argument(i)->nameHint() + "' is a tensor map, which " + info.name() +
-                            " does not have"};
+      if (tensorMap(i)) maps.push_back(i);
       values_[kernel.argument(i)] = tensorMap(i) ? fn->getArg(i) : fromStorage(fn->getArg(i), kernel.argument(i)->type());
     }
+    if (!maps.empty() && !info.markTensorMapParameters(fn, maps))
+      throw LoweringError{"kernel '" + symbol + "' copies through tensor maps, which " + info.name() + " does not have"};
     for (unsigned i = 0; i < kernel.numArguments(); ++i)
       if (kernel.argAttrs(i).getInt("pointer_range", 0) == 32) rangedArguments_.insert(kernel.argument(i));
     emitBlock(kernel.entry());

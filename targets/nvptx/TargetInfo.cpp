@@ -260,15 +260,20 @@ public:
   void capRegisters(llvm::Function *fn, int registers) const override { annotate(fn, "maxnreg", registers); }
 
   // byval in the param space, addressed directly (grid_constant: cvta.param,
-  // not a copy to local memory), as cp.async.bulk.tensor wants it.
-  bool markTensorMapParameter(llvm::Function *fn, unsigned arg) const override {
+  // not a copy to local memory), as cp.async.bulk.tensor wants them. One
+  // grid_constant entry lists them all: LLVM reads only one per kernel.
+  bool markTensorMapParameters(llvm::Function *fn, const std::vector<unsigned> &args) const override {
     llvm::LLVMContext &ctx = fn->getContext();
-    fn->addParamAttr(arg, llvm::Attribute::getWithByValType(ctx, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), 128)));
-    fn->addParamAttr(arg, llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
-    auto *index = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), arg + 1));
-    fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(
-        llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, "grid_constant"),
-                                llvm::MDNode::get(ctx, {index})}));
+    std::vector<llvm::Metadata *> indices;
+    for (unsigned arg : args) {
+      fn->addParamAttr(arg, llvm::Attribute::getWithByValType(ctx, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), 128)));
+      fn->addParamAttr(arg, llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
+      indices.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), arg + 1)));
+    }
+    if (!args.empty())
+      fn->getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(
+          llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(fn), llvm::MDString::get(ctx, "grid_constant"),
+                                  llvm::MDNode::get(ctx, indices)}));
     return true;
   }
 

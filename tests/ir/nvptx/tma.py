@@ -12,9 +12,13 @@
 # thread 0 after it arrives on the stage's mbarrier expecting the block's
 # bytes (A: 128 x 64 bf16 = 16384; B: 64 x 256 = 32768, in four 128-byte
 # atoms of 64 columns); every thread waits on the mbarrier's phase, then
-# wgmma reads the stage. No cp.async is left.
+# wgmma reads the stage. No cp.async is left. Both maps are read in the
+# param space (grid_constant), never copied to local memory.
 # CHECK: .param .align 64 .b8 mm_param_{{[0-9]+}}[128],
 # CHECK-NEXT: .param .align 64 .b8 mm_param_{{[0-9]+}}[128]
+# CHECK-NOT: __local_depot
+# CHECK: cvta.param.u64
+# CHECK: cvta.param.u64
 # CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+0], 2;
 # CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BAR:\[%r[0-9]+\]]], 16384;
 # CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[BAR]];
