@@ -17,7 +17,6 @@
 # CHECK: .param .align 64 .b8 mm_param_{{[0-9]+}}[128],
 # CHECK-NEXT: .param .align 64 .b8 mm_param_{{[0-9]+}}[128]
 # CHECK-NOT: __local_depot
-# CHECK: cvta.param.u64
 # CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+0], 2;
 # CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BAR:\[%r[0-9]+\]]], 16384;
 # CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[BAR]];
