@@ -135,6 +135,7 @@ public:
     bool spareStage = false;      // async_dots with more than four warps
     int64_t sharedLimit = 0;      // shared_memory_limit (0: unknown)
     bool tensorMaps = false;      // tensor_maps
+    bool asyncDots = false;       // async_dots
   };
   Pipeliner(ir::Operation &loop, int stages, const Facts &facts, const ir::AxisAnalysis &axis)
       : loop_(loop), stages_(facts.throughRegisters ? 2 : stages), registers_(facts.throughRegisters),
@@ -205,6 +206,48 @@ private:
     std::vector<ir::Value *> operands = {ir::lookupOrSelf(map, ld->operand(0)), mask};
     if (ld->numOperands() > 2) operands.push_back(ir::lookupOrSelf(map, ld->operand(2)));
     return operands;
+  }
+
+  bool insideLoop(const ir::Operation *op) const {
+    for (; op; op = op->parentOp())
+      if (op == &loop_) return true;
+    return false;
+  }
+
+  // Dots' A operands defined before the loop (attention's Q), where the
+  // matrix unit reads operands from shared memory in the background
+  // (async_dots: wgmma): kept there, in the form a stage has, instead of in
+  // registers throughout the loop (Q of 128 x 128 f16 is 64 registers of
+  // each of 128 threads). 16-bit elements, used in the loop only as A, and
+  // only if it fits beside the stages. Returns (value, buffer) pairs.
+  std::vector<std::pair<ir::Value *, ir::Value *>> keepInvariantOperands(ir::Builder &b, ir::Block &body) {
+    std::vector<std::pair<ir::Value *, ir::Value *>> out;
+    if (!facts_.asyncDots || registers_) return out;
+    int64_t bytes = 0;
+    for (ir::Operation *ld : loads_) {
+      ir::Type t = ld->result()->type();
+      bytes += t.numElements() * std::max(1, t.element().bitWidth() / 8) * entries_;
+    }
+    for (ir::Operation *op : body.opsVector()) {
+      if (!op->is(OpCode::Dot)) continue;
+      ir::Value *a = op->operand(0);
+      ir::Type t = a->type();
+      bool before = a->isBlockArgument() ? !insideLoop(a->ownerBlock()->parentRegion()->parentOp())
+                                         : !insideLoop(a->definingOp());
+      if (!before || !t.isTile() || t.rank() != 2 || t.element().bitWidth() != 16 || !t.element().isFloat()) continue;
+      bool onlyA = true;
+      for (const ir::Operation *u : a->users())
+        if (insideLoop(u)) onlyA = onlyA && u->is(OpCode::Dot) && u->parentBlock() == &body && u->operand(0) == a &&
+                                  u->operand(1) != a && u->operand(2) != a;
+      bool seen = false;
+      for (auto &kept : out) seen = seen || kept.first == a;
+      int64_t size = t.numElements() * 2;
+      if (!onlyA || seen || (facts_.sharedLimit > 0 && bytes + size > facts_.sharedLimit)) continue;
+      bytes += size;
+      ir::Type buffer = ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), {1, 0}, 2, 0, atomBytes_));
+      out.push_back({a, b.createValue(OpCode::LocalAlloc, {a}, buffer)});
+    }
+    return out;
   }
 
   // The tensor_map argument for desc_load `ld` (one per descriptor and box).
@@ -293,6 +336,9 @@ private:
       views_.push_back(
           ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), order, elemBytes, 0, atomBytes_)));
     }
+    // Before mbarrier_init, whose barrier (and proxy fence) orders their
+    // stores before the loop's first dot.
+    std::vector<std::pair<ir::Value *, ir::Value *>> invariants = keepInvariantOperands(b, body);
     if (tma_) {
       for (size_t i = 0; i < loads_.size(); ++i) maps_.push_back(tensorMapArgument(*loads_[i], mapShapes_[i]));
       ir::AttrDict count;
@@ -345,6 +391,7 @@ private:
         in.create(OpCode::MbarrierWait, {barriers_, readSlot, parity}, {});
       }
     }
+    for (auto [value, buffer] : invariants) map[value] = in.createValue(OpCode::LocalLoad, {buffer}, value->type());
     std::set<const ir::Operation *> transposes;  // read through transposed views instead
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
@@ -456,6 +503,7 @@ void pipelineLoops(ir::Module &m) {
   facts.spareStage = m.attrs().getInt("async_dots", 0) && m.attrs().getInt("num_warps", 4) > 4;
   facts.sharedLimit = m.attrs().getInt("shared_memory_limit", 0);
   facts.tensorMaps = m.attrs().getInt("tensor_maps", 0) && !m.attrs().getInt("checked", 0);
+  facts.asyncDots = m.attrs().getInt("async_dots", 0) != 0;
   for (auto &f : m.functions()) {
     if (f->isThreadLevel()) continue;
     std::vector<ir::Operation *> loops;

@@ -78,8 +78,10 @@ bool lowerMbarrierInit(const ir::Operation &op, ThreadLowering &L) {
   for (int64_t k = 0; k < entries(op); ++k)
     ptx += "@p mbarrier.init.shared::cta.b64 [$1+" + std::to_string(8 * k) + "], " +
            std::to_string(op.attr("count")->getInt()) + ";\n";
-  // Visible to the copy engine (the async proxy), then to every thread.
-  ptx += "@p fence.mbarrier_init.release.cluster;\n@p fence.proxy.async.shared::cta;\n}";
+  // Visible to the copy engine (the async proxy), then to every thread;
+  // and every thread's earlier shared-memory stores (a dot operand kept in
+  // shared memory, pipeline-loops) visible to the asynchronous units.
+  ptx += "@p fence.mbarrier_init.release.cluster;\nfence.proxy.async.shared::cta;\n}";
   effect(L, ptx, {isThreadZero(L), L.scalar(op.operand(0))}, {false, false});
   L.barrier();
   return true;

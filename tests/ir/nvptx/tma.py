@@ -5,6 +5,7 @@
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=SM80
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target cpu --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=CPU
 # RUN: tessera compile %s --entry mm_in_helper --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=HELPER
+# RUN: tessera compile %s --entry attn --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=ATTN
 # A matmul over host tensor descriptors (Triton's TensorDescriptor, ":16":
 # base and strides fit a tensor map) on sm_90a (ptxas assembles it): each
 # descriptor becomes a 128-byte by-value parameter the runtime fills with a
@@ -61,6 +62,15 @@
 # HELPER: cp.async.bulk.tensor.2d
 # HELPER: wgmma.mma_async
 #
+# Attention: Q, loaded before the loop and only ever the A operand of a dot
+# in it, is kept in shared memory in a stage's form (wgmma reads it there;
+# in registers it took 64 of each thread's), stored before mbarrier_init.
+# ATTN-LABEL: after pipeline-loops
+# ATTN: [[Q:%[0-9]+]] = local_alloc %q : smem<128x128xf16, #shared<vec = [8], per_phase = [1], max_phase = [8], order = [1, 0], atom = [64]>>
+# ATTN-NEXT: mbarrier_init
+# ATTN: for
+# ATTN: local_load [[Q]] : tile<128x128xf16>
+#
 # Other targets load descriptors with masked loads, from the start.
 # CPU-LABEL: after lower-descriptor-loads
 # CPU-NOT: desc_load
@@ -92,3 +102,21 @@ def mm_in_helper(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.conste
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def attn(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    q = q_desc.load([tl.program_id(0) * BM, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start in range(0, N, BN):
+        qk = tl.dot(q, k_desc.load([start, 0]).T)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
+        m_i = m_ij
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
