@@ -323,7 +323,10 @@ private:
     entries_ = entries;
     // Before the stages: a small buffer is placed first-fit for the whole
     // kernel (allocate-shared), and below them it splits no larger one.
-    if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({entries}, ir::Type::i64(), barrierLayout()));
+    // (A power of two of them: a shared layout's dimensions are; the rest are spare.)
+    int64_t barriers = 1;
+    while (barriers < entries) barriers *= 2;
+    if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriers}, ir::Type::i64(), barrierLayout()));
     for (ir::Operation *ld : loads_) {
       ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
