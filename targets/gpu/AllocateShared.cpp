@@ -110,7 +110,8 @@ private:
         bool isAccess = ((user->is(OpCode::VLoad) || user->is(OpCode::LdMatrix) || user->is(OpCode::CpAsync) ||
                           user->is(OpCode::VStore) || user->is(OpCode::AtomicRmw) || user->is(OpCode::AtomicCas)) &&
                          user->operand(0) == v) ||
-                        (user->is(OpCode::Wgmma) && (user->operand(0) == v || user->operand(1) == v)) ||
+                        // A wgmma's A and B (only B, after A's registers, when A is in registers).
+                        (user->is(OpCode::Wgmma) && v->type().isPointer()) ||
                         // A target's own instructions (tensor-map copies, mbarriers) take addresses, never return them.
                         (user->is(OpCode::InlineAsm) && user->numResults() == 0);
         if (!isAddress && !isAccess) return next_;  // escapes: live to the end

@@ -158,15 +158,18 @@ private:
   }
 
   // The shared-memory accesses of `op`: one per pointer operand it reads
-  // or writes through (a wgmma reads two).
+  // or writes through (a wgmma reads two, or only B, operand 8, when its A
+  // comes from registers: Ops.def).
   static std::vector<Access> sharedAccesses(const ir::Operation &op) {
     bool load = op.is(OpCode::VLoad) || op.is(OpCode::LdMatrix), store = op.is(OpCode::VStore) || op.is(OpCode::CpAsync);
     bool atomic = op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
-    unsigned pointers = op.is(OpCode::Wgmma) ? 2 : load || store || atomic ? 1 : 0;
+    std::vector<unsigned> pointers;
+    if (op.is(OpCode::Wgmma)) pointers = op.attr("a_desc")->getInts().empty() ? std::vector<unsigned>{8} : std::vector<unsigned>{0, 1};
+    else if (load || store || atomic) pointers = {0};
     load |= op.is(OpCode::Wgmma);
     std::vector<Access> out;
-    for (unsigned i = 0; i < pointers; ++i) {
-      if (op.operand(i)->type().addressSpace() != ir::AddressSpace::Shared) continue;
+    for (unsigned i : pointers) {
+      if (!op.operand(i)->type().isPointer() || op.operand(i)->type().addressSpace() != ir::AddressSpace::Shared) continue;
       const ir::Operation *buffer = bufferOf(op.operand(i));
       int64_t lo = buffer ? buffer->attr("offset")->getInt() : 0;
       int64_t hi = buffer ? lo + buffer->attr("bytes")->getInt() : std::numeric_limits<int64_t>::max();
