@@ -252,7 +252,9 @@ private:
 
   // The tensor_map argument for desc_load `ld` (one per descriptor and box).
   ir::Value *tensorMapArgument(const ir::Operation &ld, const TensorMapShape &shape) {
-    ir::Function &f = *loop_.parentBlock()->parentRegion()->parentFunction();
+    const ir::Operation *outermost = &loop_;
+    while (outermost->parentOp()) outermost = outermost->parentOp();  // the loop may be nested
+    ir::Function &f = *outermost->parentBlock()->parentRegion()->parentFunction();
     std::vector<int64_t> attr = {descriptorArgument(ld)};
     attr.insert(attr.end(), shape.box.begin(), shape.box.end());
     attr.push_back(shape.swizzle);

@@ -204,10 +204,12 @@ def test_attention_chained_dots(torch, dtype, d, block_m, block_n, num_warps, ca
     torch.testing.assert_close(out.double(), ref, rtol=2e-2, atol=2e-2)
     ptx = W._attention_kernel.compile_only("nvptx", *args, **meta).assembly
     if ".target sm_90a" in ptx and os.environ.get("TESSERA_PIPELINE_REGISTERS") != "1":
-        # Both dots on wgmma: A (Q, then P) from registers, B (K^T, then V)
-        # read in place from their pipelined stages.
+        # Both dots on wgmma, B (K^T, then V) read in place from their
+        # pipelined stages: Q (made before the loop) kept in shared memory
+        # and read there too, P (made in the loop) from registers.
         insts = [l for l in ptx.splitlines() if "wgmma.mma_async" in l]
-        assert len(insts) >= 2 and all(", {%r" in l for l in insts) and "mma.sync" not in ptx, insts[:1]
+        from_registers = [l for l in insts if ", {%r" in l]
+        assert from_registers and len(from_registers) < len(insts) and "mma.sync" not in ptx, insts[:1]
     else:
         assert ptx.count("mma.sync") >= 2
 

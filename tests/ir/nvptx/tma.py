@@ -6,6 +6,7 @@
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target cpu --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=CPU
 # RUN: tessera compile %s --entry mm_in_helper --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=HELPER
 # RUN: tessera compile %s --entry attn --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=ATTN
+# RUN: tessera compile %s --entry persistent --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=PERSISTENT
 # A matmul over host tensor descriptors (Triton's TensorDescriptor, ":16":
 # base and strides fit a tensor map) on sm_90a (ptxas assembles it): each
 # descriptor becomes a 128-byte by-value parameter the runtime fills with a
@@ -71,6 +72,13 @@
 # ATTN: for
 # ATTN: local_load [[Q]] : tile<128x128xf16>
 #
+# A persistent kernel (tutorial 09's): the pipelined loop is nested in the
+# loop over tiles; its mbarriers are set up and ended around it each time.
+# PERSISTENT-DAG: mbarrier.init.shared::cta.b64
+# PERSISTENT-DAG: cp.async.bulk.tensor.2d
+# PERSISTENT-DAG: mbarrier.try_wait.parity
+# PERSISTENT-DAG: mbarrier.inval.shared::cta.b64
+#
 # Other targets load descriptors with masked loads, from the start.
 # CPU-LABEL: after lower-descriptor-loads
 # CPU-NOT: desc_load
@@ -120,3 +128,16 @@ def attn(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rd = tl.arange(0, D)
     tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+
+
+def persistent(a_desc, b_desc, c_ptr, M, N, K, NUM_PROGRAMS, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    tiles_n = tl.cdiv(N, BN)
+    for tile in range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, NUM_PROGRAMS):
+        pid_m = tile // tiles_n
+        pid_n = tile % tiles_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            acc = tl.dot(a_desc.load([pid_m * BM, k]), b_desc.load([k, pid_n * BN]), acc)
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
