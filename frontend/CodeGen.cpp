@@ -218,6 +218,7 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
         // The last stride is 1 (TensorDescriptor requires it): known, the
         // rows' accesses are contiguous.
         strides.push_back(SValue::tensor(d + 1 == rank ? constant(BigInt(1), Type::i64()) : stride));
+        if (spec.extentsDivisibleBy16) f->argAttrs(next + unsigned(d)).set("divisibility", ir::Attribute(int64_t(16)));
         if (spec.divisibleBy16 && d + 1 < rank)  // multiples of 16 bytes
           f->argAttrs(next + unsigned(rank + d))
               .set("divisibility", ir::Attribute(int64_t(std::max(1, 128 / std::max(8, spec.type.pointee().bitWidth())))));

@@ -679,10 +679,17 @@ std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
       if (error) *error = "bad tensor descriptor type '" + std::string(text) + "': " + why + " (expected e.g. tensordesc<fp16[64,64]>)";
       return std::nullopt;
     };
-    // ":16" after it: base and leading strides are multiples of 16 bytes.
-    if (text.size() > 3 && text.substr(text.size() - 3) == ":16") {
-      spec.divisibleBy16 = true;
-      text.remove_suffix(3);
+    // Hints after it: ":16" (base and leading strides multiples of 16
+    // bytes), ":e16" (extents multiples of 16).
+    for (size_t colon; (colon = text.rfind(':')) != std::string_view::npos && colon > text.rfind('>');) {
+      std::string_view hint = text.substr(colon + 1);
+      if (hint == "16") spec.divisibleBy16 = true;
+      else if (hint == "e16") spec.extentsDivisibleBy16 = true;
+      else {
+        if (error) *error = "unknown specialization ':" + std::string(hint) + "' in '" + std::string(text) + "' (use :16 or :e16)";
+        return std::nullopt;
+      }
+      text.remove_suffix(text.size() - colon);
     }
     size_t open = text.find('['), close = text.find(']');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open || text.back() != '>')

@@ -28,7 +28,10 @@ struct ArgSpec {
   // A host tensor descriptor ("tensordesc<fp16[64,64]>", Triton's): `type`
   // is the pointer to its elements and this its block shape. It is passed
   // as the base pointer, then the shape and the strides (i64 each).
+  // Hints after it: ":16" (divisibleBy16: a tensor map can describe it,
+  // ir/IR.h) and ":e16" (every extent a multiple of 16).
   std::vector<int64_t> descriptorBlock;
+  bool extentsDivisibleBy16 = false;
   // A function passed as a constexpr, named by its module path
   // ("tessera.language.extra.cuda.smid"): resolved in the kernel's scope.
   std::string path;

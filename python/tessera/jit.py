@@ -428,8 +428,10 @@ class JITFunction(KernelInterface):
                     continue
                 if isinstance(value, TensorDescriptor):  # base pointer, shape, strides
                     address, dtype, device = _descriptor_base(value, name)
-                    signature.append("tensordesc<%s[%s]>%s" % (dtype, ",".join(map(str, value.block_shape)),
-                                                                ":16" if spec and _tensor_map_ready(value, address, dtype) else ""))
+                    signature.append("tensordesc<%s[%s]>%s%s" % (
+                        dtype, ",".join(map(str, value.block_shape)),
+                        ":16" if spec and _tensor_map_ready(value, address, dtype) else "",
+                        ":e16" if spec and all(extent % 16 == 0 for extent in value.shape) else ""))
                     if _read_only(value.base):
                         readonly.append((len(values), name))
                     values.append(ctypes.c_void_p(address))

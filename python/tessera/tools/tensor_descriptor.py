@@ -5,10 +5,13 @@
 
 A kernel parameter given a TensorDescriptor is one, as if the kernel had
 made it with tl.make_tensor_descriptor: its signature entry is
-"tensordesc<fp16[64,64]>" (the element type and block shape, compile-time)
-and the launch passes the base pointer, the shape and the strides. Tessera
-lowers descriptor accesses to masked loads and stores on every target (not
-to TMA yet); out-of-bounds elements read as zero, as with padding "zero".
+"tensordesc<fp16[64,64]>" (the element type and block shape, compile-time;
+":16" after it when a tensor map can describe it, ":e16" when every extent
+is a multiple of 16) and the launch passes the base pointer, the shape and
+the strides. Tessera lowers descriptor accesses to masked loads and stores
+on every target, and on sm_90a copies the blocks a pipelined dot loop reads
+with TMA (the runtime builds the tensor maps); out-of-bounds elements read
+as zero, as with padding "zero".
 """
 
 from dataclasses import dataclass

@@ -7,6 +7,8 @@
 # RUN: tessera compile %s --entry mm_in_helper --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=HELPER
 # RUN: tessera compile %s --entry attn --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=ATTN
 # RUN: tessera compile %s --entry persistent --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=PERSISTENT
+# RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16:e16,tensordesc<fp16[64,64]>:16:e16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=E16
+# RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16,tensordesc<fp16[64,64]>:16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=RAGGED
 # A matmul over host tensor descriptors (Triton's TensorDescriptor, ":16":
 # base and strides fit a tensor map) on sm_90a (ptxas assembles it): each
 # descriptor becomes a 128-byte by-value parameter the runtime fills with a
@@ -79,6 +81,15 @@
 # PERSISTENT-DAG: mbarrier.try_wait.parity
 # PERSISTENT-DAG: mbarrier.inval.shared::cta.b64
 #
+# Loads and stores outside pipelined loops stay masked loads and stores.
+# With ":e16" (every extent a multiple of 16) the bounds masks are constant
+# over 16 elements, so rows move 16 bytes at a time; ragged extents mask
+# each element.
+# E16: ld.global.v4.b32
+# E16: st.global.v4.b32
+# RAGGED: ld.global.b16
+# RAGGED: st.global.b16
+#
 # Other targets load descriptors with masked loads, from the start.
 # CPU-LABEL: after lower-descriptor-loads
 # CPU-NOT: desc_load
@@ -141,3 +152,7 @@ def persistent(a_desc, b_desc, c_ptr, M, N, K, NUM_PROGRAMS, BM: tl.constexpr, B
         rm = pid_m * BM + tl.arange(0, BM)
         rn = pid_n * BN + tl.arange(0, BN)
         tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def copy_rows(src_desc, dst_desc, B: tl.constexpr):
+    dst_desc.store([tl.program_id(0) * B, 0], src_desc.load([tl.program_id(0) * B, 0]))
