@@ -207,7 +207,6 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
   k->device = wrapDevice(&device);
   // Tensor maps come last; the launch builds them, so callers pass the rest.
   std::vector<runtime::TensorMapParam> maps;
-  size_t callerParams = k->numParams;
   for (size_t i = 0; i < k->numParams; ++i) {
     std::string p = get(("param." + std::to_string(i)).c_str());
     k->written.push_back(p.size() > 8 && p.compare(p.size() - 8, 8, " written") == 0);
@@ -218,11 +217,10 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
       if (!maps.empty()) return fail(TESSERA_ERROR_INTERNAL, "compiled kernel metadata has a parameter after its tensor maps");
       continue;
     }
-    callerParams = std::min(callerParams, i);
     maps.push_back({size_t(v[0]), int(v[1]), std::vector<int64_t>(v.begin() + 2, v.end() - 1), int(v.back())});
   }
-  k->numParams = callerParams;
-  k->written.resize(callerParams);
+  k->numParams -= maps.size();
+  k->written.resize(k->numParams);
   if (auto st = device.loadModule(get("format"), e.binary.data(), e.binary.size(), k->module); !st) return fromStatus(st);
   if (auto st = k->module->getKernel(get("entry"), k->numParams, k->kernel); !st) return fromStatus(st);
   if (auto st = k->kernel->setTensorMaps(std::move(maps)); !st) return fromStatus(st);

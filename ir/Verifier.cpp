@@ -261,6 +261,10 @@ bool verifyLoad(const Operation &op, Checker &c) {
   return true;
 }
 
+bool expectIntegerScalar(Checker &c, const std::string &what, Type t) {
+  return (t.isScalar() && t.isInteger() && !t.isBool()) || c.fail(what + ": expected an integer scalar, got " + t.str());
+}
+
 bool verifyDescLoad(const Operation &op, Checker &c) {
   Type r = op.result()->type();
   if (!checkMaskedAccess(op, c, op.operand(0)->type(), r, 1)) return false;
@@ -271,8 +275,7 @@ bool verifyDescLoad(const Operation &op, Checker &c) {
   if (Type base = op.operand(3)->type(); base.isTile() || base != op.operand(0)->type().element())
     return c.fail("operand #3 (base): expected a " + op.operand(0)->type().element().str() + ", got " + base.str());
   for (unsigned i = 4; i < op.numOperands(); ++i)
-    if (Type t = op.operand(i)->type(); !t.isScalar() || !t.isInteger() || t.isBool())
-      return c.fail("operand #" + std::to_string(i) + ": expected an integer scalar, got " + t.str());
+    if (!expectIntegerScalar(c, "operand #" + std::to_string(i), op.operand(i)->type())) return false;
   return true;
 }
 
@@ -500,16 +503,19 @@ bool verifyLocalTrans(const Operation &op, Checker &c) {
   return expectType(c, "result", op.result()->type(), transposedSharedBuffer(b));
 }
 
+// mbarriers: a rank-1 buffer of i64.
+bool expectMbarriers(Checker &c, const char *what, Type t) {
+  if (!expectBuffer(c, what, t)) return false;
+  return (t.rank() == 1 && t.element() == Type::i64()) ||
+         c.fail(std::string(what) + ": expected a rank-1 buffer of i64, got " + t.str());
+}
+
 // mbarrier_init / mbarrier_wait / mbarrier_inval: a rank-1 i64 buffer; the
 // wait's entry and parity are integer scalars.
 bool verifyMbarrier(const Operation &op, Checker &c) {
-  Type b = op.operand(0)->type();
-  if (!expectBuffer(c, "operand #0 (mbarriers)", b)) return false;
-  if (b.rank() != 1 || b.element() != Type::i64())
-    return c.fail("operand #0 (mbarriers): expected a rank-1 buffer of i64, got " + b.str());
+  if (!expectMbarriers(c, "operand #0 (mbarriers)", op.operand(0)->type())) return false;
   for (unsigned i = 1; i < op.numOperands(); ++i)
-    if (Type t = op.operand(i)->type(); !t.isScalar() || !t.isInteger() || t.isBool())
-      return c.fail("operand #" + std::to_string(i) + ": expected an integer scalar, got " + t.str());
+    if (!expectIntegerScalar(c, "operand #" + std::to_string(i), op.operand(i)->type())) return false;
   if (const Attribute *count = op.attr("count"); count && count->getInt() < 1)
     return c.fail("attribute 'count': expected at least 1 arrival");
   return true;
@@ -519,12 +525,9 @@ bool verifyTmaCopy(const Operation &op, Checker &c) {
   Type buf = op.operand(0)->type(), map = op.operand(1)->type(), pred = op.operand(4)->type();
   if (!expectBuffer(c, "operand #0 (buffer)", buf)) return false;
   if (map.isTile() || !map.isPointer()) return c.fail("operand #1 (tensor map): expected a pointer argument, got " + map.str());
-  Type bars = op.operand(2)->type();
-  if (!expectBuffer(c, "operand #2 (mbarriers)", bars)) return false;
-  if (bars.rank() != 1 || bars.element() != Type::i64())
-    return c.fail("operand #2 (mbarriers): expected a rank-1 buffer of i64, got " + bars.str());
-  if (Type slot = op.operand(3)->type(); !slot.isScalar() || !slot.isInteger() || slot.isBool())
-    return c.fail("operand #3 (entry): expected an integer scalar, got " + slot.str());
+  if (!expectMbarriers(c, "operand #2 (mbarriers)", op.operand(2)->type()) ||
+      !expectIntegerScalar(c, "operand #3 (entry)", op.operand(3)->type()))
+    return false;
   if (!pred.isScalar() || !pred.isBool()) return c.fail("operand #4 (predicate): expected an i1 scalar, got " + pred.str());
   if (int64_t(op.numOperands()) != 5 + buf.rank())
     return c.fail("expects one coordinate per dimension of " + buf.str());

@@ -203,16 +203,12 @@ def _descriptor_base(desc, name):
     return info
 
 
-_ELEMENT_BYTES = {"i1": 1, "i8": 1, "u8": 1, "fp8e4nv": 1, "fp8e5": 1, "fp8e4b15": 1, "fp8e4b8": 1, "fp8e5b16": 1,
-                  "i16": 2, "u16": 2, "fp16": 2, "bf16": 2, "i32": 4, "u32": 4, "fp32": 4, "i64": 8, "u64": 8, "fp64": 8}
-
-
 def _tensor_map_ready(desc, address, dtype):
     """Whether a tensor map (NVIDIA's TMA) can describe the descriptor: a
     16-byte aligned base, leading strides positive multiples of 16 bytes
     below 2^40, extents from 1 to 2^31 (the ":16" of its signature)."""
-    size = _ELEMENT_BYTES.get(dtype)
-    if size is None or address % 16:
+    size = max(1, tl.str_to_ty(dtype).primitive_bitwidth // 8)
+    if address % 16:
         return False
     if any(not 1 <= extent <= 1 << 31 for extent in desc.shape):
         return False

@@ -39,6 +39,14 @@ public:
 
   Status launch(const LaunchConfig &config, void **args, size_t numArgs, Stream *stream) override {
     if (Status st = checkArgs(args, numArgs, numArgs_); !st) return st;
+    CUstream s;
+    if (Status st = device_.streamHandle(stream, s); !st) return {st.code(), "launch: " + st.message()};
+    if (config.threadsPerProgram < 1)
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': threads per program must be positive"};
+    if (config.sharedMemoryBytes < 0 || config.sharedMemoryBytes > INT32_MAX)
+      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': bad dynamic shared memory size " +
+                                               std::to_string(config.sharedMemoryBytes)};
+    if (config.grid[0] == 0 || config.grid[1] == 0 || config.grid[2] == 0) return Status::ok();  // nothing to run
     // The caller's arguments, then the tensor maps built from them.
     std::vector<void *> all;
     std::vector<CUtensorMap> maps(maps_.size());  // CUtensorMap is 64-byte aligned, as the driver requires
@@ -50,14 +58,6 @@ public:
       }
       args = all.data();
     }
-    CUstream s;
-    if (Status st = device_.streamHandle(stream, s); !st) return {st.code(), "launch: " + st.message()};
-    if (config.threadsPerProgram < 1)
-      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': threads per program must be positive"};
-    if (config.sharedMemoryBytes < 0 || config.sharedMemoryBytes > INT32_MAX)
-      return {StatusCode::InvalidArgument, "launch of '" + name_ + "': bad dynamic shared memory size " +
-                                               std::to_string(config.sharedMemoryBytes)};
-    if (config.grid[0] == 0 || config.grid[1] == 0 || config.grid[2] == 0) return Status::ok();  // nothing to run
 
     const CudaDriver &d = device_.driver();
     ContextGuard guard(d, device_.context());

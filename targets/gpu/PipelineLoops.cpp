@@ -208,6 +208,16 @@ private:
     return operands;
   }
 
+  // Bytes of one stage entry of every buffer.
+  int64_t stageBytes() const {
+    int64_t bytes = 0;
+    for (ir::Operation *ld : loads_) {
+      ir::Type t = ld->result()->type();
+      bytes += t.numElements() * std::max(1, t.element().bitWidth() / 8);
+    }
+    return bytes;
+  }
+
   bool insideLoop(const ir::Operation *op) const {
     for (; op; op = op->parentOp())
       if (op == &loop_) return true;
@@ -223,11 +233,7 @@ private:
   std::vector<std::pair<ir::Value *, ir::Value *>> keepInvariantOperands(ir::Builder &b, ir::Block &body) {
     std::vector<std::pair<ir::Value *, ir::Value *>> out;
     if (!facts_.asyncDots || registers_) return out;
-    int64_t bytes = 0;
-    for (ir::Operation *ld : loads_) {
-      ir::Type t = ld->result()->type();
-      bytes += t.numElements() * std::max(1, t.element().bitWidth() / 8) * entries_;
-    }
+    int64_t bytes = stageBytes() * entries_;
     for (ir::Operation *op : body.opsVector()) {
       if (!op->is(OpCode::Dot)) continue;
       ir::Value *a = op->operand(0);
@@ -315,12 +321,7 @@ private:
     // while the copies into the next one are issued, if it fits.
     int64_t entries = registers_ ? 1 : stages_;
     if (!registers_ && facts_.spareStage) {
-      int64_t bytes = 0;
-      for (ir::Operation *ld : loads_) {
-        ir::Type t = ld->result()->type();
-        bytes += t.numElements() * std::max(1, t.element().bitWidth() / 8);
-      }
-      if (facts_.sharedLimit <= 0 || bytes * (entries + 1) <= facts_.sharedLimit) ++entries;
+      if (facts_.sharedLimit <= 0 || stageBytes() * (entries + 1) <= facts_.sharedLimit) ++entries;
     }
     entries_ = entries;
     // Before the stages: a small buffer is placed first-fit for the whole
