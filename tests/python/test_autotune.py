@@ -181,6 +181,21 @@ def test_bench_writes_plain_lines_into_a_log():
     assert "cpu vector_add 4096 fp32 ..." in r.stderr
 
 
+def test_bench_skips_a_dtype_a_workload_has_no_version_of(tmp_path):
+    # --dtype applies to every chosen workload; one that cannot be built in
+    # a dtype (attention in fp8) is a row that says so, not a traceback.
+    from tessera.bench.__main__ import main
+    out = tmp_path / "rows.json"
+    main(["--target", "cpu", "--workload", "vector_add", "--shape", "4096", "--dtype", "fp32,fp8", "--reps", "2",
+          "--no-compile-time", "--json", str(out)])
+    import json
+    rows = json.loads(out.read_text())["rows"]
+    (fp8,) = [r for r in rows if r.get("dtype") == "fp8"]
+    assert fp8["skip"].startswith("no fp8 version of vector_add")
+    (fp32,) = [r for r in rows if r.get("dtype") == "fp32"]
+    assert "skip" not in fp32 and fp32["max_rel_err"] < 1e-6
+
+
 @tessera.autotune(configs=[tessera.Config({"BLOCK": 128}), tessera.Config({"BLOCK": 16}), tessera.Config({"BLOCK": 32})],
                   key=["n"])
 @tessera.jit

@@ -85,6 +85,11 @@ def main(argv=None):
                 continue
             for shape in shapes:
                 for dtype in dtypes:
+                    if dtype not in w.known_dtypes:
+                        rows.append({"target": target, "workload": name, "shape": "x".join(map(str, shape)),
+                                     "dtype": dtype, "skip": "no %s version of %s (it has %s)"
+                                     % (dtype, name, ", ".join(w.known_dtypes))})
+                        continue
                     progress(f"{target} {name} {'x'.join(map(str, shape))} {dtype} ...")
                     if gpu:
                         rows.append(run_one(target, w, shape, dtype, rng, gpu["timer"], gpu["copy"], gpu["torch"],

@@ -168,6 +168,8 @@ class Workload:
     unit = "GB/s"
     ceiling = "copy"
     on_devices = False  # make() takes a device
+    # The dtypes make() can build; a requested other one is a skipped row.
+    known_dtypes = ("fp32", "fp16", "bf16")
 
 
 def _placement(device):
@@ -269,6 +271,7 @@ class LayerNorm(Workload):
 
 class Matmul(Workload):
     name, shapes, dtypes, unit, ceiling = "matmul", [(1024, 1024, 1024)], ["fp32"], "TFLOP/s", "blas"
+    known_dtypes = ("fp32", "fp16", "bf16", "i8", "fp8")
     gpu_shapes, gpu_dtypes = [(4096, 4096, 4096), (8192, 8192, 8192)], ["bf16", "fp16", "fp32", "i8", "fp8"]
     # fp32 dots round their inputs to tf32 (Triton's default input_precision);
     # fp8 dots on Hopper add their products with less than f32 precision (as
