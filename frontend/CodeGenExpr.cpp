@@ -346,6 +346,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
   case Kind::BlockPtr:
     if (attr == "load" || attr == "store") return SValue::method(base, "desc." + attr);
     if (attr == "block_shape") return base.elems[4];
+    if (attr == "dtype" && base.isDescriptor) return SValue::dtype(base.elems[0].v->type().pointee());
     if (attr == "shape") return base.elems[1];
     if (attr == "strides") return base.elems[2];
     fail(loc, base.describe() + " has no attribute '" + attr + "'");

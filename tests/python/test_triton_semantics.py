@@ -729,6 +729,22 @@ def test_host_tensor_descriptors_and_cat_along_a_dimension(cpu_target):
 
 
 @tessera.jit
+def _scaled_into_descriptor_dtype(x_desc, z_ptr, n, BLOCK: tl.constexpr):
+    z_desc = tl.make_tensor_descriptor(z_ptr, shape=[n], strides=[1], block_shape=[BLOCK])
+    tl.static_assert(x_desc.dtype == tl.float32 and z_desc.dtype == tl.float16)
+    i = tl.program_id(0) * BLOCK
+    z_desc.store([i], (x_desc.load([i]) * 3.0).to(z_desc.dtype))
+
+
+def test_a_descriptor_has_its_element_dtype(cpu_target):
+    from tessera.tools.tensor_descriptor import TensorDescriptor
+    x = np.random.default_rng().standard_normal(100).astype(np.float32)
+    z = np.full(100, np.nan, np.float16)
+    _scaled_into_descriptor_dtype[(4,)](TensorDescriptor.from_tensor(x, [32]), z, 100, BLOCK=32)
+    np.testing.assert_allclose(z, (3 * x.astype(np.float64)).astype(np.float16), rtol=1e-3)
+
+
+@tessera.jit
 def _pointers_as_addresses(A, Out):
     r = tl.arange(0, 16)
     p = tl.load(A + r).to(tl.pi32_t)                  # int64 values as pointers

@@ -174,7 +174,9 @@ _TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64
 
 
 # The configurations both Tessera and Triton choose from, by measured speed:
-# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), as in Triton's matmul tutorial.
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), as in Triton's matmul
+# tutorial; each with the kernel that loads the tiles ("pointers", or on
+# Hopper also "descriptors").
 MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4), (128, 128, 32, 4, 4),
                   (64, 128, 32, 4, 4), (128, 64, 32, 4, 4)]
 # fp8: the same bytes of k per stage (Triton's tutorial 03 lists these for fp8).
@@ -270,25 +272,38 @@ def make_case(w, shape, dtype, torch, device):
             a, bm = torch.randn(m, k_, device=device, dtype=t), torch.randn(k_, n, device=device, dtype=t)
             c = torch.full((m, n), float("nan"), device=device, dtype=t)
         args = (a, bm, c, m, n, k_, k_, 1) + args_b + (n, 1)
-        configs = FP8_MATMUL_CONFIGS if fp8 else MATMUL_CONFIGS
         acc_dtype = "int32" if int8 else "float32"
+        # Hopper: the same tiles also through host tensor descriptors (TMA).
+        kinds = ["pointers"] + (["descriptors"] if torch.cuda.get_device_capability()[0] == 9 and not int8 else [])
+        configs = [cfg + (kind,) for kind in kinds for cfg in (FP8_MATMUL_CONFIGS if fp8 else MATMUL_CONFIGS)]
 
-        def launcher(kernel):
-            def launch(cfg):
-                bm_, bn_, bk_, warps, stages = cfg
-                grid = (tessera.cdiv(m, bm_) * tessera.cdiv(n, bn_),)
-                # Passed explicitly: a default would be Tessera's dtype in Triton's kernel too.
+        def launcher(tessera_side):
+            if tessera_side:
+                pointers, descriptors = W._matmul_kernel, W._matmul_desc_kernel
+                from tessera.tools.tensor_descriptor import TensorDescriptor
                 lang = tessera.language
-                if kernel is not W._matmul_kernel:
-                    import triton.language as lang
-                meta = {"ACC": getattr(lang, acc_dtype)}
-                return lambda: kernel[grid](*args, BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8,
-                                            num_warps=warps, num_stages=stages, **meta)
+            else:
+                pointers, descriptors = port(W._matmul_kernel), port(W._matmul_desc_kernel)
+                from triton.tools.tensor_descriptor import TensorDescriptor
+                import triton.language as lang
+
+            def launch(cfg):
+                bm_, bn_, bk_, warps, stages, kind = cfg
+                grid = (tessera.cdiv(m, bm_) * tessera.cdiv(n, bn_),)
+                tiles = dict(BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8, num_warps=warps, num_stages=stages)
+                if kind == "descriptors":
+                    b_nk = bm.t() if fp8 else bm  # fp8: B is stored (N, K)
+                    descs = (TensorDescriptor.from_tensor(a, [bm_, bk_]),
+                             TensorDescriptor.from_tensor(b_nk, [bn_, bk_] if fp8 else [bk_, bn_]),
+                             TensorDescriptor.from_tensor(c, [bm_, bn_]))
+                    return lambda: descriptors[grid](*descs, m, n, k_, B_KMAJOR=fp8, **tiles)
+                # ACC passed explicitly: a default would be Tessera's dtype in Triton's kernel too.
+                return lambda: pointers[grid](*args, ACC=getattr(lang, acc_dtype), **tiles)
             return launch
-        run = _autotune(torch, launcher(W._matmul_kernel), configs)
+        run = _autotune(torch, launcher(True), configs)
         if port:
             try:
-                peers["triton"] = _autotune(torch, launcher(port(W._matmul_kernel)), configs)
+                peers["triton"] = _autotune(torch, launcher(False), configs)
             except RuntimeError as e:  # the row shows no Triton figure rather than no row
                 print("triton matmul %s: %s" % (dtype, e))
         if int8:
