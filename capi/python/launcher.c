@@ -42,11 +42,14 @@ static struct {
   PyObject *normalize;    /* jit.normalize_grid(grid, meta) */
   PyObject *ignored;      /* launch options the JIT drops (a frozenset of names) */
   PyObject *constexpr_types; /* tuple: exact types of objects that key as constexprs by ==, hash (tl.dtype) */
+  PyObject *descriptor_type; /* tools.tensor_descriptor.TensorDescriptor (exact type) */
+  PyObject *sizes;        /* "*<sig dtype>" -> element size in bytes */
   PyObject *cpu;          /* "cpu" */
 } cfg;
 
 /* Interned names and signature words, made once. */
 static PyObject *s_data_ptr, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
+static PyObject *s_base, *s_shape, *s_strides, *s_block_shape;
 static PyObject *s_i1, *s_i32, *s_i64, *s_u64, *s_fp32;
 static PyObject *s_num_warps, *s_num_stages, *s_debug, *s_grid;
 
@@ -80,17 +83,25 @@ typedef struct {
   PyObject *last_entry;
 } Launcher;
 
-/* One launch's arguments as this file understands them. */
-enum { MAX_WORDS = 2 * MAX_PARAMS + 3 };
+/* One launch's arguments as this file understands them. A tensor
+ * descriptor packs 1 + 2 * rank runtime arguments (base, shape, strides). */
+enum { MAX_WORDS = 2 * MAX_PARAMS + 3, MAX_SLOTS = 4 * MAX_PARAMS, MAX_DESCRIPTOR_RANK = 5 };
 
 typedef struct {
   PyObject *values[MAX_PARAMS]; /* borrowed */
-  PyObject *words[MAX_WORDS];   /* the key's words, borrowed */
-  Slot slots[MAX_PARAMS];
-  void *ptrs[MAX_PARAMS];
+  PyObject *words[MAX_WORDS];   /* the key's words, borrowed (or held in owned[]) */
+  PyObject *owned[MAX_PARAMS];  /* words made for this launch (descriptor facts) */
+  Py_ssize_t n_owned;
+  Slot slots[MAX_SLOTS];
+  void *ptrs[MAX_SLOTS];
   Py_ssize_t runtime;           /* runtime arguments packed */
   PyObject *device;             /* borrowed device name of the pointers; NULL: none */
 } Bound;
+
+static void release_words(Bound *b) {
+  for (Py_ssize_t i = 0; i < b->n_owned; ++i) Py_DECREF(b->owned[i]);
+  b->n_owned = 0;
+}
 
 /* *slot = value (a new reference), releasing what it held. */
 static void replace(PyObject **slot, PyObject *value) {
@@ -279,6 +290,74 @@ static int classify_int(PyObject *value, int specialize, Bound *b, PyObject **wo
   return HANDLED;
 }
 
+/* The ints of a list attribute of `value` (a descriptor's shape or
+ * strides), rank of them, into int64 slots from b->runtime on. */
+static int int64_list(PyObject *value, PyObject *attr, Py_ssize_t rank, Bound *b, int64_t out[]) {
+  PyObject *list = PyObject_GetAttr(value, attr);
+  if (!list) return FAILED;
+  int st = PyList_CheckExact(list) && PyList_Size(list) == rank ? HANDLED : NOT_HANDLED;
+  for (Py_ssize_t i = 0; st == HANDLED && i < rank; ++i) {
+    PyObject *item = PyList_GetItem(list, i);
+    int overflow = 0;
+    long long v = PyLong_CheckExact(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : 0;
+    if (!PyLong_CheckExact(item) || overflow) st = NOT_HANDLED;
+    else if (v == -1 && PyErr_Occurred()) st = FAILED;
+    else out[i] = v;
+  }
+  Py_DECREF(list);
+  return st;
+}
+
+/* A host TensorDescriptor: its base as a pointer argument, then shape and
+ * strides as int64 arguments. The words are the base's dtype word and a
+ * tuple (block shape, tensor-map ready, extents % 16 == 0): the ":16" and
+ * ":e16" facts of jit.py's signature, derived the same way. */
+static int classify_descriptor(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact) {
+  PyObject *block = PyObject_GetAttr(value, s_block_shape);
+  if (!block) return FAILED;
+  PyObject *block_key = PyList_CheckExact(block) ? PyList_AsTuple(block) : NULL;
+  Py_DECREF(block);
+  if (!block_key) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  Py_ssize_t rank = PyTuple_Size(block_key);
+  int64_t shape[MAX_DESCRIPTOR_RANK], strides[MAX_DESCRIPTOR_RANK];
+  int st = rank >= 1 && rank <= MAX_DESCRIPTOR_RANK && b->runtime + 1 + 2 * rank <= MAX_SLOTS ? HANDLED : NOT_HANDLED;
+  if (st == HANDLED) st = int64_list(value, s_shape, rank, b, shape);
+  if (st == HANDLED) st = int64_list(value, s_strides, rank, b, strides);
+  PyObject *base = st == HANDLED ? PyObject_GetAttr(value, s_base) : NULL;
+  if (st == HANDLED && !base) st = FAILED;
+  PyObject *aligned = NULL;
+  if (st == HANDLED) {
+    if (is_tensor(base)) st = classify_tensor(base, specialize, b, word, &aligned);
+    else if (cfg.ndarray_type && is_exact(base, cfg.ndarray_type)) st = classify_ndarray(base, specialize, b, word, &aligned);
+    else st = NOT_HANDLED;
+  }
+  Py_XDECREF(base);
+  PyObject *size_obj = st == HANDLED ? PyDict_GetItemWithError(cfg.sizes, *word) : NULL;
+  if (st == HANDLED && !size_obj) st = PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  if (st != HANDLED) {
+    Py_DECREF(block_key);
+    return st;
+  }
+  long long size = PyLong_AsLongLong(size_obj);
+  int ready = aligned == Py_True, e16 = specialize;
+  for (Py_ssize_t i = 0; i < rank; ++i) {
+    ready = ready && shape[i] >= 1 && shape[i] <= (1LL << 31);
+    if (i + 1 < rank) ready = ready && strides[i] > 0 && strides[i] * size % 16 == 0 && strides[i] * size < (1LL << 40);
+    e16 = e16 && shape[i] % 16 == 0;
+  }
+  *fact = Py_BuildValue("(NOO)", block_key, ready ? Py_True : Py_False, e16 ? Py_True : Py_False);
+  if (!*fact) return FAILED;
+  b->owned[b->n_owned++] = *fact;
+  b->ptrs[b->runtime] = &b->slots[b->runtime];
+  b->runtime++;
+  for (Py_ssize_t i = 0; i < 2 * rank; ++i) {
+    b->slots[b->runtime].l = i < rank ? shape[i] : strides[i - rank];
+    b->ptrs[b->runtime] = &b->slots[b->runtime];
+    b->runtime++;
+  }
+  return HANDLED;
+}
+
 /* The key's two words for parameter i and its packed slot (runtime
  * arguments), or NOT_HANDLED. */
 static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyObject **fact) {
@@ -295,6 +374,9 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
     return HANDLED;
   }
   int specialize = (self->flags[i] & FLAG_SPECIALIZE) != 0;
+  if (b->runtime >= MAX_SLOTS) return NOT_HANDLED;
+  if (cfg.descriptor_type && is_exact(value, cfg.descriptor_type))
+    return classify_descriptor(value, specialize, b, word, fact); /* packs its own slots */
   int st;
   if (PyBool_Check(value)) {
     b->slots[b->runtime].b = value == Py_True;
@@ -327,6 +409,7 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
 static int key_words(Launcher *self, Bound *b, PyObject *num_warps, PyObject *num_stages) {
   b->runtime = 0;
   b->device = NULL;
+  b->n_owned = 0;
   for (Py_ssize_t i = 0; i < self->n; ++i) {
     int st = classify(self, i, b, &b->words[2 * i], &b->words[2 * i + 1]);
     if (st != HANDLED) return st;
@@ -488,6 +571,9 @@ static int resolve_grid(Launcher *self, Bound *b, PyObject *grid, uint32_t out[3
   return HANDLED;
 }
 
+static PyObject *launch_bound(Launcher *self, Bound *b, PyObject *args, PyObject *kwargs, PyObject *grid_arg,
+                              PyObject *num_warps, PyObject *num_stages);
+
 /* The kernel launched (a new reference), None when the Python path must
  * run this launch, NULL on an error. kwargs may be NULL. */
 static PyObject *launch(Launcher *self, PyObject *args, PyObject *kwargs, PyObject *grid_arg, PyObject *num_warps,
@@ -496,12 +582,20 @@ static PyObject *launch(Launcher *self, PyObject *args, PyObject *kwargs, PyObje
   const char *debug = getenv("TESSERA_DEBUG"); /* the checked mode is the Python path's */
   if (debug && *debug && strcmp(debug, "0") != 0) Py_RETURN_NONE;
   Bound b;
-  int st = bind_arguments(self, args, kwargs, &b);
+  b.n_owned = 0;
+  PyObject *r = launch_bound(self, &b, args, kwargs, grid_arg, num_warps, num_stages);
+  release_words(&b);
+  return r;
+}
+
+static PyObject *launch_bound(Launcher *self, Bound *b, PyObject *args, PyObject *kwargs, PyObject *grid_arg,
+                              PyObject *num_warps, PyObject *num_stages) {
+  int st = bind_arguments(self, args, kwargs, b);
   if (st == HANDLED) st = globals_unchanged(self);
-  if (st == HANDLED) st = key_words(self, &b, num_warps, num_stages);
+  if (st == HANDLED) st = key_words(self, b, num_warps, num_stages);
   if (st == FAILED) return NULL;
   if (st == NOT_HANDLED) Py_RETURN_NONE;
-  PyObject *entry = find_entry(self, &b);
+  PyObject *entry = find_entry(self, b);
   if (!entry) {
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
@@ -510,14 +604,14 @@ static PyObject *launch(Launcher *self, PyObject *args, PyObject *kwargs, PyObje
   PyObject *kernel = PyTuple_GetItem(entry, 0);
   void *handle = PyLong_AsVoidPtr(PyTuple_GetItem(entry, 1));
   void *stream = NULL;
-  st = current_stream(&b, &stream);
+  st = current_stream(b, &stream);
   if (st != HANDLED) {
     Py_DECREF(entry);
     if (st == FAILED) return NULL;
     Py_RETURN_NONE;
   }
   uint32_t grid[3];
-  if (resolve_grid(self, &b, grid_arg, grid) != HANDLED) {
+  if (resolve_grid(self, b, grid_arg, grid) != HANDLED) {
     Py_DECREF(entry);
     return NULL;
   }
@@ -525,7 +619,7 @@ static PyObject *launch(Launcher *self, PyObject *args, PyObject *kwargs, PyObje
   /* As ctypes does: a host launch runs the kernel before it returns, and
    * other Python threads go on meanwhile. */
   Py_BEGIN_ALLOW_THREADS
-  status = cfg.launch(handle, grid, b.runtime ? b.ptrs : NULL, stream);
+  status = cfg.launch(handle, grid, b->runtime ? b->ptrs : NULL, stream);
   Py_END_ALLOW_THREADS
   if (status != 0) {
     PyObject *r = PyObject_CallFunction(self->on_error, "Oi", kernel, status);
@@ -644,12 +738,13 @@ static PyObject *Launcher_remember(Launcher *self, PyObject *const *argv, Py_ssi
     return NULL;
   }
   Bound b;
+  b.n_owned = 0;
   int st = bind_arguments(self, argv[0], argv[1] == Py_None ? NULL : argv[1], &b);
   if (st == HANDLED) st = key_words(self, &b, argv[2], argv[3]);
-  if (st == FAILED) return NULL;
+  PyObject *key = st == HANDLED ? key_tuple(self, &b) : NULL;
+  release_words(&b); /* the key holds its own references */
+  if (st == FAILED || (st == HANDLED && !key)) return NULL;
   if (st == NOT_HANDLED) Py_RETURN_FALSE;
-  PyObject *key = key_tuple(self, &b);
-  if (!key) return NULL;
   PyObject *entry = PyTuple_Pack(2, argv[4], argv[5]);
   forget_last(self);
   int failed = !entry || PyDict_SetItem(self->cache, key, entry) < 0;
@@ -757,13 +852,14 @@ static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher)
                                     launcher_slots};
 
 /* configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored,
- *           constexpr_types) */
+ *           constexpr_types, descriptor_type, sizes) */
 static PyObject *configure(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *address, *dtypes, *devices, *streams, *tensor_types, *ndarray_type, *normalize, *ignored, *constexpr_types;
-  if (!PyArg_ParseTuple(args, "OO!O!O!O!OOOO!", &address, &PyDict_Type, &dtypes, &PyDict_Type, &devices,
+  PyObject *descriptor_type, *sizes;
+  if (!PyArg_ParseTuple(args, "OO!O!O!O!OOOO!OO!", &address, &PyDict_Type, &dtypes, &PyDict_Type, &devices,
                         &PyDict_Type, &streams, &PyTuple_Type, &tensor_types, &ndarray_type, &normalize, &ignored,
-                        &PyTuple_Type, &constexpr_types))
+                        &PyTuple_Type, &constexpr_types, &descriptor_type, &PyDict_Type, &sizes))
     return NULL;
   void *fn = PyLong_AsVoidPtr(address);
   if (!fn) {
@@ -776,9 +872,9 @@ static PyObject *configure(PyObject *module, PyObject *args) {
   }
   cfg.launch = (LaunchFn)fn;
   PyObject **slots[] = {&cfg.dtypes, &cfg.devices, &cfg.streams, &cfg.tensor_types, &cfg.ndarray_type,
-                        &cfg.normalize, &cfg.ignored, &cfg.constexpr_types};
+                        &cfg.normalize, &cfg.ignored, &cfg.constexpr_types, &cfg.descriptor_type, &cfg.sizes};
   PyObject *values[] = {dtypes, devices, streams, tensor_types, ndarray_type == Py_None ? NULL : ndarray_type,
-                        normalize, ignored, constexpr_types};
+                        normalize, ignored, constexpr_types, descriptor_type, sizes};
   for (size_t i = 0; i < sizeof(values) / sizeof(*values); ++i) {
     Py_XINCREF(values[i]);
     replace(slots[i], values[i]);
@@ -801,7 +897,7 @@ static PyObject *set_tensor_types(PyObject *module, PyObject *types) {
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored, "
-     "constexpr_types)"},
+     "constexpr_types, descriptor_type, sizes)"},
     {"set_tensor_types", set_tensor_types, METH_O, "set_tensor_types(tuple of exact tensor types)"},
     {NULL, NULL, 0, NULL},
 };
@@ -813,7 +909,8 @@ static int intern_all(void) {
   } words[] = {
       {&s_data_ptr, "data_ptr"}, {&s_dtype, "dtype"}, {&s_device, "device"},
       {&s_array_interface, "__array_interface__"}, {&s_data, "data"}, {&s_size, "size"},
-      {&s_cell_contents, "cell_contents"}, {&s_i1, "i1"}, {&s_i32, "i32"}, {&s_i64, "i64"},
+      {&s_cell_contents, "cell_contents"}, {&s_base, "base"}, {&s_shape, "shape"}, {&s_strides, "strides"},
+      {&s_block_shape, "block_shape"}, {&s_i1, "i1"}, {&s_i32, "i32"}, {&s_i64, "i64"},
       {&s_u64, "u64"}, {&s_fp32, "fp32"}, {&cfg.cpu, "cpu"}, {&s_num_warps, "num_warps"},
       {&s_num_stages, "num_stages"}, {&s_debug, "debug"}, {&s_grid, "grid"},
   };

@@ -22,8 +22,10 @@ import threading
 from . import _C
 from . import language as tl
 from ._specialize import fast_pointer
+from .tools.tensor_descriptor import TensorDescriptor
 
 dtypes = {}    # dtype object -> "*<signature dtype>"
+sizes = {}     # "*<signature dtype>" -> element size in bytes (tensor descriptors' tensor-map facts)
 devices = {}   # torch.device -> device name ("cuda:0")
 streams = {}   # device name -> None (no stream to follow) or (getter, index, {native: tessera stream handle})
 
@@ -65,7 +67,7 @@ def _load(path):
     np = sys.modules.get("numpy")
     address = ctypes.cast(_C.library().tessera_kernel_launch, ctypes.c_void_p).value
     module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, normalize_grid,
-                     frozenset(_IGNORED_OPTIONS), (tl.dtype,))
+                     frozenset(_IGNORED_OPTIONS), (tl.dtype,), TensorDescriptor, sizes)
     return module
 
 
@@ -104,6 +106,8 @@ def note_arguments(bound, device, stream_getter, native_stream, stream_handle):
     """Fills the shared tables with what this launch's arguments showed."""
     _note_tensor_types()
     for value in bound.values():
+        if type(value) is TensorDescriptor:
+            value = value.base
         extract = fast_pointer(type(value))  # numpy arrays and torch tensors, as the Python path reads them
         if extract is None:
             continue
@@ -115,6 +119,10 @@ def note_arguments(bound, device, stream_getter, native_stream, stream_handle):
         except TypeError:
             continue  # an element type kernels cannot take: the Python path says so
         dtypes[value.dtype] = "*" + dtype
+        try:
+            sizes["*" + dtype] = max(1, tl.str_to_ty(dtype).primitive_bitwidth // 8)
+        except (KeyError, ValueError, TypeError):
+            pass  # descriptors over such arrays take the Python path
         if tensor:
             devices[value.device] = device_name
     if device is None:

@@ -276,3 +276,60 @@ def test_dtype_constexprs_take_the_lane_and_key_by_dtype():
     out = np.full(4, np.nan)
     typed_fill[(1,)](out, 0.5, DTYPE=tl.float32, BLOCK=4)
     assert out[0] == 0.5
+
+
+@tessera.jit
+def _scale_block(x_desc, z_desc, BM: tl.constexpr, BN: tl.constexpr):
+    i = tl.program_id(0) * BM
+    j = tl.program_id(1) * BN
+    z_desc.store([i, j], x_desc.load([i, j]) * 2.0 + 1.0)
+
+
+@pytest.mark.parametrize("rows, cols, offset", [(32, 64, 0), (40, 70, 0), (48, 80, 1), (16, 16, 3)])
+def test_tensor_descriptors_take_the_lane_with_the_pythons_facts(rows, cols, offset):
+    # The key keeps the tensor-map fact (aligned base, strides) and the
+    # extents' %16 fact apart; shape and strides are launch values.
+    from tessera.tools.tensor_descriptor import TensorDescriptor
+    buf = np.random.default_rng().standard_normal(rows * cols + offset).astype(np.float32)
+    x = buf[offset:].reshape(rows, cols)
+    z = np.full_like(x, np.nan)
+    grid = (tessera.cdiv(rows, 16), tessera.cdiv(cols, 32))
+    args = (TensorDescriptor.from_tensor(x, [16, 32]), TensorDescriptor.from_tensor(z, [16, 32]))
+    launch_twice(_scale_block, grid, args, {"BM": 16, "BN": 32})
+    np.testing.assert_allclose(z, 2 * x.astype(np.float64) + 1, rtol=1e-6)
+    signature = _scale_block.specialization(_scale_block.bind(args, {"BM": 16, "BN": 32}), None, None)[1]
+    ready = offset % 4 == 0 and cols * 4 % 16 == 0  # 16-byte base and row stride
+    e16 = rows % 16 == 0 and cols % 16 == 0
+    assert (":16" in signature[0]) == ready and (":e16" in signature[0]) == e16, signature
+
+
+def test_a_descriptors_new_block_shape_and_extents_reach_the_kernel():
+    # Tutorial 09's autotune pre_hook sets block_shape on the same object;
+    # a same-key descriptor of other extents launches with its own.
+    from tessera.tools.tensor_descriptor import TensorDescriptor
+    x = np.random.default_rng().standard_normal((64, 64)).astype(np.float32)
+    z = np.full_like(x, np.nan)
+    xd, zd = TensorDescriptor.from_tensor(x, [16, 32]), TensorDescriptor.from_tensor(z, [16, 32])
+    launch_twice(_scale_block, (4, 2), (xd, zd), {"BM": 16, "BN": 32})
+    xd.block_shape = zd.block_shape = [32, 32]
+    z[:] = np.nan
+    launch_twice(_scale_block, (2, 2), (xd, zd), {"BM": 32, "BN": 32})
+    np.testing.assert_allclose(z, 2 * x.astype(np.float64) + 1, rtol=1e-6)
+    small = np.full((40, 48), np.nan, np.float32)      # a part of x's rows, same facts
+    z[:] = np.nan
+    _scale_block[(2, 2)](TensorDescriptor.from_tensor(x[:40, :48].copy(), [32, 32]),
+                         TensorDescriptor.from_tensor(small, [32, 32]), BM=32, BN=32)
+    np.testing.assert_allclose(small, 2 * x[:40, :48].astype(np.float64) + 1, rtol=1e-6)
+
+
+def test_a_read_only_descriptor_base_is_still_refused():
+    from tessera.tools.tensor_descriptor import TensorDescriptor
+    x = np.ones((16, 32), np.float32)
+    z = np.zeros_like(x)
+    launch_twice(_scale_block, (1, 1), (TensorDescriptor.from_tensor(x, [16, 32]), TensorDescriptor.from_tensor(z, [16, 32])),
+                 {"BM": 16, "BN": 32})
+    z.flags.writeable = False
+    for _ in range(2):
+        with pytest.raises(TypeError, match="read-only"):
+            _scale_block[(1, 1)](TensorDescriptor.from_tensor(x, [16, 32]), TensorDescriptor.from_tensor(z, [16, 32]),
+                                 BM=16, BN=32)
