@@ -1,8 +1,11 @@
 // canonicalize: folds constants and applies local simplifications until none
 // applies: algebraic identities (x + 0, x * 1, x & x, ...), no-op casts and
 // shape ops, ops on constant tiles, select and if on a constant condition,
-// for loops that run zero times, and constants moved to the right of
-// commutative ops. Ops it leaves unused and pure are removed.
+// for loops that run zero times, constants moved to the right of
+// commutative ops, and x + dot(a, b, 0) as dot(a, b, x) (the matrix unit
+// accumulates into x: one accumulator live instead of two; a dot's sums
+// are in an order the target picks, ir/IR.h). Ops it leaves unused and
+// pure are removed.
 #include "ir/Builder.h"
 #include "ir/Clone.h"
 #include "ir/Fold.h"
@@ -79,6 +82,7 @@ private:
       break;
     default: break;
     }
+    if (op->is(OpCode::Add) && foldAddIntoDot(op)) return true;
     switch (op->code()) {
     case OpCode::Mul:
     case OpCode::Div:
@@ -135,6 +139,24 @@ private:
       Value *a = op->operand(0), *b = op->operand(1);
       op->setOperands({b, a});
       return true;
+    }
+    return false;
+  }
+
+  // add(x, dot(a, b, 0)) (either order) -> dot(a, b, x) when the add is
+  // the dot's only user.
+  bool foldAddIntoDot(Operation *add) {
+    for (unsigned i = 0; i < 2; ++i) {
+      Value *product = add->operand(i), *other = add->operand(1 - i);
+      Operation *dot = product->definingOp();
+      if (!dot || !dot->is(OpCode::Dot) || !isZero(dot->operand(2)) || product->users().size() != 1 ||
+          other->type() != add->result()->type() || product->type() != add->result()->type())
+        continue;
+      Builder b;
+      b.setInsertionPoint(add);
+      b.setLoc(dot->loc());
+      return replace(add, b.createValue(OpCode::Dot, {dot->operand(0), dot->operand(1), other}, product->type(),
+                                        dot->attrs()));
     }
     return false;
   }
