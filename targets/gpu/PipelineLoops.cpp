@@ -251,9 +251,25 @@ private:
       if (!onlyA || seen || (facts_.sharedLimit > 0 && bytes + size > facts_.sharedLimit)) continue;
       bytes += size;
       ir::Type buffer = ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), {1, 0}, 2, 0, atomBytes_));
-      out.push_back({a, b.createValue(OpCode::LocalAlloc, {a}, buffer)});
+      ir::Value *kept = earlierCopy(a, buffer);
+      out.push_back({a, kept ? kept : b.createValue(OpCode::LocalAlloc, {a}, buffer)});
     }
     return out;
+  }
+
+  // A shared copy of `a` that an earlier pipelined loop of the same block
+  // made (attention's causal second loop reads the first one's Q): reusing
+  // it keeps `a` out of registers through that loop.
+  ir::Value *earlierCopy(ir::Value *a, ir::Type buffer) {
+    for (ir::Operation *u : a->users()) {
+      if (!u->is(OpCode::LocalAlloc) || u->result()->type() != buffer || u->parentBlock() != loop_.parentBlock())
+        continue;
+      for (const auto &op : loop_.parentBlock()->ops()) {
+        if (op.get() == u) return u->result();
+        if (op.get() == &loop_) break;
+      }
+    }
+    return nullptr;
   }
 
   // The tensor_map argument for desc_load `ld` (one per descriptor and box).

@@ -6,6 +6,7 @@
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target cpu --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=CPU
 # RUN: tessera compile %s --entry mm_in_helper --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=HELPER
 # RUN: tessera compile %s --entry attn --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=ATTN
+# RUN: tessera compile %s --entry attn_two_loops --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TWO
 # RUN: tessera compile %s --entry persistent --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=PERSISTENT
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16:e16,tensordesc<fp16[64,64]>:16:e16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=E16
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16,tensordesc<fp16[64,64]>:16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=RAGGED
@@ -73,6 +74,17 @@
 # ATTN-NEXT: mbarrier_init
 # ATTN: for
 # ATTN: local_load [[Q]] : tile<128x128xf16>
+
+# Causal attention's two loops over the same Q (tutorial 06): the second
+# reads the shared copy the first made, so Q is not kept in registers
+# through the first loop (416 bytes of spills at BLOCK_M 128, 4 warps).
+# TWO-LABEL: after pipeline-loops
+# TWO: [[Q:%[0-9]+]] = local_alloc %q : smem<128x128xf16
+# TWO-NOT: local_alloc %q
+# TWO: local_load [[Q]] : tile<128x128xf16>
+# TWO-NOT: local_alloc %q
+# TWO: local_load [[Q]] : tile<128x128xf16>
+# TWO-LABEL: after lower-descriptor-loads
 #
 # A persistent kernel (tutorial 09's): the pipelined loop is nested in the
 # loop over tiles; its mbarriers are set up and ended around it each time.
@@ -139,6 +151,19 @@ def attn(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rd = tl.arange(0, D)
     tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+
+
+def attn_two_loops(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    q = q_desc.load([tl.program_id(0) * BM, 0])
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start in range(0, tl.program_id(0) * BM, BN):
+        p = tl.dot(q, k_desc.load([start, 0]).T)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc)
+    for start in range(tl.program_id(0) * BM, N, BN):
+        p = tl.dot(q, k_desc.load([start, 0]).T)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc)
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    tl.store(o_ptr + rm[:, None] * D + tl.arange(0, D)[None, :], acc)
 
 
 def persistent(a_desc, b_desc, c_ptr, M, N, K, NUM_PROGRAMS, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
