@@ -143,13 +143,14 @@ public:
   // registers when `aDesc` is empty; B through a pointer; both described by
   // `aDesc`/`bDesc`, Ops.def; `acc` the accumulators), wgmma_fence,
   // wgmma_commit, wgmma_wait (returns `values`, ordered after the wait) and
-  // fence_async_shared; empty / false if the target has none.
+  // fence_async_shared; empty / false if the target has none. `accumulate`
+  // false: the result is A·B alone (`acc`'s values are not read).
   virtual std::vector<llvm::Value *> warpgroupMma(llvm::IRBuilder<> &, const std::vector<int64_t> &shape, ir::Type a,
                                                   ir::Type b, const std::vector<llvm::Value *> &aOperands,
                                                   llvm::Value *bPtr, const std::vector<int64_t> &aDesc,
                                                   const std::vector<int64_t> &bDesc,
-                                                  const std::vector<llvm::Value *> &acc) const {
-    (void)shape, (void)a, (void)b, (void)aOperands, (void)bPtr, (void)aDesc, (void)bDesc, (void)acc;
+                                                  const std::vector<llvm::Value *> &acc, bool accumulate) const {
+    (void)shape, (void)a, (void)b, (void)aOperands, (void)bPtr, (void)aDesc, (void)bDesc, (void)acc, (void)accumulate;
     return {};
   }
   enum class WarpgroupSync { Fence, Commit, SharedFence };

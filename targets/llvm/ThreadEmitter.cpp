@@ -357,11 +357,13 @@ private:
     unsigned aOperands = aDesc.empty() ? 8 : 1;
     std::vector<llvm::Value *> a, acc;
     for (unsigned i = 0; i < aOperands; ++i) a.push_back(get(op.operand(i)));
-    for (unsigned i = aOperands + 1; i < op.numOperands(); ++i) acc.push_back(get(op.operand(i)));
+    bool accumulate = !op.attrs().getBool("zero_acc", false);
+    for (unsigned i = aOperands + 1; i < op.numOperands(); ++i)  // unread without accumulate: no moves to fill them
+      acc.push_back(accumulate ? get(op.operand(i)) : llvm::UndefValue::get(get(op.operand(i))->getType()));
     ir::Type aType = aDesc.empty() ? op.operand(0)->type() : op.operand(0)->type().pointee();
     std::vector<llvm::Value *> d =
         info.warpgroupMma(b, op.attr("shape")->getInts(), aType, op.operand(aOperands)->type().pointee(), a,
-                          get(op.operand(aOperands)), aDesc, op.attr("b_desc")->getInts(), acc);
+                          get(op.operand(aOperands)), aDesc, op.attr("b_desc")->getInts(), acc, accumulate);
     if (d.size() != op.numResults())
       fail(op, "has no " + info.name() + " instruction for this shape and these element types");
     for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), d[i]);

@@ -467,7 +467,7 @@ private:
   std::vector<llvm::Value *> warpgroupMma(llvm::IRBuilder<> &b, const std::vector<int64_t> &shape, ir::Type a,
                                           ir::Type bt, const std::vector<llvm::Value *> &aOperands, llvm::Value *bPtr,
                                           const std::vector<int64_t> &aDesc, const std::vector<int64_t> &bDesc,
-                                          const std::vector<llvm::Value *> &acc) const override {
+                                          const std::vector<llvm::Value *> &acc, bool accumulate) const override {
     const char *aName = wgmmaTypeName(a.scalarKind()), *bName = wgmmaTypeName(bt.scalarKind());
     bool sixteenBit = a.bitWidth() == 16, integer = a.isInteger();
     if (!aName || !bName || integer != bt.isInteger() || (sixteenBit && a != bt) || shape.size() != 3 ||
@@ -499,7 +499,7 @@ private:
     ins.push_back(descriptor(b, bPtr, bDesc));
     // scale-d (accumulate), then for floats the input scales (1: not
     // negated), then for 16-bit inputs the transposes (the others are k-major).
-    std::string immediates = integer ? "1" : "1, 1, 1";
+    std::string immediates = std::string(accumulate ? "1" : "0") + (integer ? "" : ", 1, 1");
     if (sixteenBit)
       immediates += ", " + (aDesc.empty() ? std::to_string(bDesc[3]) : std::to_string(aDesc[3]) + ", " + std::to_string(bDesc[3]));
     else if ((!aDesc.empty() && aDesc[3]) || bDesc[3])

@@ -1,5 +1,6 @@
 #include "targets/nvptx/Wgmma.h"
 
+#include "ir/Fold.h"
 #include "ir/Layouts.h"
 #include "targets/gpu/ThreadLowering.h"
 
@@ -191,6 +192,10 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
   attrs.set("a_desc", ir::Attribute(aInRegisters ? std::vector<int64_t>{} : p.a.descriptor));
   attrs.set("b_desc", ir::Attribute(p.b.descriptor));
   gpu::Regs C = L.get(op.operand(2));
+  // A zero accumulator (attention's Q·K^T) is wgmma's scale-d = 0 on the
+  // first k step: no registers zeroed before each dot.
+  std::optional<ir::Attribute> initial = ir::constantValue(op.operand(2));
+  bool zeroAcc = initial && (initial->isFloat() ? initial->getFloat() == 0.0 : initial->getInt() == 0);
   L.b.create(OpCode::WgmmaFence, {}, {});
   for (int64_t kk = 0; kk < K / kK; ++kk)
     for (int64_t r = 0; r < reps; ++r) {
@@ -203,7 +208,9 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
       }
       operands.push_back(L.sharedAddress(bBase, L.i32(offset(p.b, kk * kK, 0))));
       operands.insert(operands.end(), C.begin() + r * perInstruction, C.begin() + (r + 1) * perInstruction);
-      ir::Operation *mma = L.b.create(OpCode::Wgmma, operands, std::vector<ir::Type>(size_t(perInstruction), acc), attrs);
+      ir::AttrDict mmaAttrs = attrs;
+      if (zeroAcc && kk == 0) mmaAttrs.set("zero_acc", ir::Attribute(true));
+      ir::Operation *mma = L.b.create(OpCode::Wgmma, operands, std::vector<ir::Type>(size_t(perInstruction), acc), mmaAttrs);
       for (int64_t e = 0; e < perInstruction; ++e) C[size_t(r * perInstruction + e)] = mma->result(unsigned(e));
     }
   L.b.create(OpCode::WgmmaCommit, {}, {});

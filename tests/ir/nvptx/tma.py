@@ -6,6 +6,7 @@
 # RUN: tessera compile %s --entry mm --signature "tensordesc<bf16[128,64]>:16,tensordesc<bf16[64,256]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=256 -D BK=64 --target cpu --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=CPU
 # RUN: tessera compile %s --entry mm_in_helper --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=HELPER
 # RUN: tessera compile %s --entry attn --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=ATTN
+# RUN: tessera compile %s --entry attn --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --emit asm | FileCheck %s --check-prefix=ATTNASM
 # RUN: tessera compile %s --entry attn_two_loops --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TWO
 # RUN: tessera compile %s --entry persistent --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=PERSISTENT
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16:e16,tensordesc<fp16[64,64]>:16:e16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=E16
@@ -74,6 +75,13 @@
 # ATTN-NEXT: mbarrier_init
 # ATTN: for
 # ATTN: local_load [[Q]] : tile<128x128xf16>
+
+# Q·K^T starts from zero: its first k step is wgmma's scale-d = 0 (no
+# accumulator registers zeroed each iteration); the other steps and P·V
+# accumulate.
+# ATTNASM-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, 0, 1, 1, 0, 0;
+# ATTNASM-COUNT-14: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, 1, 1, 1, 0, 0;
+# ATTNASM: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, 1, 1, 1, 1;
 
 # Causal attention's two loops over the same Q (tutorial 06): the second
 # reads the shared copy the first made, so Q is not kept in registers
