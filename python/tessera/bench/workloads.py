@@ -40,17 +40,23 @@ def _layernorm_kernel(X, Y, W, B, stride, N, eps, BLOCK: tl.constexpr):
 
 
 @tessera.jit
-def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr,
-                   ACC: tl.constexpr = tl.float32):
+def _grouped_tile(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
+    # The program's (row, column) tile, GROUP_M row tiles at a time along
+    # the columns (Triton's tutorial 03 order: the groups share B in L2).
     pid = tl.program_id(0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
     group = GROUP_M * num_pid_n
     first_m = (pid // group) * GROUP_M
     size_m = min(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + ((pid % group) % size_m)
-    pid_n = (pid % group) // size_m
+    return first_m + ((pid % group) % size_m), (pid % group) // size_m
+
+
+@tessera.jit
+def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr,
+                   ACC: tl.constexpr = tl.float32):
+    pid_m, pid_n = _grouped_tile(M, N, BLOCK_M, BLOCK_N, GROUP_M)
     # Ragged edges by masks, not by wrapping rows with % M as Triton's
     # tutorial does: Tessera's axis analysis does not assume (pid * BLOCK + i)
     # % M >= 0 stays contiguous (it is not proven), and both run this source.
@@ -77,14 +83,8 @@ def _matmul_desc_kernel(a_desc, b_desc, c_desc, M, N, K, BLOCK_M: tl.constexpr, 
                         BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
     # _matmul_kernel's tiles through host tensor descriptors (Hopper copies
     # them with TMA); B is (N, K) when B_KMAJOR (fp8 dots need it), else (K, N).
-    pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BLOCK_M)
-    num_pid_n = tl.cdiv(N, BLOCK_N)
-    group = GROUP_M * num_pid_n
-    first_m = (pid // group) * GROUP_M
-    size_m = min(num_pid_m - first_m, GROUP_M)
-    off_m = (first_m + ((pid % group) % size_m)) * BLOCK_M
-    off_n = ((pid % group) // size_m) * BLOCK_N
+    pid_m, pid_n = _grouped_tile(M, N, BLOCK_M, BLOCK_N, GROUP_M)
+    off_m, off_n = pid_m * BLOCK_M, pid_n * BLOCK_N
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
         a = a_desc.load([off_m, k * BLOCK_K])
