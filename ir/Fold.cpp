@@ -162,6 +162,14 @@ std::optional<Attribute> constantValue(const Value *v) {
   return *def->attr("value");
 }
 
+bool isPositiveZero(const Value *v) {
+  const Operation *d = v->definingOp();
+  while (d && (d->is(OpCode::Splat) || d->is(OpCode::ConvertLayout))) d = d->operand(0)->definingOp();
+  if (!d || !d->is(OpCode::Constant)) return false;
+  const Attribute *value = d->attr("value");
+  return value->isInt() ? value->getInt() == 0 : value->getFloat() == 0.0 && !std::signbit(value->getFloat());
+}
+
 std::optional<Attribute> foldElementwise(const Operation &op, const std::vector<Attribute> &in) {
   switch (op.code()) {
   case OpCode::Cmp:

@@ -14,6 +14,10 @@ namespace tessera::ir {
 // The value of a constant (scalar or splat tile), if `v` is one.
 std::optional<Attribute> constantValue(const Value *v);
 
+// Whether `v` is the constant +0 (0, or 0.0 but not -0.0): a scalar or
+// splat constant, also through splats and layout conversions of one.
+bool isPositiveZero(const Value *v);
+
 // Folds an elementwise op whose operands are all constants. `operands` are
 // their values; returns the result's value (applied to every element).
 std::optional<Attribute> foldElementwise(const Operation &op, const std::vector<Attribute> &operands);

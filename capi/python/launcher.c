@@ -290,9 +290,9 @@ static int classify_int(PyObject *value, int specialize, Bound *b, PyObject **wo
   return HANDLED;
 }
 
-/* The ints of a list attribute of `value` (a descriptor's shape or
- * strides), rank of them, into int64 slots from b->runtime on. */
-static int int64_list(PyObject *value, PyObject *attr, Py_ssize_t rank, Bound *b, int64_t out[]) {
+/* The rank ints of a list attribute of `value` (a descriptor's shape or
+ * strides) into out[]. */
+static int int64_list(PyObject *value, PyObject *attr, Py_ssize_t rank, int64_t out[]) {
   PyObject *list = PyObject_GetAttr(value, attr);
   if (!list) return FAILED;
   int st = PyList_CheckExact(list) && PyList_Size(list) == rank ? HANDLED : NOT_HANDLED;
@@ -321,8 +321,8 @@ static int classify_descriptor(PyObject *value, int specialize, Bound *b, PyObje
   Py_ssize_t rank = PyTuple_Size(block_key);
   int64_t shape[MAX_DESCRIPTOR_RANK], strides[MAX_DESCRIPTOR_RANK];
   int st = rank >= 1 && rank <= MAX_DESCRIPTOR_RANK && b->runtime + 1 + 2 * rank <= MAX_SLOTS ? HANDLED : NOT_HANDLED;
-  if (st == HANDLED) st = int64_list(value, s_shape, rank, b, shape);
-  if (st == HANDLED) st = int64_list(value, s_strides, rank, b, strides);
+  if (st == HANDLED) st = int64_list(value, s_shape, rank, shape);
+  if (st == HANDLED) st = int64_list(value, s_strides, rank, strides);
   PyObject *base = st == HANDLED ? PyObject_GetAttr(value, s_base) : NULL;
   if (st == HANDLED && !base) st = FAILED;
   PyObject *aligned = NULL;
@@ -409,7 +409,6 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
 static int key_words(Launcher *self, Bound *b, PyObject *num_warps, PyObject *num_stages) {
   b->runtime = 0;
   b->device = NULL;
-  b->n_owned = 0;
   for (Py_ssize_t i = 0; i < self->n; ++i) {
     int st = classify(self, i, b, &b->words[2 * i], &b->words[2 * i + 1]);
     if (st != HANDLED) return st;

@@ -21,7 +21,7 @@ import threading
 
 from . import _C
 from . import language as tl
-from ._specialize import fast_pointer
+from ._specialize import element_bytes, fast_pointer
 from .tools.tensor_descriptor import TensorDescriptor
 
 dtypes = {}    # dtype object -> "*<signature dtype>"
@@ -120,7 +120,7 @@ def note_arguments(bound, device, stream_getter, native_stream, stream_handle):
             continue  # an element type kernels cannot take: the Python path says so
         dtypes[value.dtype] = "*" + dtype
         try:
-            sizes["*" + dtype] = max(1, tl.str_to_ty(dtype).primitive_bitwidth // 8)
+            sizes["*" + dtype] = element_bytes(dtype)
         except (KeyError, ValueError, TypeError):
             pass  # descriptors over such arrays take the Python path
         if tensor:

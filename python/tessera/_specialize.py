@@ -203,6 +203,11 @@ def mark_pointer_ranges(signature, arguments):
     return marked
 
 
+def element_bytes(dtype):
+    """Bytes per element of a signature dtype ("fp16": 2; i1 counts as 1)."""
+    return max(1, tl.str_to_ty(dtype).primitive_bitwidth // 8)
+
+
 def fast_pointer(cls):
     """The extractor for arguments of exactly type `cls` (numpy.ndarray,
     torch.Tensor), else None: other types take pointer_info's checks."""

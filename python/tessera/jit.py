@@ -20,7 +20,7 @@ import textwrap
 
 from . import _C, _checked, _launch, _source, _targets
 from . import language as tl
-from ._specialize import constexpr_text, constexpr_text_cached, mark_pointer_ranges, pointer_info, specialize_arg
+from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
 
@@ -207,7 +207,7 @@ def _tensor_map_ready(desc, address, dtype):
     """Whether a tensor map (NVIDIA's TMA) can describe the descriptor: a
     16-byte aligned base, leading strides positive multiples of 16 bytes
     below 2^40, extents from 1 to 2^31 (the ":16" of its signature)."""
-    size = max(1, tl.str_to_ty(dtype).primitive_bitwidth // 8)
+    size = element_bytes(dtype)
     if address % 16:
         return False
     if any(not 1 <= extent <= 1 << 31 for extent in desc.shape):

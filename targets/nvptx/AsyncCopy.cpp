@@ -7,10 +7,9 @@
 // narrower than 4 bytes, falls to the shared (synchronous) lowering.
 #include "targets/nvptx/Lowerings.h"
 
+#include "ir/Fold.h"
 #include "targets/gpu/ThreadLowering.h"
 #include "targets/nvptx/Wgmma.h"
-
-#include <cmath>
 
 namespace tessera::targets::nvptx {
 namespace {
@@ -18,16 +17,8 @@ namespace {
 using ir::OpCode;
 using gpu::ThreadLowering;
 
-bool isZero(const ir::Value *v) {
-  const ir::Operation *d = v->definingOp();
-  while (d && (d->is(OpCode::Splat) || d->is(OpCode::ConvertLayout))) d = d->operand(0)->definingOp();
-  if (!d || !d->is(OpCode::Constant)) return false;
-  const ir::Attribute *value = d->attr("value");
-  return value->isInt() ? value->getInt() == 0 : value->getFloat() == 0.0 && !std::signbit(value->getFloat());
-}
-
 bool lowerAsyncCopy(const ir::Operation &op, ThreadLowering &L) {
-  if (op.numOperands() > 3 && !isZero(op.operand(3))) return false;
+  if (op.numOperands() > 3 && !ir::isPositiveZero(op.operand(3))) return false;
   int width = L.asyncCopyWidth(op);
   int bytes = width * std::max(1, op.operand(0)->type().element().bitWidth() / 8);
   if (bytes != 4 && bytes != 8 && bytes != 16) return false;

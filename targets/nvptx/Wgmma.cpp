@@ -194,8 +194,7 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
   gpu::Regs C = L.get(op.operand(2));
   // A zero accumulator (attention's Q·K^T) is wgmma's scale-d = 0 on the
   // first k step: no registers zeroed before each dot.
-  std::optional<ir::Attribute> initial = ir::constantValue(op.operand(2));
-  bool zeroAcc = initial && (initial->isFloat() ? initial->getFloat() == 0.0 : initial->getInt() == 0);
+  bool zeroAcc = ir::isPositiveZero(op.operand(2));
   L.b.create(OpCode::WgmmaFence, {}, {});
   for (int64_t kk = 0; kk < K / kK; ++kk)
     for (int64_t r = 0; r < reps; ++r) {

@@ -10,24 +10,19 @@ import tessera.language
 from . import workloads as W
 
 
-def triton_port(jit_fn, _ported=None):
+def triton_port(jit_fn):
     """The kernel of a @tessera.jit function compiled by Triton: the same
     source with `tl` bound to triton.language (porting is an import change),
     the @tessera.jit functions it calls ported likewise."""
     import triton
     import triton.language
     fn = jit_fn.fn
-    ported = {} if _ported is None else _ported
     g = dict(fn.__globals__)
     g["tl"] = triton.language
     for name in fn.__code__.co_names:
         callee = g.get(name)
         if isinstance(callee, tessera.JITFunction) and callee is not jit_fn:
-            if id(callee) not in ported:
-                ported[id(callee)] = None  # (mutual recursion, which Triton refuses anyway, stops here)
-                ported[id(callee)] = triton_port(callee, ported)
-            if ported[id(callee)] is not None:
-                g[name] = ported[id(callee)]
+            g[name] = triton_port(callee)
     f = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
     f.__module__, f.__qualname__, f.__doc__ = fn.__module__, fn.__qualname__, fn.__doc__
     # Annotations were evaluated with tessera's tl: point them at Triton's.
