@@ -867,22 +867,24 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   BlockAccess acc = blockAccess(cg, d, offs.elems, all, a.loc);
   ir::Builder &b = cg.builder();
   Type elem = acc.ptrs->type().pointee();
+  // The access, and where its block is in the tensor: a target may copy the
+  // block with the descriptor's tensor map instead (ir/Ops.def).
+  auto withBlock = [&](std::vector<ir::Value *> ops) {
+    ops.push_back(d.elems[0].v);
+    for (const SValue &e : d.elems[1].elems) ops.push_back(e.v);
+    for (size_t i = 0; i + 1 < rank; ++i) ops.push_back(d.elems[2].elems[i].v);
+    for (const SValue &o : offs.elems) ops.push_back(cg.toTensor(o, a.loc, Type::i64()));
+    return ops;
+  };
   if (store) {
     ir::Value *v = cg.broadcastTo(cg.toTensor(cg.requireArg(a, 2, "value"), a.loc, elem), acc.ptrs->type().shape(), a.loc);
-    b.create(OpCode::Store, {acc.ptrs, v, acc.mask}, {});
+    if (isDescriptorParameter(d)) b.create(OpCode::DescStore, withBlock({acc.ptrs, v, acc.mask}), {});
+    else b.create(OpCode::Store, {acc.ptrs, v, acc.mask}, {});
     return SValue::none();
   }
   ir::Value *zero = cg.splatTo(elem.isFloat() ? cg.constant(0.0, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc);
   Type result = acc.ptrs->type().withElement(elem);
-  if (isDescriptorParameter(d)) {
-    // The same load, and where it is in the tensor: a target may copy the
-    // block with the descriptor's tensor map instead (ir/Ops.def).
-    std::vector<ir::Value *> ops = {acc.ptrs, acc.mask, zero, d.elems[0].v};
-    for (const SValue &e : d.elems[1].elems) ops.push_back(e.v);
-    for (size_t i = 0; i + 1 < rank; ++i) ops.push_back(d.elems[2].elems[i].v);
-    for (const SValue &o : offs.elems) ops.push_back(cg.toTensor(o, a.loc, Type::i64()));
-    return tensorValue(b.createValue(OpCode::DescLoad, ops, result));
-  }
+  if (isDescriptorParameter(d)) return tensorValue(b.createValue(OpCode::DescLoad, withBlock({acc.ptrs, acc.mask, zero}), result));
   return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, result));
 }
 

@@ -57,7 +57,8 @@
 //   128-byte CUtensorMap): of the descriptor at argument d, copying boxes
 //   of that shape (elements, the descriptor's dimension order) into shared
 //   memory swizzled by `swizzle` bytes (0, 32, 64, 128). The runtime builds
-//   it at each launch from d's arguments: callers never pass it.
+//   it at each launch from d's arguments: callers never pass it. With
+//   attribute stores = true, the kernel also writes d's tensor through it.
 // - Ordering: within one program, memory ops on the same address for the same
 //   tile element happen in program order; ordering across elements of a tile
 //   needs `barrier`. Across programs only atomics order, with their `sem`

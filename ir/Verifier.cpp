@@ -279,6 +279,19 @@ bool verifyDescLoad(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyDescStore(const Operation &op, Checker &c) {
+  Type v = op.operand(1)->type();
+  if (!checkMaskedAccess(op, c, op.operand(0)->type(), v, 2)) return false;
+  if (!v.isTile() || int64_t(op.numOperands()) != 3 + 3 * v.rank())
+    return c.fail("expects pointers, value, mask, the base, " + std::to_string(v.rank()) + " extents, " +
+                  std::to_string(v.rank() - 1) + " strides and " + std::to_string(v.rank()) + " coordinates for " + v.str());
+  if (Type base = op.operand(3)->type(); base.isTile() || base != op.operand(0)->type().element())
+    return c.fail("operand #3 (base): expected a " + op.operand(0)->type().element().str() + ", got " + base.str());
+  for (unsigned i = 4; i < op.numOperands(); ++i)
+    if (!expectIntegerScalar(c, "operand #" + std::to_string(i), op.operand(i)->type())) return false;
+  return true;
+}
+
 bool verifyStore(const Operation &op, Checker &c) {
   return checkMaskedAccess(op, c, op.operand(0)->type(), op.operand(1)->type(), 2);
 }
@@ -532,6 +545,19 @@ bool verifyTmaCopy(const Operation &op, Checker &c) {
   if (int64_t(op.numOperands()) != 5 + buf.rank())
     return c.fail("expects one coordinate per dimension of " + buf.str());
   for (unsigned i = 5; i < op.numOperands(); ++i)
+    if (op.operand(i)->type() != Type::i32())
+      return c.fail("operand #" + std::to_string(i) + " (coordinate): expected i32, got " + op.operand(i)->type().str());
+  return true;
+}
+
+bool verifyTmaStore(const Operation &op, Checker &c) {
+  Type buf = op.operand(0)->type(), map = op.operand(1)->type();
+  if (!expectBuffer(c, "operand #0 (buffer)", buf)) return false;
+  if (map.isTile() || !map.isPointer()) return c.fail("operand #1 (tensor map): expected a pointer argument, got " + map.str());
+  if (Type pred = op.operand(2)->type(); !pred.isScalar() || !pred.isBool())
+    return c.fail("operand #2 (predicate): expected an i1 scalar, got " + pred.str());
+  if (int64_t(op.numOperands()) != 3 + buf.rank()) return c.fail("expects one coordinate per dimension of " + buf.str());
+  for (unsigned i = 3; i < op.numOperands(); ++i)
     if (op.operand(i)->type() != Type::i32())
       return c.fail("operand #" + std::to_string(i) + " (coordinate): expected i32, got " + op.operand(i)->type().str());
   return true;
@@ -908,6 +934,8 @@ private:
       std::string where = f.loc.str() + ": error: @" + f.name() + " argument #" + std::to_string(i) + ": ";
       if (const Attribute *d = f.argAttrs(i).find("descriptor")) verifyDescriptorArgument(f, i, *d, where);
       if (const Attribute *m = f.argAttrs(i).find("tensor_map")) verifyTensorMapArgument(f, i, *m, where);
+      if (const Attribute *st = f.argAttrs(i).find("stores"); st && (!st->isBool() || !f.argAttrs(i).find("tensor_map")))
+        c_.errors.push_back(where + "stores = true|false applies to tensor_map arguments, got " + st->str());
       const Attribute *range = f.argAttrs(i).find("pointer_range");
       if (!range) continue;
       if (!f.argument(i)->type().isPointer())

@@ -12,6 +12,13 @@ public:
 
   std::vector<bool> run() {
     visit(f_.entry());
+    // A tensor map that a target's stores write through (ir/IR.h).
+    for (unsigned i = 0; i < f_.numArguments(); ++i)
+      if (const Attribute *m = f_.argAttrs(i).find("tensor_map"); m && m->isInts() && !m->getInts().empty()) {
+        const Attribute *stores = f_.argAttrs(i).find("stores");
+        int64_t d = m->getInts()[0];
+        if (stores && stores->isBool() && stores->getBool() && d >= 0 && d < int64_t(written_.size())) written_[size_t(d)] = true;
+      }
     return written_;
   }
 
@@ -24,7 +31,7 @@ public:
 private:
   void visit(const Block &b) {
     for (const auto &op : b.ops()) {
-      bool writes = op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas) ||
+      bool writes = op->is(OpCode::Store) || op->is(OpCode::DescStore) || op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas) ||
                     op->is(OpCode::VStore);
       if (writes && op->numOperands() && op->operand(0)->type().element().isPointer()) origin(op->operand(0));
       for (unsigned r = 0; r < op->numRegions(); ++r) visit(op->region(r).block());

@@ -34,8 +34,8 @@ public:
   void run() {
     std::vector<Operation *> accesses, arithmetic;
     f_.walk([&](Operation *op) {
-      bool access = op->is(OpCode::Load) || op->is(OpCode::DescLoad) || op->is(OpCode::Store) || op->is(OpCode::AtomicRmw) ||
-                    op->is(OpCode::AtomicCas);
+      bool access = op->is(OpCode::Load) || op->is(OpCode::DescLoad) || op->is(OpCode::Store) || op->is(OpCode::DescStore) ||
+                    op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas);
       if (access && op->operand(0)->type().element().isPointer()) accesses.push_back(op);
       bool wraps = op->is(OpCode::Add) || op->is(OpCode::Sub) || op->is(OpCode::Mul);
       Type e = op->numResults() ? op->result()->type().element() : Type();
@@ -78,7 +78,7 @@ private:
     Value *ok = b.sameType(OpCode::Or, {inside, full(b.cmp("lt", size, b.constantInt(0, Type::i64())))});
     Value *bad = b.sameType(OpCode::Not, {ok});
     bool load = op->is(OpCode::Load) || op->is(OpCode::DescLoad);
-    int64_t kind = load ? 1 : op->is(OpCode::Store) ? 2 : 3;
+    int64_t kind = load ? 1 : op->is(OpCode::Store) || op->is(OpCode::DescStore) ? 2 : 3;
     if (op->is(OpCode::AtomicCas)) {
       redirectUnmasked(op, b, ok);
     } else {

@@ -11,6 +11,9 @@ namespace tessera::targets::gpu {
 // Tile IR: loads feeding dots in loops become num_stages-deep async copies
 // through shared memory (PipelineLoops.cpp); reads module attribute num_stages.
 void pipelineLoops(ir::Module &m);
+// Tile IR: desc_stores a tensor map can write become a shared buffer and a
+// tma_store (TensorMapStores.cpp); reads module attribute tensor_maps.
+void tensorMapStores(ir::Module &m);
 // Distributed tile IR -> thread IR (ThreadLowering.cpp).
 void lowerToThreads(ir::Module &m);
 // shared_alloc -> shared_ptr at offsets reused across disjoint lifetimes.

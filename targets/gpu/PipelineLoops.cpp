@@ -23,10 +23,12 @@
 // such load is a desc_load of a host descriptor whose block a tensor map
 // can copy in the buffer's own swizzle (rows of 32, 64 or 128 bytes, or
 // 128-byte atoms; a multiple of 8 rows, at most 256), the copies are
-// tma_copy into the stage, each completing on the stage's mbarrier, and
-// iteration i waits for that mbarrier's phase (i / entries) % 2 in place of
-// async_wait. The loop adds a tensor_map argument per descriptor
-// (ir/IR.h); the mbarriers are invalidated after it.
+// tma_copy into the stage, each completing on its own mbarrier (one per
+// load and stage entry), and iteration i waits for that mbarrier's phase
+// (i / entries) % 2 in place of async_wait, just before the first op that
+// uses the load: attention's Q K^T and softmax need not wait for V. The
+// loop adds a tensor_map argument per descriptor (ir/IR.h); the mbarriers
+// are invalidated after it.
 //
 // A target without asynchronous copies (module attribute async_copy = 0:
 // AMD GPUs; or TESSERA_PIPELINE_REGISTERS=1, to test this form anywhere)
@@ -51,6 +53,7 @@
 #include "ir/Layouts.h"
 #include "ir/analysis/AxisInfo.h"
 #include "targets/gpu/Passes.h"
+#include "targets/gpu/TensorMaps.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -64,43 +67,6 @@ namespace {
 using ir::OpCode;
 
 bool isLoad(const ir::Operation *op) { return op->is(OpCode::Load) || op->is(OpCode::DescLoad); }
-
-// The kernel argument whose descriptor desc_load `ld` reads (its base,
-// extents and strides that argument and the ones after it, ir/IR.h), or -1.
-int descriptorArgument(const ir::Operation &ld) {
-  const ir::Value *base = ld.operand(3);
-  const ir::Region *region = base->isBlockArgument() ? base->ownerBlock()->parentRegion() : nullptr;
-  const ir::Function *f = region && !region->parentOp() ? region->parentFunction() : nullptr;
-  if (!f || !f->isKernel()) return -1;
-  unsigned a = base->index();
-  int64_t rank = ld.result()->type().rank();
-  if (f->argAttrs(a).getInt("descriptor", 0) != rank) return -1;
-  for (unsigned i = 4; i < ld.numOperands() - unsigned(rank); ++i)
-    if (a + (i - 3) >= f->numArguments() || ld.operand(i) != f->argument(a + (i - 3))) return -1;
-  return int(a);
-}
-
-// How a tensor map copies the block of desc_load `ld` into a buffer laid
-// out as swizzledSharedLayout does (rows along dimension 1, atoms of
-// `atomBytes`): its box and swizzle; nullopt when it cannot.
-struct TensorMapShape {
-  std::vector<int64_t> box;
-  int64_t swizzle;
-};
-std::optional<TensorMapShape> tensorMapShape(const ir::Operation &ld, int64_t atomBytes) {
-  if (descriptorArgument(ld) < 0) return std::nullopt;
-  ir::Type t = ld.result()->type();
-  int64_t elemBytes = t.element().bitWidth() / 8, rows = t.shape()[0], cols = t.shape()[1];
-  if (t.rank() != 2 || (elemBytes != 1 && elemBytes != 2 && elemBytes != 4) || t.element().bitWidth() % 8) return std::nullopt;
-  if (rows % 8 || rows > 256) return std::nullopt;
-  int64_t rowBytes = cols * elemBytes;
-  if (rowBytes > 128) {
-    if (atomBytes != 128) return std::nullopt;
-    return TensorMapShape{{rows, 128 / elemBytes}, 128};
-  }
-  if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128) return std::nullopt;
-  return TensorMapShape{{rows, cols}, rowBytes};
-}
 
 bool feedsDotsDirectly(const ir::Value *v) {
   if (!v->hasUses()) return false;
@@ -272,22 +238,6 @@ private:
     return nullptr;
   }
 
-  // The tensor_map argument for desc_load `ld` (one per descriptor and box).
-  ir::Value *tensorMapArgument(const ir::Operation &ld, const TensorMapShape &shape) {
-    const ir::Operation *outermost = &loop_;
-    while (outermost->parentOp()) outermost = outermost->parentOp();  // the loop may be nested
-    ir::Function &f = *outermost->parentBlock()->parentRegion()->parentFunction();
-    std::vector<int64_t> attr = {descriptorArgument(ld)};
-    attr.insert(attr.end(), shape.box.begin(), shape.box.end());
-    attr.push_back(shape.swizzle);
-    for (unsigned i = 0; i < f.numArguments(); ++i)
-      if (const ir::Attribute *a = f.argAttrs(i).find("tensor_map"); a && a->getInts() == attr) return f.argument(i);
-    const ir::Value *base = f.argument(unsigned(attr[0]));
-    ir::Value *arg = f.addArgument(ir::Type::pointer(ir::Type::scalar(ir::ScalarKind::I8)), base->nameHint() + "_tensor_map");
-    f.argAttrs(arg->index()).set("tensor_map", ir::Attribute(attr));
-    return arg;
-  }
-
   // Copies of iteration `iv`'s loads into stage `slot` of each buffer,
   // masked off past the loop's end, as one group (or by tensor maps,
   // completing on the stage's mbarrier).
@@ -296,7 +246,7 @@ private:
     if (tma_) {
       for (size_t i = 0; i < loads_.size(); ++i) {
         std::vector<ir::Value *> operands = {b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]), maps_[i],
-                                             barriers_, slot, valid};
+                                             barriers_, barrierEntry(b, i, slot), valid};
         int64_t rank = loads_[i]->result()->type().rank();
         for (unsigned c = loads_[i]->numOperands() - unsigned(rank); c < loads_[i]->numOperands(); ++c)
           operands.push_back(b.cast(ir::lookupOrSelf(map, loads_[i]->operand(c)), ir::Type::i32()));
@@ -310,6 +260,22 @@ private:
       b.create(OpCode::AsyncCopy, operands, {});
     }
     b.create(OpCode::AsyncCommitGroup, {}, {});
+  }
+
+  // The mbarrier of load `i`'s stage `slot`.
+  ir::Value *barrierEntry(ir::Builder &b, size_t i, ir::Value *slot) {
+    return i ? b.sameType(OpCode::Add, {slot, b.constantInt(int64_t(i) * barriersPerLoad_, slot->type())}) : slot;
+  }
+
+  // Whether `op`, or an op in its regions, uses `v`.
+  static bool uses(ir::Operation &op, const ir::Value *v) {
+    bool found = false;
+    auto visit = [&](ir::Operation *o) {
+      for (const ir::Value *x : o->operands()) found = found || x == v;
+    };
+    visit(&op);
+    for (unsigned r = 0; r < op.numRegions(); ++r) ir::Function::walkBlock(op.region(r).block(), visit);
+    return found;
   }
 
   // Iteration `iv`'s tiles, loaded into registers (masked off past the end).
@@ -343,8 +309,10 @@ private:
     // Before the stages: a small buffer is placed first-fit for the whole
     // kernel (allocate-shared), and below them it splits no larger one.
     // (A power of two of them: a shared layout's dimensions are; the rest are spare.)
+    barriersPerLoad_ = 1;
+    while (barriersPerLoad_ < entries) barriersPerLoad_ *= 2;
     int64_t barriers = 1;
-    while (barriers < entries) barriers *= 2;
+    while (barriers < barriersPerLoad_ * int64_t(loads_.size())) barriers *= 2;
     if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriers}, ir::Type::i64(), barrierLayout()));
     for (ir::Operation *ld : loads_) {
       ir::Type t = ld->result()->type();
@@ -364,7 +332,7 @@ private:
     if (tma_) {
       for (size_t i = 0; i < loads_.size(); ++i) maps_.push_back(tensorMapArgument(*loads_[i], mapShapes_[i]));
       ir::AttrDict count;
-      count.set("count", ir::Attribute(int64_t(loads_.size())));
+      count.set("count", ir::Attribute(int64_t(1)));
       b.create(OpCode::MbarrierInit, {barriers_}, {}, count);
     }
     // Prologue: iterations 0 .. S-2.
@@ -396,7 +364,7 @@ private:
     wait.set("pending", ir::Attribute(int64_t(stages_ - 2)));
     if (!registers_ && !tma_) in.create(OpCode::AsyncWait, {}, {}, wait);
     ir::Value *iv = map[body.argument(0)];
-    ir::Value *readSlot = nullptr, *writeSlot = nullptr;
+    ir::Value *readSlot = nullptr, *writeSlot = nullptr, *parity = nullptr;
     if (registers_) {
       readSlot = writeSlot = in.constantInt(0, i32);
     } else {
@@ -409,13 +377,21 @@ private:
       if (tma_) {
         // Iteration `index` is the (index / entries)-th use of its entry.
         ir::Value *use = in.sameType(OpCode::Div, {index, in.constantInt(entries_, i32)});
-        ir::Value *parity = in.sameType(OpCode::And, {use, in.constantInt(1, i32)});
-        in.create(OpCode::MbarrierWait, {barriers_, readSlot, parity}, {});
+        parity = in.sameType(OpCode::And, {use, in.constantInt(1, i32)});
       }
     }
     for (auto [value, buffer] : invariants) map[value] = in.createValue(OpCode::LocalLoad, {buffer}, value->type());
+    // Load i's tiles read back from the stage (waiting for its mbarrier
+    // first), and the values standing for them: its result or transposes.
     std::set<const ir::Operation *> transposes;  // read through transposed views instead
+    std::vector<std::vector<const ir::Value *>> standIns(loads_.size());
     for (size_t i = 0; i < loads_.size(); ++i) {
+      standIns[i].push_back(loads_[i]->result());
+      for (ir::Operation *u : loads_[i]->result()->users())
+        if (u->is(OpCode::Trans)) standIns[i].push_back(u->result()), transposes.insert(u);
+    }
+    auto readStage = [&](size_t i) {
+      if (tma_) in.create(OpCode::MbarrierWait, {barriers_, barrierEntry(in, i, readSlot), parity}, {});
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
       bool direct = false;
       for (ir::Operation *u : loads_[i]->result()->users()) {
@@ -425,10 +401,12 @@ private:
         }
         ir::Value *swapped = in.createValue(OpCode::LocalTrans, {view}, ir::transposedSharedBuffer(views_[i]));
         map[u->result()] = in.createValue(OpCode::LocalLoad, {swapped}, u->result()->type());
-        transposes.insert(u);
       }
       if (direct) map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
-    }
+    };
+    std::vector<bool> read(loads_.size(), !tma_);
+    if (!tma_)
+      for (size_t i = 0; i < loads_.size(); ++i) readStage(i);
     auto aheadIv = [&] { return in.sameType(OpCode::Add, {iv, in.constantInt((stages_ - 1) * step_, ivT)}); };
     ir::ValueMap pre;
     std::vector<ir::Value *> nextTiles;
@@ -438,10 +416,14 @@ private:
       pre = cloneSlice(in, body, nextIv, aheadArgs);
       nextTiles = loadAhead(in, pre, nextIv);
     }
-    for (ir::Operation *op : body.opsVector())
-      if (op != body.terminator() && std::find(loads_.begin(), loads_.end(), op) == loads_.end() &&
-          !transposes.count(op))
-        ir::cloneOp(in, *op, map);
+    for (ir::Operation *op : body.opsVector()) {
+      if (op == body.terminator() || std::find(loads_.begin(), loads_.end(), op) != loads_.end() || transposes.count(op))
+        continue;
+      for (size_t i = 0; i < loads_.size(); ++i)
+        for (const ir::Value *v : standIns[i])
+          if (!read[i] && uses(*op, v)) read[i] = true, readStage(i);
+      ir::cloneOp(in, *op, map);
+    }
     if (registers_) {
       storeStage(in, nextTiles, writeSlot);
     } else {
@@ -492,7 +474,8 @@ private:
   bool tma_ = false;  // copies by tensor maps, completing on mbarriers
   std::vector<TensorMapShape> mapShapes_;  // per load, when tma_
   std::vector<ir::Value *> maps_;          // per load: its tensor_map argument
-  ir::Value *barriers_ = nullptr;          // one mbarrier per stage entry
+  ir::Value *barriers_ = nullptr;          // per load, one mbarrier per stage entry
+  int64_t barriersPerLoad_ = 1;            // entries rounded up to a power of two
   bool registers_;  // stage through registers into one buffer (no async copies)
   int64_t atomBytes_;  // the target's shared_atom_bytes (0: whole rows)
   Facts facts_;

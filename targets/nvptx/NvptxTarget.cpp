@@ -191,7 +191,7 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "lower-descriptor-loads", "dce", "assign-layouts",
+    return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "tensor-map-stores", "lower-descriptor-loads", "dce", "assign-layouts",
             "dce", "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 

@@ -3,8 +3,10 @@
 // stage's mbarrier expecting the block's bytes; mbarrier_wait spins on
 // mbarrier.try_wait.parity in every thread, then meets the others at a
 // barrier (readers of a stage finish before anyone copies into it again).
+// tma_store becomes bulk tensor stores issued by thread 0 once every
+// thread's writes to the buffer are visible to the copy engine.
 // A block whose rows are longer than the swizzle's span (128 bytes) is
-// copied one atom (ir/Layouts.h) at a time: atom a is the box at column
+// moved one atom (ir/Layouts.h) at a time: atom a is the box at column
 // c1 + a * box1, placed a * (rows x box1) elements into the buffer.
 #include "targets/nvptx/Lowerings.h"
 
@@ -71,6 +73,35 @@ bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
   return true;
 }
 
+// Every thread's shared stores into the buffer reach the copy engine (the
+// async proxy) before thread 0 issues the copies (one per atom, as
+// tma_copy's), and nobody reuses the buffer until they have read it.
+bool lowerTmaStore(const ir::Operation &op, ThreadLowering &L) {
+  ir::Type buffer = op.operand(0)->type();
+  const std::vector<int64_t> &attr = tensorMapOf(op, L).getInts();
+  if (buffer.rank() != 2 || attr.size() != 4) L.fail(op, "copies a block of rank other than 2 (not supported yet)");
+  int64_t rows = buffer.shape()[0], cols = buffer.shape()[1], boxCols = attr[2];
+  if (attr[1] != rows || cols % boxCols) L.fail(op, "has a tensor map box that does not tile its buffer");
+  effect(L, "fence.proxy.async.shared::cta;", {}, {});
+  L.barrier();
+  ir::Value *issue = L.bitAnd(L.scalar(op.operand(2)), isThreadZero(L));
+  ir::Value *row = L.scalar(op.operand(3)), *col = L.scalar(op.operand(4));
+  std::vector<ir::Value *> operands = {issue, L.scalar(op.operand(1)), row};
+  std::vector<bool> wide = {false, true, false};
+  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+  for (int64_t a = 0; a < cols / boxCols; ++a) {
+    size_t src = operands.size();
+    operands.push_back(L.sharedAddress(L.scalar(op.operand(0)), L.i32(a * rows * boxCols)));
+    operands.push_back(a ? L.add(col, L.i32(a * boxCols)) : col);
+    wide.insert(wide.end(), {false, false});
+    ptx += "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$" + std::to_string(src + 1) + ", $2}], [$" +
+           std::to_string(src) + "];\n";
+  }
+  effect(L, ptx + "@p cp.async.bulk.commit_group;\n@p cp.async.bulk.wait_group.read 0;\n}", operands, wide);
+  L.barrier();
+  return true;
+}
+
 int64_t entries(const ir::Operation &op) { return op.operand(0)->type().shape()[0]; }
 
 bool lowerMbarrierInit(const ir::Operation &op, ThreadLowering &L) {
@@ -109,6 +140,7 @@ bool lowerMbarrierInval(const ir::Operation &op, ThreadLowering &L) {
 
 void registerTmaLowerings() {
   gpu::registerOpLowering("nvptx", OpCode::TmaCopy, lowerTmaCopy);
+  gpu::registerOpLowering("nvptx", OpCode::TmaStore, lowerTmaStore);
   gpu::registerOpLowering("nvptx", OpCode::MbarrierInit, lowerMbarrierInit);
   gpu::registerOpLowering("nvptx", OpCode::MbarrierWait, lowerMbarrierWait);
   gpu::registerOpLowering("nvptx", OpCode::MbarrierInval, lowerMbarrierInval);

@@ -4,6 +4,8 @@
 #include "ir/Layouts.h"
 #include "targets/gpu/ThreadLowering.h"
 
+#include <algorithm>
+
 namespace tessera::targets::nvptx {
 namespace {
 
@@ -75,26 +77,75 @@ std::optional<SharedOperand> sharedOperand(const ir::Value *v, gpu::Operand whic
   return op;
 }
 
+// The top-level op of `body` that holds `op` (op itself, or the op whose
+// regions it is in).
+const ir::Operation *topLevel(const ir::Operation *op, const ir::Block &body) {
+  while (op && op->parentBlock() != &body) op = op->parentOp();
+  return op;
+}
+
+// A dot of `body` before every use of `acc` (a block argument of it), so
+// that `acc` may still be in flight until that dot's full wait: the first
+// top-level dot of the body, when no use of `acc` comes before it.
+const ir::Operation *waitingDotBefore(const ir::Value *acc, const ir::Block &body) {
+  std::vector<ir::Operation *> ops = const_cast<ir::Block &>(body).opsVector();
+  auto first = std::find_if(ops.begin(), ops.end(), [](const ir::Operation *op) { return op->is(OpCode::Dot); });
+  if (first == ops.end()) return nullptr;
+  for (const ir::Operation *u : acc->users()) {
+    const ir::Operation *top = topLevel(u, body);
+    if (!top || std::find(first + 1, ops.end(), top) == ops.end()) return nullptr;
+  }
+  return *first;
+}
+
+bool pendingAfter(const ir::Operation &dot, int numWarps, const ir::AttrDict &module);
+
 // How many wgmma groups `dot` may leave in flight: 1 when its result only
-// goes round its pipelined loop (the next iteration's wgmma chains on the
-// registers in flight, and the loop's drain waits for the last) and no
-// warpgroup can overwrite a stage another may still be reading (one
-// warpgroup, whose next copies come after this wait, or a spare stage).
-int64_t pendingAfter(const ir::Operation &dot, int numWarps) {
+// goes round its pipelined loop and no warpgroup can overwrite a stage
+// another may still be reading (one warpgroup, whose next copies come after
+// this wait, or a spare stage). Round the loop, the result is either the
+// next iteration's accumulator of this dot (wgmma chains on registers in
+// flight) or read only after the full wait of another dot that comes first
+// in the body (attention's P V, rescaled after the next Q K^T: that wait
+// passes it through, waitingDotBefore); the loop's drain waits for the last.
+bool pendingAfter(const ir::Operation &dot, int numWarps, const ir::AttrDict &module) {
   const ir::Operation *loop = dot.parentOp();
-  if (!loop || !loop->is(OpCode::For) || (numWarps != 4 && loop->attrs().getInt("spare_stages", 0) < 1)) return 0;
-  const ir::Operation *yield = dot.parentBlock()->terminator();
+  if (!loop || !loop->is(OpCode::For) || (numWarps != 4 && loop->attrs().getInt("spare_stages", 0) < 1)) return false;
+  const ir::Block &body = *dot.parentBlock();
+  const ir::Operation *yield = body.terminator();
   for (const ir::Operation *u : dot.result()->users())
-    if (u != yield) return 0;
+    if (u != yield) return false;
   for (unsigned k = 0; k < yield->numOperands(); ++k) {
     if (yield->operand(k) != dot.result()) continue;
-    if (dot.operand(2) != dot.parentBlock()->argument(k + 1)) return 0;
+    const ir::Value *acc = body.argument(k + 1);
+    if (dot.operand(2) != acc) {
+      const ir::Operation *first = waitingDotBefore(acc, body);
+      if (!first || first == &dot || !planWgmma(*first, module) || pendingAfter(*first, numWarps, module)) return false;
+    }
     const ir::Value *out = loop->result(k);
-    if (!out->hasUses()) return 0;
+    if (!out->hasUses()) return false;
     for (const ir::Operation *u : out->users())
-      if (!u->is(OpCode::AsyncWait)) return 0;
+      if (!u->is(OpCode::AsyncWait)) return false;
   }
-  return 1;
+  return true;
+}
+
+// The accumulators that wgmma dots of `dot`'s loop leave in flight round it
+// and that `dot`'s full wait passes through (pendingAfter's second form).
+std::vector<const ir::Value *> passedThrough(const ir::Operation &dot, int numWarps, const ir::AttrDict &module) {
+  std::vector<const ir::Value *> out;
+  const ir::Operation *loop = dot.parentOp();
+  if (!loop || !loop->is(OpCode::For)) return out;
+  const ir::Block &body = *dot.parentBlock();
+  const ir::Operation *yield = body.terminator();
+  for (unsigned k = 0; k < yield->numOperands(); ++k) {
+    const ir::Operation *d = yield->operand(k)->definingOp();
+    const ir::Value *acc = body.argument(k + 1);
+    if (d && d != &dot && d->is(OpCode::Dot) && d->parentBlock() == &body && d->operand(2) != acc &&
+        waitingDotBefore(acc, body) == &dot && planWgmma(*d, module) && pendingAfter(*d, numWarps, module))
+      out.push_back(acc);
+  }
+  return out;
 }
 
 // Whether `dot` is in a loop whose stages arrive by async copies or tensor
@@ -214,12 +265,27 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
     }
   L.b.create(OpCode::WgmmaCommit, {}, {});
   ir::AttrDict wait;
-  wait.set("pending", ir::Attribute(pendingAfter(op, W)));
+  bool pending = pendingAfter(op, W, L.moduleAttrs);
+  wait.set("pending", ir::Attribute(int64_t(pending)));
+  // A full wait also finishes the accumulators in flight since the last
+  // iteration, which are read only after it: their registers pass through.
+  std::vector<const ir::Value *> through = pending ? std::vector<const ir::Value *>{} : passedThrough(op, W, L.moduleAttrs);
+  gpu::Regs regs = C;
+  for (const ir::Value *v : through) {
+    const gpu::Regs &r = L.get(v);
+    regs.insert(regs.end(), r.begin(), r.end());
+  }
   std::vector<ir::Type> types;
-  for (ir::Value *v : C) types.push_back(v->type());
-  ir::Operation *done = L.b.create(OpCode::WgmmaWait, C, types, wait);
-  for (unsigned i = 0; i < done->numResults(); ++i) C[i] = done->result(i);
+  for (ir::Value *v : regs) types.push_back(v->type());
+  ir::Operation *done = L.b.create(OpCode::WgmmaWait, regs, types, wait);
+  unsigned next = 0;
+  for (; next < C.size(); ++next) C[next] = done->result(next);
   L.set(op.result(), C);
+  for (const ir::Value *v : through) {
+    gpu::Regs r = L.get(v);
+    for (ir::Value *&x : r) x = done->result(next++);
+    L.set(v, r);
+  }
   return true;
 }
 

@@ -105,3 +105,88 @@ def test_single_stage_and_deep_pipelines(torch):
         a, b = _operands(torch, "float16", 256, 200, 776, True)
         err, _ = _run(torch, a, b, 256, 200, 776, (64, 64, 64), 4, True, stages=stages)
         assert err < 2e-3, (stages, err)
+
+
+@tessera.jit
+def _desc_mm_store(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        acc = tl.dot(a_desc.load([pid_m * BM, k0]), b_desc.load([pid_n * BN, k0]).T, acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+
+
+@pytest.mark.parametrize("c_dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("block,num_warps", [((128, 128, 64), 4), ((64, 16, 32), 4), ((64, 32, 64), 4),
+                                             ((128, 256, 64), 8)])
+def test_descriptor_stores_write_by_tensor_maps_inside_the_tensor_only(torch, c_dtype, block, num_warps):
+    # C is a ragged view (333 x 312) of a larger NaN-poisoned buffer; one
+    # more program row and column than C needs store blocks wholly outside
+    # it. Inside: the product; outside: still NaN.
+    m, n, k = 333, 312, 256
+    bm, bn, bk = block
+    a, b = _operands(torch, "float16", m, n, k, True)
+    full = torch.full((m + 80, n + 24), float("nan"), device="cuda", dtype=getattr(torch, c_dtype))
+    c = full[:m, :n]
+    ad, bd, cd = TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bn, bk]), \
+        TensorDescriptor.from_tensor(c, [bm, bn])
+    meta = dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps, num_stages=3)
+    _desc_mm_store[(tessera.cdiv(m, bm) + 1, tessera.cdiv(n, bn) + 1)](ad, bd, cd, k, **meta)
+    A, B = a.double(), b.double().t()
+    err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs() + 1e-30)).max().item()
+    assert err < (2e-3 if c_dtype == "float32" else 1e-2), err
+    outside = full.clone()
+    outside[:m, :n] = float("nan")
+    assert torch.isnan(outside).all(), "a store wrote outside its tensor"
+    ptx = _desc_mm_store.compile_only("nvptx", ad, bd, cd, k, **meta).assembly
+    if ".target sm_90a" in ptx and bm * bn * full.element_size() <= 64 * 1024:  # else no room: masked stores
+        assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx and "st.global" not in ptx
+
+
+@tessera.jit
+def _desc_attention(q_desc, k_desc, v_desc, o_desc, seq, qk_scale, BM: tl.constexpr, BN: tl.constexpr,
+                    D: tl.constexpr):
+    # Tutorial 06's loop for one head, keys past `seq` masked off.
+    start = tl.program_id(0) * BM
+    q = q_desc.load([start, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for n0 in range(0, seq, BN):
+        qk = tl.dot(q, k_desc.load([n0, 0]).T)
+        qk = tl.where((n0 + tl.arange(0, BN))[None, :] < seq, qk * qk_scale, -float("inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        acc = tl.dot(p.to(q_desc.dtype), v_desc.load([n0, 0]), acc)
+        m_i = m_ij
+    o_desc.store([start, 0], (acc / l_i[:, None]).to(o_desc.dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("bm,bn,d,num_warps,stages", [(128, 64, 128, 4, 2), (128, 64, 64, 8, 3), (64, 64, 128, 4, 3)])
+@pytest.mark.parametrize("seq", [1000, 512])
+def test_descriptor_attention_against_float64(torch, dtype, bm, bn, d, num_warps, stages, seq):
+    # K and V wait on their own mbarriers; P V stays in flight into the next
+    # iteration (4 warps); O leaves by a tensor-map store into a view of a
+    # NaN-poisoned buffer whose rows past `seq` must stay NaN.
+    t = getattr(torch, dtype)
+    q, k, v = (torch.randn((seq, d), device="cuda", dtype=t) for _ in range(3))
+    full = torch.full((seq + 96, d), float("nan"), device="cuda", dtype=t)
+    o = full[:seq]
+    descs = [TensorDescriptor.from_tensor(x, [bm if x is q or x is o else bn, d]) for x in (q, k, v, o)]
+    meta = dict(BM=bm, BN=bn, D=d, num_warps=num_warps, num_stages=stages)
+    scale = d ** -0.5
+    _desc_attention[(tessera.cdiv(seq, bm),)](*descs, seq, scale * 1.4426950408889634, **meta)
+    ref = torch.softmax((q.double() @ k.double().t()) * scale, dim=-1) @ v.double()
+    err = (o.double() - ref).abs().max().item()
+    assert err < (2e-2 if dtype == "bfloat16" else 4e-3), err
+    assert torch.isnan(full[seq:]).all()
+    ptx = _desc_attention.compile_only("nvptx", *descs, seq, scale, **meta).assembly
+    if ".target sm_90a" in ptx:
+        assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx
+        assert ptx.count("mbarrier.try_wait.parity") >= 2
+        if num_warps == 4:
+            assert "wgmma.wait_group.sync.aligned 1;" in ptx

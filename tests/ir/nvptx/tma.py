@@ -11,24 +11,30 @@
 # RUN: tessera compile %s --entry persistent --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,128]>:16,*fp32:16,i32,i32,i32,i32" -D BM=128 -D BN=128 -D BK=64 --target nvptx --emit asm | FileCheck %s --check-prefix=PERSISTENT
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16:e16,tensordesc<fp16[64,64]>:16:e16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=E16
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16,tensordesc<fp16[64,64]>:16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=RAGGED
+# RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16:e16,tensordesc<fp16[64,64]>:16:e16" -D B=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=E16SM80
+# RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16,tensordesc<fp16[64,64]>:16" -D B=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=RAGGEDSM80
+# RUN: tessera compile %s --entry attn_out --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[128,128]>:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=OUTIR
+# RUN: tessera compile %s --entry attn_out --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[128,128]>:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --emit asm | FileCheck %s --check-prefix=OUT
 # A matmul over host tensor descriptors (Triton's TensorDescriptor, ":16":
 # base and strides fit a tensor map) on sm_90a (ptxas assembles it): each
 # descriptor becomes a 128-byte by-value parameter the runtime fills with a
 # CUtensorMap; the loop's stages arrive by cp.async.bulk.tensor, issued by
 # thread 0 after it arrives on the stage's mbarrier expecting the block's
 # bytes (A: 128 x 64 bf16 = 16384; B: 64 x 256 = 32768, in four 128-byte
-# atoms of 64 columns); every thread waits on the mbarrier's phase, then
+# atoms of 64 columns), one mbarrier per load and stage (four stages with
+# the spare one: eight); every thread waits on each mbarrier's phase, then
 # wgmma reads the stage. No cp.async is left. Both maps are read in the
 # param space (grid_constant), never copied to local memory.
 # CHECK: .param .align 64 .b8 mm_param_{{[0-9]+}}[128],
 # CHECK-NEXT: .param .align 64 .b8 mm_param_{{[0-9]+}}[128]
 # CHECK-NOT: __local_depot
-# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+0], 2;
+# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+0], 1;
+# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+56], 1;
 # CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BAR:\[%r[0-9]+\]]], 16384;
 # CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[BAR]];
 # CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BBAR:\[%r[0-9]+\]]], 32768;
 # CHECK-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [[BBAR]];
-# CHECK: mbarrier.try_wait.parity.shared::cta.b64
+# CHECK-COUNT-2: mbarrier.try_wait.parity.shared::cta.b64
 # CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 # CHECK: mbarrier.inval.shared::cta.b64
 # CHECK-NOT: cp.async.cg
@@ -46,9 +52,10 @@
 # IR-LABEL: after pipeline-loops
 # IR: %a_desc_tensor_map: ptr<i8> {tensor_map = [0, 128, 64, 128]}
 # IR-SAME: %b_desc_tensor_map: ptr<i8> {tensor_map = [5, 64, 64, 128]}
-# IR: mbarrier_init {{%[0-9a-z_]+}} {count = 2}
+# IR: mbarrier_init {{%[0-9a-z_]+}} {count = 1}
 # IR: tma_copy
-# IR: mbarrier_wait
+# IR-COUNT-2: mbarrier_wait
+# IR: dot
 # IR: mbarrier_inval
 # IR-NOT: desc_load
 #
@@ -101,14 +108,56 @@
 # PERSISTENT-DAG: mbarrier.try_wait.parity
 # PERSISTENT-DAG: mbarrier.inval.shared::cta.b64
 #
-# Loads and stores outside pipelined loops stay masked loads and stores.
-# With ":e16" (every extent a multiple of 16) the bounds masks are constant
-# over 16 elements, so rows move 16 bytes at a time; ragged extents mask
-# each element.
+# Loads outside pipelined loops stay masked loads; stores go through the
+# descriptor's tensor map on sm_90a (tensor-map-stores: the tile into a
+# swizzled shared buffer, then cp.async.bulk.tensor from it), masked stores
+# elsewhere. With ":e16" (every extent a multiple of 16) the bounds masks
+# are constant over 16 elements, so rows move 16 bytes at a time; ragged
+# extents mask each element.
 # E16: ld.global.v4.b32
-# E16: st.global.v4.b32
+# E16: fence.proxy.async.shared::cta;
+# E16: bar.sync
+# E16: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%r[0-9]+}}];
+# E16-NEXT: @p cp.async.bulk.commit_group;
+# E16-NEXT: @p cp.async.bulk.wait_group.read 0;
+# E16-NOT: st.global
 # RAGGED: ld.global.b16
-# RAGGED: st.global.b16
+# RAGGED: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+# RAGGED-NOT: st.global
+# E16SM80: ld.global.v4.b32
+# E16SM80: st.global.v4.b32
+# RAGGEDSM80: ld.global.b16
+# RAGGEDSM80: st.global.b16
+#
+# Tutorial 06's shape: O through a descriptor too. The store becomes a
+# shared copy of the tile and a tma_store (two 64-column atoms of 128
+# rows); no per-row address of O is live through the loop. K and V have
+# their own mbarriers: Q K^T and the softmax wait for K only, P V for V.
+# P V's wgmma is left in flight (wait_group 1) until the next iteration's
+# Q K^T has finished (wait_group 0), which passes the accumulator through
+# before it is rescaled.
+# OUTIR-LABEL: after tensor-map-stores
+# OUTIR: %o_desc_tensor_map: ptr<i8> {stores = true, tensor_map = [15, 128, 64, 128]}
+# OUTIR: for
+# OUTIR: mbarrier_wait
+# OUTIR-NEXT: local_view
+# OUTIR: dot
+# OUTIR: exp2
+# OUTIR: mbarrier_wait
+# OUTIR: dot
+# OUTIR: [[O:%[0-9]+]] = local_alloc {{%[0-9]+}} : smem<128x128xf16
+# OUTIR: tma_store [[O]], %o_desc_tensor_map,
+# OUTIR-NOT: desc_store
+# OUTIR-LABEL: after lower-descriptor-loads
+# OUT: mbarrier.try_wait.parity
+# OUT: wgmma.wait_group.sync.aligned 0;
+# OUT: mbarrier.try_wait.parity
+# OUT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+# OUT: wgmma.wait_group.sync.aligned 1;
+# OUT: cp.async.bulk.tensor.2d.shared::cluster.global.tile
+# OUT: wgmma.wait_group.sync.aligned 0;
+# OUT-COUNT-2: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+# OUT-NOT: st.global
 #
 # Other targets load descriptors with masked loads, from the start.
 # CPU-LABEL: after lower-descriptor-loads
@@ -159,6 +208,22 @@ def attn(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rd = tl.arange(0, D)
     tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+
+
+def attn_out(q_desc, k_desc, v_desc, o_desc, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    q = q_desc.load([tl.program_id(0) * BM, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start in range(0, N, BN):
+        qk = tl.dot(q, k_desc.load([start, 0]).T)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
+        m_i = m_ij
+    o_desc.store([tl.program_id(0) * BM, 0], (acc / l_i[:, None]).to(tl.float16))
 
 
 def attn_two_loops(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
