@@ -24,7 +24,7 @@ struct TargetOptions {
   bool checked = false;    // bounds-check memory accesses (the check-bounds pass; tessera.h)
   bool fpFusion = true;    // a mul feeding an add may become an fma (ir/IR.h)
   int maxRegisters = 0;    // GPU: registers per thread at most (0: the compiler chooses)
-  bool flushSubnormals = false;  // nvptx: libdevice and ex2.approx in FTZ mode (Triton's enable_reflect_ftz)
+  bool flushSubnormals = false;  // nvptx: libdevice in FTZ mode (Triton's enable_reflect_ftz)
   // Stop once the target's own lowering is done and verified (LLVM IR), before
   // LLVM's optimizer, code generation and assembly: the lowering fuzzer.
   bool lowerOnly = false;

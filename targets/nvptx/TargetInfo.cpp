@@ -43,8 +43,11 @@ public:
 
   // libdevice: __nv_<name>f on f32 (f16/bf16 widen to f32), __nv_<name> on f64.
   // Approximate exp and exp2 (tl.exp, tl.exp2 below f64: Triton's contract)
-  // are ex2.approx.f32, 2 ulp; .ftz when the compile flushes subnormals
-  // (enable_reflect_ftz), as libdevice then does too.
+  // are the hardware's ex2 (MUFU.EX2), 2 ulp, subnormal results flushed:
+  // ex2.approx.ftz.f32, as Triton by default. Without .ftz ptxas wraps each
+  // in a compare and two multiplies that keep subnormals (attention's
+  // softmax: 204 more instructions per iteration at BLOCK_N 64).
+  // enable_reflect_ftz is libdevice's alone.
   llvm::Value *math(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *v, ir::Type t,
                     bool approx) const override {
     bool f64 = t.scalarKind() == ir::ScalarKind::F64;
@@ -52,9 +55,7 @@ public:
     if (approx && !f64 && (fn == "exp" || fn == "exp2")) {
       llvm::Value *x = v->getType()->isFloatTy() ? v : b.CreateFPExt(v, b.getFloatTy());
       if (fn == "exp") x = b.CreateFMul(x, llvm::ConstantFP::get(b.getFloatTy(), 1.4426950408889634));
-      llvm::Value *r = b.CreateIntrinsic(llvmgen::flushesSubnormals(m) ? llvm::Intrinsic::nvvm_ex2_approx_ftz_f
-                                                                        : llvm::Intrinsic::nvvm_ex2_approx_f,
-                                         {}, {x});
+      llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, {x});
       return v->getType()->isFloatTy() ? r : b.CreateFPTrunc(r, v->getType());
     }
     llvm::Type *ft = f64 ? b.getDoubleTy() : b.getFloatTy();
