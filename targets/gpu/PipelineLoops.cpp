@@ -424,6 +424,16 @@ private:
           if (!read[i] && uses(*op, v)) read[i] = true, readStage(i);
       ir::cloneOp(in, *op, map);
     }
+    // One barrier per iteration, the last wait's, which every thread
+    // reaches after reading the stages the copies below overwrite (from
+    // iterations before, or by wgmma groups the body's first dot's full
+    // wait retired before it) and after it is done with the other waits.
+    if (tma_) {
+      std::vector<ir::Operation *> waits;
+      for (ir::Operation *op : nb.opsVector())
+        if (op->is(OpCode::MbarrierWait)) waits.push_back(op);
+      for (size_t w = 0; w + 1 < waits.size(); ++w) waits[w]->attrs().set("barrier", ir::Attribute(false));
+    }
     if (registers_) {
       storeStage(in, nextTiles, writeSlot);
     } else {

@@ -123,7 +123,7 @@ bool lowerMbarrierWait(const ir::Operation &op, ThreadLowering &L) {
   effect(L,
          "{\n.reg .pred done;\ntessera_wait:\nmbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n@!done bra tessera_wait;\n}",
          {bar, L.cast(L.scalar(op.operand(2)), ir::Type::i32())}, {false, false});
-  L.barrier();
+  if (op.attrs().getBool("barrier", true)) L.barrier();
   return true;
 }
 
