@@ -265,13 +265,14 @@ bool expectIntegerScalar(Checker &c, const std::string &what, Type t) {
   return (t.isScalar() && t.isInteger() && !t.isBool()) || c.fail(what + ": expected an integer scalar, got " + t.str());
 }
 
-bool verifyDescLoad(const Operation &op, Checker &c) {
-  Type r = op.result()->type();
-  if (!checkMaskedAccess(op, c, op.operand(0)->type(), r, 1)) return false;
-  if (!expectType(c, "operand #2 (other)", op.operand(2)->type(), r)) return false;
-  if (int64_t(op.numOperands()) != 3 + 3 * r.rank())
-    return c.fail("expects pointers, mask, other, the base, " + std::to_string(r.rank()) + " extents, " +
-                  std::to_string(r.rank() - 1) + " strides and " + std::to_string(r.rank()) + " coordinates for " + r.str());
+// desc_load / desc_store after their masked access: the base, extents,
+// strides and coordinates of a block of `tile`; `access` names the first
+// three operands.
+bool verifyDescriptorBlock(const Operation &op, Checker &c, Type tile, const char *access) {
+  if (!tile.isTile() || int64_t(op.numOperands()) != 3 + 3 * tile.rank())
+    return c.fail(std::string("expects ") + access + ", the base, " + std::to_string(tile.rank()) + " extents, " +
+                  std::to_string(tile.rank() - 1) + " strides and " + std::to_string(tile.rank()) + " coordinates for " +
+                  tile.str());
   if (Type base = op.operand(3)->type(); base.isTile() || base != op.operand(0)->type().element())
     return c.fail("operand #3 (base): expected a " + op.operand(0)->type().element().str() + ", got " + base.str());
   for (unsigned i = 4; i < op.numOperands(); ++i)
@@ -279,17 +280,16 @@ bool verifyDescLoad(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyDescLoad(const Operation &op, Checker &c) {
+  Type r = op.result()->type();
+  return checkMaskedAccess(op, c, op.operand(0)->type(), r, 1) &&
+         expectType(c, "operand #2 (other)", op.operand(2)->type(), r) &&
+         verifyDescriptorBlock(op, c, r, "pointers, mask, other");
+}
+
 bool verifyDescStore(const Operation &op, Checker &c) {
   Type v = op.operand(1)->type();
-  if (!checkMaskedAccess(op, c, op.operand(0)->type(), v, 2)) return false;
-  if (!v.isTile() || int64_t(op.numOperands()) != 3 + 3 * v.rank())
-    return c.fail("expects pointers, value, mask, the base, " + std::to_string(v.rank()) + " extents, " +
-                  std::to_string(v.rank() - 1) + " strides and " + std::to_string(v.rank()) + " coordinates for " + v.str());
-  if (Type base = op.operand(3)->type(); base.isTile() || base != op.operand(0)->type().element())
-    return c.fail("operand #3 (base): expected a " + op.operand(0)->type().element().str() + ", got " + base.str());
-  for (unsigned i = 4; i < op.numOperands(); ++i)
-    if (!expectIntegerScalar(c, "operand #" + std::to_string(i), op.operand(i)->type())) return false;
-  return true;
+  return checkMaskedAccess(op, c, op.operand(0)->type(), v, 2) && verifyDescriptorBlock(op, c, v, "pointers, value, mask");
 }
 
 bool verifyStore(const Operation &op, Checker &c) {

@@ -45,12 +45,24 @@ const ir::Attribute &tensorMapOf(const ir::Operation &op, ThreadLowering &L) {
   return *a;
 }
 
-bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
+// The buffer of a tma_copy or tma_store (operand 0) and the box of its map
+// (operand 1): rows, columns, and columns per box (one 128-byte atom of a
+// longer row, tensorMapShape).
+struct Box {
+  int64_t rows, cols, boxCols;
+};
+Box boxOf(const ir::Operation &op, ThreadLowering &L) {
   ir::Type buffer = op.operand(0)->type();
   const std::vector<int64_t> &attr = tensorMapOf(op, L).getInts();
   if (buffer.rank() != 2 || attr.size() != 4) L.fail(op, "copies a block of rank other than 2 (not supported yet)");
-  int64_t rows = buffer.shape()[0], cols = buffer.shape()[1], boxCols = attr[2];
-  if (attr[1] != rows || cols % boxCols) L.fail(op, "has a tensor map box that does not tile its buffer");
+  Box box{buffer.shape()[0], buffer.shape()[1], attr[2]};
+  if (attr[1] != box.rows || box.cols % box.boxCols) L.fail(op, "has a tensor map box that does not tile its buffer");
+  return box;
+}
+
+bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
+  ir::Type buffer = op.operand(0)->type();
+  auto [rows, cols, boxCols] = boxOf(op, L);
   int64_t bytes = buffer.numElements() * (buffer.element().bitWidth() / 8);
   ir::Value *bar = L.sharedAddress(L.scalar(op.operand(2)), L.cast(L.scalar(op.operand(3)), ir::Type::i32()));
   ir::Value *issue = L.bitAnd(L.scalar(op.operand(4)), isThreadZero(L));
@@ -77,11 +89,7 @@ bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
 // async proxy) before thread 0 issues the copies (one per atom, as
 // tma_copy's), and nobody reuses the buffer until they have read it.
 bool lowerTmaStore(const ir::Operation &op, ThreadLowering &L) {
-  ir::Type buffer = op.operand(0)->type();
-  const std::vector<int64_t> &attr = tensorMapOf(op, L).getInts();
-  if (buffer.rank() != 2 || attr.size() != 4) L.fail(op, "copies a block of rank other than 2 (not supported yet)");
-  int64_t rows = buffer.shape()[0], cols = buffer.shape()[1], boxCols = attr[2];
-  if (attr[1] != rows || cols % boxCols) L.fail(op, "has a tensor map box that does not tile its buffer");
+  auto [rows, cols, boxCols] = boxOf(op, L);
   effect(L, "fence.proxy.async.shared::cta;", {}, {});
   L.barrier();
   ir::Value *issue = L.bitAnd(L.scalar(op.operand(2)), isThreadZero(L));

@@ -196,7 +196,7 @@ def mm_in_helper(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.conste
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-def attn(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+def attn_loop(q_desc, k_desc, v_desc, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
     q = q_desc.load([tl.program_id(0) * BM, 0])
     m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
     l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
@@ -209,25 +209,18 @@ def attn(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D
         l_i = l_i * alpha + tl.sum(p, 1)
         acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
         m_i = m_ij
+    return acc / l_i[:, None]
+
+
+def attn(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    o = attn_loop(q_desc, k_desc, v_desc, N, BM, BN, D)
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rd = tl.arange(0, D)
-    tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], o)
 
 
 def attn_out(q_desc, k_desc, v_desc, o_desc, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
-    q = q_desc.load([tl.program_id(0) * BM, 0])
-    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
-    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
-    acc = tl.zeros([BM, D], dtype=tl.float32)
-    for start in range(0, N, BN):
-        qk = tl.dot(q, k_desc.load([start, 0]).T)
-        m_ij = tl.maximum(m_i, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_ij[:, None])
-        alpha = tl.math.exp2(m_i - m_ij)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
-        m_i = m_ij
-    o_desc.store([tl.program_id(0) * BM, 0], (acc / l_i[:, None]).to(tl.float16))
+    o_desc.store([tl.program_id(0) * BM, 0], attn_loop(q_desc, k_desc, v_desc, N, BM, BN, D).to(tl.float16))
 
 
 def attn_two_loops(q_desc, k_desc, v_desc, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
