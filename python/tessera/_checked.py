@@ -116,7 +116,7 @@ def error(kernel_name, report, param_names, sizes, module, filename):
             _C.ERROR_LAUNCH, "kernel '%s': integer overflow at %s: the exact result %d does not fit in a signed "
             "%d-bit integer (program %s)%s" % (kernel_name, where, offset, -arg, pid, more))
     name = param_names[arg] if 0 <= arg < len(param_names) else "#%d" % arg
-    size = sizes[arg] if 0 <= arg < len(sizes) else -1
+    size = sizes[arg] if 0 <= arg < len(sizes) and sizes[arg] is not None else -1
     return OutOfBoundsError(
         _C.ERROR_LAUNCH,
         "kernel '%s': out-of-bounds %s through argument '%s' at %s: byte offset %d is outside its %d-byte buffer "

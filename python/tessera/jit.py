@@ -670,12 +670,24 @@ class JITFunction(KernelInterface):
     def _run_checked(self, kernel, grid, bound, signature, values, device, stream):
         """A launch in the checked mode: the buffers' sizes and the report
         go after the arguments; a failed check raises OutOfBoundsError."""
-        names = [n for n, is_constexpr, _ in self._params if not is_constexpr and bound[n] is not None]
-        sizes = [_checked.buffer_bytes(bound[n]) if ty.startswith("*") else -1 for n, ty in zip(names, signature)]
+        # Per kernel argument (a descriptor is its base, extents and strides):
+        # the name a report gives, and the bytes a pointer may reach.
+        names, sizes = [], []
+        params = [n for n, is_constexpr, _ in self._params if not is_constexpr and bound[n] is not None]
+        for name, ty in zip(params, signature):
+            value = bound[name]
+            if ty.startswith("tensordesc"):
+                rank = len(value.shape)
+                names += [name] + ["%s.shape[%d]" % (name, d) for d in range(rank)] + \
+                    ["%s.strides[%d]" % (name, d) for d in range(rank)]
+                sizes += [_checked.buffer_bytes(value.base)] + [None] * (2 * rank)
+            else:
+                names.append(name)
+                sizes.append(_checked.buffer_bytes(value) if ty.startswith("*") else None)
         if self._reports is None:
             self._reports = _checked.Reports()
         report = self._reports.buffer(device)
-        hidden = _checked.launch_values([s for s, ty in zip(sizes, signature) if ty.startswith("*")], report)
+        hidden = _checked.launch_values([s for s in sizes if s is not None], report)
         self._launch(kernel, grid, bound, values + hidden, stream)
         tessera_stream = _C.wrap_stream(kernel.device, stream) if stream is not None else None
         result = self._reports.read(device, tessera_stream)

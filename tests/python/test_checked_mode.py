@@ -235,3 +235,31 @@ def test_64_bit_and_unsigned_arithmetic_is_not_checked():
     _wide_and_unsigned[(1,)](a, b, 1 << 30, BLOCK=8)
     np.testing.assert_array_equal(a, np.zeros(8, np.int64))   # 2**70 wraps to 0 in 64 bits
     np.testing.assert_array_equal(b, np.full(8, (0xF0000000 * 3) & 0xFFFFFFFF, np.uint32))
+
+
+@tessera.jit(debug=True)
+def _through_descriptors(src, dst, out_ptr, n, B: tl.constexpr):
+    rows = tl.program_id(0) * B + tl.arange(0, B)
+    block = src.load([tl.program_id(0) * B, 0])
+    dst.store([tl.program_id(0) * B, 0], block * 2)
+    tl.store(out_ptr + rows[:, None] * 16 + tl.arange(0, 16)[None, :] + n, block)  # past out_ptr when n > 0
+
+
+def test_descriptors_are_checked_and_later_arguments_keep_their_names():
+    # A host descriptor is several kernel arguments (base, extents,
+    # strides): the launch passes its base's size, and a report about an
+    # argument after it names that argument.
+    from tessera.tools.tensor_descriptor import TensorDescriptor
+    rng = np.random.default_rng()
+    x = rng.standard_normal((32, 16)).astype(np.float32)
+    y = np.full((32, 16), POISON, np.float32)
+    whole, out = _guarded(32 * 16)
+    descs = (TensorDescriptor.from_tensor(x, [16, 16]), TensorDescriptor.from_tensor(y, [16, 16]))
+    _through_descriptors[(2,)](*descs, out, 0, B=16)
+    np.testing.assert_array_equal(y, 2 * x)
+    np.testing.assert_array_equal(out.reshape(32, 16), x)
+    with pytest.raises(OutOfBoundsError) as e:
+        _through_descriptors[(2,)](*descs, out, 4, B=16)
+    msg = str(e.value)
+    assert "out-of-bounds store through argument 'out_ptr'" in msg and "outside its 2048-byte buffer" in msg, msg
+    assert (whole[:8] == POISON).all() and (whole[-8:] == POISON).all()
