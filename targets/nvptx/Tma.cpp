@@ -9,6 +9,7 @@
 // moved one atom (ir/Layouts.h) at a time: atom a is the box at column
 // c1 + a * box1, placed a * (rows x box1) elements into the buffer.
 #include "targets/nvptx/Lowerings.h"
+#include "targets/nvptx/Wgmma.h"
 
 #include "targets/gpu/ThreadLowering.h"
 
@@ -60,6 +61,24 @@ Box boxOf(const ir::Operation &op, ThreadLowering &L) {
   return box;
 }
 
+// Whether every read of the stages of `buffer` (through its views) is a
+// wgmma reading in place, which is the async proxy as the copies are: then
+// copying into a stage again needs no proxy fence (in thread 0 it was a
+// MEMBAR.ALL.CTA each time, in attention's loop twice per iteration).
+bool onlyAsyncReaders(const ir::Value *buffer, const ir::AttrDict &module) {
+  auto inPlace = [&](const ir::Operation *u) { return u->is(OpCode::LocalLoad) && readInPlace(*u, module); };
+  for (const ir::Operation *view : buffer->users()) {
+    if (!view->is(OpCode::LocalView)) return false;
+    for (const ir::Operation *u : view->result()->users()) {
+      if (u->is(OpCode::TmaCopy) || inPlace(u)) continue;
+      if (!u->is(OpCode::LocalTrans)) return false;
+      for (const ir::Operation *t : u->result()->users())
+        if (!inPlace(t)) return false;
+    }
+  }
+  return true;
+}
+
 bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
   ir::Type buffer = op.operand(0)->type();
   auto [rows, cols, boxCols] = boxOf(op, L);
@@ -69,10 +88,12 @@ bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
   ir::Value *row = L.scalar(op.operand(5)), *col = L.scalar(op.operand(6));
   std::vector<ir::Value *> operands = {issue, bar, L.scalar(op.operand(1)), row};
   std::vector<bool> wide = {false, false, true, false};
-  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
-                    // The buffer's old contents were read through the generic proxy.
-                    "@p fence.proxy.async.shared::cta;\n"
-                    "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(bytes) + ";\n";
+  const ir::Operation *view = op.operand(0)->definingOp();
+  bool genericReaders = !view || !view->is(OpCode::LocalView) || !onlyAsyncReaders(view->operand(0), L.moduleAttrs);
+  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+  // The buffer's old contents were read through the generic proxy.
+  if (genericReaders) ptx += "@p fence.proxy.async.shared::cta;\n";
+  ptx += "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(bytes) + ";\n";
   for (int64_t a = 0; a < cols / boxCols; ++a) {
     size_t dst = operands.size();
     operands.push_back(L.sharedAddress(L.scalar(op.operand(0)), L.i32(a * rows * boxCols)));

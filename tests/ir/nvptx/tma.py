@@ -13,6 +13,7 @@
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16,tensordesc<fp16[64,64]>:16" -D B=64 --target nvptx --emit asm | FileCheck %s --check-prefix=RAGGED
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16:e16,tensordesc<fp16[64,64]>:16:e16" -D B=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=E16SM80
 # RUN: tessera compile %s --entry copy_rows --signature "tensordesc<fp16[64,64]>:16,tensordesc<fp16[64,64]>:16" -D B=64 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=RAGGEDSM80
+# RUN: tessera compile %s --entry mm --signature "tensordesc<fp32[64,32]>:16,tensordesc<fp32[32,64]>:16,*fp32:16,i32,i32,i32" -D BM=64 -D BN=64 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=GENERIC
 # RUN: tessera compile %s --entry attn_out --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[128,128]>:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=OUTIR
 # RUN: tessera compile %s --entry attn_out --signature "tensordesc<fp16[128,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[64,128]>:16,tensordesc<fp16[128,128]>:16,i32" -D BM=128 -D BN=64 -D D=128 --target nvptx --emit asm | FileCheck %s --check-prefix=OUT
 # A matmul over host tensor descriptors (Triton's TensorDescriptor, ":16":
@@ -137,6 +138,13 @@
 # Q K^T has finished (wait_group 0), which passes the accumulator through
 # before it is rescaled. Only the iteration's last wait meets the other
 # threads at a barrier (before the next copies overwrite old stages).
+# Every read of K's and V's stages is a wgmma (the async proxy, as the
+# copies): no proxy fence before copying into a stage again. Where a stage
+# is read by ld.shared/ldmatrix (fp32 operands on mma.sync), the copies
+# keep it.
+# GENERIC: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+# GENERIC: @p fence.proxy.async.shared::cta;
+# GENERIC-NEXT: @p mbarrier.arrive.expect_tx
 # OUTIR-LABEL: after tensor-map-stores
 # OUTIR: %o_desc_tensor_map: ptr<i8> {stores = true, tensor_map = [15, 128, 64, 128]}
 # OUTIR: for
@@ -158,6 +166,7 @@
 # OUT: bar.sync
 # OUT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 # OUT: wgmma.wait_group.sync.aligned 1;
+# OUT-NOT: fence.proxy.async
 # OUT: cp.async.bulk.tensor.2d.shared::cluster.global.tile
 # OUT: wgmma.wait_group.sync.aligned 0;
 # OUT-COUNT-2: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
