@@ -390,8 +390,9 @@ private:
       for (ir::Operation *u : loads_[i]->result()->users())
         if (u->is(OpCode::Trans)) standIns[i].push_back(u->result()), transposes.insert(u);
     }
+    std::vector<ir::Operation *> waits;
     auto readStage = [&](size_t i) {
-      if (tma_) in.create(OpCode::MbarrierWait, {barriers_, barrierEntry(in, i, readSlot), parity}, {});
+      if (tma_) waits.push_back(in.create(OpCode::MbarrierWait, {barriers_, barrierEntry(in, i, readSlot), parity}, {}));
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
       bool direct = false;
       for (ir::Operation *u : loads_[i]->result()->users()) {
@@ -428,12 +429,7 @@ private:
     // reaches after reading the stages the copies below overwrite (from
     // iterations before, or by wgmma groups the body's first dot's full
     // wait retired before it) and after it is done with the other waits.
-    if (tma_) {
-      std::vector<ir::Operation *> waits;
-      for (ir::Operation *op : nb.opsVector())
-        if (op->is(OpCode::MbarrierWait)) waits.push_back(op);
-      for (size_t w = 0; w + 1 < waits.size(); ++w) waits[w]->attrs().set("barrier", ir::Attribute(false));
-    }
+    for (size_t w = 0; w + 1 < waits.size(); ++w) waits[w]->attrs().set("barrier", ir::Attribute(false));
     if (registers_) {
       storeStage(in, nextTiles, writeSlot);
     } else {

@@ -61,6 +61,21 @@ Box boxOf(const ir::Operation &op, ThreadLowering &L) {
   return box;
 }
 
+// For each atom of the box, its shared address (in the buffer, operand 0)
+// and its column (`col` plus the atoms before it), appended to `operands`
+// as 32-bit values; returns where each atom's pair starts.
+std::vector<size_t> appendAtoms(const ir::Operation &op, ThreadLowering &L, const Box &box, ir::Value *col,
+                                std::vector<ir::Value *> &operands, std::vector<bool> &wide) {
+  std::vector<size_t> starts;
+  for (int64_t a = 0; a < box.cols / box.boxCols; ++a) {
+    starts.push_back(operands.size());
+    operands.push_back(L.sharedAddress(L.scalar(op.operand(0)), L.i32(a * box.rows * box.boxCols)));
+    operands.push_back(a ? L.add(col, L.i32(a * box.boxCols)) : col);
+    wide.insert(wide.end(), {false, false});
+  }
+  return starts;
+}
+
 // Whether every read of the stages of `buffer` (through its views) is a
 // wgmma reading in place, which is the async proxy as the copies are: then
 // copying into a stage again needs no proxy fence (in thread 0 it was a
@@ -81,7 +96,7 @@ bool onlyAsyncReaders(const ir::Value *buffer, const ir::AttrDict &module) {
 
 bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
   ir::Type buffer = op.operand(0)->type();
-  auto [rows, cols, boxCols] = boxOf(op, L);
+  Box box = boxOf(op, L);
   int64_t bytes = buffer.numElements() * (buffer.element().bitWidth() / 8);
   ir::Value *bar = L.sharedAddress(L.scalar(op.operand(2)), L.cast(L.scalar(op.operand(3)), ir::Type::i32()));
   ir::Value *issue = L.bitAnd(L.scalar(op.operand(4)), isThreadZero(L));
@@ -94,14 +109,9 @@ bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
   // The buffer's old contents were read through the generic proxy.
   if (genericReaders) ptx += "@p fence.proxy.async.shared::cta;\n";
   ptx += "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(bytes) + ";\n";
-  for (int64_t a = 0; a < cols / boxCols; ++a) {
-    size_t dst = operands.size();
-    operands.push_back(L.sharedAddress(L.scalar(op.operand(0)), L.i32(a * rows * boxCols)));
-    operands.push_back(a ? L.add(col, L.i32(a * boxCols)) : col);
-    wide.insert(wide.end(), {false, false});
+  for (size_t dst : appendAtoms(op, L, box, col, operands, wide))
     ptx += "@p cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$" + std::to_string(dst) +
            "], [$2, {$" + std::to_string(dst + 1) + ", $3}], [$1];\n";
-  }
   effect(L, ptx + "}", operands, wide);
   return true;
 }
@@ -110,7 +120,7 @@ bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
 // async proxy) before thread 0 issues the copies (one per atom, as
 // tma_copy's), and nobody reuses the buffer until they have read it.
 bool lowerTmaStore(const ir::Operation &op, ThreadLowering &L) {
-  auto [rows, cols, boxCols] = boxOf(op, L);
+  Box box = boxOf(op, L);
   effect(L, "fence.proxy.async.shared::cta;", {}, {});
   L.barrier();
   ir::Value *issue = L.bitAnd(L.scalar(op.operand(2)), isThreadZero(L));
@@ -118,14 +128,9 @@ bool lowerTmaStore(const ir::Operation &op, ThreadLowering &L) {
   std::vector<ir::Value *> operands = {issue, L.scalar(op.operand(1)), row};
   std::vector<bool> wide = {false, true, false};
   std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
-  for (int64_t a = 0; a < cols / boxCols; ++a) {
-    size_t src = operands.size();
-    operands.push_back(L.sharedAddress(L.scalar(op.operand(0)), L.i32(a * rows * boxCols)));
-    operands.push_back(a ? L.add(col, L.i32(a * boxCols)) : col);
-    wide.insert(wide.end(), {false, false});
+  for (size_t src : appendAtoms(op, L, box, col, operands, wide))
     ptx += "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$" + std::to_string(src + 1) + ", $2}], [$" +
            std::to_string(src) + "];\n";
-  }
   effect(L, ptx + "@p cp.async.bulk.commit_group;\n@p cp.async.bulk.wait_group.read 0;\n}", operands, wide);
   L.barrier();
   return true;
