@@ -429,8 +429,9 @@ SValue mathUnary(CodeGen &cg, CallArgs &a, OpCode code, bool approx = false, boo
     cg.fail(a.loc, a.callee + "() needs floating-point input, found " + dtypeName(v->type().element()) +
                        "; cast it first with .to(tl.float32)");
   bool below64 = v->type().element().bitWidth() < 64;
-  bool exp = code == OpCode::Exp || code == OpCode::Exp2;  // Triton: approximate below f64, f16/bf16 through f32
-  if (approx && (exp ? below64 : v->type().element() == Type::f32())) attrs.set("approx", ir::Attribute(true));
+  // Triton: approximate below f64, f16/bf16 through f32.
+  bool below64Too = code == OpCode::Exp || code == OpCode::Exp2 || code == OpCode::Rsqrt;
+  if (approx && (below64Too ? below64 : v->type().element() == Type::f32())) attrs.set("approx", ir::Attribute(true));
   return tensorValue(cg.builder().sameType(code, {v}, std::move(attrs)));
 }
 
@@ -1378,13 +1379,14 @@ const std::unordered_map<std::string, Handler> &handlers() {
     struct M { const char *name; OpCode code; bool approx; bool ints; };
     for (M m : {M{"exp", OpCode::Exp, true, false}, M{"exp2", OpCode::Exp2, true, false}, M{"log", OpCode::Log, false, false},
                 M{"log2", OpCode::Log2, false, false}, M{"sqrt", OpCode::Sqrt, true, false}, M{"sqrt_rn", OpCode::Sqrt, false, false},
-                M{"rsqrt", OpCode::Rsqrt, false, false}, M{"sin", OpCode::Sin, false, false}, M{"cos", OpCode::Cos, false, false},
+                M{"rsqrt", OpCode::Rsqrt, true, false}, M{"sin", OpCode::Sin, false, false}, M{"cos", OpCode::Cos, false, false},
                 M{"abs", OpCode::Abs, false, true}, M{"floor", OpCode::Floor, false, false}, M{"ceil", OpCode::Ceil, false, false},
                 M{"erf", OpCode::Erf, false, false}}) {
       t[m.name] = [m](CodeGen &cg, CallArgs &a) { return mathUnary(cg, a, m.code, m.approx, m.ints); };
-      // libdevice.<name> (tl.extra.cuda.libdevice, triton.language.extra.libdevice): the accurate version.
+      // libdevice.<name> (tl.extra.cuda.libdevice, triton.language.extra.libdevice): the accurate
+      // version, but for rsqrt, whose libdevice contract (__nv_rsqrtf) is the approximate one.
       t[std::string("libdevice.") + m.name] = [m](CodeGen &cg, CallArgs &a) {
-        return mathUnary(cg, a, m.code, false, m.ints);
+        return mathUnary(cg, a, m.code, m.code == OpCode::Rsqrt, m.ints);
       };
     }
     // libdevice's other <math.h> functions (one math_fn op, its `fn` the name).

@@ -24,8 +24,10 @@
 //   sum leaves i32 saturates on NVIDIA's tensor cores (mma's .satfinite, as
 //   Triton) and wraps elsewhere: a result that overflows is target-defined.
 // - Floats are IEEE 754 with round-to-nearest-even. add, sub, mul, div (unless
-//   `approx`), sqrt (unless `approx`) and fma are correctly rounded; exp, log,
-//   sin, ... are accurate to a few ulp. A mul feeding an add may be contracted
+//   `approx`), sqrt (unless `approx`) and fma are correctly rounded; rsqrt
+//   is 1 / sqrt, each step rounded, unless `approx` (then the target's
+//   reciprocal square root, a few ulp); exp, log, sin, ... are accurate to a
+//   few ulp. A mul feeding an add may be contracted
 //   into an fma (as Triton does). min/max return the non-NaN operand unless
 //   `propagate_nan`. cmp is ordered (false on NaN) except `ne`, which is true
 //   on NaN, as in Python. cast from float to int truncates toward zero and

@@ -215,7 +215,10 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
   case OpCode::Log: return mathCall("log", in[0], t);
   case OpCode::Log2: return mathCall("log2", in[0], t);
   case OpCode::Sqrt: return intr(llvm::Intrinsic::sqrt);
-  case OpCode::Rsqrt: return b.CreateFDiv(llvm::ConstantFP::get(in[0]->getType(), 1.0), intr(llvm::Intrinsic::sqrt));
+  case OpCode::Rsqrt:
+    if (op.attrs().getBool("approx", false))
+      if (llvm::Value *r = approxRsqrt(in[0])) return r;
+    return b.CreateFDiv(llvm::ConstantFP::get(in[0]->getType(), 1.0), intr(llvm::Intrinsic::sqrt));
   case OpCode::Sin: return mathCall("sin", in[0], t);
   case OpCode::Cos: return mathCall("cos", in[0], t);
   case OpCode::Floor: return intr(llvm::Intrinsic::floor);

@@ -74,6 +74,12 @@ public:
     (void)x, (void)y;
     return nullptr;
   }
+  // Hook: 1 / sqrt(x) for an rsqrt with `approx` (f32), or null: the
+  // emitter then divides 1 by the correctly rounded sqrt.
+  virtual llvm::Value *approxRsqrt(llvm::Value *x) {
+    (void)x;
+    return nullptr;
+  }
   // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
   [[noreturn]] virtual void fail(const ir::Operation &op, const std::string &msg) const;
   const std::string &targetName() const { return targetName_; }

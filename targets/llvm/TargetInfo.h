@@ -50,6 +50,12 @@ public:
     (void)x, (void)y;
     return nullptr;
   }
+  // 1 / sqrt(x) (an f32 scalar) for an rsqrt with `approx`, or null: the
+  // emitter then divides 1 by the correctly rounded sqrt.
+  virtual llvm::Value *approxRsqrt(llvm::IRBuilder<> &, llvm::Module &, llvm::Value *x) const {
+    (void)x;
+    return nullptr;
+  }
   virtual void print(llvm::IRBuilder<> &b, llvm::Module &m, const std::string &format,
                      const std::vector<llvm::Value *> &args) const = 0;
   // Reports a failed device assertion and stops the program.

@@ -37,6 +37,7 @@ public:
     return info.math2(b, m, name, x, y, t);
   }
   llvm::Value *approxDivide(llvm::Value *x, llvm::Value *y) override { return info.approxDivide(b, x, y); }
+  llvm::Value *approxRsqrt(llvm::Value *x) override { return info.approxRsqrt(b, m, x); }
 
   void emitKernel(const ir::Function &kernel, const std::string &symbol, int threads, int maxRegisters,
                   GpuKernelInfo &out) {

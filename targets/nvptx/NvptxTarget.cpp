@@ -192,7 +192,7 @@ public:
 
   std::vector<std::string> pipeline() const override {
     return {"inline", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "tensor-map-stores", "lower-descriptor-loads", "dce", "assign-layouts",
-            "dce", "lower-to-threads", "allocate-shared", "insert-barriers"};
+            "dce", "sink-casts", "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,

@@ -76,6 +76,19 @@ public:
     return b.CreateCall(llvm::InlineAsm::get(ty, "div.full.f32 $0, $1, $2;", "=f,f,f", false), {x, y});
   }
 
+  // libdevice's __nv_rsqrtf: rsqrt.approx.f32 (MUFU.RSQ, 2 ulp; .ftz under
+  // enable_reflect_ftz), which Triton's tl.rsqrt and libdevice.rsqrt both
+  // are. 1 / sqrt correctly rounded is sqrt.rn and rcp.rn, each a
+  // subroutine in SASS: Liger's LayerNorm forward took 62 registers to
+  // Triton's 48 (in part for this), one block fewer per SM.
+  llvm::Value *approxRsqrt(llvm::IRBuilder<> &b, llvm::Module &m, llvm::Value *x) const override {
+    llvm::Type *t = x->getType();
+    if (!t->isFloatTy() && !t->isHalfTy() && !t->isBFloatTy()) return nullptr;  // f16/bf16 through f32
+    llvm::FunctionCallee callee = m.getOrInsertFunction("__nv_rsqrtf", b.getFloatTy(), b.getFloatTy());
+    llvm::Value *r = b.CreateCall(callee, {t->isFloatTy() ? x : b.CreateFPExt(x, b.getFloatTy())});
+    return t->isFloatTy() ? r : b.CreateFPTrunc(r, t);
+  }
+
   llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
                      ir::Type t) const override {
     bool f64 = t.scalarKind() == ir::ScalarKind::F64;

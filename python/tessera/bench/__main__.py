@@ -220,12 +220,13 @@ def run_one(target, w, shape, dtype, rng, timer, copy, torch=None, device=None):
     row["peers"] = peers
     if getattr(case, "configs", None):
         row["configs"] = case.configs
-    if hasattr(timer, "launch_us"):
-        row["launch_us"] = {"tessera": timer.launch_us(case.run)}
+    if hasattr(timer, "launch_us_each"):
+        launches = {"tessera": case.run}
         if "triton" in peers:  # measured above (not failed)
-            row["launch_us"]["triton"] = timer.launch_us(case.peers["triton"])
+            launches["triton"] = case.peers["triton"]
         if hasattr(timer, "bare_launch"):  # the floor: one launch of an empty-ish torch kernel
-            row["launch_us"]["bare torch launch"] = timer.launch_us(timer.bare_launch)
+            launches["bare torch launch"] = timer.bare_launch
+        row["launch_us"] = timer.launch_us_each(launches)
     if w.ceiling == "copy":
         row["ceiling_name"] = copy.name(case.work) if hasattr(copy, "name") else "memory copy"
         row["ceiling"] = copy.gbps(case.work)

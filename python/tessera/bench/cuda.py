@@ -57,9 +57,16 @@ class CudaTimer:
         self._flush = torch.empty(256 << 20, dtype=torch.uint8, device=device)
         self.busy_cycles = 400_000  # ~0.2 ms at 2 GHz
 
-    def launch_us(self, fn, reps=200):
-        """Host time of one launch from Python (µs), the GPU kept busy."""
-        return host_us(self.torch, fn, reps)
+    def launch_us_each(self, fns, rounds=9, reps=200):
+        """{name: µs}: host time per launch of each fn, taken in rounds that
+        alternate between them, each keeping its fastest round: the host's
+        noise (other processes, frequency changes) only ever adds time, and
+        alternating gives every launch path the same machine."""
+        best = {name: float("inf") for name in fns}
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                best[name] = min(best[name], host_us(self.torch, fn, reps))
+        return best
 
     def bare_launch(self):
         """A launch with as little around it as torch has: the host cost's
@@ -96,7 +103,7 @@ class CudaTimer:
                     if flush:
                         self._flush.zero_()
                     # Keep the GPU busy while the host launches, so that the events
-                    # time the kernel and not Python's launch path (launch_us reports that apart).
+                    # time the kernel and not Python's launch path (launch_us_each reports that apart).
                     torch.cuda._sleep(self.busy_cycles)
                     s.record()
                     fn()

@@ -291,7 +291,7 @@
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = sqrt %x : tile<16xf32>
 # MATH: %{{[0-9]+}} = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
-# MATH: %{{[0-9]+}} = rsqrt %x : tile<16xf32>
+# MATH: %{{[0-9]+}} = rsqrt %x {approx = true} : tile<16xf32>
 # MATH: %r = add %{{[0-9]+}}, %{{[0-9]+}} : tile<16xf32>
 # MATH: %{{[0-9]+}} = sin %x : tile<16xf32>
 # MATH: %{{[0-9]+}} = cos %x : tile<16xf32>
