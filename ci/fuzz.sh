@@ -32,7 +32,7 @@ cmake --build "$build" --target "$fuzzer" -- -j"$(nproc)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$root/frontend/fuzz/corpus" "$work/corpus"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:use_sigaltstack=0  # see ci/test.sh
 status=0
 "$build/$dir/$fuzzer" "$work/corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
   -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$build/" 2>"$work/log" || status=$?

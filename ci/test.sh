@@ -44,7 +44,12 @@ else
 fi
 
 step "sanitizers (Debug, ASan + UBSan)"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# use_sigaltstack=0: LLVM's signal handlers install their own alternate
+# signal stack (64 KiB + MINSIGSTKSZ, heap) on the first thread that
+# registers them when ASan's is smaller, as on AVX-512 machines; ASan then
+# munmaps that heap buffer as its own at the thread's exit and dies
+# ("failed to deallocate", tessera compile --aot in a worker thread).
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:use_sigaltstack=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$root/ci/lsan.supp
 bash ci/build.sh "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON
 ctest --test-dir "$root/build-asan" --output-on-failure -j"$(nproc)" --output-junit "$results/unit-asan.xml" || status=1

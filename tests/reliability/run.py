@@ -25,7 +25,7 @@ def _asan_env(build):
         raise SystemExit("reliability: no ASan runtime for %s (clang-19 -print-file-name)" % lib)
     # Python itself is not instrumented: leaks of the interpreter are not ours.
     return {"TESSERA_LIBRARY": lib, "LD_PRELOAD": runtime,
-            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
+            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:use_sigaltstack=0:"
                             "allow_user_segv_handler=1",
             "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
 
