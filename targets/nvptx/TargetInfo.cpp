@@ -83,10 +83,8 @@ public:
   // Triton's 48 (in part for this), one block fewer per SM.
   llvm::Value *approxRsqrt(llvm::IRBuilder<> &b, llvm::Module &m, llvm::Value *x) const override {
     llvm::Type *t = x->getType();
-    if (!t->isFloatTy() && !t->isHalfTy() && !t->isBFloatTy()) return nullptr;  // f16/bf16 through f32
-    llvm::FunctionCallee callee = m.getOrInsertFunction("__nv_rsqrtf", b.getFloatTy(), b.getFloatTy());
-    llvm::Value *r = b.CreateCall(callee, {t->isFloatTy() ? x : b.CreateFPExt(x, b.getFloatTy())});
-    return t->isFloatTy() ? r : b.CreateFPTrunc(r, t);
+    if (!t->isFloatTy() && !t->isHalfTy() && !t->isBFloatTy()) return nullptr;
+    return math(b, m, "rsqrt", x, ir::Type::f32(), false);  // f16/bf16 through f32, as math() widens them
   }
 
   llvm::Value *math2(llvm::IRBuilder<> &b, llvm::Module &m, const char *name, llvm::Value *x, llvm::Value *y,
