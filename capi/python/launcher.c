@@ -51,7 +51,7 @@ static struct {
 static PyObject *s_data_ptr, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
 static PyObject *s_base, *s_shape, *s_strides, *s_block_shape;
 static PyObject *s_i1, *s_i32, *s_i64, *s_u64, *s_fp32;
-static PyObject *s_num_warps, *s_num_stages, *s_debug, *s_grid;
+static PyObject *s_num_warps, *s_num_stages, *s_debug, *s_grid, *s_run;
 
 enum { MAX_PARAMS = 256 };
 enum { FLAG_CONSTEXPR = 1, FLAG_SPECIALIZE = 2 };
@@ -207,11 +207,22 @@ static int look_up(PyObject *value, PyObject *attr, PyObject *table, PyObject **
   return HANDLED;
 }
 
+/* An address from a Python int. Where unsigned long holds 64 bits its
+ * conversion is preferred: CPython converts a multi-digit int to unsigned
+ * long long through a byte array, 3% of a warm launch. */
+static unsigned long long as_address(PyObject *value) {
+  if (sizeof(unsigned long) >= sizeof(unsigned long long)) {
+    unsigned long a = PyLong_AsUnsignedLong(value);
+    return a == (unsigned long)-1 ? (unsigned long long)-1 : (unsigned long long)a;
+  }
+  return PyLong_AsUnsignedLongLong(value);
+}
+
 /* A pointer argument's slot and key words: its signature dtype and the
  * 16-byte alignment fact. */
 static int pointer(PyObject *address_obj, PyObject *sig, int specialize, Bound *b, PyObject **word,
                    PyObject **fact) {
-  unsigned long long address = PyLong_AsUnsignedLongLong(address_obj);
+  unsigned long long address = as_address(address_obj);
   if (address == (unsigned long long)-1 && PyErr_Occurred()) return FAILED;
   b->slots[b->runtime].p = (void *)(uintptr_t)address;
   *word = sig;
@@ -645,13 +656,14 @@ static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize
 
 /* kernel[grid] while the fast lane has kernels: calling it launches (the
  * launch options num_warps, num_stages and debug as keywords, as
- * JITFunction.run takes them), or calls `fallback(*args, grid=grid,
- * **kwargs)` (JITFunction.run) when the Python path must. */
+ * JITFunction.run takes them), or calls `kernel.run(*args, grid=grid,
+ * **kwargs)` when the Python path must. The kernel, not its bound `run`:
+ * a bound method per launch is an allocation the garbage collector counts. */
 typedef struct {
   PyObject_HEAD
   Launcher *launcher;
   PyObject *grid;
-  PyObject *fallback;
+  PyObject *kernel;
 } GridLaunch;
 
 static PyObject *GridLaunch_fallback(GridLaunch *self, PyObject *args, PyObject *kwargs) {
@@ -663,7 +675,9 @@ static PyObject *GridLaunch_fallback(GridLaunch *self, PyObject *args, PyObject 
     Py_DECREF(all);
     return NULL;
   }
-  PyObject *r = PyObject_Call(self->fallback, args, all);
+  PyObject *run = PyObject_GetAttr(self->kernel, s_run);
+  PyObject *r = run ? PyObject_Call(run, args, all) : NULL;
+  Py_XDECREF(run);
   Py_DECREF(all);
   return r;
 }
@@ -692,7 +706,7 @@ static void GridLaunch_dealloc(GridLaunch *self) {
   PyTypeObject *type = Py_TYPE(self);
   Py_XDECREF(self->launcher);
   Py_XDECREF(self->grid);
-  Py_XDECREF(self->fallback);
+  Py_XDECREF(self->kernel);
   freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
   free_fn(self);
   Py_DECREF(type);
@@ -709,10 +723,10 @@ static PyType_Spec grid_launch_spec = {"_tessera_launch.GridLaunch", sizeof(Grid
                                        grid_launch_slots};
 static PyObject *grid_launch_type;
 
-/* at(grid, fallback) -> a callable for kernel[grid] (see GridLaunch). */
+/* at(grid, kernel) -> a callable for kernel[grid] (see GridLaunch). */
 static PyObject *Launcher_at(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
   if (argc != 2) {
-    PyErr_SetString(PyExc_TypeError, "at(grid, fallback)");
+    PyErr_SetString(PyExc_TypeError, "at(grid, kernel)");
     return NULL;
   }
   allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)grid_launch_type, Py_tp_alloc);
@@ -723,7 +737,7 @@ static PyObject *Launcher_at(Launcher *self, PyObject *const *argv, Py_ssize_t a
   Py_INCREF(argv[0]);
   g->grid = argv[0];
   Py_INCREF(argv[1]);
-  g->fallback = argv[1];
+  g->kernel = argv[1];
   return (PyObject *)g;
 }
 
@@ -833,7 +847,7 @@ static PyMethodDef launcher_methods[] = {
     {"remember", (PyCFunction)(void (*)(void))Launcher_remember, METH_FASTCALL,
      "remember(args, kwargs, num_warps, num_stages, kernel, handle, watch): keys `kernel` for these arguments"},
     {"at", (PyCFunction)(void (*)(void))Launcher_at, METH_FASTCALL,
-     "at(grid, fallback): a callable launching kernel[grid](...), else calling fallback(*args, grid=grid, **kwargs)"},
+     "at(grid, kernel): a callable launching kernel[grid](...), else calling kernel.run(*args, grid=grid, **kwargs)"},
     {"launches", (PyCFunction)Launcher_launches, METH_NOARGS, "launches made by the fast lane"},
     {"clear", (PyCFunction)Launcher_clear, METH_NOARGS, "forgets every remembered kernel"},
     {NULL, NULL, 0, NULL},
@@ -911,7 +925,7 @@ static int intern_all(void) {
       {&s_cell_contents, "cell_contents"}, {&s_base, "base"}, {&s_shape, "shape"}, {&s_strides, "strides"},
       {&s_block_shape, "block_shape"}, {&s_i1, "i1"}, {&s_i32, "i32"}, {&s_i64, "i64"},
       {&s_u64, "u64"}, {&s_fp32, "fp32"}, {&cfg.cpu, "cpu"}, {&s_num_warps, "num_warps"},
-      {&s_num_stages, "num_stages"}, {&s_debug, "debug"}, {&s_grid, "grid"},
+      {&s_num_stages, "num_stages"}, {&s_debug, "debug"}, {&s_grid, "grid"}, {&s_run, "run"},
   };
   for (size_t i = 0; i < sizeof(words) / sizeof(*words); ++i) {
     if (*words[i].slot) continue;

@@ -328,7 +328,7 @@ class JITFunction(KernelInterface):
     def __getitem__(self, grid):
         fast = self._fast
         if fast and not self.debug and launch_hook is None:  # launches in C, else through run()
-            return fast.at(grid, self.run)
+            return fast.at(grid, self)
         return super().__getitem__(grid)
 
     def __repr__(self):
