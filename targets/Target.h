@@ -50,6 +50,13 @@ struct TargetFacts {
   // Blocks of host tensor descriptors can be copied into shared memory by
   // tensor maps (NVIDIA's TMA), completing on mbarriers (ir/IR.h).
   bool tensorMaps = false;
+  // Element width (bits) of dot operands that the matrix unit reads from
+  // shared memory only k-major (0: none): pipelined loops stage such
+  // operands k-major whatever their order in global memory, copying them
+  // element by element (Hopper's wgmma takes m/n-major operands only of
+  // 16-bit types; of the others, only 32-bit tf32 can be copied
+  // asynchronously one element at a time: cp.async moves 4 bytes or more).
+  int kMajorDotBits = 0;
 };
 
 // One runtime parameter of a compiled kernel, in launch order. Compile-time

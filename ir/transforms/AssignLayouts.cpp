@@ -139,7 +139,7 @@ public:
         continue;
       }
       if (op->is(OpCode::AsyncCopy)) {  // its pointers are operand 1
-        const Layout *l = coalesced(op->operand(1));
+        const Layout *l = asyncCopyLayout(op);
         for (unsigned i = 1; i < op->numOperands(); ++i) want(op->operand(i), l);
         continue;
       }
@@ -204,7 +204,10 @@ private:
   // Triton's blocked layout with `perThread` elements along order[0], lanes
   // and then warps spread over the dimensions fastest first; what is left over
   // wraps (broadcasts) along the fastest dimension.
-  const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread) {
+  // Lanes go along `order`, at most `firstLanes` along order[0] before
+  // the next dimension takes the rest.
+  const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread,
+                        int64_t firstLanes = 0) {
     size_t r = shape.size();
     std::vector<int64_t> spt(r, 1), tpw(r, 1), wpc(r, 1), left = shape;
     spt[size_t(order[0])] = std::min(perThread, shape[size_t(order[0])]);
@@ -212,6 +215,7 @@ private:
     int64_t lanes = lanes_, warps = warps_;
     for (int64_t d : order) {
       int64_t t = std::min(lanes, left[size_t(d)]);
+      if (d == order[0] && firstLanes > 0) t = std::min(t, firstLanes);
       tpw[size_t(d)] = t, lanes /= t, left[size_t(d)] /= t;
     }
     tpw[size_t(order[0])] *= lanes;
@@ -247,6 +251,25 @@ private:
     int64_t perThread = 1;
     while (perThread * 2 <= limit) perThread *= 2;
     return blocked(t.shape(), order, std::max<int64_t>(1, perThread));
+  }
+
+  // A copy into a buffer contiguous along another dimension than its
+  // pointers (a 2-d stage pipeline-loops keeps k-major for the matrix
+  // unit) moves one element per thread, 8 lanes along the pointers'
+  // contiguous dimension and 4 along the buffer's: each warp reads whole
+  // 32-byte sectors of 4-byte elements, and writes 8 rows of the swizzled
+  // buffer (8 phases of 128-byte rows, or 4 of two 64-byte rows) at 4
+  // consecutive elements each, 32 different banks. Coalesced as usual, its
+  // lanes would all write one column: 16 rows to a bank.
+  const Layout *asyncCopyLayout(const Operation *copy) {
+    const Layout *l = coalesced(copy->operand(1));
+    Type buffer = copy->operand(0)->type(), ptrs = copy->operand(1)->type();
+    const std::vector<int64_t> *bufferOrder = buffer.layout() ? buffer.layout()->param("order") : nullptr;
+    const std::vector<int64_t> *ptrOrder = l->param("order");
+    if (ptrs.rank() != 2 || !bufferOrder || bufferOrder->size() != 2 || !ptrOrder || (*bufferOrder)[0] == (*ptrOrder)[0])
+      return l;
+    int64_t along = (*ptrOrder)[0];
+    return blocked(ptrs.shape(), {along, 1 - along}, 1, 8);
   }
 
   // The layout of a load's, store's or atomic's tiles.
@@ -408,7 +431,7 @@ private:
       return;
     }
     case OpCode::AsyncCopy: {
-      const Layout *l = coalesced(op->operand(1));
+      const Layout *l = asyncCopyLayout(op);
       for (unsigned i = 1; i < op->numOperands(); ++i) convertOperand(op, i, l);
       return;
     }

@@ -13,7 +13,9 @@
 // matrix unit may finish them in the background: Hopper's wgmma).
 //
 // Buffers are swizzled along the pointers' contiguous dimension, rows
-// longer than the module's shared_atom_bytes cut into atoms (ir/Layouts.h).
+// longer than the module's shared_atom_bytes cut into atoms (ir/Layouts.h);
+// along k instead for operands the matrix unit reads only k-major (module
+// attribute k_major_dot_bits: Hopper's tf32), copied element by element.
 // With async_dots (dots that may still read a stage one iteration later)
 // and more than four warps, each buffer has one spare entry if it fits in
 // shared_memory_limit, and the loop says so (spare_stages): the copies of
@@ -102,6 +104,7 @@ public:
     int64_t sharedLimit = 0;      // shared_memory_limit (0: unknown)
     bool tensorMaps = false;      // tensor_maps
     bool asyncDots = false;       // async_dots
+    int64_t kMajorDotBits = 0;    // k_major_dot_bits
   };
   Pipeliner(ir::Operation &loop, int stages, const Facts &facts, const ir::AxisAnalysis &axis)
       : loop_(loop), stages_(facts.throughRegisters ? 2 : stages), registers_(facts.throughRegisters),
@@ -262,6 +265,31 @@ private:
     b.create(OpCode::AsyncCommitGroup, {}, {});
   }
 
+  // The dimension of load `ld`'s tile along k in every dot it feeds, when
+  // the matrix unit reads such operands only k-major (module attribute
+  // k_major_dot_bits) and the dots are its own: of floats, those of tf32
+  // precision (ieee has no matrix instruction; tf32x3 is three mma.sync).
+  std::optional<int64_t> kMajorDimension(const ir::Operation &ld) const {
+    ir::Type elem = ld.result()->type().element();
+    if (facts_.kMajorDotBits <= 0 || elem.bitWidth() != facts_.kMajorDotBits) return std::nullopt;
+    std::optional<int64_t> k;
+    bool agree = true;
+    auto note = [&](const ir::Value *v, bool transposed) {
+      for (const ir::Operation *dot : v->users()) {
+        if (!dot->is(OpCode::Dot)) continue;
+        if (elem.isFloat() && dot->attrs().getString("input_precision", "ieee") != "tf32") agree = false;
+        int64_t dim = (dot->operand(0) == v ? 1 : 0) ^ (transposed ? 1 : 0);  // A is m x k, B is k x n
+        if (dot->operand(0) == v && dot->operand(1) == v) agree = false;
+        agree = agree && (!k || *k == dim);
+        k = dim;
+      }
+    };
+    note(ld.result(), false);
+    for (const ir::Operation *u : ld.result()->users())
+      if (u->is(OpCode::Trans)) note(u->result(), true);
+    return agree ? k : std::nullopt;
+  }
+
   // The mbarrier of load `i`'s stage `slot`.
   ir::Value *barrierEntry(ir::Builder &b, size_t i, ir::Value *slot) {
     return i ? b.sameType(OpCode::Add, {slot, b.constantInt(int64_t(i) * barriersPerLoad_, slot->type())}) : slot;
@@ -318,6 +346,7 @@ private:
       ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
       int64_t fast = tma_ || info.contiguity[0] <= info.contiguity[1] ? 1 : 0;  // a tensor map's rows are dimension 1
+      if (std::optional<int64_t> k = tma_ || registers_ ? std::nullopt : kMajorDimension(*ld)) fast = *k;
       int elemBytes = std::max(1, t.element().bitWidth() / 8);
       std::vector<int64_t> stacked = {entries, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
       buffers_.push_back(b.createValue(
@@ -515,6 +544,7 @@ void pipelineLoops(ir::Module &m) {
   facts.sharedLimit = m.attrs().getInt("shared_memory_limit", 0);
   facts.tensorMaps = m.attrs().getInt("tensor_maps", 0) && !m.attrs().getInt("checked", 0);
   facts.asyncDots = m.attrs().getInt("async_dots", 0) != 0;
+  facts.kMajorDotBits = m.attrs().getInt("k_major_dot_bits", 0);
   for (auto &f : m.functions()) {
     if (f->isThreadLevel()) continue;
     std::vector<ir::Operation *> loops;

@@ -177,6 +177,7 @@ public:
     f.sharedAtomBytes = c.info && c.info->warpgroupMma && !c.ptxOnly ? 128 : 0;
     f.asyncDots = f.sharedAtomBytes > 0;
     f.tensorMaps = f.sharedAtomBytes > 0;
+    f.kMajorDotBits = f.sharedAtomBytes > 0 ? 32 : 0;  // wgmma's tf32
     return f;
   }
 

@@ -194,6 +194,9 @@ MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 
 # fp8: the same bytes of k per stage (Triton's tutorial 03 lists these for fp8).
 FP8_MATMUL_CONFIGS = [(128, 256, 128, 8, 3), (256, 128, 128, 8, 3), (128, 128, 128, 4, 4), (128, 256, 64, 8, 4),
                       (128, 128, 64, 4, 4), (64, 128, 128, 4, 4)]
+# fp32 (tf32 dots): the same bytes of k per stage, half the elements.
+TF32_MATMUL_CONFIGS = [(128, 256, 32, 8, 3), (256, 128, 32, 8, 3), (128, 128, 32, 4, 4), (128, 128, 16, 4, 4),
+                       (64, 128, 16, 4, 4), (128, 64, 16, 4, 4)]
 
 
 def _autotune(torch, launch, configs, reps=5):
@@ -287,7 +290,8 @@ def make_case(w, shape, dtype, torch, device):
         acc_dtype = "int32" if int8 else "float32"
         # Hopper: the same tiles also through host tensor descriptors (TMA).
         kinds = ["pointers"] + (["descriptors"] if torch.cuda.get_device_capability()[0] == 9 and not int8 else [])
-        configs = [cfg + (kind,) for kind in kinds for cfg in (FP8_MATMUL_CONFIGS if fp8 else MATMUL_CONFIGS)]
+        listed = FP8_MATMUL_CONFIGS if fp8 else TF32_MATMUL_CONFIGS if dtype == "fp32" else MATMUL_CONFIGS
+        configs = [cfg + (kind,) for kind in kinds for cfg in listed]
 
         def launcher(tessera_side):
             if tessera_side:

@@ -12,6 +12,7 @@
 # RUN: tessera compile %s --entry mmt --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 -D ACC=tl.int32 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA-I8
 # RUN: tessera compile %s --entry mmt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D PRECISION='"ieee"' --target nvptx --emit asm | FileCheck %s --check-prefix=IEEE
 # RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-NMAJOR
+# RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TF32-COPY
 # RUN: tessera compile %s --entry mmbt --signature "*fp8e4nv:16,*fp8e4nv:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 --target nvptx --emit asm | FileCheck %s --check-prefix=BT-FP8
 # RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=BT-IR
 # RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D AT=1 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=BT-SM80
@@ -106,9 +107,20 @@
 # WGMMA-I8-NOT: mma.sync
 # f32 dots at full precision have no tensor-core instruction.
 # IEEE-NOT: mma
-# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so mma.sync.
-# TF32-NMAJOR-NOT: wgmma.mma_async
-# TF32-NMAJOR: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so the
+# stages of B are k-major (module attribute k_major_dot_bits), copied one
+# 4-byte element at a time (cp.async.ca), as Triton does; A's stay 16-byte
+# copies.
+# TF32-NMAJOR: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
+# TF32-NMAJOR: cp.async.ca.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 4, {{%r[0-9]+}};
+# TF32-NMAJOR-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1;
+# TF32-NMAJOR-NOT: mma.sync
+# Those copies go one element per thread, 8 lanes along n and 4 along k, so
+# that each warp writes 32 banks of the swizzled stage (assign-layouts).
+# TF32-COPY: IR after assign-layouts
+# TF32-COPY: local_alloc : smem<3x32x128xf32, #shared<{{.*}}order = [1, 2]>>
+# TF32-COPY: tile<32x128xptr<f32>, #blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps_per_cta = [1, 4], order = [1, 0]>>
+# TF32-COPY: async_copy
 # Operands loaded as their transposes and transposed back (`b.T`, as
 # Triton's descriptor matmuls write it) are pipelined too: the stage is
 # read through a transposed view (local_trans), so fp8 B given as n x k is
