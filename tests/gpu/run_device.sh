@@ -5,7 +5,7 @@
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
 #   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
 #   steps: tests conformance bench ptx vulkan liger liger-bench fla triton-core tutorials launch gpu-tests aot
-#   (default: the first four). launch: the bench's vector_add rows (host
+#   (default: the first four; bench takes $BENCH_ARGS too). launch: the bench's vector_add rows (host
 #   time per launch beside Triton's). liger: Liger-Kernel's op tests and
 #   its ops' timing beside Triton (tessera.bench.liger; liger-bench: the
 #   timing alone, at $LIGER_TOKENS tokens, default "4096 16384"), from the .liger/
@@ -45,7 +45,8 @@ for step in $steps; do
         --json "$out/conformance.json" --junit "$out/conformance.xml" > "$out/conformance.log" 2>&1 || rc=1
       grep -A40 -E "^(failures|expected failures)" "$out/conformance.log" | head -40; tail -2 "$out/conformance.log" ;;
     bench)
-      "$py" -m tessera.bench --target nvptx --json "$out/bench.json" --plot-dir "$out/plots" \
+      # shellcheck disable=SC2086  # BENCH_ARGS: extra options, e.g. "--workload matmul --dtype fp32"
+      "$py" -m tessera.bench --target nvptx ${BENCH_ARGS:-} --json "$out/bench.json" --plot-dir "$out/plots" \
         > "$out/bench.log" 2>&1 || rc=1
       cat "$out/bench.log" ;;
     vulkan)
