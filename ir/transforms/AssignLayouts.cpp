@@ -138,6 +138,10 @@ public:
         }
         continue;
       }
+      if (op->is(OpCode::LocalStore)) {
+        if (const Layout *l = bufferTransposeLayout(op)) want(op->operand(1), l);
+        continue;
+      }
       if (op->is(OpCode::AsyncCopy)) {  // its pointers are operand 1
         const Layout *l = asyncCopyLayout(op);
         for (unsigned i = 1; i < op->numOperands(); ++i) want(op->operand(i), l);
@@ -270,6 +274,44 @@ private:
       return l;
     int64_t along = (*ptrOrder)[0];
     return blocked(ptrs.shape(), {along, 1 - along}, 1, 8);
+  }
+
+  // The fast (contiguous) dimension of a rank-2 shared buffer, or -1.
+  static int64_t bufferFast(Type buffer) {
+    const std::vector<int64_t> *order = buffer.layout() ? buffer.layout()->param("order") : nullptr;
+    return buffer.rank() == 2 && order && order->size() == 2 ? (*order)[0] : -1;
+  }
+
+  // A tile read from one buffer and stored to another contiguous along the
+  // other dimension (a stage pipeline-loops copies k-major for the matrix
+  // unit): 16 bytes per thread along the destination's contiguous
+  // dimension, so that each thread stores whole 16-byte vectors, and 8
+  // lanes along the source's, each phase of 8 lanes storing to 8 rows of
+  // the swizzled destination at 8 different phases (no bank conflicts);
+  // the reads are single elements, two lanes to a bank.
+  const Layout *bufferTransposeLayout(const Operation *store) {
+    const Operation *load = store->operand(1)->definingOp();
+    if (!load || !load->is(OpCode::LocalLoad)) return nullptr;
+    Type tile = store->operand(1)->type();
+    int64_t from = bufferFast(load->operand(0)->type()), to = bufferFast(store->operand(0)->type());
+    if (from < 0 || to < 0 || from == to) return nullptr;
+    const std::vector<int64_t> &shape = tile.shape();
+    std::vector<int64_t> spt(2, 1), tpw(2, 1), wpc(2, 1), left = shape;
+    spt[size_t(to)] = std::min<int64_t>(shape[size_t(to)], std::max<int64_t>(1, 16 / std::max(1, tile.element().bitWidth() / 8)));
+    left[size_t(to)] /= spt[size_t(to)];
+    int64_t lanes = lanes_, warps = warps_;
+    tpw[size_t(from)] = std::min<int64_t>({8, lanes, left[size_t(from)]});
+    lanes /= tpw[size_t(from)], left[size_t(from)] /= tpw[size_t(from)];
+    tpw[size_t(to)] = std::min(lanes, left[size_t(to)]);
+    lanes /= tpw[size_t(to)], left[size_t(to)] /= tpw[size_t(to)];
+    tpw[size_t(from)] *= lanes;  // a tile too small for the warp: lanes repeat
+    for (int64_t d : {to, from}) {
+      int64_t w = std::min(warps, left[size_t(d)]);
+      wpc[size_t(d)] = w, warps /= w;
+    }
+    wpc[size_t(from)] *= warps;
+    return Layout::get("blocked", {{"size_per_thread", spt}, {"threads_per_warp", tpw}, {"warps_per_cta", wpc},
+                                   {"order", {from, to}}});
   }
 
   // The layout of a load's, store's or atomic's tiles.

@@ -290,6 +290,11 @@ private:
     return agree ? k : std::nullopt;
   }
 
+  static bool copyElementwise() {
+    const char *env = std::getenv("TESSERA_K_MAJOR_STAGING");
+    return env && std::string(env) == "copy";
+  }
+
   // The mbarrier of load `i`'s stage `slot`.
   ir::Value *barrierEntry(ir::Builder &b, size_t i, ir::Value *slot) {
     return i ? b.sameType(OpCode::Add, {slot, b.constantInt(int64_t(i) * barriersPerLoad_, slot->type())}) : slot;
@@ -330,8 +335,23 @@ private:
     // and a spare entry where a dot may still read the stage before last
     // while the copies into the next one are issued, if it fits.
     int64_t entries = registers_ ? 1 : stages_;
+    // Per load: the dimension its stage is contiguous along, and whether a
+    // k-major copy of it is made through registers.
+    std::vector<int64_t> fastDims;
+    std::vector<bool> viaRegisters;
+    int64_t kCopyBytes = 0;
+    for (ir::Operation *ld : loads_) {
+      ir::Type t = ld->result()->type();
+      const ir::AxisInfo &info = axis_.get(ld->operand(0));
+      int64_t fast = tma_ || info.contiguity[0] <= info.contiguity[1] ? 1 : 0;  // a tensor map's rows are dimension 1
+      std::optional<int64_t> k = tma_ || registers_ ? std::nullopt : kMajorDimension(*ld);
+      viaRegisters.push_back(k && *k != fast && !copyElementwise());
+      if (k && !viaRegisters.back()) fast = *k;
+      fastDims.push_back(fast);
+      if (viaRegisters.back()) kCopyBytes += 2 * t.numElements() * std::max(1, t.element().bitWidth() / 8);
+    }
     if (!registers_ && facts_.spareStage) {
-      if (facts_.sharedLimit <= 0 || stageBytes() * (entries + 1) <= facts_.sharedLimit) ++entries;
+      if (facts_.sharedLimit <= 0 || stageBytes() * (entries + 1) + kCopyBytes <= facts_.sharedLimit) ++entries;
     }
     entries_ = entries;
     // Before the stages: a small buffer is placed first-fit for the whole
@@ -342,12 +362,23 @@ private:
     int64_t barriers = 1;
     while (barriers < barriersPerLoad_ * int64_t(loads_.size())) barriers *= 2;
     if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriers}, ir::Type::i64(), barrierLayout()));
-    for (ir::Operation *ld : loads_) {
-      ir::Type t = ld->result()->type();
-      const ir::AxisInfo &info = axis_.get(ld->operand(0));
-      int64_t fast = tma_ || info.contiguity[0] <= info.contiguity[1] ? 1 : 0;  // a tensor map's rows are dimension 1
-      if (std::optional<int64_t> k = tma_ || registers_ ? std::nullopt : kMajorDimension(*ld)) fast = *k;
+    for (size_t i = 0; i < loads_.size(); ++i) {
+      ir::Type t = loads_[i]->result()->type();
+      int64_t fast = fastDims[i];
       int elemBytes = std::max(1, t.element().bitWidth() / 8);
+      if (viaRegisters[i]) {
+        // Two entries: iteration i writes one while wgmma groups of i - 1
+        // may still read the other.
+        std::vector<int64_t> two = {2, t.shape()[0], t.shape()[1]}, kOrder = {1 - fast, fast};
+        kBuffers_.push_back(b.createValue(
+            OpCode::LocalAlloc, {},
+            ir::Type::buffer(two, t.element(), ir::swizzledSharedLayout(two, kOrder, elemBytes, 1, atomBytes_))));
+        kViews_.push_back(
+            ir::Type::buffer(t.shape(), t.element(), ir::swizzledSharedLayout(t.shape(), kOrder, elemBytes, 0, atomBytes_)));
+      } else {
+        kBuffers_.push_back(nullptr);
+        kViews_.push_back(ir::Type());
+      }
       std::vector<int64_t> stacked = {entries, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
       buffers_.push_back(b.createValue(
           OpCode::LocalAlloc, {},
@@ -400,6 +431,7 @@ private:
       ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
       if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
       if (ivT != i32) index = in.cast(index, i32);
+      iteration_ = index;
       readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
       writeSlot = in.sameType(
           OpCode::Rem, {in.sameType(OpCode::Add, {index, in.constantInt(stages_ - 1, i32)}), in.constantInt(entries_, i32)});
@@ -423,13 +455,21 @@ private:
     auto readStage = [&](size_t i) {
       if (tma_) waits.push_back(in.create(OpCode::MbarrierWait, {barriers_, barrierEntry(in, i, readSlot), parity}, {}));
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
+      ir::Type viewType = views_[i];
+      if (kBuffers_[i]) {
+        ir::Value *tile = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
+        ir::Value *entry = in.sameType(OpCode::Rem, {iteration_, in.constantInt(2, iteration_->type())});
+        view = in.createValue(OpCode::LocalView, {kBuffers_[i], entry}, kViews_[i]);
+        in.create(OpCode::LocalStore, {view, tile}, {});
+        viewType = kViews_[i];
+      }
       bool direct = false;
       for (ir::Operation *u : loads_[i]->result()->users()) {
         if (!u->is(OpCode::Trans)) {
           direct = true;
           continue;
         }
-        ir::Value *swapped = in.createValue(OpCode::LocalTrans, {view}, ir::transposedSharedBuffer(views_[i]));
+        ir::Value *swapped = in.createValue(OpCode::LocalTrans, {view}, ir::transposedSharedBuffer(viewType));
         map[u->result()] = in.createValue(OpCode::LocalLoad, {swapped}, u->result()->type());
       }
       if (direct) map[loads_[i]->result()] = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
@@ -522,6 +562,11 @@ private:
   std::set<unsigned> carried_;  // indices of loop-carried values the slice updates
   std::vector<ir::Value *> buffers_;
   std::vector<ir::Type> views_;
+  // Per load: its k-major copy (2 entries) when the stage is read through
+  // registers into one, else null.
+  std::vector<ir::Value *> kBuffers_;
+  std::vector<ir::Type> kViews_;
+  ir::Value *iteration_ = nullptr;  // the loop's iteration index (i32), in the new body
 };
 
 void collectLoops(ir::Block &b, std::vector<ir::Operation *> &out) {

@@ -69,9 +69,40 @@ bool lowerWait(const ir::Operation &op, ThreadLowering &L) {
   return true;
 }
 
+// The buffer a view of shared memory is of (its local_alloc), or null.
+const ir::Operation *rootBuffer(const ir::Value *v) {
+  const ir::Operation *def = v->definingOp();
+  while (def && (def->is(OpCode::LocalView) || def->is(OpCode::LocalTrans))) def = def->operand(0)->definingOp();
+  return def && def->is(OpCode::LocalAlloc) ? def : nullptr;
+}
+
+// Whether some wgmma reads buffer `alloc` in place (through its views).
+bool readByWgmma(const ir::Value *view, const ir::AttrDict &module) {
+  std::vector<const ir::Value *> work = {view};
+  for (size_t i = 0; i < work.size(); ++i)
+    for (const ir::Operation *u : work[i]->users()) {
+      if (u->is(OpCode::LocalView) || u->is(OpCode::LocalTrans)) work.push_back(u->result());
+      if (u->is(OpCode::LocalLoad) && readInPlace(*u, module)) return true;
+    }
+  return false;
+}
+
+// A store to a buffer that wgmma reads (a stage pipeline-loops copies
+// k-major through registers): wgmma reads through the async proxy, so the
+// storing threads fence their generic-proxy writes before the barrier that
+// orders them before the multiply.
+bool lowerLocalStore(const ir::Operation &op, ThreadLowering &L) {
+  const ir::Operation *alloc = rootBuffer(op.operand(0));
+  if (!alloc || !readByWgmma(alloc->result(), L.moduleAttrs)) return false;
+  L.lowerLocalStore(op);
+  L.b.create(OpCode::FenceAsyncShared, {}, {});
+  return true;
+}
+
 } // namespace
 
 void registerAsyncCopyLowerings() {
+  gpu::registerOpLowering("nvptx", OpCode::LocalStore, lowerLocalStore);
   gpu::registerOpLowering("nvptx", OpCode::AsyncCopy, lowerAsyncCopy);
   gpu::registerOpLowering("nvptx", OpCode::AsyncCommitGroup, lowerCommit);
   gpu::registerOpLowering("nvptx", OpCode::AsyncWait, lowerWait);

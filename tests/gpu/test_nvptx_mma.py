@@ -91,9 +91,8 @@ def test_matmul_f32_on_tensor_cores(torch, precision, tol):
     assert err < tol, err
     ptx = _precision_kernel.compile_only("nvptx", a, b, c, m, n, k, BM=64, BN=64, BK=32, PRECISION=precision).assembly
     if precision == "tf32" and _wgmma_expected(ptx, (64, 64, 32), 4):
-        # B n-major: its stages are k-major for wgmma, copied 4 bytes at a time.
+        # B n-major: each stage copied k-major through registers for wgmma.
         assert "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32" in ptx and "mma.sync" not in ptx
-        assert "cp.async.ca.shared.global" in ptx
     else:
         assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
     if precision == "tf32x3":
@@ -272,8 +271,9 @@ def test_wgmma_k_major_inputs(torch, a_dtype, b_dtype, inst, block, num_warps):
 @pytest.mark.parametrize("block,num_warps", [((128, 128, 32), 4), ((128, 256, 32), 8), ((64, 128, 16), 4),
                                              ((128, 64, 32), 8)])
 def test_wgmma_tf32_m_n_major_inputs(torch, a_t, block, num_warps):
-    # tf32 with B (and A, a_t) contiguous along n (m): pipeline-loops stages
-    # them k-major, element by element, so that wgmma reads them. Ragged.
+    # tf32 with B (and A, a_t) contiguous along n (m): each iteration copies
+    # their stages through registers into k-major buffers that wgmma reads
+    # (pipeline-loops). Ragged.
     m, n, k = 333, 300, 1000
     a = torch.randn((k, m) if a_t else (m, k), device="cuda")
     b = torch.randn(k, n, device="cuda")
@@ -284,7 +284,7 @@ def test_wgmma_tf32_m_n_major_inputs(torch, a_t, block, num_warps):
     if _wgmma_expected(ptx, block, num_warps):
         want = "wgmma.mma_async.sync.aligned.m64n%dk8.f32.tf32.tf32" % block[1]
         assert want in ptx and "mma.sync" not in ptx, [l for l in ptx.splitlines() if "mma" in l][:2]
-        assert "cp.async.ca.shared.global" in ptx
+        assert "fence.proxy.async.shared::cta" in ptx
 
 
 @tessera.jit

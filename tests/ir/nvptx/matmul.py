@@ -107,20 +107,30 @@
 # WGMMA-I8-NOT: mma.sync
 # f32 dots at full precision have no tensor-core instruction.
 # IEEE-NOT: mma
-# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so the
-# stages of B are k-major (module attribute k_major_dot_bits), copied one
-# 4-byte element at a time (cp.async.ca), as Triton does; A's stay 16-byte
-# copies.
+# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so each
+# iteration copies B's stage (16-byte cp.async as usual) through registers
+# into a k-major buffer of two entries (module attribute k_major_dot_bits):
+# single-element reads, 16-byte stores, then a proxy fence before the
+# barrier, for wgmma reads through the async proxy.
+# TF32-NMAJOR-NOT: cp.async.ca
 # TF32-NMAJOR: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
-# TF32-NMAJOR: cp.async.ca.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 4, {{%r[0-9]+}};
+# TF32-NMAJOR: cp.async.wait_group 1;
+# TF32-NMAJOR: ld.shared.f32
+# TF32-NMAJOR: st.shared.v4.f32
+# TF32-NMAJOR: fence.proxy.async.shared::cta;
+# TF32-NMAJOR: bar.sync 0;
 # TF32-NMAJOR-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1;
 # TF32-NMAJOR-NOT: mma.sync
-# Those copies go one element per thread, 8 lanes along n and 4 along k, so
-# that each warp writes 32 banks of the swizzled stage (assign-layouts).
+# The copy's layout (assign-layouts): 4 elements per thread along k (a
+# 16-byte store), 8 lanes along n (each phase of 8 lanes stores to 8 rows
+# at 8 swizzle phases: no bank conflicts).
 # TF32-COPY: IR after assign-layouts
-# TF32-COPY: local_alloc : smem<3x32x128xf32, #shared<{{.*}}order = [1, 2]>>
-# TF32-COPY: tile<32x128xptr<f32>, #blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps_per_cta = [1, 4], order = [1, 0]>>
-# TF32-COPY: async_copy
+# TF32-COPY: local_alloc : smem<2x32x128xf32, #shared<{{.*}}order = [1, 2]>>
+# TF32-COPY: local_alloc : smem<3x32x128xf32, #shared<{{.*}}order = [2, 1]{{.*}}>>
+# TF32-COPY: local_load {{.*}} : tile<32x128xf32, #blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps_per_cta = [2, 2], order = [1, 0]>>
+# TF32-COPY: rem
+# TF32-COPY-NEXT: local_view
+# TF32-COPY-NEXT: local_store
 # Operands loaded as their transposes and transposed back (`b.T`, as
 # Triton's descriptor matmuls write it) are pipelined too: the stage is
 # read through a transposed view (local_trans), so fp8 B given as n x k is
