@@ -51,11 +51,11 @@ struct TargetFacts {
   // tensor maps (NVIDIA's TMA), completing on mbarriers (ir/IR.h).
   bool tensorMaps = false;
   // Element width (bits) of dot operands that the matrix unit reads from
-  // shared memory only k-major (0: none): pipelined loops stage such
-  // operands k-major whatever their order in global memory, copying them
-  // element by element (Hopper's wgmma takes m/n-major operands only of
-  // 16-bit types; of the others, only 32-bit tf32 can be copied
-  // asynchronously one element at a time: cp.async moves 4 bytes or more).
+  // shared memory only k-major (0: none): pipelined loops give such
+  // operands k-major buffers whatever their order in global memory
+  // (Hopper's wgmma takes m/n-major operands only of 16-bit types; of the
+  // others, 32-bit tf32 is the one whose single elements cp.async can copy,
+  // 4 bytes or more, where the k-major copy through registers does not fit).
   int kMajorDotBits = 0;
 };
 

@@ -13,9 +13,14 @@
 // matrix unit may finish them in the background: Hopper's wgmma).
 //
 // Buffers are swizzled along the pointers' contiguous dimension, rows
-// longer than the module's shared_atom_bytes cut into atoms (ir/Layouts.h);
-// along k instead for operands the matrix unit reads only k-major (module
-// attribute k_major_dot_bits: Hopper's tf32), copied element by element.
+// longer than the module's shared_atom_bytes cut into atoms (ir/Layouts.h).
+// Operands the matrix unit reads only k-major (module attribute
+// k_major_dot_bits: Hopper's tf32) whose pointers are contiguous along m
+// or n: each iteration reads its stage into registers and stores it to
+// entry i % 2 of a k-major buffer, which the dots read (a wgmma of
+// iteration i - 1 may still read the other entry); where those buffers
+// do not fit in shared_memory_limit, the stage itself is k-major instead,
+// copied one element at a time.
 // With async_dots (dots that may still read a stage one iteration later)
 // and more than four warps, each buffer has one spare entry if it fits in
 // shared_memory_limit, and the loop says so (spare_stages): the copies of
@@ -290,11 +295,6 @@ private:
     return agree ? k : std::nullopt;
   }
 
-  static bool copyElementwise() {
-    const char *env = std::getenv("TESSERA_K_MAJOR_STAGING");
-    return env && std::string(env) == "copy";
-  }
-
   // The mbarrier of load `i`'s stage `slot`.
   ir::Value *barrierEntry(ir::Builder &b, size_t i, ir::Value *slot) {
     return i ? b.sameType(OpCode::Add, {slot, b.constantInt(int64_t(i) * barriersPerLoad_, slot->type())}) : slot;
@@ -345,11 +345,19 @@ private:
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
       int64_t fast = tma_ || info.contiguity[0] <= info.contiguity[1] ? 1 : 0;  // a tensor map's rows are dimension 1
       std::optional<int64_t> k = tma_ || registers_ ? std::nullopt : kMajorDimension(*ld);
-      viaRegisters.push_back(k && *k != fast && !copyElementwise());
-      if (k && !viaRegisters.back()) fast = *k;
-      fastDims.push_back(fast);
+      viaRegisters.push_back(k && *k != fast);
+      fastDims.push_back(k ? *k : fast);
       if (viaRegisters.back()) kCopyBytes += 2 * t.numElements() * std::max(1, t.element().bitWidth() / 8);
     }
+    // Without room for the k-major copies, such stages are k-major
+    // themselves, copied element by element.
+    bool roomForCopies = facts_.sharedLimit <= 0 || stageBytes() * entries + kCopyBytes <= facts_.sharedLimit;
+    for (size_t i = 0; i < loads_.size(); ++i) {
+      if (!viaRegisters[i]) continue;
+      if (roomForCopies) fastDims[i] = 1 - fastDims[i];  // the stage keeps the pointers' order
+      else viaRegisters[i] = false;
+    }
+    if (!roomForCopies) kCopyBytes = 0;
     if (!registers_ && facts_.spareStage) {
       if (facts_.sharedLimit <= 0 || stageBytes() * (entries + 1) + kCopyBytes <= facts_.sharedLimit) ++entries;
     }
@@ -369,7 +377,7 @@ private:
       if (viaRegisters[i]) {
         // Two entries: iteration i writes one while wgmma groups of i - 1
         // may still read the other.
-        std::vector<int64_t> two = {2, t.shape()[0], t.shape()[1]}, kOrder = {1 - fast, fast};
+        std::vector<int64_t> two = {2, t.shape()[0], t.shape()[1]}, kOrder = {1 - fast, fast};  // along k
         kBuffers_.push_back(b.createValue(
             OpCode::LocalAlloc, {},
             ir::Type::buffer(two, t.element(), ir::swizzledSharedLayout(two, kOrder, elemBytes, 1, atomBytes_))));
