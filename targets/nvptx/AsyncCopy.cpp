@@ -5,6 +5,7 @@
 // and the tile it waits for was copied by every thread. A copy whose
 // masked-off elements take a value other than zero, or whose groups are
 // narrower than 4 bytes, falls to the shared (synchronous) lowering.
+// Stores to a buffer wgmma reads are followed by a proxy fence.
 #include "targets/nvptx/Lowerings.h"
 
 #include "ir/Fold.h"
