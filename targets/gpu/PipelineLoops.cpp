@@ -295,14 +295,6 @@ private:
     return agree ? k : std::nullopt;
   }
 
-  // Load i's stage entry `slot` read into registers and stored to entry
-  // `entry` of its k-major buffer.
-  void copyToKMajor(ir::Builder &b, size_t i, ir::Value *slot, ir::Value *entry) {
-    ir::Value *stage = b.createValue(OpCode::LocalView, {buffers_[i], slot}, views_[i]);
-    ir::Value *tile = b.createValue(OpCode::LocalLoad, {stage}, loads_[i]->result()->type());
-    b.create(OpCode::LocalStore, {b.createValue(OpCode::LocalView, {kBuffers_[i], entry}, kViews_[i]), tile}, {});
-  }
-
   // The mbarrier of load `i`'s stage `slot`.
   ir::Value *barrierEntry(ir::Builder &b, size_t i, ir::Value *slot) {
     return i ? b.sameType(OpCode::Add, {slot, b.constantInt(int64_t(i) * barriersPerLoad_, slot->type())}) : slot;
@@ -421,17 +413,6 @@ private:
       else issue(b, map, iv, b.constantInt(j, i32));
       for (unsigned k : carried_) ahead[k] = ir::lookupOrSelf(map, body.terminator()->operand(k));
     }
-    // With 3 stages or more, iteration i makes the k-major copy of stage
-    // i + 1 after its dots are issued (waiting for one group less), so that
-    // the copy overlaps the multiply; iteration 0's is made here.
-    copyAhead_ = stages_ >= 3 && std::any_of(kBuffers_.begin(), kBuffers_.end(), [](ir::Value *v) { return v; });
-    if (copyAhead_) {
-      ir::AttrDict first;
-      first.set("pending", ir::Attribute(int64_t(stages_ - 2)));
-      b.create(OpCode::AsyncWait, {}, {}, first);
-      for (size_t i = 0; i < loads_.size(); ++i)
-        if (kBuffers_[i]) copyToKMajor(b, i, b.constantInt(0, i32), b.constantInt(0, i32));
-    }
     // The loop, carrying the slice's values S-1 iterations ahead too.
     std::vector<ir::Value *> operands(loop_.operands().begin(), loop_.operands().end());
     std::vector<ir::Type> types;
@@ -484,9 +465,10 @@ private:
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
       ir::Type viewType = views_[i];
       if (kBuffers_[i]) {
+        ir::Value *tile = in.createValue(OpCode::LocalLoad, {view}, loads_[i]->result()->type());
         ir::Value *entry = in.sameType(OpCode::Rem, {iteration_, in.constantInt(2, iteration_->type())});
-        if (!copyAhead_) copyToKMajor(in, i, readSlot, entry);
         view = in.createValue(OpCode::LocalView, {kBuffers_[i], entry}, kViews_[i]);
+        in.create(OpCode::LocalStore, {view, tile}, {});
         viewType = kViews_[i];
       }
       bool direct = false;
@@ -528,20 +510,6 @@ private:
     if (registers_) {
       storeStage(in, nextTiles, writeSlot);
     } else {
-      if (copyAhead_) {
-        // Stage i + 1 has landed once one group less is in flight; the
-        // wait's barrier also orders every warp's dots of iteration i - 1,
-        // finished by the time they issued this iteration's, before the
-        // stores to the k-major entry those read.
-        ir::AttrDict next;
-        next.set("pending", ir::Attribute(int64_t(stages_ - 3)));
-        in.create(OpCode::AsyncWait, {}, {}, next);
-        ir::Value *ahead = in.sameType(OpCode::Add, {iteration_, in.constantInt(1, i32)});
-        ir::Value *slot = in.sameType(OpCode::Rem, {ahead, in.constantInt(entries_, i32)});
-        ir::Value *entry = in.sameType(OpCode::Rem, {ahead, in.constantInt(2, i32)});
-        for (size_t i = 0; i < loads_.size(); ++i)
-          if (kBuffers_[i]) copyToKMajor(in, i, slot, entry);
-      }
       // Last, so that the body's reads of the current stage come before any
       // copy (into another stage) in program order.
       ir::Value *nextIv = aheadIv();
@@ -607,7 +575,6 @@ private:
   std::vector<ir::Value *> kBuffers_;
   std::vector<ir::Type> kViews_;
   ir::Value *iteration_ = nullptr;  // the loop's iteration index (i32), in the new body
-  bool copyAhead_ = false;          // k-major copies made one iteration ahead (copyToKMajor)
 };
 
 void collectLoops(ir::Block &b, std::vector<ir::Operation *> &out) {

@@ -107,11 +107,11 @@
 # WGMMA-I8-NOT: mma.sync
 # f32 dots at full precision have no tensor-core instruction.
 # IEEE-NOT: mma
-# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so B's
-# stages (16-byte cp.async as usual) are copied through registers into a
-# k-major buffer of two entries (module attribute k_major_dot_bits), the
-# first before the loop: single-element reads, 16-byte stores, then a
-# proxy fence before the barrier, for wgmma reads through the async proxy.
+# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so each
+# iteration copies B's stage (16-byte cp.async as usual) through registers
+# into a k-major buffer of two entries (module attribute k_major_dot_bits):
+# single-element reads, 16-byte stores, then a proxy fence before the
+# barrier, for wgmma reads through the async proxy.
 # TF32-NMAJOR-NOT: cp.async.ca
 # TF32-NMAJOR: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
 # TF32-NMAJOR: cp.async.wait_group 1;
@@ -127,12 +127,8 @@
 # TF32-COPY: IR after assign-layouts
 # TF32-COPY: local_alloc : smem<2x32x128xf32, #shared<{{.*}}order = [1, 2]>>
 # TF32-COPY: local_alloc : smem<3x32x128xf32, #shared<{{.*}}order = [2, 1]{{.*}}>>
-# In the loop, the copy of the next stage comes after the dot, once one
-# group less is in flight, and overlaps the multiply.
-# TF32-COPY: for
-# TF32-COPY: dot
-# TF32-COPY-NEXT: async_wait {pending = 0}
 # TF32-COPY: local_load {{.*}} : tile<32x128xf32, #blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps_per_cta = [2, 2], order = [1, 0]>>
+# TF32-COPY: rem
 # TF32-COPY-NEXT: local_view
 # TF32-COPY-NEXT: local_store
 # Operands loaded as their transposes and transposed back (`b.T`, as
