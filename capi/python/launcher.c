@@ -632,6 +632,11 @@ static PyObject *launch_bound(Launcher *self, Bound *b, PyObject *args, PyObject
   status = cfg.launch(handle, grid, b->runtime ? b->ptrs : NULL, stream);
   Py_END_ALLOW_THREADS
   if (status != 0) {
+    if (!self->on_error) {
+      Py_DECREF(entry);
+      PyErr_Format(PyExc_RuntimeError, "kernel launch failed (status %d) after its JITFunction was collected", status);
+      return NULL;
+    }
     PyObject *r = PyObject_CallFunction(self->on_error, "Oi", kernel, status);
     Py_DECREF(entry);
     Py_XDECREF(r);
@@ -825,8 +830,36 @@ static PyObject *Launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwar
   return (PyObject *)self;
 }
 
+/* The garbage collector's view: a JITFunction holds its Launcher, whose
+ * on_error is the JITFunction's bound method, a cycle that only a
+ * collector seeing through the Launcher can free. */
+static int Launcher_traverse(Launcher *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->names);
+  Py_VISIT(self->defaults);
+  Py_VISIT(self->missing);
+  Py_VISIT(self->index);
+  Py_VISIT(self->cache);
+  Py_VISIT(self->watch);
+  Py_VISIT(self->on_error);
+  Py_VISIT(self->last_entry);
+  if (self->last_words)
+    for (Py_ssize_t i = 0, n = 2 * self->n + 3; i < n; ++i) Py_VISIT(self->last_words[i]);
+  return 0;
+}
+
+/* Breaks cycles; the Launcher stays usable (it only launches no more: its
+ * kernels and on_error are gone). */
+static int Launcher_clear_refs(Launcher *self) {
+  forget_last(self);
+  if (self->cache) PyDict_Clear(self->cache);
+  Py_CLEAR(self->on_error);
+  return 0;
+}
+
 static void Launcher_dealloc(Launcher *self) {
   PyTypeObject *type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
   Py_XDECREF(self->names);
   Py_XDECREF(self->defaults);
   Py_XDECREF(self->missing);
@@ -856,13 +889,15 @@ static PyMethodDef launcher_methods[] = {
 static PyType_Slot launcher_slots[] = {
     {Py_tp_new, (void *)Launcher_new},
     {Py_tp_dealloc, (void *)Launcher_dealloc},
+    {Py_tp_traverse, (void *)Launcher_traverse},
+    {Py_tp_clear, (void *)Launcher_clear_refs},
     {Py_tp_methods, launcher_methods},
     {Py_tp_doc, (void *)"A JITFunction's launch fast lane (see capi/python/launcher.c)."},
     {0, NULL},
 };
 
-static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher), 0, Py_TPFLAGS_DEFAULT,
-                                    launcher_slots};
+static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher), 0,
+                                    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, launcher_slots};
 
 /* configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored,
  *           constexpr_types, descriptor_type, sizes) */

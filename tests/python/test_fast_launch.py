@@ -234,6 +234,32 @@ def test_a_new_target_starts_afresh():
     assert one._fast.launches() == before + 1 and out[0] == 1
 
 
+def test_kernels_with_a_fast_lane_are_collected():
+    # A JITFunction holds its Launcher, whose error callback is the
+    # JITFunction's bound method: the collector must see through the
+    # Launcher to free kernels made and dropped at run time.
+    import gc
+    import weakref
+
+    def make(step):
+        @tessera.jit
+        def bump(x, n, B: tl.constexpr):
+            o = tl.arange(0, B)
+            tl.store(x + o, tl.load(x + o, mask=o < n) + step, mask=o < n)
+        return bump
+
+    x = np.zeros(16, np.float32)
+    refs = []
+    for step in (1.0, 2.0, 3.0):
+        kernel = make(step)
+        launch_twice(kernel, (1,), (x, 16), {"B": 16})
+        refs.append(weakref.ref(kernel))
+        del kernel
+    gc.collect()
+    assert [r() for r in refs] == [None] * 3
+    assert (x == 2 * (1 + 2 + 3)).all()
+
+
 def test_launched_kernels_carry_tritons_facts():
     # What Triton's tutorials read from a launch's or warmup's result.
     @tessera.jit
