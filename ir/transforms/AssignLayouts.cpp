@@ -208,14 +208,22 @@ private:
   // Triton's blocked layout with `perThread` elements along order[0], lanes
   // and then warps spread over the dimensions fastest first; what is left over
   // wraps (broadcasts) along the fastest dimension.
-  // Lanes go along `order`, at most `firstLanes` along order[0] before
-  // the next dimension takes the rest.
   const Layout *blocked(const std::vector<int64_t> &shape, std::vector<int64_t> order, int64_t perThread,
                         int64_t firstLanes = 0) {
+    return distributed(shape, order[0], perThread, order, firstLanes, order);
+  }
+
+  // A blocked layout of `perThread` elements along dimension `vector`,
+  // lanes spread over the dimensions in `order` (at most `firstLanes` on
+  // the first, 0: no limit) and warps in `warpOrder`; what is left over
+  // wraps along order[0], the layout's fastest dimension.
+  const Layout *distributed(const std::vector<int64_t> &shape, int64_t vector, int64_t perThread,
+                            const std::vector<int64_t> &order, int64_t firstLanes,
+                            const std::vector<int64_t> &warpOrder) {
     size_t r = shape.size();
     std::vector<int64_t> spt(r, 1), tpw(r, 1), wpc(r, 1), left = shape;
-    spt[size_t(order[0])] = std::min(perThread, shape[size_t(order[0])]);
-    left[size_t(order[0])] /= spt[size_t(order[0])];
+    spt[size_t(vector)] = std::min(perThread, shape[size_t(vector)]);
+    left[size_t(vector)] /= spt[size_t(vector)];
     int64_t lanes = lanes_, warps = warps_;
     for (int64_t d : order) {
       int64_t t = std::min(lanes, left[size_t(d)]);
@@ -223,7 +231,7 @@ private:
       tpw[size_t(d)] = t, lanes /= t, left[size_t(d)] /= t;
     }
     tpw[size_t(order[0])] *= lanes;
-    for (int64_t d : order) {
+    for (int64_t d : warpOrder) {
       int64_t w = std::min(warps, left[size_t(d)]);
       wpc[size_t(d)] = w, warps /= w, left[size_t(d)] /= w;
     }
@@ -267,13 +275,10 @@ private:
   // lanes would all write one column: 16 rows to a bank.
   const Layout *asyncCopyLayout(const Operation *copy) {
     const Layout *l = coalesced(copy->operand(1));
-    Type buffer = copy->operand(0)->type(), ptrs = copy->operand(1)->type();
-    const std::vector<int64_t> *bufferOrder = buffer.layout() ? buffer.layout()->param("order") : nullptr;
+    int64_t to = bufferFast(copy->operand(0)->type());
     const std::vector<int64_t> *ptrOrder = l->param("order");
-    if (ptrs.rank() != 2 || !bufferOrder || bufferOrder->size() != 2 || !ptrOrder || (*bufferOrder)[0] == (*ptrOrder)[0])
-      return l;
-    int64_t along = (*ptrOrder)[0];
-    return blocked(ptrs.shape(), {along, 1 - along}, 1, 8);
+    if (to < 0 || !ptrOrder || (*ptrOrder)[0] == to) return l;
+    return blocked(copy->operand(1)->type().shape(), {1 - to, to}, 1, 8);
   }
 
   // The fast (contiguous) dimension of a rank-2 shared buffer, or -1.
@@ -295,23 +300,8 @@ private:
     Type tile = store->operand(1)->type();
     int64_t from = bufferFast(load->operand(0)->type()), to = bufferFast(store->operand(0)->type());
     if (from < 0 || to < 0 || from == to) return nullptr;
-    const std::vector<int64_t> &shape = tile.shape();
-    std::vector<int64_t> spt(2, 1), tpw(2, 1), wpc(2, 1), left = shape;
-    spt[size_t(to)] = std::min<int64_t>(shape[size_t(to)], std::max<int64_t>(1, 16 / std::max(1, tile.element().bitWidth() / 8)));
-    left[size_t(to)] /= spt[size_t(to)];
-    int64_t lanes = lanes_, warps = warps_;
-    tpw[size_t(from)] = std::min<int64_t>({8, lanes, left[size_t(from)]});
-    lanes /= tpw[size_t(from)], left[size_t(from)] /= tpw[size_t(from)];
-    tpw[size_t(to)] = std::min(lanes, left[size_t(to)]);
-    lanes /= tpw[size_t(to)], left[size_t(to)] /= tpw[size_t(to)];
-    tpw[size_t(from)] *= lanes;  // a tile too small for the warp: lanes repeat
-    for (int64_t d : {to, from}) {
-      int64_t w = std::min(warps, left[size_t(d)]);
-      wpc[size_t(d)] = w, warps /= w;
-    }
-    wpc[size_t(from)] *= warps;
-    return Layout::get("blocked", {{"size_per_thread", spt}, {"threads_per_warp", tpw}, {"warps_per_cta", wpc},
-                                   {"order", {from, to}}});
+    int64_t perThread = std::max<int64_t>(1, 16 / std::max(1, tile.element().bitWidth() / 8));
+    return distributed(tile.shape(), to, perThread, {from, to}, 8, {to, from});
   }
 
   // The layout of a load's, store's or atomic's tiles.

@@ -183,12 +183,11 @@ private:
   }
 
   // Bytes of one stage entry of every buffer.
+  static int64_t tileBytes(ir::Type t) { return t.numElements() * std::max(1, t.element().bitWidth() / 8); }
+
   int64_t stageBytes() const {
     int64_t bytes = 0;
-    for (ir::Operation *ld : loads_) {
-      ir::Type t = ld->result()->type();
-      bytes += t.numElements() * std::max(1, t.element().bitWidth() / 8);
-    }
+    for (ir::Operation *ld : loads_) bytes += tileBytes(ld->result()->type());
     return bytes;
   }
 
@@ -338,24 +337,23 @@ private:
     // Per load: the dimension its stage is contiguous along, and whether a
     // k-major copy of it is made through registers.
     std::vector<int64_t> fastDims;
+    std::vector<std::optional<int64_t>> kDims;
     std::vector<bool> viaRegisters;
     int64_t kCopyBytes = 0;
     for (ir::Operation *ld : loads_) {
-      ir::Type t = ld->result()->type();
       const ir::AxisInfo &info = axis_.get(ld->operand(0));
-      int64_t fast = tma_ || info.contiguity[0] <= info.contiguity[1] ? 1 : 0;  // a tensor map's rows are dimension 1
-      std::optional<int64_t> k = tma_ || registers_ ? std::nullopt : kMajorDimension(*ld);
-      viaRegisters.push_back(k && *k != fast);
-      fastDims.push_back(k ? *k : fast);
-      if (viaRegisters.back()) kCopyBytes += 2 * t.numElements() * std::max(1, t.element().bitWidth() / 8);
+      fastDims.push_back(tma_ || info.contiguity[0] <= info.contiguity[1] ? 1 : 0);  // a tensor map's rows are dimension 1
+      kDims.push_back(tma_ || registers_ ? std::nullopt : kMajorDimension(*ld));
+      viaRegisters.push_back(kDims.back() && *kDims.back() != fastDims.back());
+      if (viaRegisters.back()) kCopyBytes += 2 * tileBytes(ld->result()->type());
     }
     // Without room for the k-major copies, such stages are k-major
     // themselves, copied element by element.
     bool roomForCopies = facts_.sharedLimit <= 0 || stageBytes() * entries + kCopyBytes <= facts_.sharedLimit;
     for (size_t i = 0; i < loads_.size(); ++i) {
-      if (!viaRegisters[i]) continue;
-      if (roomForCopies) fastDims[i] = 1 - fastDims[i];  // the stage keeps the pointers' order
-      else viaRegisters[i] = false;
+      if (!kDims[i] || (viaRegisters[i] && roomForCopies)) continue;
+      fastDims[i] = *kDims[i];
+      viaRegisters[i] = false;
     }
     if (!roomForCopies) kCopyBytes = 0;
     if (!registers_ && facts_.spareStage) {

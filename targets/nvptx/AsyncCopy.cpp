@@ -77,14 +77,10 @@ const ir::Operation *rootBuffer(const ir::Value *v) {
   return def && def->is(OpCode::LocalAlloc) ? def : nullptr;
 }
 
-// Whether some wgmma reads buffer `alloc` in place (through its views).
-bool readByWgmma(const ir::Value *view, const ir::AttrDict &module) {
-  std::vector<const ir::Value *> work = {view};
-  for (size_t i = 0; i < work.size(); ++i)
-    for (const ir::Operation *u : work[i]->users()) {
-      if (u->is(OpCode::LocalView) || u->is(OpCode::LocalTrans)) work.push_back(u->result());
-      if (u->is(OpCode::LocalLoad) && readInPlace(*u, module)) return true;
-    }
+// Whether some wgmma reads `buffer` in place (through its views).
+bool readByWgmma(const ir::Value *buffer, const ir::AttrDict &module) {
+  for (const ir::Operation *u : usersThroughViews(buffer))
+    if (u->is(OpCode::LocalLoad) && readInPlace(*u, module)) return true;
   return false;
 }
 

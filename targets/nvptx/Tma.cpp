@@ -81,16 +81,8 @@ std::vector<size_t> appendAtoms(const ir::Operation &op, ThreadLowering &L, cons
 // copying into a stage again needs no proxy fence (in thread 0 it was a
 // MEMBAR.ALL.CTA each time, in attention's loop twice per iteration).
 bool onlyAsyncReaders(const ir::Value *buffer, const ir::AttrDict &module) {
-  auto inPlace = [&](const ir::Operation *u) { return u->is(OpCode::LocalLoad) && readInPlace(*u, module); };
-  for (const ir::Operation *view : buffer->users()) {
-    if (!view->is(OpCode::LocalView)) return false;
-    for (const ir::Operation *u : view->result()->users()) {
-      if (u->is(OpCode::TmaCopy) || inPlace(u)) continue;
-      if (!u->is(OpCode::LocalTrans)) return false;
-      for (const ir::Operation *t : u->result()->users())
-        if (!inPlace(t)) return false;
-    }
-  }
+  for (const ir::Operation *u : usersThroughViews(buffer))
+    if (!u->is(OpCode::TmaCopy) && !(u->is(OpCode::LocalLoad) && readInPlace(*u, module))) return false;
   return true;
 }
 

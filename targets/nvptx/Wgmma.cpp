@@ -205,6 +205,17 @@ bool readInPlace(const ir::Operation &load, const ir::AttrDict &module) {
   return true;
 }
 
+std::vector<const ir::Operation *> usersThroughViews(const ir::Value *buffer) {
+  std::vector<const ir::Operation *> users;
+  std::vector<const ir::Value *> views = {buffer};
+  for (size_t i = 0; i < views.size(); ++i)
+    for (const ir::Operation *u : views[i]->users()) {
+      if (u->is(OpCode::LocalView) || u->is(OpCode::LocalTrans)) views.push_back(u->result());
+      else users.push_back(u);
+    }
+  return users;
+}
+
 bool usesWgmma(const ir::Function &kernel, const ir::AttrDict &module) {
   bool found = false;
   const_cast<ir::Function &>(kernel).walk([&](ir::Operation *op) { found |= !found && planWgmma(*op, module).has_value(); });

@@ -22,6 +22,7 @@
 #include "targets/nvptx/Mma.h"
 
 #include <optional>
+#include <vector>
 
 namespace tessera::targets::nvptx {
 
@@ -44,6 +45,9 @@ std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict 
 bool lowerWgmmaDot(const ir::Operation &dot, const WgmmaPlan &plan, gpu::ThreadLowering &L);
 // Whether every user of local_load `load` is a dot that reads it in place.
 bool readInPlace(const ir::Operation &load, const ir::AttrDict &module);
+// The ops that use shared buffer `buffer` through its views (local_view,
+// local_trans, the views themselves left out).
+std::vector<const ir::Operation *> usersThroughViews(const ir::Value *buffer);
 // Whether some dot of `kernel` does.
 bool usesWgmma(const ir::Function &kernel, const ir::AttrDict &module);
 
