@@ -25,9 +25,20 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <structmember.h>
+
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* PEP 590's vectorcall, in the limited API from 3.12 on but a stable ABI
+ * since 3.8 (CPython 3.10 and 3.11 honour a heap type's
+ * __vectorcalloffset__ and flag alike): a call through it makes no
+ * argument tuple or keyword dict. */
+typedef PyObject *(*VectorcallFn)(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+#define HAVE_VECTORCALL (1UL << 11)
+#define VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
 
 typedef int (*LaunchFn)(void *kernel, const uint32_t grid[3], void **args, void *stream);
 
@@ -48,12 +59,13 @@ static struct {
 } cfg;
 
 /* Interned names and signature words, made once. */
-static PyObject *s_data_ptr, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
+static PyObject *s_data_ptr, *s_get_device, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
 static PyObject *s_base, *s_shape, *s_strides, *s_block_shape;
 static PyObject *s_i1, *s_i32, *s_i64, *s_u64, *s_fp32;
 static PyObject *s_num_warps, *s_num_stages, *s_debug, *s_grid, *s_run;
 
 enum { MAX_PARAMS = 256 };
+#define TENSOR_DEVICE_UNSEEN (-2L)
 enum { FLAG_CONSTEXPR = 1, FLAG_SPECIALIZE = 2 };
 
 typedef union {
@@ -96,6 +108,7 @@ typedef struct {
   void *ptrs[MAX_SLOTS];
   Py_ssize_t runtime;           /* runtime arguments packed */
   PyObject *device;             /* borrowed device name of the pointers; NULL: none */
+  long tensor_device;           /* torch's get_device() of the first tensor; TENSOR_DEVICE_UNSEEN: none yet */
 } Bound;
 
 static void release_words(Bound *b) {
@@ -114,30 +127,80 @@ static void replace(PyObject **slot, PyObject *value) {
 #define HANDLED 1
 #define FAILED (-1)
 
+/* A launch's arguments in either calling convention: positional values,
+ * then keywords as a dict (tp_call, Launcher.launch) or as names whose
+ * values follow the positional ones (vectorcall). */
+typedef struct {
+  PyObject *tuple;        /* positional values in a tuple, or NULL: */
+  PyObject *const *pos;   /* in an array (with the keywords' values after them) */
+  Py_ssize_t npos;
+  PyObject *kwdict;       /* or NULL */
+  PyObject *kwnames;      /* or NULL; values at pos[npos + i] */
+} Args;
+
+/* The launch options a keyword may carry beside the parameters: kernel[grid]'s
+ * call takes them as JITFunction.run does. */
+typedef struct {
+  PyObject *num_warps, *num_stages; /* Py_None when not given */
+  int python_path;                  /* debug (not None) or grid= given: run() decides */
+} Options;
+
+static int is_name(PyObject *key, PyObject *interned) {
+  return key == interned || (PyUnicode_Check(key) && PyUnicode_Compare(key, interned) == 0);
+}
+
+/* One keyword: a parameter's value, else a launch option (collected in
+ * *opt, or skipped where opt is NULL: the caller has them), else one the
+ * JIT ignores; anything else is the Python path's to word. */
+static int bind_keyword(Launcher *self, PyObject *key, PyObject *value, Bound *b, Options *opt) {
+  PyObject *at = PyDict_GetItemWithError(self->index, key);
+  if (at) {
+    Py_ssize_t i = PyLong_AsSsize_t(at);
+    if (b->values[i]) return NOT_HANDLED; /* given twice */
+    b->values[i] = value;
+    return HANDLED;
+  }
+  if (PyErr_Occurred()) return FAILED;
+  if (is_name(key, s_num_warps)) {
+    if (opt) opt->num_warps = value;
+    return HANDLED;
+  }
+  if (is_name(key, s_num_stages)) {
+    if (opt) opt->num_stages = value;
+    return HANDLED;
+  }
+  if (is_name(key, s_debug)) {
+    if (opt && value != Py_None) opt->python_path = 1;
+    return HANDLED;
+  }
+  if (opt && is_name(key, s_grid)) {
+    opt->python_path = 1;
+    return HANDLED;
+  }
+  int skip = PySet_Contains(cfg.ignored, key);
+  if (skip < 0) return FAILED;
+  return skip ? HANDLED : NOT_HANDLED;
+}
+
 /* values[] in parameter order, or NOT_HANDLED (the Python path binds and words errors). */
-static int bind_arguments(Launcher *self, PyObject *args, PyObject *kwargs, Bound *b) {
-  Py_ssize_t nargs = PyTuple_Size(args);
-  if (nargs > self->n) return NOT_HANDLED;
+static int bind_arguments(Launcher *self, const Args *a, Bound *b, Options *opt) {
+  if (a->npos > self->n) return NOT_HANDLED;
   for (Py_ssize_t i = 0; i < self->n; ++i) b->values[i] = NULL;
-  for (Py_ssize_t i = 0; i < nargs; ++i) b->values[i] = PyTuple_GetItem(args, i);
-  if (kwargs && PyDict_Size(kwargs)) {
+  for (Py_ssize_t i = 0; i < a->npos; ++i) b->values[i] = a->tuple ? PyTuple_GetItem(a->tuple, i) : a->pos[i];
+  if (a->kwnames) {
+    for (Py_ssize_t i = 0, n = PyTuple_Size(a->kwnames); i < n; ++i) {
+      int st = bind_keyword(self, PyTuple_GetItem(a->kwnames, i), a->pos[a->npos + i], b, opt);
+      if (st != HANDLED) return st;
+    }
+  } else if (a->kwdict) {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
-    while (PyDict_Next(kwargs, &pos, &key, &value)) {
-      PyObject *at = PyDict_GetItemWithError(self->index, key);
-      if (!at) {
-        if (PyErr_Occurred()) return FAILED;
-        if (key == s_num_warps || key == s_num_stages || key == s_debug) continue; /* launch options */
-        int skip = PySet_Contains(cfg.ignored, key);
-        if (skip < 0) return FAILED;
-        if (skip) continue;
-        return NOT_HANDLED;
-      }
-      Py_ssize_t i = PyLong_AsSsize_t(at);
-      if (b->values[i]) return NOT_HANDLED; /* given twice */
-      b->values[i] = value;
+    while (PyDict_Next(a->kwdict, &pos, &key, &value)) {
+      int st = bind_keyword(self, key, value, b, opt);
+      if (st != HANDLED) return st;
     }
   }
+  if (opt && opt->python_path) return NOT_HANDLED;
   for (Py_ssize_t i = 0; i < self->n; ++i) {
     if (b->values[i]) continue;
     PyObject *d = PyTuple_GetItem(self->defaults, i);
@@ -145,6 +208,12 @@ static int bind_arguments(Launcher *self, PyObject *args, PyObject *kwargs, Boun
     b->values[i] = d;
   }
   return HANDLED;
+}
+
+/* Args of a tuple and a dict (or NULL). */
+static Args tuple_args(PyObject *args, PyObject *kwargs) {
+  Args a = {args, NULL, PyTuple_Size(args), kwargs && PyDict_Size(kwargs) ? kwargs : NULL, NULL};
+  return a;
 }
 
 /* Whether every global and closure variable the kernel was compiled from
@@ -230,17 +299,54 @@ static int pointer(PyObject *address_obj, PyObject *sig, int specialize, Bound *
   return HANDLED;
 }
 
-/* Key words and slot of a torch tensor. */
+/* torch.Tensor's dtype getter and its data_ptr and get_device methods,
+ * called directly: no attribute lookup per tensor. */
+static struct {
+  PyObject *dtype, *data_ptr, *get_device; /* descriptors */
+  descrgetfunc get_dtype;
+} torch_api;
+
+static PyObject *call_method(PyObject *descriptor, PyObject *self) {
+  return PyObject_CallFunctionObjArgs(descriptor, self, NULL);
+}
+
+/* torch's get_device(): the CUDA device's index, -1 on the CPU. */
+static int tensor_device_index(PyObject *value, long *index) {
+  PyObject *r = call_method(torch_api.get_device, value);
+  if (!r) return FAILED;
+  *index = PyLong_AsLong(r);
+  Py_DECREF(r);
+  return *index == -1 && PyErr_Occurred() ? FAILED : HANDLED;
+}
+
+/* Key words and slot of a torch tensor. The first tensor's device is
+ * looked up by name; the others need only be on the same one, which
+ * get_device() tells at a third of the cost of a torch.device (torch
+ * builds for one accelerator: one index names one device beside the CPU,
+ * whose tensors, like meta ones, are -1: a null pointer is not launched). */
 static int classify_tensor(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact) {
-  PyObject *sig, *device;
-  int st = look_up(value, s_dtype, cfg.dtypes, &sig);
-  if (st == HANDLED) st = look_up(value, s_device, cfg.devices, &device);
-  if (st == HANDLED) st = same_device(b, device);
+  PyObject *dtype = torch_api.get_dtype(torch_api.dtype, value, (PyObject *)Py_TYPE(value));
+  if (!dtype) return FAILED;
+  PyObject *sig = PyDict_GetItemWithError(cfg.dtypes, dtype);
+  Py_DECREF(dtype);
+  if (!sig) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
+  long index;
+  int st = tensor_device_index(value, &index);
   if (st != HANDLED) return st;
-  PyObject *ptr = PyObject_CallMethodObjArgs(value, s_data_ptr, NULL);
+  if (b->tensor_device == TENSOR_DEVICE_UNSEEN) {
+    PyObject *device;
+    st = look_up(value, s_device, cfg.devices, &device);
+    if (st == HANDLED) st = same_device(b, device);
+    if (st != HANDLED) return st;
+    b->tensor_device = index;
+  } else if (index != b->tensor_device) {
+    return NOT_HANDLED;
+  }
+  PyObject *ptr = call_method(torch_api.data_ptr, value);
   if (!ptr) return FAILED;
   st = pointer(ptr, sig, specialize, b, word, fact);
   Py_DECREF(ptr);
+  if (st == HANDLED && index < 0 && !b->slots[b->runtime].p) return NOT_HANDLED; /* a meta tensor, or empty */
   return st;
 }
 
@@ -420,6 +526,7 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
 static int key_words(Launcher *self, Bound *b, PyObject *num_warps, PyObject *num_stages) {
   b->runtime = 0;
   b->device = NULL;
+  b->tensor_device = TENSOR_DEVICE_UNSEEN;
   for (Py_ssize_t i = 0; i < self->n; ++i) {
     int st = classify(self, i, b, &b->words[2 * i], &b->words[2 * i + 1]);
     if (st != HANDLED) return st;
@@ -581,28 +688,28 @@ static int resolve_grid(Launcher *self, Bound *b, PyObject *grid, uint32_t out[3
   return HANDLED;
 }
 
-static PyObject *launch_bound(Launcher *self, Bound *b, PyObject *args, PyObject *kwargs, PyObject *grid_arg,
-                              PyObject *num_warps, PyObject *num_stages);
+static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject *grid_arg, Options *opt);
 
 /* The kernel launched (a new reference), None when the Python path must
- * run this launch, NULL on an error. kwargs may be NULL. */
-static PyObject *launch(Launcher *self, PyObject *args, PyObject *kwargs, PyObject *grid_arg, PyObject *num_warps,
-                        PyObject *num_stages) {
+ * run this launch, NULL on an error. opt: the launch options, given or
+ * (opt->num_warps NULL) to be found among the keywords. */
+static PyObject *launch(Launcher *self, const Args *a, PyObject *grid_arg, Options *opt) {
   if (!cfg.launch) Py_RETURN_NONE;
   const char *debug = getenv("TESSERA_DEBUG"); /* the checked mode is the Python path's */
   if (debug && *debug && strcmp(debug, "0") != 0) Py_RETURN_NONE;
   Bound b;
   b.n_owned = 0;
-  PyObject *r = launch_bound(self, &b, args, kwargs, grid_arg, num_warps, num_stages);
+  PyObject *r = launch_bound(self, &b, a, grid_arg, opt);
   release_words(&b);
   return r;
 }
 
-static PyObject *launch_bound(Launcher *self, Bound *b, PyObject *args, PyObject *kwargs, PyObject *grid_arg,
-                              PyObject *num_warps, PyObject *num_stages) {
-  int st = bind_arguments(self, args, kwargs, b);
+static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject *grid_arg, Options *opt) {
+  Options found = {Py_None, Py_None, 0};
+  int st = bind_arguments(self, a, b, opt->num_warps ? NULL : &found);
+  if (!opt->num_warps) *opt = found;
   if (st == HANDLED) st = globals_unchanged(self);
-  if (st == HANDLED) st = key_words(self, b, num_warps, num_stages);
+  if (st == HANDLED) st = key_words(self, b, opt->num_warps, opt->num_stages);
   if (st == FAILED) return NULL;
   if (st == NOT_HANDLED) Py_RETURN_NONE;
   PyObject *entry = find_entry(self, b);
@@ -656,7 +763,9 @@ static PyObject *Launcher_launch(Launcher *self, PyObject *const *argv, Py_ssize
     PyErr_SetString(PyExc_TypeError, "launch(args, kwargs, grid, num_warps, num_stages)");
     return NULL;
   }
-  return launch(self, argv[0], argv[1] == Py_None ? NULL : argv[1], argv[2], argv[3], argv[4]);
+  Args a = tuple_args(argv[0], argv[1] == Py_None ? NULL : argv[1]);
+  Options opt = {argv[3], argv[4], 0};
+  return launch(self, &a, argv[2], &opt);
 }
 
 /* kernel[grid] while the fast lane has kernels: calling it launches (the
@@ -669,6 +778,7 @@ typedef struct {
   Launcher *launcher;
   PyObject *grid;
   PyObject *kernel;
+  VectorcallFn vectorcall;
 } GridLaunch;
 
 static PyObject *GridLaunch_fallback(GridLaunch *self, PyObject *args, PyObject *kwargs) {
@@ -688,23 +798,37 @@ static PyObject *GridLaunch_fallback(GridLaunch *self, PyObject *args, PyObject 
 }
 
 static PyObject *GridLaunch_call(GridLaunch *self, PyObject *args, PyObject *kwargs) {
-  PyObject *num_warps = Py_None, *num_stages = Py_None;
-  if (kwargs && PyDict_Size(kwargs)) {
-    PyObject *debug = PyDict_GetItemWithError(kwargs, s_debug);
-    if ((debug && debug != Py_None) || PyErr_Occurred()) return PyErr_Occurred() ? NULL : GridLaunch_fallback(self, args, kwargs);
-    PyObject *nw = PyDict_GetItemWithError(kwargs, s_num_warps);
-    PyObject *ns = nw || !PyErr_Occurred() ? PyDict_GetItemWithError(kwargs, s_num_stages) : NULL;
-    if (PyErr_Occurred()) return NULL;
-    if (nw) num_warps = nw;
-    if (ns) num_stages = ns;
-    int grid_given = PyDict_Contains(kwargs, s_grid);
-    if (grid_given < 0) return NULL;
-    if (grid_given) return GridLaunch_fallback(self, args, kwargs);
-  }
-  PyObject *r = launch(self->launcher, args, kwargs, self->grid, num_warps, num_stages);
+  Args a = tuple_args(args, kwargs);
+  Options opt = {NULL, NULL, 0};
+  PyObject *r = launch(self->launcher, &a, self->grid, &opt);
   if (r != Py_None) return r;
   Py_DECREF(r);
   return GridLaunch_fallback(self, args, kwargs);
+}
+
+/* The call without a tuple and a dict per launch (PEP 590); the fallback
+ * makes them. */
+static PyObject *GridLaunch_vectorcall(PyObject *callable, PyObject *const *argv, size_t nargsf, PyObject *kwnames) {
+  GridLaunch *self = (GridLaunch *)callable;
+  Args a = {NULL, argv, (Py_ssize_t)(nargsf & ~VECTORCALL_ARGUMENTS_OFFSET), NULL,
+            kwnames && PyTuple_Size(kwnames) ? kwnames : NULL};
+  Options opt = {NULL, NULL, 0};
+  PyObject *r = launch(self->launcher, &a, self->grid, &opt);
+  if (r != Py_None) return r;
+  Py_DECREF(r);
+  PyObject *args = PyTuple_New(a.npos);
+  PyObject *kwargs = a.kwnames ? PyDict_New() : NULL;
+  int failed = !args || (a.kwnames && !kwargs);
+  for (Py_ssize_t i = 0; !failed && i < a.npos; ++i) {
+    Py_INCREF(argv[i]);
+    PyTuple_SetItem(args, i, argv[i]);
+  }
+  for (Py_ssize_t i = 0, n = a.kwnames ? PyTuple_Size(a.kwnames) : 0; !failed && i < n; ++i)
+    failed = PyDict_SetItem(kwargs, PyTuple_GetItem(a.kwnames, i), argv[a.npos + i]) < 0;
+  r = failed ? NULL : GridLaunch_fallback(self, args, kwargs);
+  Py_XDECREF(args);
+  Py_XDECREF(kwargs);
+  return r;
 }
 
 static void GridLaunch_dealloc(GridLaunch *self) {
@@ -717,16 +841,36 @@ static void GridLaunch_dealloc(GridLaunch *self) {
   Py_DECREF(type);
 }
 
+static PyMemberDef grid_launch_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(GridLaunch, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyType_Slot grid_launch_slots[] = {
     {Py_tp_call, (void *)GridLaunch_call},
+    {Py_tp_members, grid_launch_members},
     {Py_tp_dealloc, (void *)GridLaunch_dealloc},
     {Py_tp_doc, (void *)"kernel[grid] on the launch fast lane"},
     {0, NULL},
 };
 
-static PyType_Spec grid_launch_spec = {"_tessera_launch.GridLaunch", sizeof(GridLaunch), 0, Py_TPFLAGS_DEFAULT,
-                                       grid_launch_slots};
+static PyType_Spec grid_launch_spec = {"_tessera_launch.GridLaunch", sizeof(GridLaunch), 0,
+                                       Py_TPFLAGS_DEFAULT | HAVE_VECTORCALL, grid_launch_slots};
 static PyObject *grid_launch_type;
+
+static PyObject *new_grid_launch(Launcher *launcher, PyObject *grid, PyObject *kernel) {
+  allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)grid_launch_type, Py_tp_alloc);
+  GridLaunch *g = (GridLaunch *)alloc((PyTypeObject *)grid_launch_type, 0);
+  if (!g) return NULL;
+  Py_INCREF(launcher);
+  g->launcher = launcher;
+  Py_INCREF(grid);
+  g->grid = grid;
+  Py_INCREF(kernel);
+  g->kernel = kernel;
+  g->vectorcall = GridLaunch_vectorcall;
+  return (PyObject *)g;
+}
 
 /* at(grid, kernel) -> a callable for kernel[grid] (see GridLaunch). */
 static PyObject *Launcher_at(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
@@ -734,16 +878,7 @@ static PyObject *Launcher_at(Launcher *self, PyObject *const *argv, Py_ssize_t a
     PyErr_SetString(PyExc_TypeError, "at(grid, kernel)");
     return NULL;
   }
-  allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)grid_launch_type, Py_tp_alloc);
-  GridLaunch *g = (GridLaunch *)alloc((PyTypeObject *)grid_launch_type, 0);
-  if (!g) return NULL;
-  Py_INCREF(self);
-  g->launcher = self;
-  Py_INCREF(argv[0]);
-  g->grid = argv[0];
-  Py_INCREF(argv[1]);
-  g->kernel = argv[1];
-  return (PyObject *)g;
+  return new_grid_launch(self, argv[0], argv[1]);
 }
 
 /* remember(args, kwargs, num_warps, num_stages, kernel, handle, watch) ->
@@ -757,7 +892,8 @@ static PyObject *Launcher_remember(Launcher *self, PyObject *const *argv, Py_ssi
   }
   Bound b;
   b.n_owned = 0;
-  int st = bind_arguments(self, argv[0], argv[1] == Py_None ? NULL : argv[1], &b);
+  Args a = tuple_args(argv[0], argv[1] == Py_None ? NULL : argv[1]);
+  int st = bind_arguments(self, &a, &b, NULL);
   if (st == HANDLED) st = key_words(self, &b, argv[2], argv[3]);
   PyObject *key = st == HANDLED ? key_tuple(self, &b) : NULL;
   release_words(&b); /* the key holds its own references */
@@ -899,6 +1035,135 @@ static PyType_Slot launcher_slots[] = {
 static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher), 0,
                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, launcher_slots};
 
+/* JITFunction.__getitem__ in C (_launch.py installs it): kernel[grid]
+ * with no Python frame. Its type is a method descriptor, so the
+ * subscript slot calls it unbound, as subscript(kernel, grid), through
+ * vectorcall. The fast lane's GridLaunch when the kernel has a Launcher,
+ * no checked mode and jit.launch_hook is None (jit.py's own test), else
+ * `fallback(kernel, grid)` (KernelInterface.__getitem__). */
+typedef struct {
+  PyObject_HEAD
+  PyObject *fallback;
+  PyObject *globals; /* jit.py's module dict */
+  PyObject *bind;    /* functools.partial: what __get__ binds with */
+  VectorcallFn vectorcall;
+} Subscript;
+
+static PyObject *launcher_type;
+static PyObject *s_fast, *s_launch_hook;
+
+static PyObject *subscript(Subscript *self, PyObject *kernel, PyObject *grid) {
+  PyObject *fast = PyObject_GetAttr(kernel, s_fast);
+  if (!fast) return NULL;
+  int lane = (PyObject *)Py_TYPE(fast) == launcher_type;
+  if (lane) {
+    PyObject *debug = PyObject_GetAttr(kernel, s_debug);
+    int checked = debug ? PyObject_IsTrue(debug) : -1;
+    Py_XDECREF(debug);
+    PyObject *hook = checked < 0 ? NULL : PyDict_GetItemWithError(self->globals, s_launch_hook);
+    if (checked < 0 || (!hook && PyErr_Occurred())) {
+      Py_DECREF(fast);
+      return NULL;
+    }
+    lane = !checked && hook == Py_None;
+  }
+  PyObject *r = lane ? new_grid_launch((Launcher *)fast, grid, kernel)
+                     : PyObject_CallFunctionObjArgs(self->fallback, kernel, grid, NULL);
+  Py_DECREF(fast);
+  return r;
+}
+
+static PyObject *Subscript_vectorcall(PyObject *callable, PyObject *const *argv, size_t nargsf, PyObject *kwnames) {
+  if ((nargsf & ~VECTORCALL_ARGUMENTS_OFFSET) != 2 || (kwnames && PyTuple_Size(kwnames))) {
+    PyErr_SetString(PyExc_TypeError, "__getitem__(kernel, grid)");
+    return NULL;
+  }
+  return subscript((Subscript *)callable, argv[0], argv[1]);
+}
+
+static PyObject *Subscript_call(Subscript *self, PyObject *args, PyObject *kwargs) {
+  if (PyTuple_Size(args) != 2 || (kwargs && PyDict_Size(kwargs))) {
+    PyErr_SetString(PyExc_TypeError, "__getitem__(kernel, grid)");
+    return NULL;
+  }
+  return subscript(self, PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1));
+}
+
+/* kernel.__getitem__: bound as functools.partial(subscript, kernel). */
+static PyObject *Subscript_get(PyObject *self, PyObject *obj, PyObject *type) {
+  (void)type;
+  if (!obj || obj == Py_None) {
+    Py_INCREF(self);
+    return self;
+  }
+  return PyObject_CallFunctionObjArgs(((Subscript *)self)->bind, self, obj, NULL);
+}
+
+/* Subscript(fallback, jit_globals, partial) */
+static PyObject *Subscript_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *fallback, *globals, *bind;
+  if ((kwargs && PyDict_Size(kwargs)) || !PyArg_ParseTuple(args, "OO!O", &fallback, &PyDict_Type, &globals, &bind)) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "Subscript(fallback, jit_globals, partial)");
+    return NULL;
+  }
+  allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  Subscript *self = (Subscript *)alloc(type, 0);
+  if (!self) return NULL;
+  Py_INCREF(fallback), self->fallback = fallback;
+  Py_INCREF(globals), self->globals = globals;
+  Py_INCREF(bind), self->bind = bind;
+  self->vectorcall = Subscript_vectorcall;
+  return (PyObject *)self;
+}
+
+static int Subscript_traverse(Subscript *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->fallback);
+  Py_VISIT(self->globals);
+  Py_VISIT(self->bind);
+  return 0;
+}
+
+static int Subscript_clear(Subscript *self) {
+  Py_CLEAR(self->fallback);
+  Py_CLEAR(self->globals);
+  Py_CLEAR(self->bind);
+  return 0;
+}
+
+static void Subscript_dealloc(Subscript *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  Subscript_clear(self);
+  freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  free_fn(self);
+  Py_DECREF(type);
+}
+
+static PyMemberDef subscript_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Subscript, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot subscript_slots[] = {
+    {Py_tp_new, (void *)Subscript_new},
+    {Py_tp_call, (void *)Subscript_call},
+    {Py_tp_descr_get, (void *)Subscript_get},
+    {Py_tp_members, subscript_members},
+    {Py_tp_traverse, (void *)Subscript_traverse},
+    {Py_tp_clear, (void *)Subscript_clear},
+    {Py_tp_dealloc, (void *)Subscript_dealloc},
+    {Py_tp_doc, (void *)"JITFunction.__getitem__ on the launch fast lane"},
+    {0, NULL},
+};
+
+/* Py_TPFLAGS_METHOD_DESCRIPTOR (CPython >= 3.8; a stable bit): called unbound. */
+#define METHOD_DESCRIPTOR (1UL << 17)
+
+static PyType_Spec subscript_spec = {"_tessera_launch.Subscript", sizeof(Subscript), 0,
+                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | HAVE_VECTORCALL | METHOD_DESCRIPTOR,
+                                     subscript_slots};
+
 /* configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored,
  *           constexpr_types, descriptor_type, sizes) */
 static PyObject *configure(PyObject *module, PyObject *args) {
@@ -930,13 +1195,30 @@ static PyObject *configure(PyObject *module, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/* set_tensor_types(tuple): torch may be imported after tessera. */
+/* set_tensor_types(tuple): torch may be imported after tessera. The
+ * first type is torch.Tensor: its accessors are taken from it. */
 static PyObject *set_tensor_types(PyObject *module, PyObject *types) {
   (void)module;
-  if (!PyTuple_Check(types)) {
-    PyErr_SetString(PyExc_TypeError, "set_tensor_types takes a tuple of types");
+  if (!PyTuple_Check(types) || PyTuple_Size(types) < 1) {
+    PyErr_SetString(PyExc_TypeError, "set_tensor_types takes a tuple of types, torch.Tensor first");
     return NULL;
   }
+  PyObject *tensor = PyTuple_GetItem(types, 0);
+  PyObject *dtype = PyObject_GetAttr(tensor, s_dtype);
+  PyObject *data_ptr = PyObject_GetAttr(tensor, s_data_ptr);
+  PyObject *get_device = PyObject_GetAttr(tensor, s_get_device);
+  descrgetfunc get = dtype ? (descrgetfunc)PyType_GetSlot(Py_TYPE(dtype), Py_tp_descr_get) : NULL;
+  if (!dtype || !data_ptr || !get_device || !get) {
+    Py_XDECREF(dtype);
+    Py_XDECREF(data_ptr);
+    Py_XDECREF(get_device);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "set_tensor_types: the first type has no dtype getter");
+    return NULL;
+  }
+  replace(&torch_api.dtype, dtype);
+  replace(&torch_api.data_ptr, data_ptr);
+  replace(&torch_api.get_device, get_device);
+  torch_api.get_dtype = get;
   Py_INCREF(types);
   replace(&cfg.tensor_types, types);
   Py_RETURN_NONE;
@@ -955,12 +1237,13 @@ static int intern_all(void) {
     PyObject **slot;
     const char *text;
   } words[] = {
-      {&s_data_ptr, "data_ptr"}, {&s_dtype, "dtype"}, {&s_device, "device"},
+      {&s_data_ptr, "data_ptr"}, {&s_get_device, "get_device"}, {&s_dtype, "dtype"}, {&s_device, "device"},
       {&s_array_interface, "__array_interface__"}, {&s_data, "data"}, {&s_size, "size"},
       {&s_cell_contents, "cell_contents"}, {&s_base, "base"}, {&s_shape, "shape"}, {&s_strides, "strides"},
       {&s_block_shape, "block_shape"}, {&s_i1, "i1"}, {&s_i32, "i32"}, {&s_i64, "i64"},
       {&s_u64, "u64"}, {&s_fp32, "fp32"}, {&cfg.cpu, "cpu"}, {&s_num_warps, "num_warps"},
       {&s_num_stages, "num_stages"}, {&s_debug, "debug"}, {&s_grid, "grid"}, {&s_run, "run"},
+      {&s_fast, "_fast"}, {&s_launch_hook, "launch_hook"},
   };
   for (size_t i = 0; i < sizeof(words) / sizeof(*words); ++i) {
     if (*words[i].slot) continue;
@@ -981,6 +1264,13 @@ PyMODINIT_FUNC PyInit__tessera_launch(void) {
   PyObject *type = PyType_FromSpec(&launcher_spec);
   if (!type || PyModule_AddObject(m, "Launcher", type) < 0) {
     Py_XDECREF(type);
+    Py_DECREF(m);
+    return NULL;
+  }
+  launcher_type = type; /* the module holds it */
+  PyObject *sub = PyType_FromSpec(&subscript_spec);
+  if (!sub || PyModule_AddObject(m, "Subscript", sub) < 0) {
+    Py_XDECREF(sub);
     Py_DECREF(m);
     return NULL;
   }

@@ -13,6 +13,7 @@ dtype or a device itself.
 """
 
 import ctypes
+import functools
 import importlib.machinery
 import importlib.util
 import os
@@ -60,6 +61,7 @@ def extension():
 
 def _load(path):
     from .jit import _IGNORED_OPTIONS, normalize_grid
+    jit = sys.modules[__package__ + ".jit"]
     loader = importlib.machinery.ExtensionFileLoader("_tessera_launch", path)
     spec = importlib.util.spec_from_file_location("_tessera_launch", path, loader=loader)
     module = importlib.util.module_from_spec(spec)
@@ -68,6 +70,10 @@ def _load(path):
     address = ctypes.cast(_C.library().tessera_kernel_launch, ctypes.c_void_p).value
     module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, normalize_grid,
                      frozenset(_IGNORED_OPTIONS), (tl.dtype,), TensorDescriptor, sizes)
+    # kernel[grid] in C: JITFunction.__getitem__'s test and result without
+    # a Python frame per launch (the class's own method says what it does).
+    if jit.JITFunction.__dict__.get("__getitem__") is jit.JITFunction._python_getitem and hasattr(module, "Subscript"):
+        jit.JITFunction.__getitem__ = module.Subscript(jit.KernelInterface.__getitem__, vars(jit), functools.partial)
     return module
 
 

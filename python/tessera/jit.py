@@ -326,10 +326,14 @@ class JITFunction(KernelInterface):
             self._fast.clear()
 
     def __getitem__(self, grid):
+        # _launch.py replaces this with the same test and result in C
+        # (_tessera_launch.Subscript) once the extension is loaded.
         fast = self._fast
         if fast and not self.debug and launch_hook is None:  # launches in C, else through run()
             return fast.at(grid, self)
         return super().__getitem__(grid)
+
+    _python_getitem = __getitem__
 
     def __repr__(self):
         return "JITFunction(%s)" % self.__name__

@@ -75,3 +75,46 @@ def test_launched_kernels_report_registers(torch):
     assert 0 < kernel.n_regs <= 255 and kernel.n_spills >= 0
     assert kernel.metadata.threads_per_program == 128 and kernel.metadata.num_warps == 4
     assert kernel.metadata.shared >= 0 and kernel.metadata.target == "nvptx"
+
+
+@pytest.mark.parametrize("where", ["cpu", "meta"])
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_a_tensor_on_another_device_leaves_the_lane(torch, where, position):
+    # The lane reads the first tensor's device in full and only get_device()
+    # of the others: a CPU or meta tensor in any place must still reach the
+    # Python path's error, never a launch with its pointer.
+    n = 4096
+    args = [torch.randn(n, device="cuda") for _ in range(3)]
+    for _ in range(2):
+        axpy[(4,)](*args, n, 1.0, BLOCK=1024)
+    before = _fast_launches()
+    args[position] = torch.randn(n, device=where)
+    with pytest.raises((tessera.TesseraError, TypeError), match="device"):
+        axpy[(4,)](*args, n, 1.0, BLOCK=1024)
+    assert _fast_launches() == before
+    args[position] = torch.randn(n, device="cuda")
+    args[2] = torch.full((n,), float("nan"), device="cuda")
+    axpy[(4,)](*args, n, 1.0, BLOCK=1024)
+    torch.testing.assert_close(args[2], args[0] + args[1])
+    assert _fast_launches() == before + 1
+
+
+def test_kernel_subscript_is_the_fast_lanes_in_c(torch):
+    # _launch.py puts JITFunction.__getitem__ in C once the extension loads;
+    # it must answer as the Python one: the lane's GridLaunch, else run().
+    n = 4096
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    out = torch.full((n,), float("nan"), device="cuda")
+    axpy[(4,)](x, y, out, n, 2.0, BLOCK=1024)
+    assert type(type(axpy).__dict__["__getitem__"]).__name__ == "Subscript"
+    assert type(axpy[(4,)]).__name__ == "GridLaunch"
+    axpy.debug = True
+    try:
+        assert type(axpy[(4,)]).__name__ != "GridLaunch"  # the checked mode is the Python path's
+    finally:
+        axpy.debug = None
+    bound = axpy.__getitem__((4,))
+    before = _fast_launches()
+    bound(x, y, out, n, 2.0, BLOCK=1024)
+    torch.testing.assert_close(out, 2.0 * x + y)
+    assert _fast_launches() == before + 1

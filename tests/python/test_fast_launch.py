@@ -359,3 +359,58 @@ def test_a_read_only_descriptor_base_is_still_refused():
         with pytest.raises(TypeError, match="read-only"):
             _scale_block[(1, 1)](TensorDescriptor.from_tensor(x, [16, 32]), TensorDescriptor.from_tensor(z, [16, 32]),
                                  BM=16, BN=32)
+
+
+def test_kernel_subscript_in_c_answers_as_pythons():
+    # Once the extension is loaded, JITFunction.__getitem__ is the C
+    # Subscript: the lane's GridLaunch only with a Launcher, no checked mode
+    # and no profiler hook; otherwise run() through a partial, as before.
+    jit_module = sys.modules["tessera.jit"]  # tessera.jit is the decorator
+
+    @tessera.jit
+    def scale(out, x, BLOCK: tl.constexpr):
+        i = tl.arange(0, BLOCK)
+        tl.store(out + i, tl.load(x + i) * 3)
+
+    x = np.arange(16, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    assert type(scale[(1,)]).__name__ == "partial"  # no Launcher yet
+    scale[(1,)](out, x, BLOCK=16)
+    assert type(type(scale).__dict__["__getitem__"]).__name__ == "Subscript"
+    assert type(scale[(1,)]).__name__ == "GridLaunch"
+    scale.debug = True
+    assert type(scale[(1,)]).__name__ == "partial"
+    scale.debug = None
+    jit_module.launch_hook, saved = (lambda *a, **k: None), jit_module.launch_hook
+    try:
+        assert type(scale[(1,)]).__name__ == "partial"
+    finally:
+        jit_module.launch_hook = saved
+    bound = scale.__getitem__
+    out[:] = 0
+    before = scale._fast.launches()
+    bound((1,))(out, x, BLOCK=16)
+    np.testing.assert_array_equal(out, 3 * x)
+    assert scale._fast.launches() == before + 1
+    with pytest.raises(TypeError):
+        type(scale).__dict__["__getitem__"](scale)
+
+
+@pytest.mark.parametrize("call", ["positional", "keywords", "mixed"])
+def test_vectorcall_binds_like_a_call_with_a_dict(call):
+    # kernel[grid](...) arrives through vectorcall (names beside the values);
+    # a call through a tuple and a dict takes the other way in: both bind alike.
+    out = np.zeros(8)
+    args = (out, 1, 2, 3, True, 0.5)
+    kwargs = {"BLOCK": 8, "MODE": 2}
+    if call == "keywords":
+        args, kwargs = (), dict(out=out, a=1, b=2, c=3, flag=True, x=0.5, **kwargs)
+    elif call == "mixed":
+        args, kwargs = args[:3], dict(c=3, flag=True, x=0.5, **kwargs)
+    launch_twice(record, (1,), args, kwargs)
+    np.testing.assert_array_equal(out[:6], [1, 2, 3, 1, 0.5, 2])
+    out[:] = 0
+    before = record._fast.launches()
+    record[(1,)].__call__(*args, **kwargs)  # tp_call: a tuple and a dict
+    assert record._fast.launches() == before + 1
+    np.testing.assert_array_equal(out[:6], [1, 2, 3, 1, 0.5, 2])

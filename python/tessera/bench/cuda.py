@@ -230,7 +230,8 @@ def make_case(w, shape, dtype, torch, device):
         x, y = torch.rand(n, device=device, dtype=t), torch.rand(n, device=device, dtype=t)
         out = torch.full_like(x, float("nan"))
         grid = (tessera.cdiv(n, 1024),)
-        run = lambda: W._add_kernel[grid](x, y, out, n, BLOCK=1024)
+        kernel = W._add_kernel  # a closure variable, as Triton's k below: the launch rows time the same Python
+        run = lambda: kernel[grid](x, y, out, n, BLOCK=1024)
         if port:
             k = port(W._add_kernel)
             peers["triton"] = lambda: k[grid](x, y, out, n, BLOCK=1024)
