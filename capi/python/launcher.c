@@ -56,6 +56,8 @@ static struct {
   PyObject *descriptor_type; /* tools.tensor_descriptor.TensorDescriptor (exact type) */
   PyObject *sizes;        /* "*<sig dtype>" -> element size in bytes */
   PyObject *cpu;          /* "cpu" */
+  PyObject *environ;      /* os.environ's dict of encoded names and values, or NULL */
+  PyObject *debug_variable; /* b"TESSERA_DEBUG" (its encoded name) */
 } cfg;
 
 /* Interned names and signature words, made once. */
@@ -93,6 +95,7 @@ typedef struct {
    * instead of building and hashing a tuple. */
   PyObject **last_words; /* 2 * n + 3 strong references, or NULL */
   PyObject *last_entry;
+  PyObject *last_grid_launch; /* kernel[grid]'s last answer: reused for the same grid */
 } Launcher;
 
 /* One launch's arguments as this file understands them. A tensor
@@ -688,6 +691,21 @@ static int resolve_grid(Launcher *self, Bound *b, PyObject *grid, uint32_t out[3
   return HANDLED;
 }
 
+/* Whether TESSERA_DEBUG asks for the checked mode (the Python path's), read
+ * as _checked.py reads it: os.environ, through its dict of encoded names
+ * and values (a dict lookup; getenv scans the whole environment). */
+static int checked_by_environment(void) {
+  if (!cfg.environ) {
+    const char *debug = getenv("TESSERA_DEBUG");
+    return debug && *debug && strcmp(debug, "0") != 0;
+  }
+  PyObject *v = PyDict_GetItemWithError(cfg.environ, cfg.debug_variable);
+  if (!v) return PyErr_Occurred() ? -1 : 0;
+  if (!PyBytes_Check(v)) return 1; /* not os.environ's own kind: let Python read it */
+  Py_ssize_t n = PyBytes_Size(v);
+  return n > 1 || (n == 1 && PyBytes_AsString(v)[0] != '0');
+}
+
 static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject *grid_arg, Options *opt);
 
 /* The kernel launched (a new reference), None when the Python path must
@@ -695,8 +713,8 @@ static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject 
  * (opt->num_warps NULL) to be found among the keywords. */
 static PyObject *launch(Launcher *self, const Args *a, PyObject *grid_arg, Options *opt) {
   if (!cfg.launch) Py_RETURN_NONE;
-  const char *debug = getenv("TESSERA_DEBUG"); /* the checked mode is the Python path's */
-  if (debug && *debug && strcmp(debug, "0") != 0) Py_RETURN_NONE;
+  int checked = checked_by_environment();
+  if (checked) return checked < 0 ? NULL : (Py_INCREF(Py_None), Py_None);
   Bound b;
   b.n_owned = 0;
   PyObject *r = launch_bound(self, &b, a, grid_arg, opt);
@@ -831,8 +849,26 @@ static PyObject *GridLaunch_vectorcall(PyObject *callable, PyObject *const *argv
   return r;
 }
 
+/* A GridLaunch and its Launcher hold each other (the Launcher keeps the
+ * last one): the collector sees through both. */
+static int GridLaunch_traverse(GridLaunch *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->launcher);
+  Py_VISIT(self->grid);
+  Py_VISIT(self->kernel);
+  return 0;
+}
+
+static int GridLaunch_clear(GridLaunch *self) {
+  Py_CLEAR(self->launcher);
+  Py_CLEAR(self->grid);
+  Py_CLEAR(self->kernel);
+  return 0;
+}
+
 static void GridLaunch_dealloc(GridLaunch *self) {
   PyTypeObject *type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
   Py_XDECREF(self->launcher);
   Py_XDECREF(self->grid);
   Py_XDECREF(self->kernel);
@@ -848,6 +884,8 @@ static PyMemberDef grid_launch_members[] = {
 
 static PyType_Slot grid_launch_slots[] = {
     {Py_tp_call, (void *)GridLaunch_call},
+    {Py_tp_traverse, (void *)GridLaunch_traverse},
+    {Py_tp_clear, (void *)GridLaunch_clear},
     {Py_tp_members, grid_launch_members},
     {Py_tp_dealloc, (void *)GridLaunch_dealloc},
     {Py_tp_doc, (void *)"kernel[grid] on the launch fast lane"},
@@ -855,7 +893,7 @@ static PyType_Slot grid_launch_slots[] = {
 };
 
 static PyType_Spec grid_launch_spec = {"_tessera_launch.GridLaunch", sizeof(GridLaunch), 0,
-                                       Py_TPFLAGS_DEFAULT | HAVE_VECTORCALL, grid_launch_slots};
+                                       Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | HAVE_VECTORCALL, grid_launch_slots};
 static PyObject *grid_launch_type;
 
 static PyObject *new_grid_launch(Launcher *launcher, PyObject *grid, PyObject *kernel) {
@@ -979,6 +1017,7 @@ static int Launcher_traverse(Launcher *self, visitproc visit, void *arg) {
   Py_VISIT(self->watch);
   Py_VISIT(self->on_error);
   Py_VISIT(self->last_entry);
+  Py_VISIT(self->last_grid_launch);
   if (self->last_words)
     for (Py_ssize_t i = 0, n = 2 * self->n + 3; i < n; ++i) Py_VISIT(self->last_words[i]);
   return 0;
@@ -988,6 +1027,7 @@ static int Launcher_traverse(Launcher *self, visitproc visit, void *arg) {
  * kernels and on_error are gone). */
 static int Launcher_clear_refs(Launcher *self) {
   forget_last(self);
+  Py_CLEAR(self->last_grid_launch);
   if (self->cache) PyDict_Clear(self->cache);
   Py_CLEAR(self->on_error);
   return 0;
@@ -1003,6 +1043,7 @@ static void Launcher_dealloc(Launcher *self) {
   Py_XDECREF(self->cache);
   Py_XDECREF(self->watch);
   Py_XDECREF(self->on_error);
+  Py_XDECREF(self->last_grid_launch);
   forget_last(self);
   PyMem_Free(self->flags);
   freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
@@ -1034,6 +1075,41 @@ static PyType_Slot launcher_slots[] = {
 
 static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher), 0,
                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, launcher_slots};
+
+/* Whether two grids launch alike: the same object, or tuples of the same ints. */
+static int same_grid(PyObject *a, PyObject *b) {
+  if (a == b) return 1;
+  if (!PyTuple_CheckExact(a) || !PyTuple_CheckExact(b)) return 0;
+  Py_ssize_t n = PyTuple_Size(a);
+  if (n != PyTuple_Size(b)) return 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *x = PyTuple_GetItem(a, i), *y = PyTuple_GetItem(b, i);
+    if (x == y) continue;
+    if (!PyLong_CheckExact(x) || !PyLong_CheckExact(y)) return 0;
+    int eq = PyObject_RichCompareBool(x, y, Py_EQ);
+    if (eq <= 0) {
+      PyErr_Clear();
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* kernel[grid]'s GridLaunch: the last one again for the same grid (one
+ * allocation fewer per launch), else a new one, kept for next time. */
+static PyObject *grid_launch_for(Launcher *launcher, PyObject *grid, PyObject *kernel) {
+  GridLaunch *last = (GridLaunch *)launcher->last_grid_launch;
+  if (last && last->kernel == kernel && same_grid(last->grid, grid)) {
+    Py_INCREF(last);
+    return (PyObject *)last;
+  }
+  PyObject *g = new_grid_launch(launcher, grid, kernel);
+  if (g) {
+    Py_INCREF(g);
+    replace(&launcher->last_grid_launch, g);
+  }
+  return g;
+}
 
 /* JITFunction.__getitem__ in C (_launch.py installs it): kernel[grid]
  * with no Python frame. Its type is a method descriptor, so the
@@ -1067,7 +1143,7 @@ static PyObject *subscript(Subscript *self, PyObject *kernel, PyObject *grid) {
     }
     lane = !checked && hook == Py_None;
   }
-  PyObject *r = lane ? new_grid_launch((Launcher *)fast, grid, kernel)
+  PyObject *r = lane ? grid_launch_for((Launcher *)fast, grid, kernel)
                      : PyObject_CallFunctionObjArgs(self->fallback, kernel, grid, NULL);
   Py_DECREF(fast);
   return r;
@@ -1224,7 +1300,21 @@ static PyObject *set_tensor_types(PyObject *module, PyObject *types) {
   Py_RETURN_NONE;
 }
 
+/* set_environment(os.environ._data, os.environ.encodekey("TESSERA_DEBUG")) */
+static PyObject *set_environment(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *data, *name;
+  if (!PyArg_ParseTuple(args, "O!O", &PyDict_Type, &data, &name)) return NULL;
+  Py_INCREF(data);
+  replace(&cfg.environ, data);
+  Py_INCREF(name);
+  replace(&cfg.debug_variable, name);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"set_environment", set_environment, METH_VARARGS,
+     "set_environment(environ_data, encoded_name): read TESSERA_DEBUG from os.environ's dict"},
     {"configure", configure, METH_VARARGS,
      "configure(launch_address, dtypes, devices, streams, tensor_types, ndarray_type, normalize, ignored, "
      "constexpr_types, descriptor_type, sizes)"},

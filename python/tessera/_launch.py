@@ -70,6 +70,9 @@ def _load(path):
     address = ctypes.cast(_C.library().tessera_kernel_launch, ctypes.c_void_p).value
     module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, normalize_grid,
                      frozenset(_IGNORED_OPTIONS), (tl.dtype,), TensorDescriptor, sizes)
+    data = getattr(os.environ, "_data", None)  # CPython's os.environ keeps its encoded items in a dict
+    if isinstance(data, dict) and hasattr(module, "set_environment"):
+        module.set_environment(data, os.environ.encodekey("TESSERA_DEBUG"))
     # kernel[grid] in C: JITFunction.__getitem__'s test and result without
     # a Python frame per launch (the class's own method says what it does).
     if jit.JITFunction.__dict__.get("__getitem__") is jit.JITFunction._python_getitem and hasattr(module, "Subscript"):

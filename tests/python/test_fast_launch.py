@@ -414,3 +414,19 @@ def test_vectorcall_binds_like_a_call_with_a_dict(call):
     record[(1,)].__call__(*args, **kwargs)  # tp_call: a tuple and a dict
     assert record._fast.launches() == before + 1
     np.testing.assert_array_equal(out[:6], [1, 2, 3, 1, 0.5, 2])
+
+
+@pytest.mark.parametrize("value, lane", [("1", False), ("0", True), ("", True), ("yes", False)])
+def test_tessera_debug_set_after_the_lane_opened(monkeypatch, value, lane):
+    # The lane reads TESSERA_DEBUG from os.environ at every launch, as the
+    # Python path does: the checked mode is the Python path's.
+    out = np.zeros(8)
+    args, kwargs = (out, 1, 2, 3, True, 0.5), {"BLOCK": 8}
+    launch_twice(record, (1,), args, kwargs)
+    monkeypatch.setenv("TESSERA_DEBUG", value)
+    before = record._fast.launches()
+    record[(1,)](*args, **kwargs)
+    assert (record._fast.launches() == before + 1) == lane
+    monkeypatch.delenv("TESSERA_DEBUG")
+    record[(1,)](*args, **kwargs)
+    assert record._fast.launches() == before + 1 + lane
