@@ -3,11 +3,18 @@
 // pointer, never the object's address. A destroyed handle, a second
 // destroy or a garbage value then finds no live object and is an error
 // (TESSERA_ERROR_INVALID_ARGUMENT), instead of a use after free.
+//
+// Lookups take no lock (every launch makes two): slots live in chunks that
+// never move, and a slot's object and generation are atomics. Adding and
+// removing lock. As before, a lookup says what was live when it looked: an
+// object another thread destroys afterwards is that caller's race.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 namespace tessera::capi {
@@ -23,55 +30,87 @@ public:
       slot = free_.back();
       free_.pop_back();
     } else {
-      slot = uint32_t(slots_.size());
-      slots_.emplace_back();
+      slot = size_.load(std::memory_order_relaxed);
+      grow(slot);
     }
-    slots_[slot].object = std::move(object);
-    return encode(slot, slots_[slot].generation);
+    Slot &s = *at(slot);
+    s.object.store(object.release(), std::memory_order_release);
+    T *handle = encode(slot, s.generation.load(std::memory_order_relaxed));
+    if (slot == size_.load(std::memory_order_relaxed)) size_.store(slot + 1, std::memory_order_release);
+    return handle;
   }
 
   // The live object of `handle`, or null.
-  T *get(const T *handle) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    Slot *s = find(handle);
-    return s ? s->object.get() : nullptr;
+  T *get(const T *handle) const {
+    uint32_t slot, generation;
+    if (!decode(handle, slot, generation)) return nullptr;
+    const Slot &s = *at(slot);
+    T *object = s.object.load(std::memory_order_acquire);
+    return object && s.generation.load(std::memory_order_acquire) == generation ? object : nullptr;
   }
 
   // Takes the live object of `handle` out of the table (the handle is dead
   // from now on), or null.
   std::unique_ptr<T> remove(const T *handle) {
     std::lock_guard<std::mutex> lock(mutex_);
-    Slot *s = find(handle);
-    if (!s) return nullptr;
-    std::unique_ptr<T> object = std::move(s->object);
-    ++s->generation;
-    free_.push_back(uint32_t(s - slots_.data()));
+    uint32_t slot, generation;
+    if (!decode(handle, slot, generation)) return nullptr;
+    Slot &s = *at(slot);
+    if (!s.object.load(std::memory_order_relaxed) || s.generation.load(std::memory_order_relaxed) != generation)
+      return nullptr;
+    s.generation.fetch_add(1, std::memory_order_acq_rel);
+    std::unique_ptr<T> object(s.object.exchange(nullptr, std::memory_order_acq_rel));
+    free_.push_back(slot);
     return object;
   }
 
 private:
   struct Slot {
-    std::unique_ptr<T> object;
-    uint32_t generation = 1;
+    std::atomic<T *> object{nullptr};
+    std::atomic<uint32_t> generation{1};
   };
+  // Chunk c holds kFirstChunk << c slots: slot i is in chunk
+  // floor(log2(i / kFirstChunk + 1)).
+  static constexpr uint32_t kFirstChunk = 64;
+  static constexpr int kChunks = 26;  // 64 * (2^26 - 1) slots: beyond any process's handles
+
+  static void place(uint32_t slot, int &chunk, uint32_t &offset) {
+    uint64_t units = uint64_t(slot) / kFirstChunk + 1;
+    chunk = 63 - __builtin_clzll(units);
+    offset = uint32_t(slot - kFirstChunk * ((uint64_t(1) << chunk) - 1));
+  }
+  Slot *at(uint32_t slot) const {
+    int chunk;
+    uint32_t offset;
+    place(slot, chunk, offset);
+    return chunks_[chunk].load(std::memory_order_acquire) + offset;
+  }
+  void grow(uint32_t slot) {
+    int chunk;
+    uint32_t offset;
+    place(slot, chunk, offset);
+    if (chunk >= kChunks) throw std::bad_alloc();
+    if (!chunks_[chunk].load(std::memory_order_relaxed))
+      chunks_[chunk].store(new Slot[size_t(kFirstChunk) << chunk], std::memory_order_release);
+  }
 
   // Slot + 1 in the low half (so no handle is null), the generation in the
   // high half.
   static T *encode(uint32_t slot, uint32_t generation) {
     return reinterpret_cast<T *>(uintptr_t((uint64_t(generation) << 32) | (uint64_t(slot) + 1)));
   }
-
-  Slot *find(const T *handle) {
+  bool decode(const T *handle, uint32_t &slot, uint32_t &generation) const {
     uint64_t bits = uint64_t(reinterpret_cast<uintptr_t>(handle));
-    uint64_t slot = (bits & 0xffffffffu) - 1;
-    uint32_t generation = uint32_t(bits >> 32);
-    if (!handle || slot >= slots_.size()) return nullptr;
-    Slot &s = slots_[slot];
-    return s.object && s.generation == generation ? &s : nullptr;
+    uint64_t s = (bits & 0xffffffffu) - 1;
+    if (!handle || s >= size_.load(std::memory_order_acquire)) return false;
+    slot = uint32_t(s);
+    generation = uint32_t(bits >> 32);
+    return true;
   }
 
   std::mutex mutex_;
-  std::vector<Slot> slots_;
+  std::atomic<Slot *> chunks_[kChunks] = {};
+  std::atomic<uint32_t> size_{0};
   std::vector<uint32_t> free_;
 };
 

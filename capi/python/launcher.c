@@ -27,6 +27,7 @@
 
 #include <structmember.h>
 
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -309,9 +310,20 @@ static struct {
   descrgetfunc get_dtype;
 } torch_api;
 
-static PyObject *call_method(PyObject *descriptor, PyObject *self) {
-  return PyObject_CallFunctionObjArgs(descriptor, self, NULL);
+/* PyObject_Vectorcall where the interpreter exports it (3.11 on; the
+ * limited API has it from 3.12): a call of one argument without varargs. */
+typedef PyObject *(*VectorcallEntry)(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+static VectorcallEntry vectorcall_entry;
+
+static PyObject *call_one(PyObject *callable, PyObject *arg) {
+  if (vectorcall_entry) {
+    PyObject *args[2] = {NULL, arg};
+    return vectorcall_entry(callable, args + 1, 1 | VECTORCALL_ARGUMENTS_OFFSET, NULL);
+  }
+  return PyObject_CallFunctionObjArgs(callable, arg, NULL);
 }
+
+static PyObject *call_method(PyObject *descriptor, PyObject *self) { return call_one(descriptor, self); }
 
 /* torch's get_device(): the CUDA device's index, -1 on the CPU. */
 static int tensor_device_index(PyObject *value, long *index) {
@@ -607,7 +619,7 @@ static int current_stream(Bound *b, void **stream) {
   PyObject *entry = PyDict_GetItemWithError(cfg.streams, b->device);
   if (!entry) return PyErr_Occurred() ? FAILED : NOT_HANDLED;
   if (entry == Py_None) return HANDLED; /* the host, or no torch stream to follow */
-  PyObject *native = PyObject_CallFunctionObjArgs(PyTuple_GetItem(entry, 0), PyTuple_GetItem(entry, 1), NULL);
+  PyObject *native = call_one(PyTuple_GetItem(entry, 0), PyTuple_GetItem(entry, 1));
   if (!native) return FAILED;
   PyObject *handle = PyDict_GetItemWithError(PyTuple_GetItem(entry, 2), native);
   Py_DECREF(native);
@@ -1349,6 +1361,7 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_tessera_launch"
 
 PyMODINIT_FUNC PyInit__tessera_launch(void) {
   if (intern_all() < 0) return NULL;
+  vectorcall_entry = (VectorcallEntry)dlsym(RTLD_DEFAULT, "PyObject_Vectorcall");
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
   PyObject *type = PyType_FromSpec(&launcher_spec);

@@ -180,6 +180,46 @@ TEST(CApi, BuffersStreamsEvents) {
   tessera_buffer_free(b);
 }
 
+// The handle table grows in chunks that never move (lookups take no
+// lock): handles across several chunks stay live and exact, freed ones
+// die, and slots are reused without reviving old handles.
+TEST(CApi, HandlesAcrossTableChunks) {
+  tessera_device d = host();
+  std::vector<tessera_buffer> live;
+  for (size_t i = 0; i < 1000; ++i) {
+    tessera_buffer b;
+    ASSERT_EQ(tessera_buffer_alloc(d, 8 + i, &b), TESSERA_SUCCESS);
+    live.push_back(b);
+  }
+  std::vector<tessera_buffer> dead;
+  for (size_t i = 0; i < live.size(); i += 3) {
+    ASSERT_EQ(tessera_buffer_free(live[i]), TESSERA_SUCCESS);
+    dead.push_back(live[i]);
+  }
+  std::vector<tessera_buffer> reused;
+  for (size_t i = 0; i < dead.size(); ++i) {
+    tessera_buffer b;
+    ASSERT_EQ(tessera_buffer_alloc(d, 4096 + i, &b), TESSERA_SUCCESS);
+    reused.push_back(b);
+  }
+  size_t size = 0;
+  for (size_t i = 0; i < live.size(); ++i) {
+    if (i % 3 == 0) {
+      EXPECT_EQ(tessera_buffer_size(live[i], &size), TESSERA_ERROR_INVALID_ARGUMENT) << i;
+      continue;
+    }
+    ASSERT_EQ(tessera_buffer_size(live[i], &size), TESSERA_SUCCESS) << i;
+    EXPECT_EQ(size, 8 + i);
+  }
+  for (size_t i = 0; i < reused.size(); ++i) {
+    ASSERT_EQ(tessera_buffer_size(reused[i], &size), TESSERA_SUCCESS) << i;
+    EXPECT_EQ(size, 4096 + i);
+  }
+  for (size_t i = 0; i < live.size(); ++i)
+    if (i % 3) EXPECT_EQ(tessera_buffer_free(live[i]), TESSERA_SUCCESS);
+  for (tessera_buffer b : reused) EXPECT_EQ(tessera_buffer_free(b), TESSERA_SUCCESS);
+}
+
 // Handles are checked: a destroyed one (used again or destroyed twice) and
 // a garbage value are errors naming the handle type, never a crash.
 TEST(CApi, DeadAndGarbageHandlesAreErrors) {
