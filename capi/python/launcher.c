@@ -62,7 +62,7 @@ static struct {
 } cfg;
 
 /* Interned names and signature words, made once. */
-static PyObject *s_data_ptr, *s_get_device, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
+static PyObject *s_data_ptr, *s_get_device, *s_is_cuda, *s_dtype, *s_device, *s_array_interface, *s_data, *s_size, *s_cell_contents;
 static PyObject *s_base, *s_shape, *s_strides, *s_block_shape;
 static PyObject *s_i1, *s_i32, *s_i64, *s_u64, *s_fp32;
 static PyObject *s_num_warps, *s_num_stages, *s_debug, *s_grid, *s_run;
@@ -306,8 +306,8 @@ static int pointer(PyObject *address_obj, PyObject *sig, int specialize, Bound *
 /* torch.Tensor's dtype getter and its data_ptr and get_device methods,
  * called directly: no attribute lookup per tensor. */
 static struct {
-  PyObject *dtype, *data_ptr, *get_device; /* descriptors */
-  descrgetfunc get_dtype;
+  PyObject *dtype, *is_cuda, *data_ptr, *get_device; /* descriptors */
+  descrgetfunc get_dtype, get_is_cuda;
 } torch_api;
 
 /* PyObject_Vectorcall where the interpreter exports it (3.11 on; the
@@ -334,8 +334,34 @@ static int tensor_device_index(PyObject *value, long *index) {
   return *index == -1 && PyErr_Occurred() ? FAILED : HANDLED;
 }
 
+/* The names of CUDA devices by index, as the devices table gave them: a
+ * CUDA tensor's device is then known from is_cuda and get_device()
+ * without making a torch.device. */
+enum { MAX_CUDA_DEVICES = 64 };
+static PyObject *cuda_device_names[MAX_CUDA_DEVICES];
+
+/* The launch's device from its first tensor (get_device() said `index`). */
+static int first_tensor_device(PyObject *value, long index, Bound *b) {
+  int cuda = 0;
+  if (index >= 0 && index < MAX_CUDA_DEVICES) {
+    PyObject *is_cuda = torch_api.get_is_cuda(torch_api.is_cuda, value, (PyObject *)Py_TYPE(value));
+    if (!is_cuda) return FAILED;
+    cuda = is_cuda == Py_True;
+    Py_DECREF(is_cuda);
+    if (cuda && cuda_device_names[index]) return same_device(b, cuda_device_names[index]);
+  }
+  PyObject *device;
+  int st = look_up(value, s_device, cfg.devices, &device);
+  if (st != HANDLED) return st;
+  if (cuda) {
+    Py_INCREF(device);
+    replace(&cuda_device_names[index], device);
+  }
+  return same_device(b, device);
+}
+
 /* Key words and slot of a torch tensor. The first tensor's device is
- * looked up by name; the others need only be on the same one, which
+ * looked up by name (first_tensor_device); the others need only be on the same one, which
  * get_device() tells at a third of the cost of a torch.device (torch
  * builds for one accelerator: one index names one device beside the CPU,
  * whose tensors, like meta ones, are -1: a null pointer is not launched). */
@@ -349,9 +375,7 @@ static int classify_tensor(PyObject *value, int specialize, Bound *b, PyObject *
   int st = tensor_device_index(value, &index);
   if (st != HANDLED) return st;
   if (b->tensor_device == TENSOR_DEVICE_UNSEEN) {
-    PyObject *device;
-    st = look_up(value, s_device, cfg.devices, &device);
-    if (st == HANDLED) st = same_device(b, device);
+    st = first_tensor_device(value, index, b);
     if (st != HANDLED) return st;
     b->tensor_device = index;
   } else if (index != b->tensor_device) {
@@ -1295,18 +1319,23 @@ static PyObject *set_tensor_types(PyObject *module, PyObject *types) {
   PyObject *dtype = PyObject_GetAttr(tensor, s_dtype);
   PyObject *data_ptr = PyObject_GetAttr(tensor, s_data_ptr);
   PyObject *get_device = PyObject_GetAttr(tensor, s_get_device);
+  PyObject *is_cuda = PyObject_GetAttr(tensor, s_is_cuda);
   descrgetfunc get = dtype ? (descrgetfunc)PyType_GetSlot(Py_TYPE(dtype), Py_tp_descr_get) : NULL;
-  if (!dtype || !data_ptr || !get_device || !get) {
+  descrgetfunc get_is_cuda = is_cuda ? (descrgetfunc)PyType_GetSlot(Py_TYPE(is_cuda), Py_tp_descr_get) : NULL;
+  if (!dtype || !data_ptr || !get_device || !get || !get_is_cuda) {
     Py_XDECREF(dtype);
     Py_XDECREF(data_ptr);
     Py_XDECREF(get_device);
+    Py_XDECREF(is_cuda);
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "set_tensor_types: the first type has no dtype getter");
     return NULL;
   }
   replace(&torch_api.dtype, dtype);
   replace(&torch_api.data_ptr, data_ptr);
   replace(&torch_api.get_device, get_device);
+  replace(&torch_api.is_cuda, is_cuda);
   torch_api.get_dtype = get;
+  torch_api.get_is_cuda = get_is_cuda;
   Py_INCREF(types);
   replace(&cfg.tensor_types, types);
   Py_RETURN_NONE;
@@ -1339,7 +1368,7 @@ static int intern_all(void) {
     PyObject **slot;
     const char *text;
   } words[] = {
-      {&s_data_ptr, "data_ptr"}, {&s_get_device, "get_device"}, {&s_dtype, "dtype"}, {&s_device, "device"},
+      {&s_data_ptr, "data_ptr"}, {&s_get_device, "get_device"}, {&s_is_cuda, "is_cuda"}, {&s_dtype, "dtype"}, {&s_device, "device"},
       {&s_array_interface, "__array_interface__"}, {&s_data, "data"}, {&s_size, "size"},
       {&s_cell_contents, "cell_contents"}, {&s_base, "base"}, {&s_shape, "shape"}, {&s_strides, "strides"},
       {&s_block_shape, "block_shape"}, {&s_i1, "i1"}, {&s_i32, "i32"}, {&s_i64, "i64"},
