@@ -902,15 +902,19 @@ static int GridLaunch_clear(GridLaunch *self) {
   return 0;
 }
 
-static void GridLaunch_dealloc(GridLaunch *self) {
+/* The memory of a heap type's instance, its references released; the
+ * instance holds one on its type. */
+static void free_instance(PyObject *self) {
   PyTypeObject *type = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  Py_XDECREF(self->launcher);
-  Py_XDECREF(self->grid);
-  Py_XDECREF(self->kernel);
   freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
   free_fn(self);
   Py_DECREF(type);
+}
+
+static void GridLaunch_dealloc(GridLaunch *self) {
+  PyObject_GC_UnTrack(self);
+  GridLaunch_clear(self);
+  free_instance((PyObject *)self);
 }
 
 static PyMemberDef grid_launch_members[] = {
@@ -1070,7 +1074,6 @@ static int Launcher_clear_refs(Launcher *self) {
 }
 
 static void Launcher_dealloc(Launcher *self) {
-  PyTypeObject *type = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
   Py_XDECREF(self->names);
   Py_XDECREF(self->defaults);
@@ -1082,9 +1085,7 @@ static void Launcher_dealloc(Launcher *self) {
   Py_XDECREF(self->last_grid_launch);
   forget_last(self);
   PyMem_Free(self->flags);
-  freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  free_fn(self);
-  Py_DECREF(type);
+  free_instance((PyObject *)self);
 }
 
 static PyMethodDef launcher_methods[] = {
@@ -1244,12 +1245,9 @@ static int Subscript_clear(Subscript *self) {
 }
 
 static void Subscript_dealloc(Subscript *self) {
-  PyTypeObject *type = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
   Subscript_clear(self);
-  freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  free_fn(self);
-  Py_DECREF(type);
+  free_instance((PyObject *)self);
 }
 
 static PyMemberDef subscript_members[] = {
