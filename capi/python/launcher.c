@@ -312,8 +312,7 @@ static struct {
 
 /* PyObject_Vectorcall where the interpreter exports it (3.11 on; the
  * limited API has it from 3.12): a call of one argument without varargs. */
-typedef PyObject *(*VectorcallEntry)(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
-static VectorcallEntry vectorcall_entry;
+static VectorcallFn vectorcall_entry;
 
 static PyObject *call_one(PyObject *callable, PyObject *arg) {
   if (vectorcall_entry) {
@@ -323,11 +322,9 @@ static PyObject *call_one(PyObject *callable, PyObject *arg) {
   return PyObject_CallFunctionObjArgs(callable, arg, NULL);
 }
 
-static PyObject *call_method(PyObject *descriptor, PyObject *self) { return call_one(descriptor, self); }
-
 /* torch's get_device(): the CUDA device's index, -1 on the CPU. */
 static int tensor_device_index(PyObject *value, long *index) {
-  PyObject *r = call_method(torch_api.get_device, value);
+  PyObject *r = call_one(torch_api.get_device, value);
   if (!r) return FAILED;
   *index = PyLong_AsLong(r);
   Py_DECREF(r);
@@ -381,7 +378,7 @@ static int classify_tensor(PyObject *value, int specialize, Bound *b, PyObject *
   } else if (index != b->tensor_device) {
     return NOT_HANDLED;
   }
-  PyObject *ptr = call_method(torch_api.data_ptr, value);
+  PyObject *ptr = call_one(torch_api.data_ptr, value);
   if (!ptr) return FAILED;
   st = pointer(ptr, sig, specialize, b, word, fact);
   Py_DECREF(ptr);
@@ -742,28 +739,27 @@ static int checked_by_environment(void) {
   return n > 1 || (n == 1 && PyBytes_AsString(v)[0] != '0');
 }
 
-static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject *grid_arg, Options *opt);
+static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject *grid_arg, const Options *given);
 
 /* The kernel launched (a new reference), None when the Python path must
- * run this launch, NULL on an error. opt: the launch options, given or
- * (opt->num_warps NULL) to be found among the keywords. */
-static PyObject *launch(Launcher *self, const Args *a, PyObject *grid_arg, Options *opt) {
+ * run this launch, NULL on an error. given: the launch options, or NULL
+ * when they are among the keywords (kernel[grid]'s call). */
+static PyObject *launch(Launcher *self, const Args *a, PyObject *grid_arg, const Options *given) {
   if (!cfg.launch) Py_RETURN_NONE;
   int checked = checked_by_environment();
   if (checked) return checked < 0 ? NULL : (Py_INCREF(Py_None), Py_None);
   Bound b;
   b.n_owned = 0;
-  PyObject *r = launch_bound(self, &b, a, grid_arg, opt);
+  PyObject *r = launch_bound(self, &b, a, grid_arg, given);
   release_words(&b);
   return r;
 }
 
-static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject *grid_arg, Options *opt) {
-  Options found = {Py_None, Py_None, 0};
-  int st = bind_arguments(self, a, b, opt->num_warps ? NULL : &found);
-  if (!opt->num_warps) *opt = found;
+static PyObject *launch_bound(Launcher *self, Bound *b, const Args *a, PyObject *grid_arg, const Options *given) {
+  Options opt = given ? *given : (Options){Py_None, Py_None, 0};
+  int st = bind_arguments(self, a, b, given ? NULL : &opt);
   if (st == HANDLED) st = globals_unchanged(self);
-  if (st == HANDLED) st = key_words(self, b, opt->num_warps, opt->num_stages);
+  if (st == HANDLED) st = key_words(self, b, opt.num_warps, opt.num_stages);
   if (st == FAILED) return NULL;
   if (st == NOT_HANDLED) Py_RETURN_NONE;
   PyObject *entry = find_entry(self, b);
@@ -853,8 +849,7 @@ static PyObject *GridLaunch_fallback(GridLaunch *self, PyObject *args, PyObject 
 
 static PyObject *GridLaunch_call(GridLaunch *self, PyObject *args, PyObject *kwargs) {
   Args a = tuple_args(args, kwargs);
-  Options opt = {NULL, NULL, 0};
-  PyObject *r = launch(self->launcher, &a, self->grid, &opt);
+  PyObject *r = launch(self->launcher, &a, self->grid, NULL);
   if (r != Py_None) return r;
   Py_DECREF(r);
   return GridLaunch_fallback(self, args, kwargs);
@@ -866,8 +861,7 @@ static PyObject *GridLaunch_vectorcall(PyObject *callable, PyObject *const *argv
   GridLaunch *self = (GridLaunch *)callable;
   Args a = {NULL, argv, (Py_ssize_t)(nargsf & ~VECTORCALL_ARGUMENTS_OFFSET), NULL,
             kwnames && PyTuple_Size(kwnames) ? kwnames : NULL};
-  Options opt = {NULL, NULL, 0};
-  PyObject *r = launch(self->launcher, &a, self->grid, &opt);
+  PyObject *r = launch(self->launcher, &a, self->grid, NULL);
   if (r != Py_None) return r;
   Py_DECREF(r);
   PyObject *args = PyTuple_New(a.npos);
@@ -950,13 +944,48 @@ static PyObject *new_grid_launch(Launcher *launcher, PyObject *grid, PyObject *k
   return (PyObject *)g;
 }
 
+/* Whether two grids launch alike: the same object, or tuples of the same ints. */
+static int same_grid(PyObject *a, PyObject *b) {
+  if (a == b) return 1;
+  if (!PyTuple_CheckExact(a) || !PyTuple_CheckExact(b)) return 0;
+  Py_ssize_t n = PyTuple_Size(a);
+  if (n != PyTuple_Size(b)) return 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *x = PyTuple_GetItem(a, i), *y = PyTuple_GetItem(b, i);
+    if (x == y) continue;
+    if (!PyLong_CheckExact(x) || !PyLong_CheckExact(y)) return 0;
+    int eq = PyObject_RichCompareBool(x, y, Py_EQ);
+    if (eq <= 0) {
+      PyErr_Clear();
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* kernel[grid]'s GridLaunch: the last one again for the same grid (one
+ * allocation fewer per launch), else a new one, kept for next time. */
+static PyObject *grid_launch_for(Launcher *launcher, PyObject *grid, PyObject *kernel) {
+  GridLaunch *last = (GridLaunch *)launcher->last_grid_launch;
+  if (last && last->kernel == kernel && same_grid(last->grid, grid)) {
+    Py_INCREF(last);
+    return (PyObject *)last;
+  }
+  PyObject *g = new_grid_launch(launcher, grid, kernel);
+  if (g) {
+    Py_INCREF(g);
+    replace(&launcher->last_grid_launch, g);
+  }
+  return g;
+}
+
 /* at(grid, kernel) -> a callable for kernel[grid] (see GridLaunch). */
 static PyObject *Launcher_at(Launcher *self, PyObject *const *argv, Py_ssize_t argc) {
   if (argc != 2) {
     PyErr_SetString(PyExc_TypeError, "at(grid, kernel)");
     return NULL;
   }
-  return new_grid_launch(self, argv[0], argv[1]);
+  return grid_launch_for(self, argv[0], argv[1]);
 }
 
 /* remember(args, kwargs, num_warps, num_stages, kernel, handle, watch) ->
@@ -1112,41 +1141,6 @@ static PyType_Slot launcher_slots[] = {
 
 static PyType_Spec launcher_spec = {"_tessera_launch.Launcher", sizeof(Launcher), 0,
                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, launcher_slots};
-
-/* Whether two grids launch alike: the same object, or tuples of the same ints. */
-static int same_grid(PyObject *a, PyObject *b) {
-  if (a == b) return 1;
-  if (!PyTuple_CheckExact(a) || !PyTuple_CheckExact(b)) return 0;
-  Py_ssize_t n = PyTuple_Size(a);
-  if (n != PyTuple_Size(b)) return 0;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject *x = PyTuple_GetItem(a, i), *y = PyTuple_GetItem(b, i);
-    if (x == y) continue;
-    if (!PyLong_CheckExact(x) || !PyLong_CheckExact(y)) return 0;
-    int eq = PyObject_RichCompareBool(x, y, Py_EQ);
-    if (eq <= 0) {
-      PyErr_Clear();
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* kernel[grid]'s GridLaunch: the last one again for the same grid (one
- * allocation fewer per launch), else a new one, kept for next time. */
-static PyObject *grid_launch_for(Launcher *launcher, PyObject *grid, PyObject *kernel) {
-  GridLaunch *last = (GridLaunch *)launcher->last_grid_launch;
-  if (last && last->kernel == kernel && same_grid(last->grid, grid)) {
-    Py_INCREF(last);
-    return (PyObject *)last;
-  }
-  PyObject *g = new_grid_launch(launcher, grid, kernel);
-  if (g) {
-    Py_INCREF(g);
-    replace(&launcher->last_grid_launch, g);
-  }
-  return g;
-}
 
 /* JITFunction.__getitem__ in C (_launch.py installs it): kernel[grid]
  * with no Python frame. Its type is a method descriptor, so the
@@ -1388,7 +1382,7 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_tessera_launch"
 
 PyMODINIT_FUNC PyInit__tessera_launch(void) {
   if (intern_all() < 0) return NULL;
-  vectorcall_entry = (VectorcallEntry)dlsym(RTLD_DEFAULT, "PyObject_Vectorcall");
+  vectorcall_entry = (VectorcallFn)dlsym(RTLD_DEFAULT, "PyObject_Vectorcall");
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
   PyObject *type = PyType_FromSpec(&launcher_spec);

@@ -60,16 +60,15 @@ def extension():
 
 
 def _load(path):
-    from .jit import _IGNORED_OPTIONS, normalize_grid
-    jit = sys.modules[__package__ + ".jit"]
+    jit = sys.modules[__package__ + ".jit"]  # the module (tessera.jit is the decorator)
     loader = importlib.machinery.ExtensionFileLoader("_tessera_launch", path)
     spec = importlib.util.spec_from_file_location("_tessera_launch", path, loader=loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     np = sys.modules.get("numpy")
     address = ctypes.cast(_C.library().tessera_kernel_launch, ctypes.c_void_p).value
-    module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, normalize_grid,
-                     frozenset(_IGNORED_OPTIONS), (tl.dtype,), TensorDescriptor, sizes)
+    module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, jit.normalize_grid,
+                     frozenset(jit._IGNORED_OPTIONS), (tl.dtype,), TensorDescriptor, sizes)
     data = getattr(os.environ, "_data", None)  # CPython's os.environ keeps its encoded items in a dict
     if isinstance(data, dict) and hasattr(module, "set_environment"):
         module.set_environment(data, os.environ.encodekey("TESSERA_DEBUG"))
