@@ -230,4 +230,11 @@ Function *Module::replaceFunction(Function *old, std::unique_ptr<Function> f) {
   return addFunction(std::move(f));
 }
 
+unsigned wgmmaAOperands(const Operation &wgmma) {
+  const Attribute *aDesc = wgmma.attr("a_desc"), *shape = wgmma.attr("shape");
+  if (aDesc && !aDesc->getInts().empty()) return 1;
+  std::vector<int64_t> s = shape ? shape->getInts() : std::vector<int64_t>{};
+  return s.size() == 3 && s[2] > 1 ? unsigned(s[2] / 2) : 1;
+}
+
 } // namespace tessera::ir

@@ -361,4 +361,8 @@ private:
   AttrDict attrs_;
 };
 
+// How many of a `wgmma`'s operands are A: one shared-memory pointer, or with
+// a_desc = [] the k / 2 elements of A each thread holds (Ops.def).
+unsigned wgmmaAOperands(const Operation &wgmma);
+
 } // namespace tessera::ir

@@ -699,15 +699,18 @@ bool verifyWgmma(const Operation &op, Checker &c) {
                     "': expected [swizzle bytes (0, 32, 64 or 128), leading byte offset, stride byte offset "
                     "(multiples of 16 below 2^18), m/n-major (0 or 1)]");
   }
-  // A: one pointer, or (a_desc = []) 8 16-bit elements per thread for k = 16.
-  unsigned aOperands = aInRegisters ? 8 : 1;
-  if (aInRegisters && shape[2] != 16) return c.fail("A from registers needs k = 16");
+  // A: one pointer, or (a_desc = []) k / 2 elements per thread, 128 bits.
+  unsigned aOperands = wgmmaAOperands(op);
+  if (aInRegisters && shape[2] != 8 && shape[2] != 16 && shape[2] != 32)
+    return c.fail("A from registers needs k = 8, 16 or 32");
   if (op.numOperands() < aOperands + 1) return c.fail("expected A, B and the accumulators");
   for (unsigned i = 0; i < aOperands + 1; ++i) {
     Type p = op.operand(i)->type();
     if (i < aOperands && aInRegisters) {
-      if (!p.isScalar() || p.bitWidth() != 16 || p != op.operand(0)->type())
-        return c.fail("operand #" + std::to_string(i) + ": expected A's 16-bit elements, got " + p.str());
+      int bits = int(256 / shape[2]);
+      if (!p.isScalar() || p.bitWidth() != bits || p != op.operand(0)->type())
+        return c.fail("operand #" + std::to_string(i) + ": expected A's " + std::to_string(bits) + "-bit elements, got " +
+                      p.str());
       continue;
     }
     if (!p.isPointer() || p.addressSpace() != AddressSpace::Shared)

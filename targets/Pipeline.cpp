@@ -32,6 +32,7 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
     if (facts.tensorMaps && !options.checked) module.attrs().set("tensor_maps", ir::Attribute(int64_t(1)));
     if (facts.kMajorDotBits > 0)
       module.attrs().set("k_major_dot_bits", ir::Attribute(int64_t(facts.kMajorDotBits)));
+    if (facts.kMajorDotRegisters) module.attrs().set("k_major_dot_registers", ir::Attribute(int64_t(1)));
     if (facts.sharedAtomBytes > 0)
       module.attrs().set("shared_atom_bytes", ir::Attribute(int64_t(facts.sharedAtomBytes)));
     if (facts.sharedMemoryBytes > 0)

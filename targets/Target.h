@@ -57,6 +57,12 @@ struct TargetFacts {
   // others, 32-bit tf32 is the one whose single elements cp.async can copy,
   // 4 bytes or more, where the k-major copy through registers does not fit).
   int kMajorDotBits = 0;
+  // Of such a dot, the matrix unit reads one operand from registers in any
+  // order instead, so that operand keeps its stage's order: A, or B (by
+  // multiplying B^T A^T) when A is k-major, where that operand's rows (m,
+  // or n for B) split over the warps in 16s (Hopper's wgmma: a warpgroup's
+  // instruction spans 64 rows, 16 per warp).
+  bool kMajorDotRegisters = false;
 };
 
 // One runtime parameter of a compiled kernel, in launch order. Compile-time

@@ -158,13 +158,14 @@ private:
   }
 
   // The shared-memory accesses of `op`: one per pointer operand it reads
-  // or writes through (a wgmma reads two, or only B, operand 8, when its A
-  // comes from registers: Ops.def).
+  // or writes through (a wgmma reads two, or only B, after A's registers
+  // when A comes from registers: Ops.def).
   static std::vector<Access> sharedAccesses(const ir::Operation &op) {
     bool load = op.is(OpCode::VLoad) || op.is(OpCode::LdMatrix), store = op.is(OpCode::VStore) || op.is(OpCode::CpAsync);
     bool atomic = op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas);
     std::vector<unsigned> pointers;
-    if (op.is(OpCode::Wgmma)) pointers = op.attr("a_desc")->getInts().empty() ? std::vector<unsigned>{8} : std::vector<unsigned>{0, 1};
+    if (op.is(OpCode::Wgmma))
+      pointers = op.attr("a_desc")->getInts().empty() ? std::vector<unsigned>{ir::wgmmaAOperands(op)} : std::vector<unsigned>{0, 1};
     else if (load || store || atomic) pointers = {0};
     load |= op.is(OpCode::Wgmma);
     std::vector<Access> out;

@@ -110,6 +110,8 @@ public:
     bool tensorMaps = false;      // tensor_maps
     bool asyncDots = false;       // async_dots
     int64_t kMajorDotBits = 0;    // k_major_dot_bits
+    bool kMajorDotRegisters = false;  // k_major_dot_registers
+    int64_t numWarps = 4;             // num_warps
   };
   Pipeliner(ir::Operation &loop, int stages, const Facts &facts, const ir::AxisAnalysis &axis)
       : loop_(loop), stages_(facts.throughRegisters ? 2 : stages), registers_(facts.throughRegisters),
@@ -294,6 +296,36 @@ private:
     return agree ? k : std::nullopt;
   }
 
+  // The index in loads_ of the load whose tile is `v`, or a transpose of it.
+  std::optional<size_t> loadOf(const ir::Value *v) const {
+    const ir::Operation *def = v->definingOp();
+    if (def && def->is(OpCode::Trans)) def = def->operand(0)->definingOp();
+    auto it = std::find(loads_.begin(), loads_.end(), def);
+    if (it == loads_.end()) return std::nullopt;
+    return size_t(it - loads_.begin());
+  }
+
+  // Whether every dot load `i` feeds may read it from registers in place of
+  // a k-major copy: as A, or as B when A is a k-major stage, where its
+  // rows (m, or n for B) split over the warps in 16s (Target.h).
+  bool readFromRegisters(size_t i, const std::vector<int64_t> &fastDims,
+                         const std::vector<std::optional<int64_t>> &kDims) const {
+    std::vector<const ir::Value *> tiles = {loads_[i]->result()};
+    for (const ir::Operation *u : loads_[i]->result()->users())
+      if (u->is(OpCode::Trans)) tiles.push_back(u->result());
+    for (const ir::Value *t : tiles)
+      for (const ir::Operation *dot : t->users()) {
+        if (!dot->is(OpCode::Dot)) continue;
+        bool isA = dot->operand(0) == t;
+        const std::vector<int64_t> &result = dot->result()->type().shape();
+        if (result.size() != 2 || result[isA ? 0 : 1] % (16 * facts_.numWarps)) return false;
+        if (isA) continue;
+        std::optional<size_t> a = loadOf(dot->operand(0));
+        if (!a || *a == i || !kDims[*a] || fastDims[*a] != *kDims[*a]) return false;
+      }
+    return true;
+  }
+
   // The mbarrier of load `i`'s stage `slot`.
   ir::Value *barrierEntry(ir::Builder &b, size_t i, ir::Value *slot) {
     return i ? b.sameType(OpCode::Add, {slot, b.constantInt(int64_t(i) * barriersPerLoad_, slot->type())}) : slot;
@@ -347,6 +379,16 @@ private:
       viaRegisters.push_back(kDims.back() && *kDims.back() != fastDims.back());
       if (viaRegisters.back()) kCopyBytes += 2 * tileBytes(ld->result()->type());
     }
+    // A matrix unit that reads one operand of such a dot from registers
+    // (k_major_dot_registers) needs no copy of it: of A; of B when A's stage
+    // is k-major already (the target multiplies B^T A^T).
+    if (facts_.kMajorDotRegisters)
+      for (size_t i = 0; i < loads_.size(); ++i)
+        if (viaRegisters[i] && readFromRegisters(i, fastDims, kDims)) {
+          viaRegisters[i] = false;
+          kDims[i] = std::nullopt;
+          kCopyBytes -= 2 * tileBytes(loads_[i]->result()->type());
+        }
     // Without room for the k-major copies, such stages are k-major
     // themselves, copied element by element.
     bool roomForCopies = facts_.sharedLimit <= 0 || stageBytes() * entries + kCopyBytes <= facts_.sharedLimit;
@@ -596,6 +638,8 @@ void pipelineLoops(ir::Module &m) {
   facts.tensorMaps = m.attrs().getInt("tensor_maps", 0) && !m.attrs().getInt("checked", 0);
   facts.asyncDots = m.attrs().getInt("async_dots", 0) != 0;
   facts.kMajorDotBits = m.attrs().getInt("k_major_dot_bits", 0);
+  facts.kMajorDotRegisters = m.attrs().getInt("k_major_dot_registers", 0) != 0;
+  facts.numWarps = m.attrs().getInt("num_warps", 4);
   for (auto &f : m.functions()) {
     if (f->isThreadLevel()) continue;
     std::vector<ir::Operation *> loops;

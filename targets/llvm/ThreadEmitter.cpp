@@ -355,7 +355,7 @@ private:
 
   void emitWgmma(const ir::Operation &op) {
     std::vector<int64_t> aDesc = op.attr("a_desc")->getInts();
-    unsigned aOperands = aDesc.empty() ? 8 : 1;
+    unsigned aOperands = ir::wgmmaAOperands(op);
     std::vector<llvm::Value *> a, acc;
     for (unsigned i = 0; i < aOperands; ++i) a.push_back(get(op.operand(i)));
     bool accumulate = !op.attrs().getBool("zero_acc", false);

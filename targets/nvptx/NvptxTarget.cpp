@@ -178,6 +178,7 @@ public:
     f.asyncDots = f.sharedAtomBytes > 0;
     f.tensorMaps = f.sharedAtomBytes > 0;
     f.kMajorDotBits = f.sharedAtomBytes > 0 ? 32 : 0;  // wgmma's tf32
+    f.kMajorDotRegisters = f.kMajorDotBits > 0;       // wgmma's A from registers (Wgmma.h)
     return f;
   }
 

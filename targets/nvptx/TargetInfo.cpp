@@ -492,13 +492,17 @@ private:
     std::vector<llvm::Value *> ins(acc);
     std::string aText, aConstraints;
     if (aDesc.empty()) {
-      // A from registers: its 8 elements packed in pairs (mma.sync's A fragment).
-      if (aOperands.size() != 8 || !sixteenBit) return {};
-      for (unsigned i = 0; i < 8; i += 2) {
-        llvm::Value *pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(aOperands[i]->getType(), 2));
-        pair = b.CreateInsertElement(pair, aOperands[i], uint64_t(0));
-        pair = b.CreateInsertElement(pair, aOperands[i + 1], uint64_t(1));
-        ins.push_back(b.CreateBitCast(pair, b.getInt32Ty()));
+      // A from registers: its k / 2 elements packed into four 32-bit
+      // registers (mma.sync's A fragment).
+      unsigned perRegister = 32 / a.bitWidth();
+      if (aOperands.size() != 4 * perRegister) return {};
+      for (unsigned i = 0; i < aOperands.size(); i += perRegister) {
+        llvm::Value *word = aOperands[i];
+        if (perRegister > 1) {
+          word = llvm::PoisonValue::get(llvm::FixedVectorType::get(aOperands[i]->getType(), perRegister));
+          for (unsigned e = 0; e < perRegister; ++e) word = b.CreateInsertElement(word, aOperands[i + e], uint64_t(e));
+        }
+        ins.push_back(b.CreateBitCast(word, b.getInt32Ty()));
       }
       aText = list(2 * n, 4);
       aConstraints = ",r,r,r,r";

@@ -162,6 +162,38 @@ bool inAsyncPipeline(const ir::Operation &dot) {
   return false;
 }
 
+// The hardware row r of a wgmma's A holds operand row rowOrder(r) (within
+// each 64): row bits 0-5 go to bits 1, 2, 4, 0, 3, 5. Where A's registers
+// come from an m/n-major stage of 32-bit elements, each thread's rows r and
+// r + 8 are then adjacent in shared memory (one 8-byte load), and the
+// loads of a warp, four rows of k apart in a 128-byte swizzled stage, fall
+// in distinct banks. The accumulator's rows follow the same order.
+constexpr int kRowOrder[] = {1, 2, 4, 0, 3, 5};
+
+int32_t rowOrder(int32_t r) {
+  int32_t out = r & ~63;
+  for (int bit = 0; bit < 6; ++bit)
+    if (r >> bit & 1) out |= 1 << kRowOrder[bit];
+  return out;
+}
+
+// `l` with output dimension `dim` renumbered by rowOrder.
+ir::LinearLayout reorderRows(const ir::LinearLayout &l, size_t dim) {
+  std::vector<ir::LinearLayout::InDim> ins = l.inDims();
+  for (ir::LinearLayout::InDim &in : ins)
+    for (std::vector<int32_t> &basis : in.bases) basis[dim] = rowOrder(basis[dim]);
+  return ir::LinearLayout(ins, l.outDims());
+}
+
+ir::LinearLayout transposed(const ir::LinearLayout &l) { return l.permuted({1, 0}).renamedDims(); }
+
+// Whether `v` is read into registers from an m/n-major stage of 32-bit
+// elements (rowOrder pays).
+bool loadedMnMajor(const ir::Value *v, gpu::Operand which) {
+  std::optional<SharedOperand> s = sharedOperand(v, which);
+  return s && s->descriptor[3] && v->type().element().bitWidth() == 32;
+}
+
 } // namespace
 
 std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict &module) {
@@ -172,25 +204,57 @@ std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict 
   const WgmmaType *type = findWgmmaType(dot, at.element().scalarKind(), bt.element().scalarKind(), rt.element().scalarKind());
   if (!type) return std::nullopt;
   int numWarps = int(module.getInt("num_warps", 4));
-  int64_t M = rt.shape()[0], N = rt.shape()[1], K = at.shape()[1];
-  if (numWarps % 4 || M % (16 * numWarps) || N % 8 || N > 256 || K % type->k) return std::nullopt;
   WgmmaPlan p;
   p.k = type->k;
   p.fragments = findMma(90, type->a, type->b, type->acc, type->precision);
   if (!p.fragments || p.fragments->k != type->k) return std::nullopt;
   // B is read in place; A too when it is a stage, else from registers
-  // (attention's Q, loaded once, and P = softmax(Q K^T) of the dot before:
-  // 16-bit elements only).
+  // (attention's Q, loaded once, and P = softmax(Q K^T) of the dot before;
+  // 16-bit or tf32 elements). The other types are read only k-major: an
+  // m-major tf32 A from registers, and an n-major tf32 B as the A of
+  // B^T A^T (swapped) when A is a k-major stage.
   std::optional<SharedOperand> a = sharedOperand(dot.operand(0), gpu::Operand::A),
                                b = sharedOperand(dot.operand(1), gpu::Operand::B);
-  if (!b || (!a && type->k != 16)) return std::nullopt;
-  if (!type->anyMajor && (b->descriptor[3] || (a && a->descriptor[3]))) return std::nullopt;
-  p.b = *b;
+  bool registersFit = type->k == 16 || type->a == K::F32;
+  if (!type->anyMajor && a && a->descriptor[3]) {
+    if (!registersFit) return std::nullopt;
+    a.reset();
+  }
+  if (!type->anyMajor && b && b->descriptor[3]) {
+    if (!a || type->a != K::F32) return std::nullopt;
+    p.swapped = true;
+    b.reset();
+  }
+  if ((!b && !p.swapped) || (!a && !registersFit)) return std::nullopt;
   if (a) p.a = *a;
+  if (b) p.b = *b;
+  // The instruction's m x n: the result's, or its transpose's when swapped.
+  int64_t M = rt.shape()[0], N = rt.shape()[1], K = at.shape()[1];
+  if (p.swapped) std::swap(M, N);
+  if (numWarps % 4 || M % (16 * numWarps) || N % 8 || N > 256 || K % type->k) return std::nullopt;
   p.frags.tiling = {numWarps, 1};
-  auto la = gpu::matrixLayout(*p.fragments, gpu::Operand::A, at.shape(), p.frags.tiling, numWarps);
-  auto lb = gpu::matrixLayout(*p.fragments, gpu::Operand::B, bt.shape(), p.frags.tiling, numWarps);
-  auto lc = gpu::matrixLayout(*p.fragments, gpu::Operand::C, rt.shape(), p.frags.tiling, numWarps);
+  const ir::Value *registerOperand = p.swapped ? dot.operand(1) : a ? nullptr : dot.operand(0);
+  p.rowOrder = registerOperand && loadedMnMajor(registerOperand, p.swapped ? gpu::Operand::B : gpu::Operand::A);
+  auto layout = [&](gpu::Operand which, std::vector<int64_t> shape, bool rows) -> std::optional<ir::LinearLayout> {
+    std::optional<ir::LinearLayout> l = gpu::matrixLayout(*p.fragments, which, shape, p.frags.tiling, numWarps);
+    if (l && rows && p.rowOrder) l = reorderRows(*l, 0);
+    return l;
+  };
+  std::vector<int64_t> as = at.shape(), bs = bt.shape(), rs = rt.shape();
+  std::optional<ir::LinearLayout> la, lb, lc;
+  if (p.swapped) {
+    // B^T is the instruction's A and the result its transposed accumulator;
+    // A, read in place, has any layout its load needs none of.
+    lb = layout(gpu::Operand::A, {bs[1], bs[0]}, true);
+    lc = layout(gpu::Operand::C, {rs[1], rs[0]}, true);
+    la = ir::LinearLayout::blocked({int32_t(as[0]), int32_t(as[1])}, {1, 1}, {1, 32}, {numWarps, 1}, {1, 0});
+    if (lb) lb = transposed(*lb);
+    if (lc) lc = transposed(*lc);
+  } else {
+    la = layout(gpu::Operand::A, as, true);
+    lb = layout(gpu::Operand::B, bs, false);
+    lc = layout(gpu::Operand::C, rs, true);
+  }
   if (!la || !lb || !lc) return std::nullopt;
   p.frags.a = *la, p.frags.b = *lb, p.frags.c = *lc;
   return p;
@@ -225,34 +289,40 @@ bool usesWgmma(const ir::Function &kernel, const ir::AttrDict &module) {
 bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLowering &L) {
   if (L.layoutOf(op.operand(2)->type(), op).ll != p.frags.c)
     L.fail(op, "internal error: the accumulator of a wgmma dot is not in its fragment layout");
-  bool aInRegisters = p.a.load == nullptr;
-  if (aInRegisters && L.layoutOf(op.operand(0)->type(), op).ll != p.frags.a)
-    L.fail(op, "internal error: the A operand of a wgmma dot is not in its fragment layout");
+  // The instruction's A from registers (B^T's when swapped) or a stage; its
+  // B a stage (A's when swapped).
+  const ir::Value *aValue = p.swapped ? op.operand(1) : p.a.load ? nullptr : op.operand(0);
+  const SharedOperand &aShared = p.a, &bShared = p.swapped ? p.a : p.b;
+  if (aValue && L.layoutOf(aValue->type(), op).ll != (p.swapped ? p.frags.b : p.frags.a))
+    L.fail(op, "internal error: the register operand of a wgmma dot is not in its fragment layout");
   ir::Type rt = op.result()->type();
   int64_t M = rt.shape()[0], N = rt.shape()[1], K = op.operand(0)->type().shape()[1];
+  if (p.swapped) std::swap(M, N);
   int W = L.numWarps;
   auto offset = [](const SharedOperand &s, int64_t d0, int64_t d1) {
     return int64_t(s.toOffset.apply({{"dim0", int32_t(d0)}, {"dim1", int32_t(d1)}})[0]);
   };
+  // The instruction's B at k step kk: the dot's B (k x n), or A (m x k).
+  auto bOffset = [&](int64_t kk) { return p.swapped ? offset(bShared, 0, kk) : offset(bShared, kk, 0); };
   // The rows of this thread's warpgroup (warp id bits 2 and up; the low two
   // pick rows within an instruction) as an offset into A's buffer.
-  ir::Value *groupOffset = aInRegisters ? nullptr : L.inPrologue([&] {
+  ir::Value *groupOffset = aValue ? nullptr : L.inPrologue([&] {
     ir::Value *sum = L.i32(0);
     for (int bit = 2; (1 << bit) < W; ++bit) {
       ir::Value *set = L.bitAnd(L.shr(L.warp, bit), L.i32(1));
-      sum = L.add(sum, L.mul(set, L.i32(offset(p.a, int64_t(16) << bit, 0))));
+      sum = L.add(sum, L.mul(set, L.i32(offset(aShared, int64_t(16) << bit, 0))));
     }
     return sum;
   });
-  ir::Value *aBase = aInRegisters ? nullptr : L.scalar(p.a.load->operand(0)), *bBase = L.scalar(p.b.load->operand(0));
-  const gpu::Regs *aRegs = aInRegisters ? &L.get(op.operand(0)) : nullptr;
+  ir::Value *aBase = aValue ? nullptr : L.scalar(aShared.load->operand(0)), *bBase = L.scalar(bShared.load->operand(0));
+  const gpu::Regs *aRegs = aValue ? &L.get(aValue) : nullptr;
   int64_t aPerInstruction = int64_t(1) << p.fragments->fragA->reg.size(), kK = p.k, kTiles = K / kK;
   ir::Type acc = rt.element();
   int64_t perInstruction = N / 2, reps = M / (16 * W);
   ir::AttrDict attrs;
   attrs.set("shape", ir::Attribute(std::vector<int64_t>{64, N, kK}));
-  attrs.set("a_desc", ir::Attribute(aInRegisters ? std::vector<int64_t>{} : p.a.descriptor));
-  attrs.set("b_desc", ir::Attribute(p.b.descriptor));
+  attrs.set("a_desc", ir::Attribute(aValue ? std::vector<int64_t>{} : aShared.descriptor));
+  attrs.set("b_desc", ir::Attribute(bShared.descriptor));
   gpu::Regs C = L.get(op.operand(2));
   // A zero accumulator (attention's Q·K^T) is wgmma's scale-d = 0 on the
   // first k step: no registers zeroed before each dot.
@@ -261,13 +331,13 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
   for (int64_t kk = 0; kk < K / kK; ++kk)
     for (int64_t r = 0; r < reps; ++r) {
       std::vector<ir::Value *> operands;
-      if (aInRegisters) {
+      if (aRegs) {
         int64_t first = aPerInstruction * (kk + kTiles * r);  // matrixLayout's order: k tiles, then m
         operands.assign(aRegs->begin() + first, aRegs->begin() + first + aPerInstruction);
       } else {
-        operands.push_back(L.sharedAddress(aBase, L.add(groupOffset, L.i32(offset(p.a, r * 16 * W, kk * kK)))));
+        operands.push_back(L.sharedAddress(aBase, L.add(groupOffset, L.i32(offset(aShared, r * 16 * W, kk * kK)))));
       }
-      operands.push_back(L.sharedAddress(bBase, L.i32(offset(p.b, kk * kK, 0))));
+      operands.push_back(L.sharedAddress(bBase, L.i32(bOffset(kk * kK))));
       operands.insert(operands.end(), C.begin() + r * perInstruction, C.begin() + (r + 1) * perInstruction);
       ir::AttrDict mmaAttrs = attrs;
       if (zeroAcc && kk == 0) mmaAttrs.set("zero_acc", ir::Attribute(true));

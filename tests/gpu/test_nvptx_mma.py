@@ -91,8 +91,9 @@ def test_matmul_f32_on_tensor_cores(torch, precision, tol):
     assert err < tol, err
     ptx = _precision_kernel.compile_only("nvptx", a, b, c, m, n, k, BM=64, BN=64, BK=32, PRECISION=precision).assembly
     if precision == "tf32" and _wgmma_expected(ptx, (64, 64, 32), 4):
-        # B n-major: each stage copied k-major through registers for wgmma.
-        assert "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32" in ptx and "mma.sync" not in ptx
+        # B n-major: C^T = B^T A^T, B^T from registers (wgmma's register A).
+        assert "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {" in ptx and "mma.sync" not in ptx
+        assert any("wgmma.mma_async" in l and "}, {%r" in l for l in ptx.splitlines())
     else:
         assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
     if precision == "tf32x3":
@@ -267,24 +268,31 @@ def test_wgmma_k_major_inputs(torch, a_dtype, b_dtype, inst, block, num_warps):
         assert want in ptx and "mma.sync" not in ptx and "ldmatrix" not in ptx, [l for l in ptx.splitlines() if "mma" in l][:2]
 
 
-@pytest.mark.parametrize("a_t", [False, True])
-@pytest.mark.parametrize("block,num_warps", [((128, 128, 32), 4), ((128, 256, 32), 8), ((64, 128, 16), 4),
-                                             ((128, 64, 32), 8)])
-def test_wgmma_tf32_m_n_major_inputs(torch, a_t, block, num_warps):
-    # tf32 with B (and A, a_t) contiguous along n (m): each iteration copies
-    # their stages through registers into k-major buffers that wgmma reads
-    # (pipeline-loops). Ragged.
+@pytest.mark.parametrize("a_t,b_t", [(False, False), (True, False), (True, True)])
+@pytest.mark.parametrize("block,num_warps", [((128, 128, 32), 4), ((128, 256, 32), 8), ((256, 128, 32), 8),
+                                             ((64, 128, 16), 4), ((128, 64, 32), 8)])
+def test_wgmma_tf32_m_n_major_inputs(torch, a_t, b_t, block, num_warps):
+    # tf32 with A contiguous along m (a_t) or B along n (not b_t): wgmma
+    # reads 32-bit operands from shared memory only k-major, so A comes from
+    # registers, B as the register A of C^T = B^T A^T when A is k-major, and
+    # with both m/n-major B's stage is copied k-major through registers.
+    # Ragged.
     m, n, k = 333, 300, 1000
     a = torch.randn((k, m) if a_t else (m, k), device="cuda")
-    b = torch.randn(k, n, device="cuda")
-    c, ptx = _matmul(torch, a, b, block, num_warps, a_t=a_t)
-    A, B = (a.t() if a_t else a).double(), b.double()
+    b = torch.randn((n, k) if b_t else (k, n), device="cuda")
+    c, ptx = _matmul(torch, a, b, block, num_warps, a_t=a_t, b_t=b_t)
+    A, B = (a.t() if a_t else a).double(), (b.t() if b_t else b).double()
     err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs())).max().item()
     assert err < 2e-3, err
-    if _wgmma_expected(ptx, block, num_warps):
-        want = "wgmma.mma_async.sync.aligned.m64n%dk8.f32.tf32.tf32" % block[1]
-        assert want in ptx and "mma.sync" not in ptx, [l for l in ptx.splitlines() if "mma" in l][:2]
+    swapped = not a_t and not b_t
+    rows, cols = (block[1], block[0]) if swapped else block[:2]  # the instruction's m x n
+    if _wgmma_expected(ptx, (rows, cols), num_warps):
+        want = "wgmma.mma_async.sync.aligned.m64n%dk8.f32.tf32.tf32" % cols
+        insts = [l for l in ptx.splitlines() if "wgmma.mma_async" in l]
+        assert insts and all(want in l and "}, {%r" in l for l in insts) and "mma.sync" not in ptx, insts[:1]
         assert "fence.proxy.async.shared::cta" in ptx
+    else:
+        assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
 
 
 @tessera.jit

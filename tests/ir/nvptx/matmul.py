@@ -12,7 +12,9 @@
 # RUN: tessera compile %s --entry mmt --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 -D ACC=tl.int32 --target nvptx --emit asm | FileCheck %s --check-prefix=WGMMA-I8
 # RUN: tessera compile %s --entry mmt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D PRECISION='"ieee"' --target nvptx --emit asm | FileCheck %s --check-prefix=IEEE
 # RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-NMAJOR
-# RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TF32-COPY
+# RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TF32-SWAP
+# RUN: tessera compile %s --entry mmat --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D BT=1 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-AM
+# RUN: tessera compile %s --entry mmat --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TF32-COPY
 # RUN: tessera compile %s --entry mmbt --signature "*fp8e4nv:16,*fp8e4nv:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 --target nvptx --emit asm | FileCheck %s --check-prefix=BT-FP8
 # RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=BT-IR
 # RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D AT=1 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=BT-SM80
@@ -107,23 +109,39 @@
 # WGMMA-I8-NOT: mma.sync
 # f32 dots at full precision have no tensor-core instruction.
 # IEEE-NOT: mma
-# tf32 with B n-major: wgmma cannot transpose 32-bit operands, so each
-# iteration copies B's stage (16-byte cp.async as usual) through registers
-# into a k-major buffer of two entries (module attribute k_major_dot_bits):
-# single-element reads, 16-byte stores, then a proxy fence before the
-# barrier, for wgmma reads through the async proxy.
+# tf32 with B n-major: wgmma reads 32-bit operands from shared memory only
+# k-major, so it multiplies C^T = B^T A^T: B^T is its A, loaded from the
+# stage into registers (8-byte loads: rowOrder puts each thread's two rows
+# side by side), A's stage is its B (k-major), and nothing is copied
+# (module attribute k_major_dot_registers). The register loads come before
+# the fence; the instruction's n is BM.
 # TF32-NMAJOR-NOT: cp.async.ca
 # TF32-NMAJOR: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16, {{%r[0-9]+}};
 # TF32-NMAJOR: cp.async.wait_group 1;
-# TF32-NMAJOR: ld.shared.f32
-# TF32-NMAJOR: st.shared.v4.f32
 # TF32-NMAJOR: fence.proxy.async.shared::cta;
-# TF32-NMAJOR: bar.sync 0;
-# TF32-NMAJOR-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1;
+# TF32-NMAJOR-NOT: st.shared
+# TF32-NMAJOR-COUNT-16: ld.shared.v2.u32
+# TF32-NMAJOR-NOT: st.shared
+# TF32-NMAJOR: wgmma.fence.sync.aligned;
+# TF32-NMAJOR-NOT: ld.shared
+# TF32-NMAJOR-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1;
 # TF32-NMAJOR-NOT: mma.sync
-# The copy's layout (assign-layouts): 4 elements per thread along k (a
-# 16-byte store), 8 lanes along n (each phase of 8 lanes stores to 8 rows
-# at 8 swizzle phases: no bank conflicts).
+# The layouts (assign-layouts): B^T's registers hold, per thread, k = t and
+# t + 4 (lane bits 0-1, register bit 1), rows n 2g and 2g + 1 (lane bits 2-4
+# to n bits 1, 2 and 4, register bit 0 to n bit 0); the accumulator is the
+# transpose, its rows (m) wgmma's columns.
+# TF32-SWAP: IR after assign-layouts
+# TF32-SWAP: local_load {{.*}} : tile<32x128xf32, #linear<register = [0, 1, 4, 0, 8, 0, 16, 0, 0, 64], lane = [1, 0, 2, 0, 0, 2, 0, 4, 0, 16], warp = [0, 8, 0, 32]>>
+# TF32-SWAP-NEXT: dot {{.*}} : tile<128x128xf32, #linear<register = [1, 0, 0, 1, 8, 0, 16, 0, 32, 0, 64, 0, 0, 64], lane = [2, 0, 4, 0, 0, 2, 0, 4, 0, 16], warp = [0, 8, 0, 32]>>
+# A m-major (given as k x m, `mmat`) comes from registers in the same way,
+# the instruction unswapped; with B n-major as well, B's stage is copied
+# k-major through registers into a buffer of two entries, which wgmma
+# reads (single-element reads, 16-byte stores, a proxy fence).
+# TF32-AM-NOT: st.shared.v4
+# TF32-AM-COUNT-16: ld.shared.v2.u32
+# TF32-AM: wgmma.fence.sync.aligned;
+# TF32-AM-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1;
+# TF32-AM-NOT: mma.sync
 # TF32-COPY: IR after assign-layouts
 # TF32-COPY: local_alloc : smem<2x32x128xf32, #shared<{{.*}}order = [1, 2]>>
 # TF32-COPY: local_alloc : smem<3x32x128xf32, #shared<{{.*}}order = [2, 1]{{.*}}>>
@@ -191,6 +209,24 @@ def mmt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, 
         x = tl.load(a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
         y = tl.load(b + rn[None, :] * K + kk[:, None], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0)
         acc = tl.dot(x, y, acc, input_precision=PRECISION)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+# A given as k x m and transposed for the dot; B as k x n (or n x k and
+# transposed, with BT).
+def mmat(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, BT: tl.constexpr = 0):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        x = tl.load(a + kk[:, None] * M + rm[None, :]).T
+        if BT:
+            y = tl.load(b + rn[:, None] * K + kk[None, :]).T
+        else:
+            y = tl.load(b + kk[:, None] * N + rn[None, :])
+        acc = tl.dot(x, y, acc)
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 

@@ -140,9 +140,17 @@
 # threads at a barrier (before the next copies overwrite old stages).
 # Every read of K's and V's stages is a wgmma (the async proxy, as the
 # copies): no proxy fence before copying into a stage again. Where a stage
-# is read by ld.shared/ldmatrix (fp32 operands on mma.sync), the copies
-# keep it.
-# GENERIC: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+# is read by ld.shared (tf32 with B n-major: B^T is wgmma's A, loaded into
+# registers), the copies into it keep the fence; A's, read by wgmma, not.
+# GENERIC: @p mbarrier.arrive.expect_tx
+# GENERIC: @p fence.proxy.async.shared::cta;
+# GENERIC-NEXT: @p mbarrier.arrive.expect_tx
+# GENERIC: ld.shared.v2.u32
+# GENERIC: wgmma.fence.sync.aligned;
+# GENERIC: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1;
+# GENERIC-NOT: mma.sync
+# GENERIC: mbarrier.arrive.expect_tx
+# GENERIC-NOT: fence.proxy
 # GENERIC: @p fence.proxy.async.shared::cta;
 # GENERIC-NEXT: @p mbarrier.arrive.expect_tx
 # OUTIR-LABEL: after tensor-map-stores
