@@ -20,7 +20,9 @@
 // entry i % 2 of a k-major buffer, which the dots read (a wgmma of
 // iteration i - 1 may still read the other entry); where those buffers
 // do not fit in shared_memory_limit, the stage itself is k-major instead,
-// copied one element at a time.
+// copied one element at a time. A matrix unit that reads one operand of
+// such a dot from registers (k_major_dot_registers: Hopper's wgmma) needs
+// no copy of A, nor of B when A is k-major (Target.h).
 // With async_dots (dots that may still read a stage one iteration later)
 // and more than four warps, each buffer has one spare entry if it fits in
 // shared_memory_limit, and the loop says so (spare_stages): the copies of

@@ -16,6 +16,12 @@
 // accumulator then has mma.sync's m16n8 fragment layout with every warp on
 // its own rows, which is wgmma's: warp w of a warpgroup holds rows
 // 16w .. 16w+15 of each 64.
+//
+// tf32 stages that are m/n-major, which wgmma cannot read: an m-major A
+// comes from registers; an n-major B, when A is a k-major stage, makes the
+// dot swapped: C^T = B^T A^T, B^T the instruction's register A, A's stage
+// its B, the accumulator held transposed (the rows of the 16 x warps split
+// are then n's).
 #pragma once
 
 #include "targets/gpu/MatrixUnit.h"

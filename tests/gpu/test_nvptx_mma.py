@@ -284,12 +284,15 @@ def test_wgmma_tf32_m_n_major_inputs(torch, a_t, b_t, block, num_warps):
     A, B = (a.t() if a_t else a).double(), (b.t() if b_t else b).double()
     err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs())).max().item()
     assert err < 2e-3, err
-    swapped = not a_t and not b_t
+    # Swapped where B's columns split over the warps in 16s; else B copied.
+    swapped = not a_t and not b_t and block[1] % (16 * num_warps) == 0
     rows, cols = (block[1], block[0]) if swapped else block[:2]  # the instruction's m x n
     if _wgmma_expected(ptx, (rows, cols), num_warps):
         want = "wgmma.mma_async.sync.aligned.m64n%dk8.f32.tf32.tf32" % cols
         insts = [l for l in ptx.splitlines() if "wgmma.mma_async" in l]
-        assert insts and all(want in l and "}, {%r" in l for l in insts) and "mma.sync" not in ptx, insts[:1]
+        registers = swapped or a_t
+        assert insts and all(want in l and ("}, {%r" in l) == registers for l in insts), insts[:1]
+        assert "mma.sync" not in ptx
         assert "fence.proxy.async.shared::cta" in ptx
     else:
         assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
