@@ -59,9 +59,10 @@ struct TargetFacts {
   int kMajorDotBits = 0;
   // Of such a dot, the matrix unit reads one operand from registers in any
   // order instead, so that operand keeps its stage's order: A, or B (by
-  // multiplying B^T A^T) when A is k-major, where that operand's rows (m,
-  // or n for B) split over the warps in 16s (Hopper's wgmma: a warpgroup's
-  // instruction spans 64 rows, 16 per warp).
+  // multiplying B^T A^T) when A is k-major with m at most 256, where that
+  // operand's rows (m, or n for B) split over the warps in 16s (Hopper's
+  // wgmma: a warpgroup's instruction spans 64 rows, 16 per warp, and n up
+  // to 256).
   bool kMajorDotRegisters = false;
 };
 

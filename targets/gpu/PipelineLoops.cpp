@@ -308,8 +308,9 @@ private:
   }
 
   // Whether every dot load `i` feeds may read it from registers in place of
-  // a k-major copy: as A, or as B when A is a k-major stage, where its
-  // rows (m, or n for B) split over the warps in 16s (Target.h).
+  // a k-major copy: as A, or as B when A is a k-major stage of at most 256
+  // rows, where its rows (m, or n for B) split over the warps in 16s
+  // (Target.h).
   bool readFromRegisters(size_t i, const std::vector<int64_t> &fastDims,
                          const std::vector<std::optional<int64_t>> &kDims) const {
     std::vector<const ir::Value *> tiles = {loads_[i]->result()};
@@ -322,6 +323,7 @@ private:
         const std::vector<int64_t> &result = dot->result()->type().shape();
         if (result.size() != 2 || result[isA ? 0 : 1] % (16 * facts_.numWarps)) return false;
         if (isA) continue;
+        if (result[0] > 256) return false;  // B^T A^T: m is the instruction's n
         std::optional<size_t> a = loadOf(dot->operand(0));
         if (!a || *a == i || !kDims[*a] || fastDims[*a] != *kDims[*a]) return false;
       }

@@ -199,6 +199,13 @@ public:
     ir::Value *laneWarpOffset;       // xor-ed in, from the prologue
     int32_t laneWarpBits;            // the bits laneWarpOffset may have
     int width;                       // registers per vector access (consecutive, aligned)
+    // Registers per vector access of local stores and loads: the register
+    // bits whose elements lie 1, 2, 4... apart, in any order (an
+    // accumulator held transposed steps along the buffer's rows with its
+    // second register bit).
+    std::vector<int> groupBits;
+    // The registers of each such access, in offset order.
+    std::vector<std::vector<int>> groups(int numRegs) const;
   };
   const Placement &placementOf(ir::Type buffer, ir::Type tile, const ir::Operation &where);
   // The address of register `reg`'s element (placement `p`, buffer at `base`).

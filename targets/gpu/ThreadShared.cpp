@@ -12,6 +12,8 @@
 
 #include "ir/Layouts.h"
 
+#include <algorithm>
+
 namespace tessera::targets::gpu {
 
 using ir::OpCode;
@@ -55,7 +57,46 @@ const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir
   };
   while (w > 1 && !aligned(w)) w /= 2;
   p->width = w;
+  // The same for register bits in any order; the others must keep groups
+  // aligned.
+  std::vector<int> bits;
+  for (int32_t step = 1; step < maxWidth; step *= 2) {
+    auto it = std::find_if(rb.begin(), rb.end(), [&](const std::vector<int32_t> &b) { return b[0] == step; });
+    if (it == rb.end()) break;
+    bits.push_back(int(it - rb.begin()));
+  }
+  auto alignedGroups = [&](size_t n) {
+    int32_t width = int32_t(1) << n;
+    for (const char *dim : {"register", "lane", "warp"}) {
+      const auto &bs = toOffset.bases(dim);
+      for (size_t bit = 0; bit < bs.size(); ++bit) {
+        bool grouped = std::string(dim) == "register" && std::find(bits.begin(), bits.begin() + long(n), int(bit)) != bits.begin() + long(n);
+        if (!grouped && bs[bit][0] % width) return false;
+      }
+    }
+    return true;
+  };
+  while (!bits.empty() && !alignedGroups(bits.size())) bits.pop_back();
+  p->groupBits = bits;
   return *placements_.emplace(key, std::move(p)).first->second;
+}
+
+std::vector<std::vector<int>> ThreadLowering::Placement::groups(int numRegs) const {
+  int mask = 0;
+  for (int b : groupBits) mask |= 1 << b;
+  std::vector<std::vector<int>> out;
+  for (int r = 0; r < numRegs; ++r) {
+    if (r & mask) continue;
+    std::vector<int> g;
+    for (int j = 0; j < (1 << groupBits.size()); ++j) {
+      int reg = r;
+      for (size_t i = 0; i < groupBits.size(); ++i)
+        if (j >> i & 1) reg |= 1 << groupBits[i];
+      g.push_back(reg);
+    }
+    out.push_back(g);
+  }
+  return out;
 }
 
 int32_t ThreadLowering::laneWarpBits(const ir::LinearLayout &ll) {
@@ -101,10 +142,10 @@ void ThreadLowering::storeToBuffer(const ir::Operation &op, ir::Value *base, ir:
   const Placement &p = placementOf(buffer, tile->type(), op);
   const TileLayout &l = layoutOf(tile->type(), op);
   const Regs &vals = get(tile);
-  for (int g = 0; g < l.numRegs; g += p.width) {
-    if (l.isCopy(g)) continue;  // another register stores these elements
-    std::vector<ir::Value *> operands = {placedAddress(base, p, g)};
-    for (int i = 0; i < p.width; ++i) operands.push_back(vals[size_t(g + i)]);
+  for (const std::vector<int> &g : p.groups(l.numRegs)) {
+    if (l.isCopy(g[0])) continue;  // another register stores these elements
+    std::vector<ir::Value *> operands = {placedAddress(base, p, g[0])};
+    for (int r : g) operands.push_back(vals[size_t(r)]);
     b.create(OpCode::VStore, operands, {});
   }
 }
@@ -117,10 +158,10 @@ Regs ThreadLowering::loadFromBuffer(const ir::Operation &op, ir::Value *base, ir
   const Placement &p = placementOf(buffer, tile, op);
   const TileLayout &l = layoutOf(tile, op);
   Regs regs(size_t(l.numRegs));
-  for (int g = 0; g < l.numRegs; g += p.width) {
-    ir::Value *ptr = placedAddress(base, p, g);
-    ir::Operation *ld = b.create(OpCode::VLoad, {ptr}, std::vector<ir::Type>(size_t(p.width), buffer.element()));
-    for (int i = 0; i < p.width; ++i) regs[size_t(g + i)] = ld->result(unsigned(i));
+  for (const std::vector<int> &g : p.groups(l.numRegs)) {
+    ir::Value *ptr = placedAddress(base, p, g[0]);
+    ir::Operation *ld = b.create(OpCode::VLoad, {ptr}, std::vector<ir::Type>(g.size(), buffer.element()));
+    for (size_t i = 0; i < g.size(); ++i) regs[size_t(g[i])] = ld->result(unsigned(i));
   }
   return regs;
 }
