@@ -13,8 +13,8 @@
 # RUN: tessera compile %s --entry mmt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D PRECISION='"ieee"' --target nvptx --emit asm | FileCheck %s --check-prefix=IEEE
 # RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-NMAJOR
 # RUN: tessera compile %s --entry mm --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TF32-SWAP
-# RUN: tessera compile %s --entry mmat --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D BT=1 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-AM
-# RUN: tessera compile %s --entry mmat --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TF32-COPY
+# RUN: tessera compile %s --entry mmbt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D AT=1 --target nvptx --emit asm | FileCheck %s --check-prefix=TF32-AM
+# RUN: tessera compile %s --entry mmbt --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D AT=1 -D BT=0 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=TF32-COPY
 # RUN: tessera compile %s --entry mmbt --signature "*fp8e4nv:16,*fp8e4nv:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=128 --target nvptx --emit asm | FileCheck %s --check-prefix=BT-FP8
 # RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=64 --target nvptx --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=BT-IR
 # RUN: tessera compile %s --entry mmbt --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32:16" -D BM=128 -D BN=128 -D BK=32 -D AT=1 --target nvptx --arch sm_80 --emit asm | FileCheck %s --check-prefix=BT-SM80
@@ -133,7 +133,7 @@
 # TF32-SWAP: IR after assign-layouts
 # TF32-SWAP: local_load {{.*}} : tile<32x128xf32, #linear<register = [0, 1, 4, 0, 8, 0, 16, 0, 0, 64], lane = [1, 0, 2, 0, 0, 2, 0, 4, 0, 16], warp = [0, 8, 0, 32]>>
 # TF32-SWAP-NEXT: dot {{.*}} : tile<128x128xf32, #linear<register = [1, 0, 0, 1, 8, 0, 16, 0, 32, 0, 64, 0, 0, 64], lane = [2, 0, 4, 0, 0, 2, 0, 4, 0, 16], warp = [0, 8, 0, 32]>>
-# A m-major (given as k x m, `mmat`) comes from registers in the same way,
+# A m-major (given as k x m, `mmbt` with AT) comes from registers in the same way,
 # the instruction unswapped; with B n-major as well, B's stage is copied
 # k-major through registers into a buffer of two entries, which wgmma
 # reads (single-element reads, 16-byte stores, a proxy fence).
@@ -212,26 +212,10 @@ def mmt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, 
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-# A given as k x m and transposed for the dot; B as k x n (or n x k and
-# transposed, with BT).
-def mmat(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, BT: tl.constexpr = 0):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), tl.float32)
-    for k0 in range(0, K, BK):
-        kk = k0 + rk
-        x = tl.load(a + kk[:, None] * M + rm[None, :]).T
-        if BT:
-            y = tl.load(b + rn[:, None] * K + kk[None, :]).T
-        else:
-            y = tl.load(b + kk[:, None] * N + rn[None, :])
-        acc = tl.dot(x, y, acc)
-    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-# B given as n x k and transposed for the dot (A too, as k x m, with AT).
-def mmbt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, AT: tl.constexpr = 0):
+# B given as n x k and transposed for the dot (A too, as k x m, with AT);
+# B as k x n with BT = 0.
+def mmbt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, AT: tl.constexpr = 0,
+         BT: tl.constexpr = 1):
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
@@ -242,6 +226,9 @@ def mmbt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
             x = tl.load(a + kk[:, None] * M + rm[None, :]).T
         else:
             x = tl.load(a + rm[:, None] * K + kk[None, :])
-        y = tl.load(b + rn[:, None] * K + kk[None, :])
-        acc = tl.dot(x, y.T, acc)
+        if BT:
+            y = tl.load(b + rn[:, None] * K + kk[None, :]).T
+        else:
+            y = tl.load(b + kk[:, None] * N + rn[None, :])
+        acc = tl.dot(x, y, acc)
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
