@@ -27,6 +27,8 @@
 // and more than four warps, each buffer has one spare entry if it fits in
 // shared_memory_limit, and the loop says so (spare_stages): the copies of
 // iteration i + S-1 then overwrite the entry of iteration i-2, not i-1.
+// Where it does not fit and S >= 4, one of the S entries is the spare
+// (copies S-2 iterations ahead).
 //
 // Tensor maps (module attribute tensor_maps: NVIDIA's TMA): when every
 // such load is a desc_load of a host descriptor whose block a tensor map
@@ -404,6 +406,10 @@ private:
     if (!roomForCopies) kCopyBytes = 0;
     if (!registers_ && facts_.spareStage) {
       if (facts_.sharedLimit <= 0 || stageBytes() * (entries + 1) + kCopyBytes <= facts_.sharedLimit) ++entries;
+      // Without room for one, one of four or more entries is the spare:
+      // copies run S-2 iterations ahead, not S-1, and the dots overlap
+      // (a wgmma waited for every iteration cost tf32 a third).
+      else if (stages_ >= 4) --stages_;
     }
     entries_ = entries;
     // Before the stages: a small buffer is placed first-fit for the whole
