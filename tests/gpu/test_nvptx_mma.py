@@ -32,7 +32,7 @@ def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, st
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-def _matmul(torch, a, b, block, num_warps=4, a_t=False, b_t=False):
+def _matmul(torch, a, b, block, num_warps=4, a_t=False, b_t=False, num_stages=None):
     """C = A B with A given as (m, k) or, when a_t, as the transpose of a (k, m) tensor; same for B."""
     m, k = (a.shape[1], a.shape[0]) if a_t else a.shape
     n = b.shape[0] if b_t else b.shape[1]
@@ -42,7 +42,7 @@ def _matmul(torch, a, b, block, num_warps=4, a_t=False, b_t=False):
     sbk, sbn = (1, k) if b_t else (n, 1)
     bm, bn, bk = block
     args = (a, b, c, m, n, k, sam, sak, sbk, sbn)
-    meta = dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps, ACC=tl.int32 if integer else tl.float32)
+    meta = dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps, num_stages=num_stages, ACC=tl.int32 if integer else tl.float32)
     _mm_kernel[(tessera.cdiv(m, bm), tessera.cdiv(n, bn))](*args, **meta)
     return c, _mm_kernel.compile_only("nvptx", *args, **meta).assembly
 
@@ -296,6 +296,22 @@ def test_wgmma_tf32_m_n_major_inputs(torch, a_t, b_t, block, num_warps):
         assert "fence.proxy.async.shared::cta" in ptx
     else:
         assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
+
+
+@pytest.mark.parametrize("dtype,block", [("bfloat16", (128, 256, 64)), ("float32", (256, 128, 32))])
+def test_four_stages_without_room_for_a_spare_keep_wgmma_in_flight(torch, dtype, block):
+    # 4 x 48 KiB of stages leave no room for a fifth (spare) entry: one of
+    # the four is the spare, copies run two iterations ahead, and each
+    # iteration leaves its wgmma group in flight. Ragged.
+    m, n, k = 333, 300, 1000
+    t = getattr(torch, dtype)
+    a, b = torch.randn(m, k, device="cuda", dtype=t), torch.randn(k, n, device="cuda", dtype=t)
+    c, ptx = _matmul(torch, a, b, block, 8, num_stages=4)
+    A, B = a.double(), b.double()
+    err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs())).max().item()
+    assert err < 2e-3, err
+    if ".target sm_90a" in ptx:
+        assert "wgmma.wait_group.sync.aligned 1;" in ptx and "cp.async.wait_group 1;" in ptx
 
 
 @tessera.jit
