@@ -39,45 +39,33 @@ const ThreadLowering::Placement &ThreadLowering::placementOf(ir::Type buffer, ir
   for (int r = 0; r < l.numRegs; ++r) p->regOffset.push_back(toOffset.apply({{"register", r}})[0]);
   p->laneWarpOffset = laneWarpPart(toOffset)[0];
   p->laneWarpBits = laneWarpBits(toOffset);
-  // Vector accesses: the low register bits step through consecutive
-  // offsets, and every other basis keeps groups aligned.
+  // Vector accesses: register bits whose elements lie 1, 2, 4... apart (in
+  // any order for local stores and loads; the low bits for the rest), every
+  // other basis keeping groups aligned.
   int64_t maxWidth = std::max<int64_t>(1, 16 / elementBytes(buffer));
   const auto &rb = toOffset.bases("register");
-  int w = 1;
-  for (size_t bit = 0; w < maxWidth && bit < rb.size() && rb[bit][0] == w; ++bit) w *= 2;
-  auto aligned = [&](int width) {
-    for (const char *dim : {"register", "lane", "warp"}) {
-      const auto &bs = toOffset.bases(dim);
-      for (size_t bit = 0; bit < bs.size(); ++bit) {
-        if (std::string(dim) == "register" && (int64_t(1) << bit) < width) continue;
-        if (bs[bit][0] % width) return false;
-      }
-    }
-    return true;
-  };
-  while (w > 1 && !aligned(w)) w /= 2;
-  p->width = w;
-  // The same for register bits in any order; the others must keep groups
-  // aligned.
   std::vector<int> bits;
   for (int32_t step = 1; step < maxWidth; step *= 2) {
-    auto it = std::find_if(rb.begin(), rb.end(), [&](const std::vector<int32_t> &b) { return b[0] == step; });
-    if (it == rb.end()) break;
-    bits.push_back(int(it - rb.begin()));
+    auto found = std::find_if(rb.begin(), rb.end(), [&](const std::vector<int32_t> &b) { return b[0] == step; });
+    if (found == rb.end()) break;
+    bits.push_back(int(found - rb.begin()));
   }
-  auto alignedGroups = [&](size_t n) {
-    int32_t width = int32_t(1) << n;
+  auto aligned = [&](size_t n) {
+    auto grouped = [&](const char *dim, size_t bit) {
+      return std::string(dim) == "register" && std::find(bits.begin(), bits.begin() + long(n), int(bit)) != bits.begin() + long(n);
+    };
     for (const char *dim : {"register", "lane", "warp"}) {
       const auto &bs = toOffset.bases(dim);
-      for (size_t bit = 0; bit < bs.size(); ++bit) {
-        bool grouped = std::string(dim) == "register" && std::find(bits.begin(), bits.begin() + long(n), int(bit)) != bits.begin() + long(n);
-        if (!grouped && bs[bit][0] % width) return false;
-      }
+      for (size_t bit = 0; bit < bs.size(); ++bit)
+        if (!grouped(dim, bit) && bs[bit][0] % (int32_t(1) << n)) return false;
     }
     return true;
   };
-  while (!bits.empty() && !alignedGroups(bits.size())) bits.pop_back();
+  while (!bits.empty() && !aligned(bits.size())) bits.pop_back();
   p->groupBits = bits;
+  size_t low = 0;
+  while (low < bits.size() && bits[low] == int(low)) ++low;
+  p->width = 1 << low;
   return *placements_.emplace(key, std::move(p)).first->second;
 }
 
