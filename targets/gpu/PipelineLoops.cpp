@@ -284,20 +284,25 @@ private:
     if (facts_.kMajorDotBits <= 0 || elem.bitWidth() != facts_.kMajorDotBits) return std::nullopt;
     std::optional<int64_t> k;
     bool agree = true;
-    auto note = [&](const ir::Value *v, bool transposed) {
+    for (const ir::Value *v : tilesOf(ld))
       for (const ir::Operation *dot : v->users()) {
         if (!dot->is(OpCode::Dot)) continue;
         if (elem.isFloat() && dot->attrs().getString("input_precision", "ieee") != "tf32") agree = false;
+        bool transposed = v != ld.result();
         int64_t dim = (dot->operand(0) == v ? 1 : 0) ^ (transposed ? 1 : 0);  // A is m x k, B is k x n
         if (dot->operand(0) == v && dot->operand(1) == v) agree = false;
         agree = agree && (!k || *k == dim);
         k = dim;
       }
-    };
-    note(ld.result(), false);
-    for (const ir::Operation *u : ld.result()->users())
-      if (u->is(OpCode::Trans)) note(u->result(), true);
     return agree ? k : std::nullopt;
+  }
+
+  // Load `ld`'s tile and its transposes (`b.T`): what the dots it feeds take.
+  static std::vector<const ir::Value *> tilesOf(const ir::Operation &ld) {
+    std::vector<const ir::Value *> tiles = {ld.result()};
+    for (const ir::Operation *u : ld.result()->users())
+      if (u->is(OpCode::Trans)) tiles.push_back(u->result());
+    return tiles;
   }
 
   // The index in loads_ of the load whose tile is `v`, or a transpose of it.
@@ -315,10 +320,7 @@ private:
   // (Target.h).
   bool readFromRegisters(size_t i, const std::vector<int64_t> &fastDims,
                          const std::vector<std::optional<int64_t>> &kDims) const {
-    std::vector<const ir::Value *> tiles = {loads_[i]->result()};
-    for (const ir::Operation *u : loads_[i]->result()->users())
-      if (u->is(OpCode::Trans)) tiles.push_back(u->result());
-    for (const ir::Value *t : tiles)
+    for (const ir::Value *t : tilesOf(*loads_[i]))
       for (const ir::Operation *dot : t->users()) {
         if (!dot->is(OpCode::Dot)) continue;
         bool isA = dot->operand(0) == t;

@@ -187,13 +187,6 @@ ir::LinearLayout reorderRows(const ir::LinearLayout &l, size_t dim) {
 
 ir::LinearLayout transposed(const ir::LinearLayout &l) { return l.permuted({1, 0}).renamedDims(); }
 
-// Whether `v` is read into registers from an m/n-major stage of 32-bit
-// elements (rowOrder pays).
-bool loadedMnMajor(const ir::Value *v, gpu::Operand which) {
-  std::optional<SharedOperand> s = sharedOperand(v, which);
-  return s && s->descriptor[3] && v->type().element().bitWidth() == 32;
-}
-
 } // namespace
 
 std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict &module) {
@@ -215,15 +208,18 @@ std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict 
   // B^T A^T (swapped) when A is a k-major stage.
   std::optional<SharedOperand> a = sharedOperand(dot.operand(0), gpu::Operand::A),
                                b = sharedOperand(dot.operand(1), gpu::Operand::B);
-  bool registersFit = type->k == 16 || type->a == K::F32;
+  // rowOrder pays where the register operand is such a stage (tf32).
+  bool registersFit = type->k == 16 || type->a == K::F32, rowOrdered = false;
   if (!type->anyMajor && a && a->descriptor[3]) {
     if (!registersFit) return std::nullopt;
     a.reset();
+    rowOrdered = true;
   }
   if (!type->anyMajor && b && b->descriptor[3]) {
     if (!a || type->a != K::F32) return std::nullopt;
     p.swapped = true;
     b.reset();
+    rowOrdered = true;
   }
   if ((!b && !p.swapped) || (!a && !registersFit)) return std::nullopt;
   if (a) p.a = *a;
@@ -233,11 +229,9 @@ std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict 
   if (p.swapped) std::swap(M, N);
   if (numWarps % 4 || M % (16 * numWarps) || N % 8 || N > 256 || K % type->k) return std::nullopt;
   p.frags.tiling = {numWarps, 1};
-  const ir::Value *registerOperand = p.swapped ? dot.operand(1) : a ? nullptr : dot.operand(0);
-  p.rowOrder = registerOperand && loadedMnMajor(registerOperand, p.swapped ? gpu::Operand::B : gpu::Operand::A);
   auto layout = [&](gpu::Operand which, std::vector<int64_t> shape, bool rows) -> std::optional<ir::LinearLayout> {
     std::optional<ir::LinearLayout> l = gpu::matrixLayout(*p.fragments, which, shape, p.frags.tiling, numWarps);
-    if (l && rows && p.rowOrder) l = reorderRows(*l, 0);
+    if (l && rows && rowOrdered) l = reorderRows(*l, 0);
     return l;
   };
   std::vector<int64_t> as = at.shape(), bs = bt.shape(), rs = rt.shape();

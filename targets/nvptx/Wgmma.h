@@ -48,9 +48,6 @@ struct WgmmaPlan {
   // D^T = B^T A^T: the instruction's A is B^T from registers, its B the
   // stage of A, and the accumulator holds the result transposed.
   bool swapped = false;
-  // The instruction's rows in rowOrder (Wgmma.cpp): A's registers (B^T's
-  // when swapped) come from an m/n-major 32-bit stage.
-  bool rowOrder = false;
 };
 
 std::optional<WgmmaPlan> planWgmma(const ir::Operation &dot, const ir::AttrDict &module);
