@@ -68,6 +68,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -579,25 +580,64 @@ private:
     ir::AttrDict drain;
     drain.set("pending", ir::Attribute(int64_t(0)));
     if (!registers_) {
-      std::vector<ir::Value *> accumulators;
-      std::vector<ir::Type> types;
+      std::vector<unsigned> accumulators;
       for (unsigned k = 0; k < loop_.numResults(); ++k) {
         const ir::Operation *d = body.terminator()->operand(k)->definingOp();
-        if (d && d->is(OpCode::Dot) && d->parentBlock() == &body)
-          accumulators.push_back(next->result(k)), types.push_back(next->result(k)->type());
+        if (d && d->is(OpCode::Dot) && d->parentBlock() == &body) accumulators.push_back(k);
       }
-      ir::Operation *wait = b.create(OpCode::AsyncWait, accumulators, types, drain);
-      for (unsigned i = 0; i < accumulators.size(); ++i) {
-        std::vector<ir::Operation *> users = accumulators[i]->users();
-        for (ir::Operation *user : users)
-          for (unsigned o = 0; user != wait && o < user->numOperands(); ++o)
-            if (user->operand(o) == accumulators[i]) user->setOperand(o, wait->result(i));
+      if (facts_.asyncDots && !accumulators.empty()) {
+        drainOnExit(b, *next, accumulators, drain);
+      } else {
+        std::vector<ir::Value *> values;
+        std::vector<ir::Type> types;
+        for (unsigned k : accumulators) values.push_back(next->result(k)), types.push_back(next->result(k)->type());
+        ir::Operation *wait = b.create(OpCode::AsyncWait, values, types, drain);
+        for (unsigned i = 0; i < values.size(); ++i) replaceUsesExcept(values[i], wait->result(i), wait);
       }
       // Every copy issued was waited for in the loop (those past its end
       // were never issued).
       if (tma_) b.create(OpCode::MbarrierInval, {barriers_}, {});
     }
     loop_.erase();
+  }
+
+  static void replaceUsesExcept(ir::Value *from, ir::Value *to, const ir::Operation *except) {
+    std::vector<ir::Operation *> users = from->users();
+    for (ir::Operation *user : users)
+      for (unsigned o = 0; user != except && o < user->numOperands(); ++o)
+        if (user->operand(o) == from) user->setOperand(o, to);
+  }
+
+  // The drain of a loop whose wgmma accumulators may be in flight at its
+  // exit, on the loop's own exit path: `if (lb < ub) { loop (nonempty);
+  // wait } else { wait }`. After a plain loop, the path that skips it
+  // reaches the drain too, and sets the accumulator registers (its initial
+  // values) on the way; ptxas then assumes those writes may race the wgmmas
+  // in flight and serializes every wgmma of the kernel (C7515).
+  static void drainOnExit(ir::Builder &b, ir::Operation &loop, const std::vector<unsigned> &accumulators,
+                          const ir::AttrDict &drain) {
+    std::vector<ir::Type> types;
+    for (ir::Value *r : loop.results()) types.push_back(r->type());
+    ir::Operation *guard = b.create(OpCode::If, {b.cmp("lt", loop.operand(0), loop.operand(1))}, types);
+    for (unsigned k = 0; k < loop.numResults(); ++k) replaceUsesExcept(loop.result(k), guard->result(k), nullptr);
+    auto waitAndYield = [&](ir::Block &blk, const std::function<ir::Value *(unsigned)> &value) {
+      ir::Builder in(&blk);
+      in.setLoc(loop.loc());
+      std::vector<ir::Value *> waited, yields;
+      std::vector<ir::Type> waitedTypes;
+      for (unsigned k : accumulators) waited.push_back(value(k)), waitedTypes.push_back(types[k]);
+      ir::Operation *wait = in.create(OpCode::AsyncWait, waited, waitedTypes, drain);
+      for (unsigned k = 0; k < loop.numResults(); ++k) {
+        auto at = std::find(accumulators.begin(), accumulators.end(), k);
+        yields.push_back(at == accumulators.end() ? value(k) : wait->result(unsigned(at - accumulators.begin())));
+      }
+      in.yield(yields);
+      return wait;
+    };
+    ir::Operation *wait = waitAndYield(guard->region(0).block(), [&](unsigned k) { return loop.result(k); });
+    loop.moveBefore(wait);
+    loop.attrs().set("nonempty", ir::Attribute(true));
+    waitAndYield(guard->region(1).block(), [&](unsigned k) { return loop.operand(3 + k); });
   }
 
   static const ir::Layout *barrierLayout() {

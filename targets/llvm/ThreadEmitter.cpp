@@ -535,26 +535,32 @@ private:
     bool sgn = op.operand(0)->type().isSigned();
     llvm::Value *lb = get(op.operand(0)), *ub = get(op.operand(1)), *step = get(op.operand(2));
     std::vector<llvm::Value *> inits = getAll({op.operands().begin() + 3, op.operands().end()});
+    auto less = [&](llvm::Value *x) { return sgn ? b.CreateICmpSLT(x, ub) : b.CreateICmpULT(x, ub); };
     llvm::BasicBlock *pre = b.GetInsertBlock();
-    llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "for", fn), *bodyBB = llvm::BasicBlock::Create(ctx, "for.body", fn);
+    // A loop known to run (pipeline-loops' guarded drain) is emitted tested
+    // at its bottom: no path that skips it, as LLVM's loop rotation would add.
+    bool nonempty = op.attr("nonempty") && op.attr("nonempty")->getBool();
+    llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "for", fn);
+    llvm::BasicBlock *bodyBB = nonempty ? head : llvm::BasicBlock::Create(ctx, "for.body", fn);
     llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "for.end", fn);
     b.CreateBr(head);
     b.SetInsertPoint(head);
     llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2);
     iv->addIncoming(lb, pre);
     std::vector<llvm::PHINode *> carried = phis(inits, pre);
-    b.CreateCondBr(sgn ? b.CreateICmpSLT(iv, ub) : b.CreateICmpULT(iv, ub), bodyBB, exit);
+    if (!nonempty) b.CreateCondBr(less(iv), bodyBB, exit);
     b.SetInsertPoint(bodyBB);
     set(body.argument(0), iv);
     for (unsigned k = 1; k < body.numArguments(); ++k) set(body.argument(k), carried[k - 1]);
     emitBlock(body);
     std::vector<llvm::Value *> next = getAll(body.terminator()->operands());
     llvm::BasicBlock *latch = b.GetInsertBlock();
-    iv->addIncoming(b.CreateAdd(iv, step), latch);
+    llvm::Value *ivNext = b.CreateAdd(iv, step);
+    iv->addIncoming(ivNext, latch);
     for (size_t k = 0; k < carried.size(); ++k) carried[k]->addIncoming(next[k], latch);
-    annotateLoop(b.CreateBr(head), op);
+    annotateLoop(nonempty ? b.CreateCondBr(less(ivNext), head, exit) : b.CreateBr(head), op);
     b.SetInsertPoint(exit);
-    bind(op.results(), asValues(carried));
+    bind(op.results(), nonempty ? next : asValues(carried));
   }
 
   void emitWhile(const ir::Operation &op) {

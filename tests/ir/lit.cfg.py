@@ -17,6 +17,13 @@ tools = {
     "llvm-readobj": os.path.join(config.llvm_tools_dir, "llvm-readobj"),
     "spirv-val": "/usr/bin/spirv-val",  # SPIRV-Tools (ci/bootstrap.sh installs it)
 }
+# CUDA's assembler, where this machine has it (ci/bootstrap.sh does not
+# install CUDA): tests that read what ptxas says of our PTX need it.
+ptxas = next((p for p in (os.environ.get("TESSERA_PTXAS"), "/usr/local/cuda/bin/ptxas")
+              if p and os.access(p, os.X_OK)), None)
+if ptxas:
+    tools["ptxas"] = ptxas
+    config.available_features.add("ptxas")
 for name, path in tools.items():
     config.substitutions.append((r"(?<![\w/.-])" + name + r"(?![\w-])", path))
 
