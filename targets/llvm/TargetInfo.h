@@ -30,12 +30,6 @@ public:
   virtual llvm::Value *threadId(llvm::IRBuilder<> &b) const = 0;
   virtual llvm::Value *programId(llvm::IRBuilder<> &b, int axis) const = 0;
   virtual llvm::Value *numPrograms(llvm::IRBuilder<> &b, int axis) const = 0;
-  // The thread's warp: threadId / warpSize, as a value the target's
-  // compiler knows is the same across the warp (where it keeps such values
-  // apart, e.g. ptxas's uniform registers, which wgmma descriptors need).
-  virtual llvm::Value *warpId(llvm::IRBuilder<> &b, llvm::Value *tid, int warpSize) const {
-    return b.CreateUDiv(tid, b.getInt32(uint32_t(warpSize)));
-  }
   // Every thread of the program waits here; shared memory written before it
   // is visible after it.
   virtual void barrier(llvm::IRBuilder<> &b) const = 0;

@@ -108,7 +108,7 @@ private:
     case OpCode::NumPrograms: return set(op.result(), info.numPrograms(b, int(op.attr("axis")->getInt())));
     case OpCode::ThreadId: return set(op.result(), tid_);
     case OpCode::LaneId: return set(op.result(), b.CreateURem(tid_, i32(warpSize)));
-    case OpCode::WarpId: return set(op.result(), info.warpId(b, tid_, warpSize));
+    case OpCode::WarpId: return set(op.result(), b.CreateUDiv(tid_, i32(warpSize)));
     case OpCode::SharedPtr: return set(op.result(), sharedBase(op.attr("offset")->getInt()));
     case OpCode::SharedAlloc: fail(op, "has no offset yet (run allocate-shared first)");
     case OpCode::VLoad: return emitLoad(op);

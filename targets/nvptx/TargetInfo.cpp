@@ -23,14 +23,6 @@ public:
   llvm::Value *threadId(llvm::IRBuilder<> &b) const override {
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
   }
-  // tid / 32 read from lane 0: ptxas does not see that tid / 32 is warp
-  // uniform, and kept wgmma descriptors derived from it in vector registers,
-  // moved to uniform ones (R2UR) before each wgmma.
-  llvm::Value *warpId(llvm::IRBuilder<> &b, llvm::Value *tid, int warpSize) const override {
-    llvm::Value *warp = b.CreateUDiv(tid, b.getInt32(uint32_t(warpSize)));
-    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {},
-                             {b.getInt32(0xffffffffu), warp, b.getInt32(0), b.getInt32(0x1f)});
-  }
   llvm::Value *programId(llvm::IRBuilder<> &b, int axis) const override {
     static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
                                               llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
