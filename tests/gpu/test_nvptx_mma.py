@@ -314,6 +314,21 @@ def test_four_stages_without_room_for_a_spare_keep_wgmma_in_flight(torch, dtype,
         assert "wgmma.wait_group.sync.aligned 1;" in ptx and "cp.async.wait_group 1;" in ptx
 
 
+@pytest.mark.parametrize("dtype,block,num_warps", [("bfloat16", (128, 256, 64), 8), ("float16", (256, 128, 64), 8),
+                                                   ("bfloat16", (128, 128, 64), 4), ("float32", (256, 128, 32), 8)])
+def test_pipelined_dot_loop_that_runs_no_iteration(torch, dtype, block, num_warps):
+    # K = 0: the loop runs no iteration and C is the initial accumulator. On
+    # sm_90a the pipelined loop sits in `if 0 < K` with a drain on each path
+    # (pipeline-loops' drainOnExit); this runs the path that skips the loop.
+    t = getattr(torch, dtype)
+    m, n = 300, 260
+    a, b = torch.randn(m, 0, device="cuda", dtype=t), torch.randn(0, n, device="cuda", dtype=t)
+    c, ptx = _matmul(torch, a, b, block, num_warps)
+    assert (c == 0).all().item()
+    if ".target sm_90a" in ptx:
+        assert "wgmma.mma_async" in ptx and ptx.count("wgmma.wait_group.sync.aligned 0;") == 2
+
+
 @tessera.jit
 def _transpose_kernel(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
     rows, cols = tl.arange(0, R), tl.arange(0, C)
