@@ -88,3 +88,64 @@ def test_the_same_kernel_compiles_to_the_same_code(nvptx, monkeypatch):
                                                      BLOCK_N=32, num_warps=4, arch="sm_90a")
         codes.add(bytes(b.data))
     assert len(codes) == 1
+
+
+def _ptxas():
+    import os
+    import shutil
+    path = os.environ.get("TESSERA_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    return path if path != "none" and os.access(path, os.X_OK) else None
+
+
+def _bench_tensor_core_kernels():
+    from tessera.bench import cuda
+    cases = []
+    for dtype, configs in (("bf16", cuda.MATMUL_CONFIGS), ("fp16", cuda.MATMUL_CONFIGS), ("fp32", cuda.TF32_MATMUL_CONFIGS),
+                           ("fp8", cuda.FP8_MATMUL_CONFIGS)):
+        cases += [pytest.param("matmul", dtype, cfg, id="matmul-%s-%s" % (dtype, "x".join(map(str, cfg))))
+                  for cfg in configs]
+    for dtype in ("bf16", "fp32"):
+        for causal in (False, True):
+            cases += [pytest.param("attention", dtype, cfg + (causal,),
+                                   id="attention-%s-%s%s" % (dtype, "x".join(map(str, cfg)), "-causal" * causal))
+                      for cfg in workloads.Attention.configs(128, dtype)]
+    return cases
+
+
+@pytest.mark.parametrize("kind,dtype,cfg", _bench_tensor_core_kernels())
+def test_benchmark_tensor_core_kernels_have_no_ptxas_advisory(nvptx, tmp_path, kind, dtype, cfg):
+    # ptxas serializes every wgmma of a kernel where it cannot prove that no
+    # other instruction writes their accumulators while they are in flight,
+    # and says so with an info line ("Potential Performance Loss", C7515);
+    # the bench's 8-warp attention and 256x128 matmul were such kernels.
+    import subprocess
+
+    import ml_dtypes
+    import numpy as np
+    ptxas = _ptxas()
+    if ptxas is None:
+        pytest.skip("no ptxas here")
+    np_dtype = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16, "fp32": np.float32,
+                "fp8": ml_dtypes.float8_e4m3fn}[dtype]
+    if kind == "matmul":
+        bm, bn, bk, warps, stages = cfg
+        m = n = k = 4096
+        a = np.empty((m, k), np_dtype)
+        b_strides = (1, k) if dtype == "fp8" else (n, 1)  # fp8: B k-major, as the bench (torch._scaled_mm)
+        b = np.empty((n, k) if dtype == "fp8" else (k, n), np_dtype)
+        c = np.empty((m, n), ml_dtypes.bfloat16 if dtype == "fp8" else np_dtype)
+        binary = workloads._matmul_kernel.compile_only(
+            "nvptx", a, b, c, m, n, k, k, 1, *b_strides, n, 1, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
+            num_warps=warps, num_stages=stages, arch="sm_90a")
+    else:
+        bm, bn, warps, stages, causal = cfg
+        bh, s, d = 128, 4096, 128
+        q = np.empty((bh, s, d), np_dtype)
+        binary = workloads._attention_kernel.compile_only(
+            "nvptx", q, q, q, q, 0.1, s, s * d, d, D=d, BLOCK_M=bm, BLOCK_N=bn, CAUSAL=causal, num_warps=warps,
+            num_stages=stages, arch="sm_90a")
+    assert "wgmma.mma_async" in binary.assembly
+    (tmp_path / "k.ptx").write_text(binary.assembly)
+    out = subprocess.run([ptxas, "-arch=sm_90a", "-v", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
+                         capture_output=True, text=True, check=True)
+    assert "Potential Performance Loss" not in out.stdout + out.stderr, out.stdout + out.stderr
