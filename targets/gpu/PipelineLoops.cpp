@@ -619,7 +619,7 @@ private:
     std::vector<ir::Type> types;
     for (ir::Value *r : loop.results()) types.push_back(r->type());
     ir::Operation *guard = b.create(OpCode::If, {b.cmp("lt", loop.operand(0), loop.operand(1))}, types);
-    for (unsigned k = 0; k < loop.numResults(); ++k) replaceUsesExcept(loop.result(k), guard->result(k), nullptr);
+    for (unsigned k = 0; k < loop.numResults(); ++k) loop.result(k)->replaceAllUsesWith(guard->result(k));
     auto waitAndYield = [&](ir::Block &blk, const std::function<ir::Value *(unsigned)> &value) {
       ir::Builder in(&blk);
       in.setLoc(loop.loc());
