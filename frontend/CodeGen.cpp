@@ -706,7 +706,7 @@ namespace {
 struct RangeArgs {
   SValue lb, ub, step;
   int64_t numStages = -1, unroll = -1;
-  bool disableLicm = false;
+  bool disableLicm = false, warpSpecialize = false;
 };
 
 } // namespace
@@ -736,6 +736,7 @@ Flow CodeGen::genFor(const ForStmt &s) {
   if (const SValue *ns = findArg(args, 99, "num_stages"); ns && !ns->is(Kind::None)) r.numStages = int64_t(intArg(args, 99, "num_stages"));
   if (const SValue *u = findArg(args, 99, "loop_unroll_factor"); u && !u->is(Kind::None)) r.unroll = int64_t(intArg(args, 99, "loop_unroll_factor"));
   if (const SValue *d = findArg(args, 99, "disable_licm"); d && d->isConstexpr()) r.disableLicm = d->truthy();
+  if (const SValue *w = findArg(args, 99, "warp_specialize"); w && w->isConstexpr()) r.warpSpecialize = w->truthy();
 
   if (rangeKind == "static_range") {
     for (const SValue *v : {&r.lb, &r.ub, &r.step})
@@ -807,6 +808,7 @@ Flow CodeGen::genFor(const ForStmt &s) {
     if (r.numStages >= 0) attrs.set("num_stages", ir::Attribute(r.numStages));
     if (r.unroll >= 0) attrs.set("unroll", ir::Attribute(r.unroll));
     if (r.disableLicm) attrs.set("disable_licm", ir::Attribute(true));
+    if (r.warpSpecialize) attrs.set("warp_specialize", ir::Attribute(true));
     b_.setLoc(irLoc(s.loc));
     ir::Operation *loop = b_.create(OpCode::For, operands, types, std::move(attrs));
     ir::Block &body = loop->region(0).block();

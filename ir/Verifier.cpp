@@ -534,6 +534,25 @@ bool verifyMbarrier(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyMbarrierArrive(const Operation &op, Checker &c) {
+  return expectMbarriers(c, "operand #0 (mbarriers)", op.operand(0)->type()) &&
+         expectIntegerScalar(c, "operand #1 (entry)", op.operand(1)->type()) &&
+         expectType(c, "operand #2 (predicate)", op.operand(2)->type(), Type::i1());
+}
+
+bool verifyWarpSpecialize(const Operation &op, Checker &c) {
+  if (op.attr("producer_warps")->getInt() < 1) return c.fail("attribute 'producer_warps': expected at least 1 warp");
+  if (op.region(0).block().numArguments()) return c.fail("region #0 takes no arguments");
+  if (!expectYield(c, op, 0, {})) return false;
+  if (op.parentOp()) return c.fail("expected at the kernel's top level");
+  bool tiles = false;
+  auto visit = [&](Operation *inner) {
+    for (Value *v : inner->results()) tiles |= v->type().isTile();
+  };
+  Function::walkBlock(const_cast<Operation &>(op).region(0).block(), visit);
+  return !tiles || c.fail("region #0 (the producer): expected scalars only");
+}
+
 bool verifyTmaCopy(const Operation &op, Checker &c) {
   Type buf = op.operand(0)->type(), map = op.operand(1)->type(), pred = op.operand(4)->type();
   if (!expectBuffer(c, "operand #0 (buffer)", buf)) return false;

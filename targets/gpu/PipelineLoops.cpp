@@ -41,6 +41,17 @@
 // loop adds a tensor_map argument per descriptor (ir/IR.h); the mbarriers
 // are invalidated after it.
 //
+// Warp specialization (a loop with `warp_specialize`, tl.range's, copied by
+// tensor maps, at the kernel's top level, with only register work before
+// it): a producer warp issues every copy, in its own loop ahead of the
+// others, waiting before it reuses an entry until each of the num_warps
+// consumer warps has arrived on that entry's second mbarrier; those run
+// the loop without copies or barriers, and arrive on the entry of
+// iteration i-1 once iteration i's dots have been issued (a wgmma then
+// leaves only iteration i's group in flight). No spare entry is needed.
+// The producer's warps (a warpgroup: Hopper moves registers between
+// warpgroups) join the kernel's (ir/Ops.def, warp_specialize).
+//
 // A target without asynchronous copies (module attribute async_copy = 0:
 // AMD GPUs; or TESSERA_PIPELINE_REGISTERS=1, to test this form anywhere)
 // stages through registers instead, as Triton's AMD pipeliner does: one
@@ -118,9 +129,11 @@ public:
     bool kMajorDotRegisters = false;  // k_major_dot_registers
     int64_t numWarps = 4;             // num_warps
   };
-  Pipeliner(ir::Operation &loop, int stages, const Facts &facts, const ir::AxisAnalysis &axis)
-      : loop_(loop), stages_(facts.throughRegisters ? 2 : stages), registers_(facts.throughRegisters),
-        atomBytes_(facts.atomBytes), facts_(facts), axis_(axis) {}
+  // `specialize`: the loop asked for warp specialization (its attribute,
+  // which the caller removed: a pipelined loop has it only if granted).
+  Pipeliner(ir::Operation &loop, int stages, bool specialize, const Facts &facts, const ir::AxisAnalysis &axis)
+      : loop_(loop), stages_(facts.throughRegisters ? 2 : stages), specialize_(specialize),
+        registers_(facts.throughRegisters), atomBytes_(facts.atomBytes), facts_(facts), axis_(axis) {}
 
   void run() {
     ir::Block &body = loop_.region(0).block();
@@ -140,6 +153,8 @@ public:
       tma_ = tma_ && shape;
       if (shape) mapShapes_.push_back(*shape);
     }
+    ws_ = tma_ && facts_.asyncDots && specialize_ && carried_.empty() &&
+          onlyRegisterWorkBefore(loop_);
     rewrite(body);
   }
 
@@ -198,6 +213,57 @@ private:
     return bytes;
   }
 
+  // Whether `loop` is at the kernel's top level with only work in
+  // registers before it: a producer's extra warps run that code too, with
+  // warp ids no layout has.
+  static bool onlyRegisterWorkBefore(const ir::Operation &loop) {
+    if (loop.parentOp()) return false;
+    for (const auto &op : loop.parentBlock()->ops()) {
+      if (op.get() == &loop) return true;
+      switch (op->code()) {
+      case OpCode::Constant: case OpCode::ProgramId: case OpCode::NumPrograms: case OpCode::Arange:
+      case OpCode::Splat: case OpCode::Broadcast: case OpCode::ExpandDims: case OpCode::Hint: case OpCode::Assume:
+        continue;
+      case OpCode::LocalAlloc:
+        if (op->numOperands()) return false;
+        continue;
+      default:
+        if (!op->hasTrait(ir::kElementwise) || !op->hasTrait(ir::kPure)) return false;
+      }
+    }
+    return false;
+  }
+
+  // The producer (ws_): its own loop over the iterations, each waiting
+  // until the consumers have released the entry it copies into (parity
+  // 1 on an entry's first use passes at once), then issuing the copies.
+  void produce(ir::Builder &b, ir::Block &body) {
+    ir::AttrDict warps;
+    warps.set("producer_warps", ir::Attribute(int64_t(4)));
+    ir::Operation *ws = b.create(OpCode::WarpSpecialize, {}, {}, warps);
+    ir::Builder pb(&ws->region(0).block());
+    pb.setLoc(loop_.loc());
+    ir::Value *lb = loop_.operand(0);
+    ir::Type ivT = lb->type(), i32 = ir::Type::i32();
+    ir::Operation *producer = pb.create(OpCode::For, {lb, loop_.operand(1), loop_.operand(2)}, {});
+    ir::Block &pbody = producer->region(0).block();
+    ir::Value *iv = pbody.addArgument(ivT, body.argument(0)->nameHint());
+    ir::Builder in(&pbody);
+    in.setLoc(loop_.loc());
+    ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
+    if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
+    if (ivT != i32) index = in.cast(index, i32);
+    ir::Value *slot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
+    ir::Value *use = in.sameType(OpCode::Div, {index, in.constantInt(entries_, i32)});
+    ir::Value *parity = in.sameType(OpCode::And, {in.sameType(OpCode::Add, {use, in.constantInt(1, i32)}), in.constantInt(1, i32)});
+    ir::AttrDict noBarrier;
+    noBarrier.set("barrier", ir::Attribute(false));
+    in.create(OpCode::MbarrierWait, {released_, slot, parity}, {}, noBarrier);
+    issue(in, cloneSlice(in, body, iv, {}), iv, slot);
+    in.yield({});
+    pb.yield({});
+  }
+
   bool insideLoop(const ir::Operation *op) const {
     for (; op; op = op->parentOp())
       if (op == &loop_) return true;
@@ -212,7 +278,7 @@ private:
   // only if it fits beside the stages. Returns (value, buffer) pairs.
   std::vector<std::pair<ir::Value *, ir::Value *>> keepInvariantOperands(ir::Builder &b, ir::Block &body) {
     std::vector<std::pair<ir::Value *, ir::Value *>> out;
-    if (!facts_.asyncDots || registers_) return out;
+    if (!facts_.asyncDots || registers_ || ws_) return out;
     int64_t bytes = stageBytes() * entries_;
     for (ir::Operation *op : body.opsVector()) {
       if (!op->is(OpCode::Dot)) continue;
@@ -407,7 +473,7 @@ private:
       viaRegisters[i] = false;
     }
     if (!roomForCopies) kCopyBytes = 0;
-    if (!registers_ && facts_.spareStage) {
+    if (!registers_ && facts_.spareStage && !ws_) {
       if (facts_.sharedLimit <= 0 || stageBytes() * (entries + 1) + kCopyBytes <= facts_.sharedLimit) ++entries;
       // Without room for one, one of four or more entries is the spare:
       // copies run S-2 iterations ahead, not S-1, and the dots overlap
@@ -456,10 +522,17 @@ private:
       count.set("count", ir::Attribute(int64_t(1)));
       b.create(OpCode::MbarrierInit, {barriers_}, {}, count);
     }
-    // Prologue: iterations 0 .. S-2.
+    if (ws_) {
+      released_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriersPerLoad_}, ir::Type::i64(), barrierLayout()));
+      ir::AttrDict consumers;
+      consumers.set("count", ir::Attribute(facts_.numWarps));
+      b.create(OpCode::MbarrierInit, {released_}, {}, consumers);
+      produce(b, body);
+    }
+    // Prologue: iterations 0 .. S-2 (the producer's, when warp-specialized).
     std::map<unsigned, ir::Value *> ahead;
     for (unsigned k : carried_) ahead[k] = loop_.operand(3 + k);
-    for (int j = 0; j + 1 < stages_; ++j) {
+    for (int j = 0; j + 1 < stages_ && !ws_; ++j) {
       ir::Value *iv = j ? b.sameType(OpCode::Add, {lb, b.constantInt(j * step_, ivT)}) : lb;
       ir::ValueMap map = cloneSlice(b, body, iv, ahead);
       if (registers_) storeStage(b, loadAhead(b, map, iv), b.constantInt(0, i32));
@@ -471,7 +544,9 @@ private:
     std::vector<ir::Type> types;
     for (ir::Value *r : loop_.results()) types.push_back(r->type());
     for (unsigned k : carried_) operands.push_back(ahead[k]), types.push_back(ahead[k]->type());
-    ir::Operation *next = b.create(OpCode::For, operands, types, loop_.attrs());
+    ir::AttrDict loopAttrs = loop_.attrs();
+    if (ws_) loopAttrs.set("warp_specialize", ir::Attribute(true));
+    ir::Operation *next = b.create(OpCode::For, operands, types, loopAttrs);
     ir::Block &nb = next->region(0).block();
     ir::ValueMap map;
     map[body.argument(0)] = nb.addArgument(ivT, body.argument(0)->nameHint());
@@ -559,9 +634,15 @@ private:
     // reaches after reading the stages the copies below overwrite (from
     // iterations before, or by wgmma groups the body's first dot's full
     // wait retired before it) and after it is done with the other waits.
-    for (size_t w = 0; w + 1 < waits.size(); ++w) waits[w]->attrs().set("barrier", ir::Attribute(false));
+    for (size_t w = 0; w + (ws_ ? 0 : 1) < waits.size(); ++w) waits[w]->attrs().set("barrier", ir::Attribute(false));
     if (registers_) {
       storeStage(in, nextTiles, writeSlot);
+    } else if (ws_) {
+      // The entry of iteration i - 1, whose dots have finished reading it
+      // (the wait at the end of this iteration's dots).
+      ir::Value *previous = in.sameType(
+          OpCode::Rem, {in.sameType(OpCode::Add, {iteration_, in.constantInt(entries_ - 1, i32)}), in.constantInt(entries_, i32)});
+      in.create(OpCode::MbarrierArrive, {released_, previous, in.cmp("gt", iteration_, in.constantInt(0, i32))}, {});
     } else {
       // Last, so that the body's reads of the current stage come before any
       // copy (into another stage) in program order.
@@ -597,6 +678,7 @@ private:
       // Every copy issued was waited for in the loop (those past its end
       // were never issued).
       if (tma_) b.create(OpCode::MbarrierInval, {barriers_}, {});
+      if (ws_) b.create(OpCode::MbarrierInval, {released_}, {});
     }
     loop_.erase();
   }
@@ -646,7 +728,10 @@ private:
 
   ir::Operation &loop_;
   int stages_;
+  bool specialize_;
   bool tma_ = false;  // copies by tensor maps, completing on mbarriers
+  bool ws_ = false;   // warp-specialized: a producer warp issues the copies
+  ir::Value *released_ = nullptr;  // ws_: per stage entry, the consumers' mbarrier
   std::vector<TensorMapShape> mapShapes_;  // per load, when tma_
   std::vector<ir::Value *> maps_;          // per load: its tensor_map argument
   ir::Value *barriers_ = nullptr;          // per load, one mbarrier per stage entry
@@ -700,7 +785,9 @@ void pipelineLoops(ir::Module &m) {
     ir::AxisAnalysis axis(*f);
     for (ir::Operation *loop : loops) {
       int64_t stages = loop->attrs().getInt("num_stages", moduleStages);
-      if (stages >= 2) Pipeliner(*loop, int(stages), facts, axis).run();
+      bool specialize = loop->attrs().getBool("warp_specialize", false);
+      loop->attrs().erase("warp_specialize");
+      if (stages >= 2) Pipeliner(*loop, int(stages), specialize, facts, axis).run();
     }
   }
 }

@@ -92,6 +92,15 @@ void ThreadLowering::lowerIf(const ir::Operation &op) {
   assign(*this, op.results(), op.results(), lowered->results(), registerCounts(op.results(), op));
 }
 
+// The producer's region holds scalars only: every thread computes them.
+void ThreadLowering::lowerWarpSpecialize(const ir::Operation &op) {
+  ir::Operation *lowered = b.create(OpCode::WarpSpecialize, {}, {}, op.attrs());
+  inBlock(*this, lowered->region(0).block(), [&] {
+    lowerBlock(op.region(0).block());
+    b.yield({});
+  });
+}
+
 void ThreadLowering::lowerFor(const ir::Operation &op) {
   const ir::Block &body = op.region(0).block();
   std::vector<ir::Value *> inits(op.operands().begin() + 3, op.operands().end());

@@ -312,6 +312,7 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
     return;
   case OpCode::For: return lowerFor(op);
   case OpCode::If: return lowerIf(op);
+  case OpCode::WarpSpecialize: return lowerWarpSpecialize(op);
   case OpCode::While: return lowerWhile(op);
   case OpCode::Barrier: return barrier();
   case OpCode::InlineAsm: return lowerInlineAsm(op);

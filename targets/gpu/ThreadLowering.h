@@ -134,6 +134,7 @@ public:
   // Control flow (ThreadControl.cpp).
   void lowerFor(const ir::Operation &op);
   void lowerIf(const ir::Operation &op);
+  void lowerWarpSpecialize(const ir::Operation &op);
   void lowerWhile(const ir::Operation &op);
   std::vector<int> registerCounts(const std::vector<ir::Value *> &vs, const ir::Operation &where);
   std::vector<ir::Type> registerTypes(const std::vector<ir::Value *> &vs, const ir::Operation &where);

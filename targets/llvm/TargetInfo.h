@@ -33,6 +33,18 @@ public:
   // Every thread of the program waits here; shared memory written before it
   // is visible after it.
   virtual void barrier(llvm::IRBuilder<> &b) const = 0;
+  // Only threads 0 .. threads-1 wait here (warp specialization's
+  // consumers, ir/Ops.def); false where the target has no such barrier.
+  virtual bool barrierOf(llvm::IRBuilder<> &, int threads) const {
+    (void)threads;
+    return false;
+  }
+  // Warp specialization: moves registers from the producer's warps to the
+  // consumers' (Hopper's setmaxnreg), in the producer's code (`producer`)
+  // and the consumers'. Nothing where the target cannot.
+  virtual void rebalanceRegisters(llvm::IRBuilder<> &, bool producer, int consumerThreads, int producerThreads) const {
+    (void)producer, (void)consumerThreads, (void)producerThreads;
+  }
   // The i32 `v` of the lane whose id is this lane's id xor `laneMask`.
   virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, int laneMask) const = 0;
   // exp, exp2, log, log2, sin, cos, erf on a scalar of element type `t`;

@@ -58,6 +58,9 @@ public:
     }
     fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), argTys, false),
                                 llvm::GlobalValue::ExternalLinkage, symbol, m);
+    consumerThreads_ = threads;
+    for (const auto &op : kernel.entry().ops())
+      if (op->is(ir::OpCode::WarpSpecialize)) threads += warpSize * int(op->attr("producer_warps")->getInt());
     out.threads = threads;
     info.markKernel(fn, threads);
     if (maxRegisters > 0) info.capRegisters(fn, maxRegisters);
@@ -142,7 +145,11 @@ private:
       for (unsigned i = 0; i < op.numResults(); ++i) set(op.result(i), outs[i]);
       return;
     }
-    case OpCode::Barrier: return info.barrier(b);
+    case OpCode::Barrier:
+      if (!barrierThreads_) return info.barrier(b);
+      if (!info.barrierOf(b, barrierThreads_)) fail(op, "among some threads has no " + info.name() + " instruction");
+      return;
+    case OpCode::WarpSpecialize: return emitWarpSpecialize(op);
     case OpCode::InlineAsm: return emitInlineAsm(op);
     case OpCode::HardwareRegister:
       if (llvm::Value *v = info.hardwareRegister(b, op.attr("name")->getString())) return set(op.result(), v);
@@ -507,6 +514,29 @@ private:
     return std::vector<llvm::Value *>(v.begin(), v.end());
   }
 
+  // The producer's warps branch off: the first runs the region, then all
+  // return; the code after it runs on the consumers alone, whose barriers
+  // then count only them (ir/Ops.def).
+  void emitWarpSpecialize(const ir::Operation &op) {
+    llvm::BasicBlock *producer = llvm::BasicBlock::Create(ctx, "producer", fn);
+    llvm::BasicBlock *issuer = llvm::BasicBlock::Create(ctx, "producer.issuer", fn);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "producer.exit", fn);
+    llvm::BasicBlock *consumers = llvm::BasicBlock::Create(ctx, "consumers", fn);
+    b.CreateCondBr(b.CreateICmpULT(tid_, i32(consumerThreads_)), consumers, producer);
+    int producerThreads = warpSize * int(op.attr("producer_warps")->getInt());
+    b.SetInsertPoint(producer);
+    info.rebalanceRegisters(b, true, consumerThreads_, producerThreads);
+    b.CreateCondBr(b.CreateICmpULT(tid_, i32(consumerThreads_ + warpSize)), issuer, exit);
+    b.SetInsertPoint(issuer);
+    emitBlock(op.region(0).block());
+    b.CreateBr(exit);
+    b.SetInsertPoint(exit);
+    b.CreateRetVoid();
+    b.SetInsertPoint(consumers);
+    info.rebalanceRegisters(b, false, consumerThreads_, producerThreads);
+    barrierThreads_ = consumerThreads_;
+  }
+
   void emitIf(const ir::Operation &op) {
     llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(ctx, "then", fn), *elseBB = llvm::BasicBlock::Create(ctx, "else", fn);
     llvm::BasicBlock *merge = llvm::BasicBlock::Create(ctx, "endif", fn);
@@ -596,6 +626,8 @@ private:
 
   const TargetInfo &info;
   int warpSize;
+  int consumerThreads_ = 0;  // threads of num_warps warps
+  int barrierThreads_ = 0;   // after a warp_specialize: the threads its barriers meet
   llvm::Function *fn = nullptr;
   llvm::Value *tid_ = nullptr;
   std::unordered_map<const ir::Value *, llvm::Value *> values_;

@@ -36,6 +36,28 @@ public:
     return b.CreateIntrinsic(ids[axis], {}, {});
   }
   void barrier(llvm::IRBuilder<> &b) const override { b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
+  // ptxas gives a kernel with setmaxnreg the most registers its threads may
+  // have (65536 / threads, in 8s: 168 for 384); the producer keeps 40 and
+  // the consumers share what it frees (232 for 256 of them), where that
+  // is more than they started with.
+  void rebalanceRegisters(llvm::IRBuilder<> &b, bool producer, int consumerThreads, int producerThreads) const override {
+    constexpr int kRegisterFile = 65536, kProducer = 40, kMost = 256;
+    // Up to 256 threads may have 255 registers each: no cap, and ptxas
+    // ignores setmaxnreg (C7508).
+    if (kRegisterFile / (consumerThreads + producerThreads) >= 255) return;
+    int start = kRegisterFile / (consumerThreads + producerThreads) / 8 * 8;
+    int consumer = std::min(kMost, start + producerThreads * (start - kProducer) / consumerThreads / 8 * 8);
+    if (start <= kProducer || consumer <= start) return;
+    std::string ptx = producer ? "setmaxnreg.dec.sync.aligned.u32 " + std::to_string(kProducer) + ";"
+                               : "setmaxnreg.inc.sync.aligned.u32 " + std::to_string(consumer) + ";";
+    auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), false);
+    b.CreateCall(fnTy, llvm::InlineAsm::get(fnTy, ptx, "~{memory}", true));
+  }
+  // Named barrier 1 (0 is every thread's).
+  bool barrierOf(llvm::IRBuilder<> &b, int threads) const override {
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_sync_cnt, {}, {b.getInt32(1), b.getInt32(uint32_t(threads))});
+    return true;
+  }
   llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, int laneMask) const override {
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
                              {b.getInt32(0xFFFFFFFFu), v, b.getInt32(uint32_t(laneMask)), b.getInt32(0x1F)});

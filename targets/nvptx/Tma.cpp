@@ -39,6 +39,16 @@ ir::Value *isThreadZero(ThreadLowering &L) {
   return L.cmp("eq", L.emit(OpCode::ThreadId, {}, ir::Type::i32()), L.i32(0));
 }
 
+// The thread that issues `op`'s copies: thread 0, or a warp-specialized
+// producer's first (the first thread after the num_warps warps).
+ir::Value *isIssuer(const ir::Operation &op, ThreadLowering &L) {
+  const ir::Operation *p = op.parentOp();
+  while (p && !p->is(OpCode::WarpSpecialize)) p = p->parentOp();
+  if (!p) return isThreadZero(L);
+  int64_t first = L.moduleAttrs.getInt("num_warps", 4) * L.moduleAttrs.getInt("warp_size", 32);
+  return L.cmp("eq", L.emit(OpCode::ThreadId, {}, ir::Type::i32()), L.i32(int32_t(first)));
+}
+
 const ir::Attribute &tensorMapOf(const ir::Operation &op, ThreadLowering &L) {
   const ir::Value *map = op.operand(1);
   const ir::Attribute *a = map->isBlockArgument() ? L.kernel.argAttrs(map->index()).find("tensor_map") : nullptr;
@@ -91,7 +101,7 @@ bool lowerTmaCopy(const ir::Operation &op, ThreadLowering &L) {
   Box box = boxOf(op, L);
   int64_t bytes = buffer.numElements() * (buffer.element().bitWidth() / 8);
   ir::Value *bar = L.sharedAddress(L.scalar(op.operand(2)), L.cast(L.scalar(op.operand(3)), ir::Type::i32()));
-  ir::Value *issue = L.bitAnd(L.scalar(op.operand(4)), isThreadZero(L));
+  ir::Value *issue = L.bitAnd(L.scalar(op.operand(4)), isIssuer(op, L));
   ir::Value *row = L.scalar(op.operand(5)), *col = L.scalar(op.operand(6));
   std::vector<ir::Value *> operands = {issue, bar, L.scalar(op.operand(1)), row};
   std::vector<bool> wide = {false, false, true, false};
@@ -153,6 +163,16 @@ bool lowerMbarrierWait(const ir::Operation &op, ThreadLowering &L) {
   return true;
 }
 
+// Lane 0 of each warp arrives once its lanes' earlier accesses are ordered
+// before it (bar.warp.sync).
+bool lowerMbarrierArrive(const ir::Operation &op, ThreadLowering &L) {
+  ir::Value *bar = L.sharedAddress(L.scalar(op.operand(0)), L.cast(L.scalar(op.operand(1)), ir::Type::i32()));
+  ir::Value *lane0 = L.cmp("eq", L.emit(OpCode::LaneId, {}, ir::Type::i32()), L.i32(0));
+  effect(L, "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\nbar.warp.sync -1;\n@p mbarrier.arrive.shared::cta.b64 _, [$1];\n}",
+         {L.bitAnd(L.scalar(op.operand(2)), lane0), bar}, {false, false});
+  return true;
+}
+
 bool lowerMbarrierInval(const ir::Operation &op, ThreadLowering &L) {
   L.barrier();
   std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
@@ -170,6 +190,7 @@ void registerTmaLowerings() {
   gpu::registerOpLowering("nvptx", OpCode::MbarrierInit, lowerMbarrierInit);
   gpu::registerOpLowering("nvptx", OpCode::MbarrierWait, lowerMbarrierWait);
   gpu::registerOpLowering("nvptx", OpCode::MbarrierInval, lowerMbarrierInval);
+  gpu::registerOpLowering("nvptx", OpCode::MbarrierArrive, lowerMbarrierArrive);
 }
 
 } // namespace tessera::targets::nvptx

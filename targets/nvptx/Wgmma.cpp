@@ -103,14 +103,17 @@ bool pendingAfter(const ir::Operation &dot, int numWarps, const ir::AttrDict &mo
 // How many wgmma groups `dot` may leave in flight: 1 when its result only
 // goes round its pipelined loop and no warpgroup can overwrite a stage
 // another may still be reading (one warpgroup, whose next copies come after
-// this wait, or a spare stage). Round the loop, the result is either the
+// this wait, a spare stage, or a warp-specialized loop's release). Round the loop, the result is either the
 // next iteration's accumulator of this dot (wgmma chains on registers in
 // flight) or read only after the full wait of another dot that comes first
 // in the body (attention's P V, rescaled after the next Q K^T: that wait
 // passes it through, waitingDotBefore); the loop's drain waits for the last.
 bool pendingAfter(const ir::Operation &dot, int numWarps, const ir::AttrDict &module) {
   const ir::Operation *loop = dot.parentOp();
-  if (!loop || !loop->is(OpCode::For) || (numWarps != 4 && loop->attrs().getInt("spare_stages", 0) < 1)) return false;
+  // (A warp-specialized loop's producer waits for the consumers' release.)
+  if (!loop || !loop->is(OpCode::For) ||
+      (numWarps != 4 && loop->attrs().getInt("spare_stages", 0) < 1 && !loop->attrs().getBool("warp_specialize", false)))
+    return false;
   const ir::Block &body = *dot.parentBlock();
   const ir::Operation *yield = body.terminator();
   for (const ir::Operation *u : dot.result()->users())

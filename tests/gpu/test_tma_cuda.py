@@ -190,3 +190,95 @@ def test_descriptor_attention_against_float64(torch, dtype, bm, bn, d, num_warps
         assert ptx.count("mbarrier.try_wait.parity") >= 2
         if num_warps == 4:
             assert "wgmma.wait_group.sync.aligned 1;" in ptx
+
+
+@tessera.jit
+def _desc_mm_ws(a_desc, b_desc, c_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                B_T: tl.constexpr, STORE_DESC: tl.constexpr):
+    # _desc_mm's loop, warp-specialized (tl.range's warp_specialize): a
+    # producer warp issues the copies, the num_warps warps multiply. C
+    # leaves through its descriptor (a tensor-map store, whose barriers
+    # must meet the consumers only) or by masked stores.
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in tl.range(0, K, BK, warp_specialize=True):
+        a = a_desc.load([pid_m * BM, k0])
+        if B_T:
+            acc = tl.dot(a, b_desc.load([pid_n * BN, k0]).T, acc)
+        else:
+            acc = tl.dot(a, b_desc.load([k0, pid_n * BN]), acc)
+    if STORE_DESC:
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+    else:
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def _run_ws(torch, dtype, m, n, k, block, num_warps, b_t, stages=3, store_desc=False):
+    bm, bn, bk = block
+    a, b = _operands(torch, dtype, m, n, k, b_t)
+    full = torch.full((m + 40, n + 24), float("nan"), device="cuda")
+    c = full[:m, :n]
+    ad = TensorDescriptor.from_tensor(a, [bm, bk])
+    bd = TensorDescriptor.from_tensor(b, [bn, bk] if b_t else [bk, bn])
+    cd = TensorDescriptor.from_tensor(c, [bm, bn])
+    args = (ad, bd, cd, c, m, n, k)
+    meta = dict(BM=bm, BN=bn, BK=bk, B_T=b_t, STORE_DESC=store_desc, num_warps=num_warps, num_stages=stages)
+    _desc_mm_ws[(tessera.cdiv(m, bm), tessera.cdiv(n, bn))](*args, **meta)
+    A, B = a.double(), (b.double().t() if b_t else b.double())
+    err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs() + 1e-30)).max().item() if k else c.abs().max().item()
+    outside = full.clone()
+    outside[:m, :n] = float("nan")
+    assert torch.isnan(outside).all(), "a store wrote outside C"
+    return err, _desc_mm_ws.compile_only("nvptx", *args, **meta).assembly
+
+
+def _assert_warp_specialized(ptx, num_warps):
+    if ".target sm_90a" not in ptx:
+        return
+    assert ".maxntid %d, 1, 1" % (32 * (num_warps + 4)) in ptx
+    assert "mbarrier.arrive.shared::cta.b64" in ptx and "barrier.sync \t1, %d;" % (32 * num_warps) in ptx
+    assert "setp.eq.s32" in ptx and "wgmma.wait_group.sync.aligned 1;" in ptx
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("b_t", [True, False])
+@pytest.mark.parametrize("block,num_warps", [((128, 256, 64), 8), ((128, 128, 64), 4), ((64, 128, 32), 4),
+                                             ((256, 128, 64), 8)])
+@pytest.mark.parametrize("shape", [(333, 312, 1000), (256, 512, 512)])
+def test_warp_specialized_descriptor_matmul(torch, dtype, b_t, block, num_warps, shape):
+    err, ptx = _run_ws(torch, dtype, *shape, block, num_warps, b_t)
+    assert err < 2e-3, err
+    _assert_warp_specialized(ptx, num_warps)
+
+
+@pytest.mark.parametrize("stages", [2, 3, 4, 5])
+@pytest.mark.parametrize("k", [0, 32, 64, 192, 200, 2048])
+def test_warp_specialized_loops_of_every_length_and_depth(torch, stages, k):
+    # Fewer iterations than stage entries, exactly as many, a ragged last
+    # block, many rounds of every entry's phases; K = 0 runs no iteration
+    # (C is zero).
+    err, ptx = _run_ws(torch, "bfloat16", 200, 136, k, (64, 64, 64), 4, True, stages=stages)
+    assert err < 2e-3, (stages, k, err)
+    _assert_warp_specialized(ptx, 4)
+
+
+@pytest.mark.parametrize("block,num_warps", [((128, 256, 64), 8), ((128, 128, 64), 4)])
+def test_warp_specialized_matmul_stores_by_tensor_map(torch, block, num_warps):
+    err, ptx = _run_ws(torch, "float16", 333, 312, 512, block, num_warps, True, store_desc=True)
+    assert err < 2e-3, err
+    _assert_warp_specialized(ptx, num_warps)
+    if ".target sm_90a" in ptx:
+        assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx
+
+
+@pytest.mark.parametrize("dtype,b_t,block,num_warps", [("float8_e4m3fn", True, (128, 256, 128), 8),
+                                                       ("float32", False, (128, 128, 32), 4),
+                                                       ("float32", True, (128, 128, 32), 4)])
+def test_warp_specialized_fp8_and_tf32(torch, dtype, b_t, block, num_warps):
+    # tf32 with an n-major B reads B's stage through registers (the generic
+    # proxy): the producer fences before it copies into the stage again.
+    err, ptx = _run_ws(torch, dtype, 300, 264, 1024, block, num_warps, b_t)
+    assert err < 2e-3, err
+    _assert_warp_specialized(ptx, num_warps)

@@ -188,7 +188,7 @@ _TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64
 # The configurations both Tessera and Triton choose from, by measured speed:
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), as in Triton's matmul
 # tutorial; each with the kernel that loads the tiles ("pointers", or on
-# Hopper also "descriptors").
+# Hopper also "descriptors" and "descriptors-ws", warp-specialized).
 MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4), (128, 128, 32, 4, 4),
                   (64, 128, 32, 4, 4), (128, 64, 32, 4, 4)]
 # fp8: the same bytes of k per stage (Triton's tutorial 03 lists these for fp8).
@@ -289,8 +289,10 @@ def make_case(w, shape, dtype, torch, device):
             c = torch.full((m, n), float("nan"), device=device, dtype=t)
         args = (a, bm, c, m, n, k_, k_, 1) + args_b + (n, 1)
         acc_dtype = "int32" if int8 else "float32"
-        # Hopper: the same tiles also through host tensor descriptors (TMA).
-        kinds = ["pointers"] + (["descriptors"] if torch.cuda.get_device_capability()[0] == 9 and not int8 else [])
+        # Hopper: the same tiles also through host tensor descriptors (TMA),
+        # and those warp-specialized (a producer warp issuing the copies).
+        hopper = torch.cuda.get_device_capability()[0] == 9 and not int8
+        kinds = ["pointers"] + (["descriptors", "descriptors-ws"] if hopper else [])
         listed = FP8_MATMUL_CONFIGS if fp8 else TF32_MATMUL_CONFIGS if dtype == "fp32" else MATMUL_CONFIGS
         configs = [cfg + (kind,) for kind in kinds for cfg in listed]
 
@@ -308,12 +310,13 @@ def make_case(w, shape, dtype, torch, device):
                 bm_, bn_, bk_, warps, stages, kind = cfg
                 grid = (tessera.cdiv(m, bm_) * tessera.cdiv(n, bn_),)
                 tiles = dict(BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8, num_warps=warps, num_stages=stages)
-                if kind == "descriptors":
+                if kind.startswith("descriptors"):
                     b_nk = bm.t() if fp8 else bm  # fp8: B is stored (N, K)
                     descs = (TensorDescriptor.from_tensor(a, [bm_, bk_]),
                              TensorDescriptor.from_tensor(b_nk, [bn_, bk_] if fp8 else [bk_, bn_]),
                              TensorDescriptor.from_tensor(c, [bm_, bn_]))
-                    return lambda: descriptors[grid](*descs, m, n, k_, B_KMAJOR=fp8, **tiles)
+                    ws = kind == "descriptors-ws"
+                    return lambda: descriptors[grid](*descs, m, n, k_, B_KMAJOR=fp8, WARP_SPECIALIZE=ws, **tiles)
                 # ACC passed explicitly: a default would be Tessera's dtype in Triton's kernel too.
                 return lambda: pointers[grid](*args, ACC=getattr(lang, acc_dtype), **tiles)
             return launch

@@ -80,13 +80,15 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
 
 @tessera.jit
 def _matmul_desc_kernel(a_desc, b_desc, c_desc, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                        BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
+                        BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr,
+                        WARP_SPECIALIZE: tl.constexpr = False):
     # _matmul_kernel's tiles through host tensor descriptors (Hopper copies
     # them with TMA); B is (N, K) when B_KMAJOR (fp8 dots need it), else (K, N).
+    # WARP_SPECIALIZE: a producer warp issues the copies (tl.range's hint).
     pid_m, pid_n = _grouped_tile(M, N, BLOCK_M, BLOCK_N, GROUP_M)
     off_m, off_n = pid_m * BLOCK_M, pid_n * BLOCK_N
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), warp_specialize=WARP_SPECIALIZE):
         a = a_desc.load([off_m, k * BLOCK_K])
         if B_KMAJOR:
             b = b_desc.load([off_n, k * BLOCK_K]).T
