@@ -153,8 +153,8 @@ public:
       tma_ = tma_ && shape;
       if (shape) mapShapes_.push_back(*shape);
     }
-    ws_ = tma_ && facts_.asyncDots && specialize_ && carried_.empty() &&
-          onlyRegisterWorkBefore(loop_);
+    ws_ = tma_ && facts_.asyncDots && specialize_ && carried_.empty() && onlyRegisterWorkBefore(loop_) &&
+          std::all_of(loads_.begin(), loads_.end(), [&](ir::Operation *ld) { return readInPlace(*ld); });
     rewrite(body);
   }
 
@@ -232,6 +232,16 @@ private:
       }
     }
     return false;
+  }
+
+  // Whether the matrix unit reads load `ld`'s tensor-map stage in place:
+  // not an operand it takes only k-major (Hopper's tf32) whose stage (rows
+  // along dimension 1) is not, which goes through registers. A producer
+  // overwriting such a stage after the consumers' release gave wrong sums
+  // on the H200 (tf32 4096^3 with B n-major), so those stay unspecialized.
+  bool readInPlace(const ir::Operation &ld) const {
+    std::optional<int64_t> k = kMajorDimension(ld);
+    return !k || *k == 1;
   }
 
   // The producer (ws_): its own loop over the iterations, each waiting
