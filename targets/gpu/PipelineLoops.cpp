@@ -270,6 +270,13 @@ private:
     noBarrier.set("barrier", ir::Attribute(false));
     in.create(OpCode::MbarrierWait, {released_, slot, parity}, {}, noBarrier);
     issue(in, cloneSlice(in, body, iv, {}), iv, slot);
+    // The slice's tiles (a desc_load's pointers and masks) serve no copy.
+    std::vector<ir::Operation *> ops = pbody.opsVector();
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+      std::vector<ir::Value *> results = (*it)->results();
+      if ((*it)->hasTrait(ir::kPure) && std::none_of(results.begin(), results.end(), [](ir::Value *r) { return r->hasUses(); }))
+        (*it)->erase();
+    }
     in.yield({});
     pb.yield({});
   }

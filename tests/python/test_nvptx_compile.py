@@ -104,6 +104,9 @@ def _bench_tensor_core_kernels():
                            ("fp8", cuda.FP8_MATMUL_CONFIGS)):
         cases += [pytest.param("matmul", dtype, cfg, id="matmul-%s-%s" % (dtype, "x".join(map(str, cfg))))
                   for cfg in configs]
+        # Hopper's host-descriptor kernels, warp-specialized or not.
+        cases += [pytest.param(kind, dtype, cfg, id="%s-%s-%s" % (kind, dtype, "x".join(map(str, cfg))))
+                  for kind in ("descriptors", "descriptors-ws") for cfg in configs]
     for dtype in ("bf16", "fp32"):
         for causal in (False, True):
             cases += [pytest.param("attention", dtype, cfg + (causal,),
@@ -138,6 +141,26 @@ def test_benchmark_tensor_core_kernels_have_no_ptxas_advisory(nvptx, tmp_path, m
         binary = workloads._matmul_kernel.compile_only(
             "nvptx", a, b, c, m, n, k, k, 1, *b_strides, n, 1, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
             num_warps=warps, num_stages=stages, arch="sm_90a")
+    elif kind.startswith("descriptors"):
+        from tessera.tools.tensor_descriptor import TensorDescriptor
+        bm, bn, bk, warps, stages = cfg
+        m = n = k = 4096
+        fp8 = dtype == "fp8"
+        a = np.empty((m, k), np_dtype)
+        b = np.empty((n, k) if fp8 else (k, n), np_dtype)  # fp8: B k-major, as the bench
+        c = np.empty((m, n), ml_dtypes.bfloat16 if fp8 else np_dtype)
+        descs = (TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bn, bk] if fp8 else [bk, bn]),
+                 TensorDescriptor.from_tensor(c, [bm, bn]))
+        ws = kind == "descriptors-ws"
+        binary = workloads._matmul_desc_kernel.compile_only(
+            "nvptx", *descs, m, n, k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, B_KMAJOR=fp8, WARP_SPECIALIZE=ws,
+            num_warps=warps, num_stages=stages, arch="sm_90a")
+        assert "cp.async.bulk.tensor" in binary.assembly
+        # Warp-specialized where every stage is read in place (not tf32's
+        # n-major B, read through registers).
+        specialized = ws and dtype != "fp32"
+        assert ("mbarrier.arrive.shared" in binary.assembly) == specialized
+        assert ("setmaxnreg" in binary.assembly) == (specialized and warps == 8)  # 384 threads: registers rebalanced
     else:
         bm, bn, warps, stages, causal = cfg
         bh, s, d = 128, 4096, 128

@@ -187,10 +187,10 @@ _TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64
 
 # The configurations both Tessera and Triton choose from, by measured speed:
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), as in Triton's matmul
-# tutorial; each with the kernel that loads the tiles ("pointers", or on
+# tutorial (and 128x256 in 4 stages, which warp-specialized kernels fill); each with the kernel that loads the tiles ("pointers", or on
 # Hopper also "descriptors" and "descriptors-ws", warp-specialized).
-MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4), (128, 128, 32, 4, 4),
-                  (64, 128, 32, 4, 4), (128, 64, 32, 4, 4)]
+MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4),
+                  (128, 128, 32, 4, 4), (64, 128, 32, 4, 4), (128, 64, 32, 4, 4)]
 # fp8: the same bytes of k per stage (Triton's tutorial 03 lists these for fp8).
 FP8_MATMUL_CONFIGS = [(128, 256, 128, 8, 3), (256, 128, 128, 8, 3), (128, 128, 128, 4, 4), (128, 256, 64, 8, 4),
                       (128, 128, 64, 4, 4), (64, 128, 128, 4, 4)]
