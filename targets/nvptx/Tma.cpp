@@ -3,6 +3,8 @@
 // stage's mbarrier expecting the block's bytes; mbarrier_wait spins on
 // mbarrier.try_wait.parity in every thread, then meets the others at a
 // barrier (readers of a stage finish before anyone copies into it again).
+// (Inside a warp_specialize region the producer's first thread issues
+// the copies; mbarrier_arrive is lane 0's of each warp.)
 // tma_store becomes bulk tensor stores issued by thread 0 once every
 // thread's writes to the buffer are visible to the copy engine.
 // A block whose rows are longer than the swizzle's span (128 bytes) is
