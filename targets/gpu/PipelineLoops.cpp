@@ -37,7 +37,9 @@
 // tma_copy into the stage, each completing on its own mbarrier (one per
 // load and stage entry), and iteration i waits for that mbarrier's phase
 // (i / entries) % 2 in place of async_wait, just before the first op that
-// uses the load: attention's Q K^T and softmax need not wait for V. The
+// uses the load: attention's Q K^T and softmax need not wait for V. Loads
+// first used by one op (a matmul's dot) share one mbarrier per entry,
+// which counts an arrival from each: one wait per iteration. The
 // loop adds a tensor_map argument per descriptor (ir/IR.h); the mbarriers
 // are invalidated after it.
 //
@@ -420,7 +422,20 @@ private:
 
   // The mbarrier of load `i`'s stage `slot`.
   ir::Value *barrierEntry(ir::Builder &b, size_t i, ir::Value *slot) {
+    if (sharedBarrier_) return slot;
     return i ? b.sameType(OpCode::Add, {slot, b.constantInt(int64_t(i) * barriersPerLoad_, slot->type())}) : slot;
+  }
+
+  // The first op of the body (at its top level) that uses load `i`'s tile
+  // or a transpose of it.
+  const ir::Operation *firstUser(ir::Block &body, size_t i) const {
+    std::vector<const ir::Value *> tiles = tilesOf(*loads_[i]);
+    for (ir::Operation *op : body.opsVector()) {
+      if (std::find(loads_.begin(), loads_.end(), op) != loads_.end() || op->is(OpCode::Trans)) continue;
+      for (const ir::Value *t : tiles)
+        if (uses(*op, t)) return op;
+    }
+    return nullptr;
   }
 
   // Whether `op`, or an op in its regions, uses `v`.
@@ -503,8 +518,15 @@ private:
     // (A power of two of them: a shared layout's dimensions are; the rest are spare.)
     barriersPerLoad_ = 1;
     while (barriersPerLoad_ < entries) barriersPerLoad_ *= 2;
+    // Loads first used by the same op (a matmul's A and B) share their
+    // stage entry's mbarrier, which then expects an arrival from each: one
+    // wait per iteration. Otherwise each has its own, waited for just
+    // before its first use (attention's V after Q K^T and softmax).
+    sharedBarrier_ = tma_ && loads_.size() > 1;
+    for (size_t i = 1; i < loads_.size() && sharedBarrier_; ++i)
+      sharedBarrier_ = firstUser(body, i) && firstUser(body, i) == firstUser(body, 0);
     int64_t barriers = 1;
-    while (barriers < barriersPerLoad_ * int64_t(loads_.size())) barriers *= 2;
+    while (barriers < barriersPerLoad_ * int64_t(sharedBarrier_ ? 1 : loads_.size())) barriers *= 2;
     if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriers}, ir::Type::i64(), barrierLayout()));
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Type t = loads_[i]->result()->type();
@@ -536,7 +558,7 @@ private:
     if (tma_) {
       for (size_t i = 0; i < loads_.size(); ++i) maps_.push_back(tensorMapArgument(*loads_[i], mapShapes_[i]));
       ir::AttrDict count;
-      count.set("count", ir::Attribute(int64_t(1)));
+      count.set("count", ir::Attribute(int64_t(sharedBarrier_ ? loads_.size() : 1)));
       b.create(OpCode::MbarrierInit, {barriers_}, {}, count);
     }
     if (ws_) {
@@ -606,7 +628,8 @@ private:
     }
     std::vector<ir::Operation *> waits;
     auto readStage = [&](size_t i) {
-      if (tma_) waits.push_back(in.create(OpCode::MbarrierWait, {barriers_, barrierEntry(in, i, readSlot), parity}, {}));
+      if (tma_ && !(sharedBarrier_ && !waits.empty()))
+        waits.push_back(in.create(OpCode::MbarrierWait, {barriers_, barrierEntry(in, i, readSlot), parity}, {}));
       ir::Value *view = in.createValue(OpCode::LocalView, {buffers_[i], readSlot}, views_[i]);
       ir::Type viewType = views_[i];
       if (kBuffers_[i]) {
@@ -753,6 +776,7 @@ private:
   std::vector<ir::Value *> maps_;          // per load: its tensor_map argument
   ir::Value *barriers_ = nullptr;          // per load, one mbarrier per stage entry
   int64_t barriersPerLoad_ = 1;            // entries rounded up to a power of two
+  bool sharedBarrier_ = false;             // one mbarrier per stage entry for every load
   bool registers_;  // stage through registers into one buffer (no async copies)
   int64_t atomBytes_;  // the target's shared_atom_bytes (0: whole rows)
   Facts facts_;

@@ -22,20 +22,23 @@
 # CUtensorMap; the loop's stages arrive by cp.async.bulk.tensor, issued by
 # thread 0 after it arrives on the stage's mbarrier expecting the block's
 # bytes (A: 128 x 64 bf16 = 16384; B: 64 x 256 = 32768, in four 128-byte
-# atoms of 64 columns), one mbarrier per load and stage (four stages with
-# the spare one: eight); every thread waits on each mbarrier's phase, then
-# wgmma reads the stage. No cp.async is left. Both maps are read in the
+# atoms of 64 columns), one mbarrier per stage (four stages with the spare
+# one) shared by both loads, whose first use is the same dot: it expects
+# an arrival from each; every thread waits once on its phase, then wgmma
+# reads the stage. No cp.async is left. Both maps are read in the
 # param space (grid_constant), never copied to local memory.
 # CHECK: .param .align 64 .b8 mm_param_{{[0-9]+}}[128],
 # CHECK-NEXT: .param .align 64 .b8 mm_param_{{[0-9]+}}[128]
 # CHECK-NOT: __local_depot
-# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+0], 1;
-# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+56], 1;
+# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+0], 2;
+# CHECK: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}+24], 2;
+# CHECK-NOT: mbarrier.init
 # CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BAR:\[%r[0-9]+\]]], 16384;
 # CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[BAR]];
-# CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BBAR:\[%r[0-9]+\]]], 32768;
-# CHECK-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [[BBAR]];
-# CHECK-COUNT-2: mbarrier.try_wait.parity.shared::cta.b64
+# CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [[BAR]], 32768;
+# CHECK-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [[BAR]];
+# CHECK: mbarrier.try_wait.parity.shared::cta.b64
+# CHECK-NOT: mbarrier.try_wait
 # CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 # CHECK: mbarrier.inval.shared::cta.b64
 # CHECK-NOT: cp.async.cg
@@ -53,9 +56,10 @@
 # IR-LABEL: after pipeline-loops
 # IR: %a_desc_tensor_map: ptr<i8> {tensor_map = [0, 128, 64, 128]}
 # IR-SAME: %b_desc_tensor_map: ptr<i8> {tensor_map = [5, 64, 64, 128]}
-# IR: mbarrier_init {{%[0-9a-z_]+}} {count = 1}
+# IR: mbarrier_init {{%[0-9a-z_]+}} {count = 2}
 # IR: tma_copy
-# IR-COUNT-2: mbarrier_wait
+# IR: mbarrier_wait
+# IR-NOT: mbarrier_wait
 # IR: dot
 # IR: mbarrier_inval
 # IR-NOT: desc_load

@@ -12,7 +12,7 @@
 # consumers are done with it (parity 1 on an entry's first use passes at
 # once); the consumers wait on the copies without a barrier and release the
 # entry of the iteration before once this one's wgmmas are issued.
-# TILE: mbarrier_init %[[FULL:[0-9]+]] {count = 1}
+# TILE: mbarrier_init %[[FULL:[0-9]+]] {count = 2}
 # TILE: %[[REL:[0-9]+]] = local_alloc : smem<4xi64
 # TILE-NEXT: mbarrier_init %[[REL]] {count = 8}
 # TILE-NEXT: warp_specialize {producer_warps = 4} {
@@ -23,7 +23,7 @@
 # TILE: for {{.*}}{nonempty = true, warp_specialize = true}
 # TILE-NOT: tma_copy
 # TILE: mbarrier_wait %[[FULL]], {{.*}} {barrier = false}
-# TILE: mbarrier_wait %[[FULL]], {{.*}} {barrier = false}
+# TILE-NOT: mbarrier_wait
 # TILE: dot
 # TILE: mbarrier_arrive %[[REL]]
 # TILE-NEXT: yield
