@@ -25,9 +25,12 @@ bool sweepBlock(Block &b) {
 } // namespace
 
 void eliminateDeadCode(Module &m) {
-  for (auto &f : m.functions())
-    while (sweepBlock(f->entry())) {
-    }
+  for (auto &f : m.functions()) eliminateDeadCode(f->entry());
+}
+
+void eliminateDeadCode(Block &b) {
+  while (sweepBlock(b)) {
+  }
 }
 
 } // namespace tessera::ir

@@ -13,6 +13,10 @@ namespace tessera::ir {
 #include "ir/transforms/Passes.def"
 #undef PASS
 
+// dce within one block (and the regions of its ops), for a pass that
+// leaves dead values behind in code it builds.
+void eliminateDeadCode(Block &b);
+
 // The seam through which a target chooses the layouts of a dot (its
 // tensor-core fragments): assign-layouts asks the hook registered for the
 // module's `target` attribute, and converts the operands to what it returns.

@@ -76,6 +76,7 @@
 #include "ir/Clone.h"
 #include "ir/Layouts.h"
 #include "ir/analysis/AxisInfo.h"
+#include "ir/transforms/Passes.h"
 #include "targets/gpu/Passes.h"
 #include "targets/gpu/TensorMaps.h"
 
@@ -246,6 +247,14 @@ private:
     return !k || *k == 1;
   }
 
+  // The number (i32) of the iteration whose induction variable is `iv`.
+  ir::Value *iterationIndex(ir::Builder &in, ir::Value *iv) {
+    ir::Type ivT = iv->type(), i32 = ir::Type::i32();
+    ir::Value *index = in.sameType(OpCode::Sub, {iv, loop_.operand(0)});
+    if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
+    return ivT != i32 ? in.cast(index, i32) : index;
+  }
+
   // The producer (ws_): its own loop over the iterations, each waiting
   // until the consumers have released the entry it copies into (parity
   // 1 on an entry's first use passes at once), then issuing the copies.
@@ -262,9 +271,7 @@ private:
     ir::Value *iv = pbody.addArgument(ivT, body.argument(0)->nameHint());
     ir::Builder in(&pbody);
     in.setLoc(loop_.loc());
-    ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
-    if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
-    if (ivT != i32) index = in.cast(index, i32);
+    ir::Value *index = iterationIndex(in, iv);
     ir::Value *slot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
     ir::Value *use = in.sameType(OpCode::Div, {index, in.constantInt(entries_, i32)});
     ir::Value *parity = in.sameType(OpCode::And, {in.sameType(OpCode::Add, {use, in.constantInt(1, i32)}), in.constantInt(1, i32)});
@@ -273,12 +280,7 @@ private:
     in.create(OpCode::MbarrierWait, {released_, slot, parity}, {}, noBarrier);
     issue(in, cloneSlice(in, body, iv, {}), iv, slot);
     // The slice's tiles (a desc_load's pointers and masks) serve no copy.
-    std::vector<ir::Operation *> ops = pbody.opsVector();
-    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-      std::vector<ir::Value *> results = (*it)->results();
-      if ((*it)->hasTrait(ir::kPure) && std::none_of(results.begin(), results.end(), [](ir::Value *r) { return r->hasUses(); }))
-        (*it)->erase();
-    }
+    ir::eliminateDeadCode(pbody);
     in.yield({});
     pb.yield({});
   }
@@ -523,8 +525,8 @@ private:
     // wait per iteration. Otherwise each has its own, waited for just
     // before its first use (attention's V after Q K^T and softmax).
     sharedBarrier_ = tma_ && loads_.size() > 1;
-    for (size_t i = 1; i < loads_.size() && sharedBarrier_; ++i)
-      sharedBarrier_ = firstUser(body, i) && firstUser(body, i) == firstUser(body, 0);
+    const ir::Operation *first = sharedBarrier_ ? firstUser(body, 0) : nullptr;
+    for (size_t i = 1; i < loads_.size() && sharedBarrier_; ++i) sharedBarrier_ = first && firstUser(body, i) == first;
     int64_t barriers = 1;
     while (barriers < barriersPerLoad_ * int64_t(sharedBarrier_ ? 1 : loads_.size())) barriers *= 2;
     if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriers}, ir::Type::i64(), barrierLayout()));
@@ -603,9 +605,7 @@ private:
     if (registers_) {
       readSlot = writeSlot = in.constantInt(0, i32);
     } else {
-      ir::Value *index = in.sameType(OpCode::Sub, {iv, lb});
-      if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
-      if (ivT != i32) index = in.cast(index, i32);
+      ir::Value *index = iterationIndex(in, iv);
       iteration_ = index;
       readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
       writeSlot = in.sameType(
