@@ -188,6 +188,13 @@ runtime::CacheEntry toEntry(const targets::CompiledKernel &ck) {
     map += " " + std::to_string(std::max(1, ck.params[size_t(p.tensorMap[0])].type.pointee().bitWidth() / 8));
     for (size_t k = 1; k < p.tensorMap.size(); ++k) map += " " + std::to_string(p.tensorMap[k]);
     e.metadata["param." + std::to_string(i) + ".tensor_map"] = map;
+    // per extent and stride: the argument and its bytes, or -1 and the constant
+    std::string fields;
+    for (int64_t f : p.tensorMapFields)
+      fields += (fields.empty() ? "" : " ") +
+                (f >= 0 ? std::to_string(f) + " " + std::to_string(std::max(1, ck.params[size_t(f)].type.bitWidth() / 8))
+                        : "-1 " + std::to_string(-f));
+    e.metadata["param." + std::to_string(i) + ".tensor_map_fields"] = fields;
   }
   e.binary = ck.binary;
   return e;
@@ -217,7 +224,12 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
       if (!maps.empty()) return fail(TESSERA_ERROR_INTERNAL, "compiled kernel metadata has a parameter after its tensor maps");
       continue;
     }
-    maps.push_back({size_t(v[0]), int(v[1]), std::vector<int64_t>(v.begin() + 2, v.end() - 1), int(v.back())});
+    runtime::TensorMapParam m{size_t(v[0]), int(v[1]), std::vector<int64_t>(v.begin() + 2, v.end() - 1), int(v.back()), {},
+                              k->written.back()};
+    std::istringstream fields(get(("param." + std::to_string(i) + ".tensor_map_fields").c_str()));
+    for (int64_t arg, x; fields >> arg >> x;)
+      m.fields.push_back(arg >= 0 ? runtime::TensorMapField{int(arg), int(x), 0} : runtime::TensorMapField{-1, 8, x});
+    maps.push_back(std::move(m));
   }
   k->numParams -= maps.size();
   k->written.resize(k->numParams);

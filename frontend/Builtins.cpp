@@ -823,11 +823,28 @@ SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
   if (shape.elems.size() != rank || strides.elems.size() != rank || (!descriptor && offsets.elems.size() != rank))
     cg.fail(a.loc, a.callee + "(): shape, strides" + std::string(descriptor ? "" : ", offsets") +
                        " and block_shape must have the same length");
-  if (descriptor) offsets.elems.assign(rank, SValue::integer(0));
+  // 1 written out, or a parameter specialized as 1 (a constant).
+  const SValue &last = strides.elems.back();
+  const ir::Operation *lastDef = last.isTensor() ? last.v->definingOp() : nullptr;
+  bool unitLastStride = (last.is(Kind::Int) && last.i == 1) ||
+                        (lastDef && lastDef->is(OpCode::Constant) && lastDef->attr("value")->isInt() &&
+                         lastDef->attr("value")->getInt() == 1);
+  if (descriptor) {
+    offsets.elems.assign(rank, SValue::integer(0));
+    std::string padding = stringArg(cg, a, 4, "padding_option", "zero");
+    if (padding != "zero" && padding != "nan")
+      cg.fail(a.loc, "padding_option must be \"zero\" or \"nan\", found \"" + padding + "\"");
+    if (padding == "nan" && !base.v->type().pointee().isFloat()) cg.fail(a.loc, "padding_option \"nan\" needs a float tensor");
+    order = SValue::str(padding);
+  }
   for (auto &e : shape.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
   for (auto &e : strides.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
   for (auto &e : offsets.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
-  return SValue::blockPtr({base, shape, strides, offsets, block, order}, descriptor);
+  SValue r = SValue::blockPtr({base, shape, strides, offsets, block, order}, descriptor);
+  // A target may copy its blocks with a tensor map when its base, extents
+  // and strides turn out to be kernel arguments or constants (ir/IR.h).
+  r.tensorMapReady = descriptor && unitLastStride && order.s == "zero";
+  return r;
 }
 
 SValue advance(CodeGen &cg, CallArgs &a) {
@@ -844,9 +861,10 @@ SValue advance(CodeGen &cg, CallArgs &a) {
   return bp;
 }
 
-// A descriptor from a kernel parameter whose tensor map the runtime can
-// build (its base, extents and strides are values: a target checks that they
-// are still the kernel's arguments).
+// A descriptor whose tensor map the runtime may build: a ":16" descriptor
+// parameter, or one the kernel made with a last stride of 1 and zero
+// padding (a target checks that its base, extents and strides are still
+// the kernel's arguments or constants).
 bool isDescriptorParameter(const SValue &d) {
   if (!d.tensorMapReady || !d.elems[0].isTensor()) return false;
   for (size_t field : {size_t(1), size_t(2)})
@@ -883,7 +901,8 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
     else b.create(OpCode::Store, {acc.ptrs, v, acc.mask}, {});
     return SValue::none();
   }
-  ir::Value *zero = cg.splatTo(elem.isFloat() ? cg.constant(0.0, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc);
+  double pad = d.elems[5].is(Kind::Str) && d.elems[5].s == "nan" ? std::nan("") : 0.0;
+  ir::Value *zero = cg.splatTo(elem.isFloat() ? cg.constant(pad, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc);
   Type result = acc.ptrs->type().withElement(elem);
   if (isDescriptorParameter(d)) return tensorValue(b.createValue(OpCode::DescLoad, withBlock({acc.ptrs, acc.mask, zero}), result));
   return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, result));

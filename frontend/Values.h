@@ -37,7 +37,7 @@ struct SValue {
   const FunctionDef *fn = nullptr;
   std::vector<SValue> elems;   // tuple elements; method receiver at [0]; block pointer fields
   bool isDescriptor = false;   // block pointer made by make_tensor_descriptor
-  bool tensorMapReady = false; // from a descriptor parameter whose signature says ":16" (ir/IR.h, descriptor)
+  bool tensorMapReady = false; // a descriptor whose blocks a tensor map may copy (Builtins.cpp, isDescriptorParameter)
   bool constPtr = false;       // pointers from a `tl.const` parameter: nothing may be stored through them
 
   static SValue none() { return {}; }
@@ -55,7 +55,8 @@ struct SValue {
     SValue r; r.kind = Kind::Method; r.s = std::move(name); r.elems.push_back(std::move(self)); return r;
   }
   static SValue slice() { SValue r; r.kind = Kind::Slice; return r; }
-  // make_block_ptr / make_tensor_descriptor: {base, shape, strides, offsets, block_shape, order}.
+  // make_block_ptr: {base, shape, strides, offsets, block_shape, order};
+  // make_tensor_descriptor: the same with its padding ("zero" or "nan") for order.
   static SValue blockPtr(std::vector<SValue> fields, bool descriptor) {
     SValue r; r.kind = Kind::BlockPtr; r.elems = std::move(fields); r.isDescriptor = descriptor; return r;
   }

@@ -989,15 +989,40 @@ private:
     }
     const std::vector<int64_t> &v = m.getInts();
     int64_t d = v[0];
-    const Attribute *rank = d >= 0 && d < int64_t(f.numArguments()) ? f.argAttrs(unsigned(d)).find("descriptor") : nullptr;
-    if (!rank || !rank->isInt() || rank->getInt() + 2 != int64_t(v.size()))
-      c_.errors.push_back(where + "tensor_map " + m.str() + " does not name a descriptor argument of rank " +
-                          std::to_string(v.size() - 2));
+    if (const Attribute *fields = f.argAttrs(i).find("tensor_map_fields")) {
+      verifyTensorMapFields(f, d, int64_t(v.size()) - 2, *fields, where);
+    } else {
+      const Attribute *rank = d >= 0 && d < int64_t(f.numArguments()) ? f.argAttrs(unsigned(d)).find("descriptor") : nullptr;
+      if (!rank || !rank->isInt() || rank->getInt() + 2 != int64_t(v.size()))
+        c_.errors.push_back(where + "tensor_map " + m.str() + " does not name a descriptor argument of rank " +
+                            std::to_string(v.size() - 2));
+    }
     int64_t swizzle = v.back();
     if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
       c_.errors.push_back(where + "tensor_map swizzle must be 0, 32, 64 or 128 bytes, got " + std::to_string(swizzle));
     for (size_t k = 1; k + 1 < v.size(); ++k)
       if (v[k] < 1 || v[k] > 256) c_.errors.push_back(where + "tensor_map box dimensions must be 1 to 256, got " + m.str());
+  }
+
+  // A map of a descriptor the kernel made: a pointer base, and extents and
+  // strides from i32/i64 arguments or positive constants (ir/IR.h).
+  void verifyTensorMapFields(const Function &f, int64_t base, int64_t rank, const Attribute &fields, const std::string &where) {
+    if (base < 0 || base >= int64_t(f.numArguments()) || !f.argument(unsigned(base))->type().isPointer() ||
+        f.argAttrs(unsigned(base)).find("descriptor"))
+      c_.errors.push_back(where + "a tensor_map with tensor_map_fields needs a pointer argument that is not a descriptor as its base");
+    if (!fields.isInts() || int64_t(fields.getInts().size()) != 2 * rank) {
+      c_.errors.push_back(where + "tensor_map_fields " + fields.str() + " must list " + std::to_string(2 * rank) +
+                          " extents and strides");
+      return;
+    }
+    for (int64_t x : fields.getInts()) {
+      Type t = x >= 0 && x < int64_t(f.numArguments()) ? f.argument(unsigned(x))->type() : Type();
+      if (x >= 0 && t != Type::i32() && t != Type::i64())
+        c_.errors.push_back(where + "tensor_map_fields " + fields.str() + ": argument " + std::to_string(x) +
+                            " is not an i32 or i64 argument");
+    }
+    if (fields.getInts().back() != -1)
+      c_.errors.push_back(where + "tensor_map_fields " + fields.str() + ": the last stride must be the constant 1 (-1)");
   }
 
   void verifyBlock(const Block &b, const Operation *owner, const Function *f) {

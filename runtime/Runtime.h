@@ -67,14 +67,22 @@ struct LaunchConfig {
 };
 
 // A parameter the launch builds itself (ir/IR.h, tensor_map): placed after
-// the caller's arguments, in order, the tensor map of the descriptor whose
-// base pointer, extents and strides (i64, elements) are the caller's
-// arguments from `descriptor` on.
+// the caller's arguments, in order, the tensor map of a tensor whose base
+// pointer is the caller's argument `base` and whose extents and strides
+// (elements; the last stride is 1) are `fields`: each the value of an
+// integer argument or a constant.
+struct TensorMapField {
+  int arg = -1;       // the argument holding it, or -1 for `value`
+  int bytes = 8;      // the argument's width: 4 or 8 (signed)
+  int64_t value = 0;
+};
 struct TensorMapParam {
-  size_t descriptor = 0;
+  size_t base = 0;
   int elementBytes = 0;
   std::vector<int64_t> box;  // elements per dimension, the descriptor's order
   int swizzleBytes = 0;      // 0, 32, 64 or 128
+  std::vector<TensorMapField> fields;  // rank extents, then rank strides
+  bool stores = false;                 // the kernel also writes through it
 };
 
 class Kernel {

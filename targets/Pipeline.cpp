@@ -58,7 +58,10 @@ int pipelineStages(const Target &target, const TargetOptions &options) {
 
 void markWrittenParams(const ir::Function &kernel, std::vector<KernelParam> &params) {
   std::vector<bool> written = ir::writtenPointerArguments(kernel);
-  for (size_t i = 0; i < params.size() && i < written.size(); ++i) params[i].written = written[i];
+  for (size_t i = 0; i < params.size() && i < written.size(); ++i) {
+    const ir::Attribute *stores = i < kernel.numArguments() ? kernel.argAttrs(unsigned(i)).find("stores") : nullptr;
+    params[i].written = written[i] || (stores && stores->isBool() && stores->getBool());  // a tensor map stored through
+  }
 }
 
 namespace {

@@ -26,13 +26,20 @@ public:
   Status setTensorMaps(std::vector<TensorMapParam> maps) override {
     for (const TensorMapParam &m : maps) {
       size_t rank = m.box.size();
-      if (rank < 1 || rank > 5 || m.descriptor + 2 * rank >= numArgs_ ||
-          (m.elementBytes != 1 && m.elementBytes != 2 && m.elementBytes != 4 && m.elementBytes != 8))
-        return {StatusCode::InvalidArgument, "kernel '" + name_ + "': a malformed tensor map parameter"};
+      bool ok = rank >= 1 && rank <= 5 && m.base < numArgs_ && m.fields.size() == 2 * rank &&
+                (m.elementBytes == 1 || m.elementBytes == 2 || m.elementBytes == 4 || m.elementBytes == 8);
+      for (const TensorMapField &f : m.fields)
+        ok = ok && (f.arg < 0 ? f.value >= 1 : size_t(f.arg) < numArgs_ && (f.bytes == 4 || f.bytes == 8));
+      if (!ok) return {StatusCode::InvalidArgument, "kernel '" + name_ + "': a malformed tensor map parameter"};
     }
     if (!maps.empty() && !device_.driver().cuTensorMapEncodeTiled)
       return {StatusCode::Unsupported, "kernel '" + name_ + "' copies through tensor maps, and this CUDA driver (" +
                                            device_.driver().path + ") has no cuTensorMapEncodeTiled (CUDA 12 or newer has)"};
+    if (!maps.empty()) {
+      static const uint8_t zeros[kEmptyScratchBytes] = {};
+      if (Status st = device_.allocate(kEmptyScratchBytes, emptyScratch_); !st) return st;
+      if (Status st = device_.copyToDevice(*emptyScratch_, 0, zeros, kEmptyScratchBytes, nullptr); !st) return st;
+    }
     maps_ = std::move(maps);
     return Status::ok();
   }
@@ -87,26 +94,45 @@ public:
   }
 
 private:
-  // The map of descriptor `m` from its base, extents and strides among
-  // `args` (TMA's dimension order is the reverse of the descriptor's).
+  static int64_t fieldValue(const TensorMapField &f, void **args) {
+    if (f.arg < 0) return f.value;
+    if (f.bytes == 4) return *static_cast<const int32_t *>(args[f.arg]);
+    return *static_cast<const int64_t *>(args[f.arg]);
+  }
+
+  // The map of `m` from its base, extents and strides among `args` (TMA's
+  // dimension order is the reverse of the descriptor's).
   Status encodeTensorMap(const TensorMapParam &m, void **args, CUtensorMap &out) const {
     size_t rank = m.box.size();
-    uint64_t base = *static_cast<const uint64_t *>(args[m.descriptor]);
+    uint64_t base = *static_cast<const uint64_t *>(args[m.base]);
     cuuint64_t dims[5], strides[4];
     cuuint32_t box[5], elementStrides[5];
+    bool empty = false;
     for (size_t k = 0; k < rank; ++k) {
       size_t d = rank - 1 - k;
-      int64_t extent = *static_cast<const int64_t *>(args[m.descriptor + 1 + d]);
-      int64_t stride = *static_cast<const int64_t *>(args[m.descriptor + 1 + rank + d]);
-      if (extent < 1 || extent > (int64_t(1) << 31) || (k == 0 && stride != 1) ||
+      int64_t extent = fieldValue(m.fields[d], args);
+      int64_t stride = fieldValue(m.fields[rank + d], args);
+      empty = empty || extent < 1;
+      if (extent > (int64_t(1) << 31) || (k == 0 && stride != 1) ||
           (k > 0 && (stride < 1 || (stride * m.elementBytes) % 16 || stride * m.elementBytes >= (int64_t(1) << 40))))
         return {StatusCode::InvalidArgument, "launch of '" + name_ + "': a tensor descriptor with shape dimension " +
                                                  std::to_string(extent) + " and stride " + std::to_string(stride) +
-                                                 " cannot be copied by a tensor map (it was compiled for one that can)"};
+                                                 " cannot be copied by a tensor map (it was compiled for one that can; "
+                                                 "a tensor map holds extents up to 2^31)"};
       dims[k] = cuuint64_t(extent);
       if (k > 0) strides[k - 1] = cuuint64_t(stride * m.elementBytes);
       box[k] = cuuint32_t(m.box[d]);
       elementStrides[k] = 1;
+    }
+    // A tensor without elements, where a masked load reads only padding: a
+    // map of one element of zeros (its own, or a sink for stores), every
+    // other coordinate out of bounds.
+    if (empty) {
+      base = reinterpret_cast<uint64_t>(emptyScratch_->devicePointer()) + (m.stores ? kEmptyScratchBytes / 2 : 0);
+      for (size_t k = 0; k < rank; ++k) {
+        dims[k] = 1;
+        if (k > 0) strides[k - 1] = 16;
+      }
     }
     if (base % 16)
       return {StatusCode::InvalidArgument, "launch of '" + name_ + "': a tensor descriptor's base address is not 16-byte aligned"};
@@ -148,6 +174,10 @@ private:
   CUfunction fn_;
   size_t numArgs_;
   std::vector<TensorMapParam> maps_;
+  // Zeros for the maps of empty tensors, and past half of it a sink for
+  // those the kernel writes through (encodeTensorMap).
+  static constexpr size_t kEmptyScratchBytes = 64;
+  std::unique_ptr<Buffer> emptyScratch_;
   std::atomic<int64_t> reserved_{kDefaultDynamicSharedLimit};
 };
 

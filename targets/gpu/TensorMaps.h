@@ -16,6 +16,16 @@ namespace tessera::targets::gpu {
 // ones after it), or -1 when they are no longer the kernel's arguments.
 int descriptorArgument(const ir::Operation &access);
 
+// Where the tensor map of `access` comes from: the kernel argument that is
+// its base and, for a descriptor the kernel made (not a host descriptor),
+// the sources of its extents and strides (ir/IR.h, tensor_map_fields);
+// nullopt when a tensor map cannot be built from the kernel's arguments.
+struct TensorMapSource {
+  int base;
+  std::vector<int64_t> fields;  // empty for a host descriptor
+};
+std::optional<TensorMapSource> tensorMapSource(const ir::Operation &access);
+
 // How a tensor map moves the block of `access` to or from a buffer laid out
 // as swizzledSharedLayout does (rows along dimension 1, atoms of
 // `atomBytes`): its box and swizzle; nullopt when it cannot.

@@ -52,6 +52,7 @@ public:
       if (const ir::Attribute *map = tensorMap(i)) {
         p.sizeBytes = 128;
         p.tensorMap = map->getInts();
+        p.tensorMapFields = ir::tensorMapFields(kernel, i);
       }
       argTys.push_back(tensorMap(i) ? b.getPtrTy() : storageType(t));
       out.params.push_back(p);

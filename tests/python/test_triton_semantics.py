@@ -745,6 +745,22 @@ def test_a_descriptor_has_its_element_dtype(cpu_target):
 
 
 @tessera.jit
+def _padded_block(x_ptr, z_ptr, n, BLOCK: tl.constexpr, PAD: tl.constexpr):
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[n], strides=[1], block_shape=[BLOCK], padding_option=PAD)
+    z_desc = tl.make_tensor_descriptor(z_ptr, shape=[BLOCK], strides=[1], block_shape=[BLOCK])
+    z_desc.store([0], x_desc.load([n - BLOCK // 2]))
+
+
+@pytest.mark.parametrize("pad", ["zero", "nan"])
+def test_a_made_descriptor_pads_past_its_end_as_asked(cpu_target, pad):
+    x = np.random.default_rng().standard_normal(100).astype(np.float32)
+    z = np.full(32, 7.0, np.float32)
+    _padded_block[(1,)](x, z, 100, BLOCK=32, PAD=pad)
+    np.testing.assert_array_equal(z[:16], x[84:])
+    assert np.isnan(z[16:]).all() if pad == "nan" else (z[16:] == 0).all()
+
+
+@tessera.jit
 def _pointers_as_addresses(A, Out):
     r = tl.arange(0, 16)
     p = tl.load(A + r).to(tl.pi32_t)                  # int64 values as pointers

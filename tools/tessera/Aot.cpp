@@ -64,8 +64,8 @@ bool writeAot(const std::string &prefix, const std::string &kernel, const std::s
     for (const targets::KernelParam &p : b.kernel.params)
       if (!p.tensorMap.empty()) {
         // Its launcher would have to build tensor maps: not written yet.
-        error = "--aot: " + b.label + " copies through a tensor map (a ':16' tensordesc parameter); ahead-of-time " +
-                "kernels take descriptors without ':16'";
+        error = "--aot: " + b.label + " copies through a tensor map (a ':16' tensordesc parameter, or " +
+                "tl.make_tensor_descriptor over a ':16' pointer); ahead-of-time kernels take descriptors without ':16'";
         return false;
       }
   for (const AotBinary &b : binaries) {

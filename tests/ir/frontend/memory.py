@@ -172,7 +172,9 @@
 # DESC: %{{[0-9]+}} = and %{{[0-9]+}}, %{{[0-9]+}} : tile<16x32xi1>
 # DESC: %{{[0-9]+}} = constant {value = 0.0} : f16
 # DESC: %{{[0-9]+}} = splat %{{[0-9]+}} : tile<16x32xf16>
-# DESC: %a = load %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : tile<16x32xf16>
+# The access keeps the descriptor's base, extents, leading stride and the
+# block's coordinates: a target may copy the block with a tensor map.
+# DESC: %a = desc_load %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %A, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : tile<16x32xf16>
 # DESC: %{{[0-9]+}} = constant {value = 1.0} : f16
 # DESC: %{{[0-9]+}} = splat %{{[0-9]+}} : tile<16x32xf16>
 # DESC: %{{[0-9]+}} = add %a, %{{[0-9]+}} : tile<16x32xf16>
@@ -210,7 +212,7 @@
 # DESC: %{{[0-9]+}} = cmp %{{[0-9]+}}, %{{[0-9]+}} {pred = "lt"} : tile<16x32xi1>
 # DESC: %{{[0-9]+}} = and %{{[0-9]+}}, %{{[0-9]+}} : tile<16x32xi1>
 # DESC: %{{[0-9]+}} = and %{{[0-9]+}}, %{{[0-9]+}} : tile<16x32xi1>
-# DESC: store %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
+# DESC: desc_store %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %A, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
 # Memory builtins: load/store with mask, other, cache_modifier, eviction_policy
 # and volatile; every atomic with sem and scope; make_block_ptr/advance with
 # boundary_check and padding_option; make_tensor_descriptor with desc.load/store.

@@ -38,6 +38,8 @@
 # RUN: not tessera compile %s --entry dot_precision --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DOT_PRECISION
 # RUN: not tessera compile %s --entry arange_order --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ARANGE_ORDER
 # RUN: not tessera compile %s --entry permute_count --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PERMUTE_COUNT
+# RUN: not tessera compile %s --entry desc_nan_padding --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_NAN_PADDING
+# RUN: not tessera compile %s --entry desc_padding --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_PADDING
 # RUN: not tessera compile %s --entry permute_bad --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PERMUTE_BAD
 # RUN: not tessera compile %s --entry umulhi_float --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=UMULHI_FLOAT
 # RUN: not tessera compile %s --entry static_assert_bare --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=STATIC_ASSERT_BARE
@@ -296,6 +298,22 @@ def block_rank0(X):
 @tessera.jit
 def desc_rank0(X):
     d = tl.make_tensor_descriptor(X, (), (), ())
+
+
+# DESC_NAN_PADDING: builtins.py:[[@LINE+5]]:9: error: padding_option "nan" needs a float tensor
+# DESC_NAN_PADDING-NEXT: {{^}}    d = tl.make_tensor_descriptor(X, (8,), (1,), (8,), padding_option="nan")
+# DESC_NAN_PADDING-NEXT: {{^}}        ^
+@tessera.jit
+def desc_nan_padding(X):
+    d = tl.make_tensor_descriptor(X, (8,), (1,), (8,), padding_option="nan")
+
+
+# DESC_PADDING: builtins.py:[[@LINE+5]]:9: error: padding_option must be "zero" or "nan", found "inf"
+# DESC_PADDING-NEXT: {{^}}    d = tl.make_tensor_descriptor(X, (8,), (1,), (8,), padding_option="inf")
+# DESC_PADDING-NEXT: {{^}}        ^
+@tessera.jit
+def desc_padding(X):
+    d = tl.make_tensor_descriptor(X, (8,), (1,), (8,), padding_option="inf")
 
 
 # BLOCK_LENGTHS: builtins.py:[[@LINE+5]]:9: error: make_block_ptr(): shape, strides, offsets and block_shape must have the same length

@@ -1,0 +1,118 @@
+"""Descriptors the kernel makes (tl.make_tensor_descriptor) over its own
+arguments, copied by tensor maps the runtime builds at each launch (ir/IR.h,
+tensor_map_fields): a matmul against torch in float64 with ragged shapes,
+both majors of B, warp-specialized or not, C stored by a tensor map into a
+NaN-poisoned larger buffer; arguments a map cannot describe (misaligned
+base, strides not known to be 16-byte multiples) take masked loads; empty
+tensors (K = 0, N = 0) read zeros and write nothing."""
+
+import pytest
+
+import tessera
+import tessera.language as tl
+
+
+@tessera.jit
+def _made_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_b, stride_cm, BM: tl.constexpr, BN: tl.constexpr,
+             BK: tl.constexpr, B_T: tl.constexpr, WS: tl.constexpr):
+    # Tutorial 09's descriptor kernel, one tile per program. B is (n, k)
+    # when B_T, else (k, n).
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[stride_am, 1], block_shape=[BM, BK])
+    if B_T:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[stride_b, 1], block_shape=[BN, BK])
+    else:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[stride_b, 1], block_shape=[BK, BN])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[stride_cm, 1], block_shape=[BM, BN])
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in tl.range(0, K, BK, warp_specialize=WS):
+        a = a_desc.load([pid_m * BM, k0])
+        if B_T:
+            acc = tl.dot(a, b_desc.load([pid_n * BN, k0]).T, acc)
+        else:
+            acc = tl.dot(a, b_desc.load([k0, pid_n * BN]), acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+
+
+def _run(torch, a, b, m, n, k, block, num_warps, b_t, ws=False, c_dtype="float32", extra_programs=0):
+    bm, bn, bk = block
+    # C is a view (m x n, rows of n + 32) of a NaN-poisoned buffer.
+    full = torch.full((m + 64, n + 32), float("nan"), device="cuda", dtype=getattr(torch, c_dtype))
+    c = full[:m, :n]
+    args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0))
+    meta = dict(BM=bm, BN=bn, BK=bk, B_T=b_t, WS=ws, num_warps=num_warps, num_stages=3)
+    grid = (tessera.cdiv(m, bm) + extra_programs, tessera.cdiv(n, bn) + extra_programs)
+    _made_mm[grid](*args, **meta)
+    A, B = a.double(), (b.double().t() if b_t else b.double())
+    err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs() + 1e-30)).max().item() if m and n else 0.0
+    outside = full.clone()
+    outside[:m, :n] = float("nan")
+    assert torch.isnan(outside).all(), "a store wrote outside its tensor"
+    return err, c, _made_mm.compile_only("nvptx", *args, **meta).assembly
+
+
+def _operands(torch, dtype, m, n, k, b_t):
+    t = getattr(torch, dtype)
+    a = (torch.rand((m, k), device="cuda") * 4 - 2).to(t)
+    b = (torch.rand((n, k) if b_t else (k, n), device="cuda") * 4 - 2).to(t)
+    return a, b
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("b_t", [True, False])
+@pytest.mark.parametrize("block,num_warps", [((128, 256, 64), 8), ((128, 128, 64), 4), ((64, 64, 32), 4)])
+@pytest.mark.parametrize("shape", [(333, 304, 1008), (256, 256, 512)])
+@pytest.mark.parametrize("ws", [False, True])
+def test_made_descriptor_matmul_copies_by_tensor_maps(torch, dtype, b_t, block, num_warps, shape, ws):
+    m, n, k = shape
+    a, b = _operands(torch, dtype, m, n, k, b_t)
+    err, _, ptx = _run(torch, a, b, m, n, k, block, num_warps, b_t, ws=ws, extra_programs=1)
+    assert err < 2e-3, err
+    if ".target sm_90a" in ptx:
+        assert "cp.async.bulk.tensor.2d.shared::cluster" in ptx and "mbarrier.try_wait.parity" in ptx
+        if block[0] * block[1] * 4 <= 64 * 1024:  # else no room: masked stores
+            assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx
+        assert "wgmma.mma_async" in ptx and "cp.async.cg" not in ptx and "cp.async.ca" not in ptx
+        assert ("setmaxnreg" in ptx) == (ws and num_warps == 8)
+
+
+def test_made_descriptors_a_tensor_map_cannot_describe_take_masked_loads(torch):
+    # K = 1000 (not known to be a multiple of 16 elements), then a base 2
+    # bytes past an aligned one: correct, without tensor-map loads.
+    m, n = 200, 144
+    a, b = _operands(torch, "float16", m, n, 1000, True)
+    err, _, ptx = _run(torch, a, b, m, n, 1000, (64, 64, 32), 4, True)
+    assert err < 2e-3, err
+    assert "cp.async.bulk.tensor.2d.shared::cluster" not in ptx
+    a, b = _operands(torch, "float16", m, n, 528, True)
+    a, b = a[:, 1:513], b[:, 16:]  # rows of 528 elements; a's base is misaligned
+    err, _, ptx = _run(torch, a, b, m, n, 512, (64, 64, 32), 4, True)
+    assert err < 2e-3, err
+    assert "cp.async.bulk.tensor.2d.shared::cluster" not in ptx
+
+
+def test_made_descriptor_maps_follow_each_launch(torch):
+    # One compiled kernel; each launch's maps describe its own operands.
+    for m, n, k in [(256, 256, 256), (192, 320, 448), (256, 256, 256)]:
+        a, b = _operands(torch, "bfloat16", m, n, k, True)
+        err, _, _ = _run(torch, a, b, m, n, k, (64, 64, 64), 4, True)
+        assert err < 2e-3, (m, n, k, err)
+
+
+@pytest.mark.parametrize("ws", [False, True])
+def test_empty_tensors_read_zeros_and_take_no_stores(torch, ws):
+    # K = 0: A and B are empty, C is all zeros. N = 0: C is empty, and the
+    # programs' stores (of an extra column of programs) land nowhere.
+    # The empty operands are views of allocated rows (strides of 16).
+    m, n = 192, 256
+    a, b = _operands(torch, "float16", m, n, 16, True)
+    err, c, ptx = _run(torch, a[:, :0], b[:, :0], m, n, 0, (128, 128, 64), 4, True, ws=ws, extra_programs=1)
+    assert (c == 0).all()
+    if ".target sm_90a" in ptx:
+        assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx
+    a, b = _operands(torch, "float16", m, 16, 64, True)
+    _run(torch, a, b[:0], m, 0, 64, (128, 128, 64), 4, True, ws=ws, extra_programs=1)
+    # Then a launch with data again: the sink of empty stores did not leak.
+    a, b = _operands(torch, "float16", m, n, 128, True)
+    err, _, _ = _run(torch, a, b, m, n, 128, (128, 128, 64), 4, True, ws=ws)
+    assert err < 2e-3, err
