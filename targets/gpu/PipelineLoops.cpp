@@ -156,8 +156,9 @@ public:
       tma_ = tma_ && shape;
       if (shape) mapShapes_.push_back(*shape);
     }
-    ws_ = tma_ && facts_.asyncDots && specialize_ && carried_.empty() && onlyRegisterWorkBefore(loop_) &&
-          std::all_of(loads_.begin(), loads_.end(), [&](ir::Operation *ld) { return readInPlace(*ld); });
+    ws_ = tma_ && facts_.asyncDots && carried_.empty() &&
+          std::all_of(loads_.begin(), loads_.end(), [&](ir::Operation *ld) { return readInPlace(*ld); }) &&
+          ((specialize_ && onlyRegisterWorkBefore(loop_)) || specializeInTileLoop());
     rewrite(body);
   }
 
@@ -186,8 +187,9 @@ private:
 
   // Clones the slice for the iteration whose induction variable is `iv`
   // and whose carried values are `carried` (by index); returns the map.
-  ir::ValueMap cloneSlice(ir::Builder &b, ir::Block &body, ir::Value *iv, const std::map<unsigned, ir::Value *> &carried) {
-    ir::ValueMap map;
+  ir::ValueMap cloneSlice(ir::Builder &b, ir::Block &body, ir::Value *iv, const std::map<unsigned, ir::Value *> &carried,
+                          const ir::ValueMap &outer = {}) {
+    ir::ValueMap map = outer;
     map[body.argument(0)] = iv;
     for (auto [k, v] : carried) map[body.argument(k + 1)] = v;
     for (ir::Operation *op : body.opsVector())
@@ -237,6 +239,83 @@ private:
     return false;
   }
 
+  // A persistent kernel's tile loop that asked for warp specialization
+  // (tutorial 09's `tl.range(..., warp_specialize=True)` over tiles), at
+  // the kernel's top level with only register work before it, holding this
+  // loop directly as its only loop, with bounds from before it: the
+  // producer runs the tile loop too, recomputing from its induction
+  // variable the values its copies need (pure ops of the tile loop's body,
+  // `tileSlice_`), and iterations are numbered across tiles so the stages
+  // and mbarrier phases carry on from one tile to the next. The consumers'
+  // epilogue then overlaps the next tile's copies.
+  bool specializeInTileLoop() {
+    ir::Operation *outer = loop_.parentOp();
+    if (!outer || !outer->is(OpCode::For) || !outer->attrs().getBool("warp_specialize", false) ||
+        !onlyRegisterWorkBefore(*outer))
+      return false;
+    ir::Block &tileBody = outer->region(0).block();
+    for (ir::Operation *op : tileBody.opsVector()) {
+      if (op == &loop_) continue;
+      bool loop = op->is(OpCode::For) || op->is(OpCode::While);
+      auto visit = [&](ir::Operation *o) { loop = loop || o->is(OpCode::For) || o->is(OpCode::While); };
+      for (unsigned r = 0; r < op->numRegions(); ++r) ir::Function::walkBlock(op->region(r).block(), visit);
+      if (loop) return false;
+    }
+    for (unsigned i = 0; i < 3; ++i)
+      if (within(loop_.operand(i), *outer)) return false;
+    // The stages stay live through the epilogue, beside the buffer of
+    // each tensor-map store it may make: all must fit.
+    int64_t bytes = stageBytes() * stages_;
+    for (ir::Operation *op : tileBody.opsVector())
+      if (op->is(OpCode::DescStore)) bytes += tileBytes(op->operand(1)->type());
+    if (facts_.sharedLimit > 0 && bytes > facts_.sharedLimit) return false;
+    std::vector<const ir::Value *> work;
+    for (const ir::Operation *op : slice_)
+      for (const ir::Value *v : op->operands()) work.push_back(v);
+    for (const ir::Operation *ld : loads_)
+      for (const ir::Value *v : ld->operands()) work.push_back(v);
+    std::set<const ir::Value *> seen;
+    while (!work.empty()) {
+      const ir::Value *v = work.back();
+      work.pop_back();
+      if (!seen.insert(v).second || !within(v, *outer) || within(v, loop_)) continue;
+      if (v->isBlockArgument()) {
+        if (v->ownerBlock() != &tileBody || v->index() != 0) return false;  // only the tile's induction variable
+        continue;
+      }
+      ir::Operation *def = v->definingOp();
+      if (def->parentBlock() != &tileBody || !def->hasTrait(ir::kPure) || def->numRegions()) return false;
+      tileSlice_.insert(def);
+      for (const ir::Value *o : def->operands()) work.push_back(o);
+    }
+    outer_ = outer;
+    return true;
+  }
+
+  // Whether `v` is defined inside `op`'s regions.
+  static bool within(const ir::Value *v, const ir::Operation &op) {
+    const ir::Operation *at = v->isBlockArgument() ? v->ownerBlock()->parentOp() : v->definingOp();
+    return at && (at == &op || op.isAncestorOf(at));
+  }
+
+  // The number (i32) of this loop's iterations before tile iteration
+  // `tileIv` (trips_ per tile).
+  ir::Value *iterationsBefore(ir::Builder &in, ir::Value *tileIv) {
+    ir::Value *index = in.sameType(OpCode::Sub, {tileIv, outer_->operand(0)});
+    index = in.sameType(OpCode::Div, {index, outer_->operand(2)});
+    if (index->type() != ir::Type::i32()) index = in.cast(index, ir::Type::i32());
+    return in.sameType(OpCode::Mul, {index, trips_});
+  }
+
+  // This loop's trip count (i32, at least 0), from its bounds.
+  ir::Value *tripCount(ir::Builder &b) {
+    ir::Value *lb = loop_.operand(0), *ub = loop_.operand(1), *step = loop_.operand(2);
+    ir::Type t = lb->type();
+    ir::Value *span = b.sameType(OpCode::Add, {b.sameType(OpCode::Sub, {ub, lb}), b.constantInt(step_ - 1, t)});
+    ir::Value *trips = b.sameType(OpCode::Max, {b.sameType(OpCode::Div, {span, step}), b.constantInt(0, t)});
+    return t != ir::Type::i32() ? b.cast(trips, ir::Type::i32()) : trips;
+  }
+
   // Whether the matrix unit reads load `ld`'s tensor-map stage in place:
   // not an operand it takes only k-major (Hopper's tf32) whose stage (rows
   // along dimension 1) is not, which goes through registers. A producer
@@ -247,12 +326,14 @@ private:
     return !k || *k == 1;
   }
 
-  // The number (i32) of the iteration whose induction variable is `iv`.
-  ir::Value *iterationIndex(ir::Builder &in, ir::Value *iv) {
+  // The number (i32) of the iteration whose induction variable is `iv`,
+  // counted from `before` (in a tile loop: the tiles' iterations before).
+  ir::Value *iterationIndex(ir::Builder &in, ir::Value *iv, ir::Value *before = nullptr) {
     ir::Type ivT = iv->type(), i32 = ir::Type::i32();
     ir::Value *index = in.sameType(OpCode::Sub, {iv, loop_.operand(0)});
     if (step_ != 1) index = in.sameType(OpCode::Div, {index, in.constantInt(step_, ivT)});
-    return ivT != i32 ? in.cast(index, i32) : index;
+    if (ivT != i32) index = in.cast(index, i32);
+    return before ? in.sameType(OpCode::Add, {before, index}) : index;
   }
 
   // The producer (ws_): its own loop over the iterations, each waiting
@@ -264,24 +345,44 @@ private:
     ir::Operation *ws = b.create(OpCode::WarpSpecialize, {}, {}, warps);
     ir::Builder pb(&ws->region(0).block());
     pb.setLoc(loop_.loc());
+    // In a tile loop, the producer's own: the values its copies need,
+    // then this loop's copies for the tile.
+    ir::ValueMap tileMap;
+    ir::Value *before = nullptr;
+    ir::Builder tb = pb;
+    if (outer_) {
+      ir::Block &tileBody = outer_->region(0).block();
+      ir::Operation *tiles = pb.create(OpCode::For, {outer_->operand(0), outer_->operand(1), outer_->operand(2)}, {});
+      ir::Block &tiled = tiles->region(0).block();
+      tileMap[tileBody.argument(0)] = tiled.addArgument(tileBody.argument(0)->type(), tileBody.argument(0)->nameHint());
+      tb = ir::Builder(&tiled);
+      tb.setLoc(outer_->loc());
+      for (ir::Operation *op : tileBody.opsVector())
+        if (tileSlice_.count(op)) ir::cloneOp(tb, *op, tileMap);
+      before = iterationsBefore(tb, tileMap[tileBody.argument(0)]);
+    }
     ir::Value *lb = loop_.operand(0);
     ir::Type ivT = lb->type(), i32 = ir::Type::i32();
-    ir::Operation *producer = pb.create(OpCode::For, {lb, loop_.operand(1), loop_.operand(2)}, {});
+    ir::Operation *producer = tb.create(OpCode::For, {lb, loop_.operand(1), loop_.operand(2)}, {});
     ir::Block &pbody = producer->region(0).block();
     ir::Value *iv = pbody.addArgument(ivT, body.argument(0)->nameHint());
     ir::Builder in(&pbody);
     in.setLoc(loop_.loc());
-    ir::Value *index = iterationIndex(in, iv);
+    ir::Value *index = iterationIndex(in, iv, before);
     ir::Value *slot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
     ir::Value *use = in.sameType(OpCode::Div, {index, in.constantInt(entries_, i32)});
     ir::Value *parity = in.sameType(OpCode::And, {in.sameType(OpCode::Add, {use, in.constantInt(1, i32)}), in.constantInt(1, i32)});
     ir::AttrDict noBarrier;
     noBarrier.set("barrier", ir::Attribute(false));
     in.create(OpCode::MbarrierWait, {released_, slot, parity}, {}, noBarrier);
-    issue(in, cloneSlice(in, body, iv, {}), iv, slot);
+    issue(in, cloneSlice(in, body, iv, {}, tileMap), iv, slot);
     // The slice's tiles (a desc_load's pointers and masks) serve no copy.
     ir::eliminateDeadCode(pbody);
     in.yield({});
+    if (outer_) {
+      tb.yield({});
+      ir::eliminateDeadCode(producer->parentOp()->region(0).block());
+    }
     pb.yield({});
   }
 
@@ -469,6 +570,12 @@ private:
     ir::Builder b;
     b.setInsertionPoint(&loop_);
     b.setLoc(loop_.loc());
+    // Warp-specialized in a tile loop: the buffers, mbarriers and producer
+    // go before the tile loop, at the kernel's top level.
+    ir::Builder top;
+    top.setInsertionPoint(outer_ ? outer_ : &loop_);
+    top.setLoc(loop_.loc());
+    ir::Builder &setup = outer_ ? top : b;
     ir::Type ivT = body.argument(0)->type(), i32 = ir::Type::i32();
     ir::Value *lb = loop_.operand(0);
     // One buffer of `stages` entries per load (one entry through registers),
@@ -529,7 +636,7 @@ private:
     for (size_t i = 1; i < loads_.size() && sharedBarrier_; ++i) sharedBarrier_ = first && firstUser(body, i) == first;
     int64_t barriers = 1;
     while (barriers < barriersPerLoad_ * int64_t(sharedBarrier_ ? 1 : loads_.size())) barriers *= 2;
-    if (tma_) barriers_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriers}, ir::Type::i64(), barrierLayout()));
+    if (tma_) barriers_ = setup.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriers}, ir::Type::i64(), barrierLayout()));
     for (size_t i = 0; i < loads_.size(); ++i) {
       ir::Type t = loads_[i]->result()->type();
       int64_t fast = fastDims[i];
@@ -548,7 +655,7 @@ private:
         kViews_.push_back(ir::Type());
       }
       std::vector<int64_t> stacked = {entries, t.shape()[0], t.shape()[1]}, order = {fast, 1 - fast};
-      buffers_.push_back(b.createValue(
+      buffers_.push_back(setup.createValue(
           OpCode::LocalAlloc, {},
           ir::Type::buffer(stacked, t.element(), ir::swizzledSharedLayout(stacked, order, elemBytes, 1, atomBytes_))));
       views_.push_back(
@@ -561,14 +668,18 @@ private:
       for (size_t i = 0; i < loads_.size(); ++i) maps_.push_back(tensorMapArgument(*loads_[i], mapShapes_[i]));
       ir::AttrDict count;
       count.set("count", ir::Attribute(int64_t(sharedBarrier_ ? loads_.size() : 1)));
-      b.create(OpCode::MbarrierInit, {barriers_}, {}, count);
+      setup.create(OpCode::MbarrierInit, {barriers_}, {}, count);
     }
     if (ws_) {
-      released_ = b.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriersPerLoad_}, ir::Type::i64(), barrierLayout()));
+      released_ = setup.createValue(OpCode::LocalAlloc, {}, ir::Type::buffer({barriersPerLoad_}, ir::Type::i64(), barrierLayout()));
       ir::AttrDict consumers;
       consumers.set("count", ir::Attribute(facts_.numWarps));
-      b.create(OpCode::MbarrierInit, {released_}, {}, consumers);
-      produce(b, body);
+      setup.create(OpCode::MbarrierInit, {released_}, {}, consumers);
+      if (outer_) {
+        trips_ = tripCount(setup);
+        before_ = iterationsBefore(b, outer_->region(0).block().argument(0));
+      }
+      produce(setup, body);
     }
     // Prologue: iterations 0 .. S-2 (the producer's, when warp-specialized).
     std::map<unsigned, ir::Value *> ahead;
@@ -605,7 +716,7 @@ private:
     if (registers_) {
       readSlot = writeSlot = in.constantInt(0, i32);
     } else {
-      ir::Value *index = iterationIndex(in, iv);
+      ir::Value *index = iterationIndex(in, iv, before_);
       iteration_ = index;
       readSlot = in.sameType(OpCode::Rem, {index, in.constantInt(entries_, i32)});
       writeSlot = in.sameType(
@@ -717,8 +828,14 @@ private:
       }
       // Every copy issued was waited for in the loop (those past its end
       // were never issued).
-      if (tma_) b.create(OpCode::MbarrierInval, {barriers_}, {});
-      if (ws_) b.create(OpCode::MbarrierInval, {released_}, {});
+      // (In a tile loop, after it.)
+      ir::Builder after = b;
+      if (outer_) {
+        std::vector<ir::Operation *> ops = outer_->parentBlock()->opsVector();
+        after.setInsertionPoint(*(std::find(ops.begin(), ops.end(), outer_) + 1));
+      }
+      if (tma_) after.create(OpCode::MbarrierInval, {barriers_}, {});
+      if (ws_) after.create(OpCode::MbarrierInval, {released_}, {});
     }
     loop_.erase();
   }
@@ -772,6 +889,10 @@ private:
   bool tma_ = false;  // copies by tensor maps, completing on mbarriers
   bool ws_ = false;   // warp-specialized: a producer warp issues the copies
   ir::Value *released_ = nullptr;  // ws_: per stage entry, the consumers' mbarrier
+  ir::Operation *outer_ = nullptr;  // ws_ in a tile loop: that loop
+  std::set<ir::Operation *> tileSlice_;  // its body's ops the producer recomputes
+  ir::Value *trips_ = nullptr;   // outer_: this loop's trip count (i32, top level)
+  ir::Value *before_ = nullptr;  // outer_: iterations of the tiles before this one (i32)
   std::vector<TensorMapShape> mapShapes_;  // per load, when tma_
   std::vector<ir::Value *> maps_;          // per load: its tensor_map argument
   ir::Value *barriers_ = nullptr;          // per load, one mbarrier per stage entry

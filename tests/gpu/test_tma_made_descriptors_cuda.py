@@ -116,3 +116,81 @@ def test_empty_tensors_read_zeros_and_take_no_stores(torch, ws):
     a, b = _operands(torch, "float16", m, n, 128, True)
     err, _, _ = _run(torch, a, b, m, n, 128, (128, 128, 64), 4, True, ws=ws)
     assert err < 2e-3, err
+
+
+@tessera.jit
+def _tile_of(tile_id, num_pid_in_group, num_pid_m, GROUP_M: tl.constexpr):
+    group_id = tile_id // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    return first_pid_m + (tile_id % group_size_m), (tile_id % num_pid_in_group) // group_size_m
+
+
+@tessera.jit
+def _persistent_mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                   GROUP_M: tl.constexpr, NUM_PROGRAMS: tl.constexpr, WS: tl.constexpr):
+    # Tutorial 09's descriptor-persistent kernel: each program walks the
+    # tiles NUM_PROGRAMS apart; with WS the tile loop is warp-specialized,
+    # so the producer copies the next tile's stages during the epilogue.
+    start = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    tile_c = start - NUM_PROGRAMS
+    num_pid_in_group = GROUP_M * num_pid_n
+    for tile_id in tl.range(start, num_pid_m * num_pid_n, NUM_PROGRAMS, flatten=True, warp_specialize=WS):
+        pid_m, pid_n = _tile_of(tile_id, num_pid_in_group, num_pid_m, GROUP_M)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(k_tiles):
+            acc = tl.dot(a_desc.load([pid_m * BM, ki * BK]), b_desc.load([pid_n * BN, ki * BK]).T, acc)
+        tile_c += NUM_PROGRAMS
+        pid_m, pid_n = _tile_of(tile_c, num_pid_in_group, num_pid_m, GROUP_M)
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+
+
+def _run_persistent(torch, dtype, m, n, k, block, num_warps, programs, ws, stages=3):
+    bm, bn, bk = block
+    t = getattr(torch, dtype)
+    a = (torch.rand((m, max(k, 16)), device="cuda") * 4 - 2).to(t)[:, :k]
+    b = (torch.rand((n, max(k, 16)), device="cuda") * 4 - 2).to(t)[:, :k]
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=t)
+    args = (a, b, c, m, n, k)
+    meta = dict(BM=bm, BN=bn, BK=bk, GROUP_M=8, NUM_PROGRAMS=programs, WS=ws, num_warps=num_warps, num_stages=stages)
+    _persistent_mm[(programs,)](*args, **meta)
+    A, B = a.double(), b.double().t()
+    err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs() + 1e-30)).max().item()
+    return err, _persistent_mm.compile_only("nvptx", *args, **meta).assembly
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("block,num_warps", [((128, 256, 64), 8), ((128, 128, 64), 4)])
+@pytest.mark.parametrize("shape", [(1000, 1040, 512), (512, 512, 1024)])
+@pytest.mark.parametrize("programs", [7, 132])
+def test_warp_specialized_persistent_matmul(torch, dtype, block, num_warps, shape, programs):
+    m, n, k = shape
+    err, ptx = _run_persistent(torch, dtype, m, n, k, block, num_warps, programs, ws=True)
+    assert err < 1e-2, err
+    if ".target sm_90a" in ptx:
+        # The producer's warpgroup joins the kernel: 128 more threads.
+        assert ".maxntid %d, 1, 1" % (num_warps * 32 + 128) in ptx
+        assert "cp.async.bulk.tensor.2d.shared::cluster" in ptx and "wgmma.mma_async" in ptx
+        assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx
+
+
+@pytest.mark.parametrize("stages", [2, 3, 4])
+@pytest.mark.parametrize("k", [0, 64, 96, 2048])
+def test_warp_specialized_persistent_loops_of_every_length(torch, stages, k):
+    # Phases carry across tiles: a tile's loop of one iteration, loops that
+    # end mid-way through the stages, none at all (C is zeros), long ones.
+    err, _ = _run_persistent(torch, "float16", 384, 320, k, (128, 128, 64), 4, 5, ws=True, stages=stages)
+    assert err < 1e-2, err
+
+
+def test_persistent_matmul_without_warp_specialization_agrees(torch):
+    err, ptx = _run_persistent(torch, "bfloat16", 1000, 1040, 512, (128, 256, 64), 8, 132, ws=False)
+    assert err < 1e-2, err
+    if ".target sm_90a" in ptx:
+        assert ".maxntid 256, 1, 1" in ptx
