@@ -107,12 +107,12 @@ private:
     uint64_t base = *static_cast<const uint64_t *>(args[m.base]);
     cuuint64_t dims[5], strides[4];
     cuuint32_t box[5], elementStrides[5];
-    bool empty = false;
-    for (size_t k = 0; k < rank; ++k) {
+    bool empty = false;  // its strides then do not matter (K = 0 makes a stride of 0)
+    for (size_t d = 0; d < rank; ++d) empty = empty || fieldValue(m.fields[d], args) < 1;
+    for (size_t k = 0; k < rank && !empty; ++k) {
       size_t d = rank - 1 - k;
       int64_t extent = fieldValue(m.fields[d], args);
       int64_t stride = fieldValue(m.fields[rank + d], args);
-      empty = empty || extent < 1;
       if (extent > (int64_t(1) << 31) || (k == 0 && stride != 1) ||
           (k > 0 && (stride < 1 || (stride * m.elementBytes) % 16 || stride * m.elementBytes >= (int64_t(1) << 40))))
         return {StatusCode::InvalidArgument, "launch of '" + name_ + "': a tensor descriptor with shape dimension " +
@@ -132,6 +132,8 @@ private:
       for (size_t k = 0; k < rank; ++k) {
         dims[k] = 1;
         if (k > 0) strides[k - 1] = 16;
+        box[k] = cuuint32_t(m.box[rank - 1 - k]);
+        elementStrides[k] = 1;
       }
     }
     if (base % 16)

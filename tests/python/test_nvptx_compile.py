@@ -107,6 +107,9 @@ def _bench_tensor_core_kernels():
         # Hopper's host-descriptor kernels, warp-specialized or not.
         cases += [pytest.param(kind, dtype, cfg, id="%s-%s-%s" % (kind, dtype, "x".join(map(str, cfg))))
                   for kind in ("descriptors", "descriptors-ws") for cfg in configs]
+        # Tutorial 09's persistent kernel, its tile loop warp-specialized.
+        cases += [pytest.param("persistent-ws", dtype, cfg, id="persistent-ws-%s-%s" % (dtype, "x".join(map(str, cfg))))
+                  for cfg in configs if cfg[0] * cfg[1] >= 128 * 128]
     for dtype in ("bf16", "fp32"):
         for causal in (False, True):
             cases += [pytest.param("attention", dtype, cfg + (causal,),
@@ -161,6 +164,23 @@ def test_benchmark_tensor_core_kernels_have_no_ptxas_advisory(nvptx, tmp_path, m
         specialized = ws and dtype != "fp32"
         assert ("mbarrier.arrive.shared" in binary.assembly) == specialized
         assert ("setmaxnreg" in binary.assembly) == (specialized and warps == 8)  # 384 threads: registers rebalanced
+    elif kind == "persistent-ws":
+        bm, bn, bk, warps, stages = cfg
+        m = n = k = 4096
+        fp8 = dtype == "fp8"
+        a = np.empty((m, k), np_dtype)
+        b = np.empty((n, k) if fp8 else (k, n), np_dtype)
+        c = np.empty((m, n), ml_dtypes.bfloat16 if fp8 else np_dtype)
+        binary = workloads._matmul_persistent_kernel.compile_only(
+            "nvptx", a, b, c, m, n, k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, B_KMAJOR=fp8, NUM_PROGRAMS=132,
+            WARP_SPECIALIZE=True, num_warps=warps, num_stages=stages, arch="sm_90a")
+        assert "cp.async.bulk.tensor" in binary.assembly
+        # Specialized where every stage is read in place (not tf32's n-major
+        # B) and the stages fit beside the epilogue's store buffer (not four
+        # of 128 x 256 x 64).
+        fits = (bm * bk + bn * bk) * stages * (1 if fp8 else 2) + bm * bn * (2 if dtype != "fp32" else 4) <= 232448
+        specialized = dtype != "fp32" and fits
+        assert ("mbarrier.arrive.shared" in binary.assembly) == specialized, (fits,)
     else:
         bm, bn, warps, stages, causal = cfg
         bh, s, d = 128, 4096, 128

@@ -188,7 +188,9 @@ _TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64
 # The configurations both Tessera and Triton choose from, by measured speed:
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages), as in Triton's matmul
 # tutorial (and 128x256 in 4 stages, which warp-specialized kernels fill); each with the kernel that loads the tiles ("pointers", or on
-# Hopper also "descriptors" and "descriptors-ws", warp-specialized).
+# Hopper also "descriptors" and "descriptors-ws", warp-specialized, and
+# for tiles of 128 x 128 or more "persistent-ws": tutorial 09's kernel, one
+# program per SM, its tile loop warp-specialized).
 MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4),
                   (128, 128, 32, 4, 4), (64, 128, 32, 4, 4), (128, 64, 32, 4, 4)]
 # fp8: the same bytes of k per stage (Triton's tutorial 03 lists these for fp8).
@@ -316,21 +318,35 @@ def make_case(w, shape, dtype, torch, device):
         kinds = ["pointers"] + (["descriptors", "descriptors-ws"] if hopper else [])
         listed = FP8_MATMUL_CONFIGS if fp8 else TF32_MATMUL_CONFIGS if dtype == "fp32" else MATMUL_CONFIGS
         configs = [cfg + (kind,) for kind in kinds for cfg in listed]
+        if hopper:
+            configs += [cfg + ("persistent-ws",) for cfg in listed if cfg[0] * cfg[1] >= 128 * 128]
+        sms = torch.cuda.get_device_properties(device).multi_processor_count
 
         def launcher(tessera_side):
             if tessera_side:
                 pointers, descriptors = W._matmul_kernel, W._matmul_desc_kernel
+                persistent = W._matmul_persistent_kernel
                 from tessera.tools.tensor_descriptor import TensorDescriptor
                 lang = tessera.language
             else:
                 pointers, descriptors = port(W._matmul_kernel), port(W._matmul_desc_kernel)
+                persistent = port(W._matmul_persistent_kernel)
                 from triton.tools.tensor_descriptor import TensorDescriptor
                 import triton.language as lang
+                import triton
+                # Triton builds the maps of descriptors made in a kernel in
+                # global scratch it asks for.
+                triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device=device))
 
             def launch(cfg):
                 bm_, bn_, bk_, warps, stages, kind = cfg
                 grid = (tessera.cdiv(m, bm_) * tessera.cdiv(n, bn_),)
                 tiles = dict(BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8, num_warps=warps, num_stages=stages)
+                if kind == "persistent-ws":
+                    b_nk = bm.t() if fp8 else bm
+                    programs = min(sms, grid[0])
+                    return lambda: persistent[(programs,)](a, b_nk, c, m, n, k_, B_KMAJOR=fp8, NUM_PROGRAMS=programs,
+                                                           WARP_SPECIALIZE=True, **tiles)
                 if kind.startswith("descriptors"):
                     b_nk = bm.t() if fp8 else bm  # fp8: B is stored (N, K)
                     descs = (TensorDescriptor.from_tensor(a, [bm_, bk_]),

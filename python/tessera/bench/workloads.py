@@ -41,9 +41,14 @@ def _layernorm_kernel(X, Y, W, B, stride, N, eps, BLOCK: tl.constexpr):
 
 @tessera.jit
 def _grouped_tile(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
-    # The program's (row, column) tile, GROUP_M row tiles at a time along
-    # the columns (Triton's tutorial 03 order: the groups share B in L2).
-    pid = tl.program_id(0)
+    # The program's (row, column) tile.
+    return _tile_of(tl.program_id(0), M, N, BLOCK_M, BLOCK_N, GROUP_M)
+
+
+@tessera.jit
+def _tile_of(pid, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
+    # Tile `pid`'s (row, column), GROUP_M row tiles at a time along the
+    # columns (Triton's tutorial 03 order: the groups share B in L2).
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
     group = GROUP_M * num_pid_n
@@ -96,6 +101,36 @@ def _matmul_desc_kernel(a_desc, b_desc, c_desc, M, N, K, BLOCK_M: tl.constexpr, 
             b = b_desc.load([k * BLOCK_K, off_n])
         acc = tl.dot(a, b, acc)
     c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
+
+
+@tessera.jit
+def _matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                              BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr,
+                              NUM_PROGRAMS: tl.constexpr, WARP_SPECIALIZE: tl.constexpr = False):
+    # Triton's tutorial 09 descriptor kernel: NUM_PROGRAMS programs (one
+    # per SM) walk the tiles, through descriptors made in the kernel (TMA
+    # maps on Hopper). WARP_SPECIALIZE: the tile loop's, so that a producer
+    # copies the next tile's stages during this one's epilogue.
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K])
+    if B_KMAJOR:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BLOCK_N, BLOCK_K])
+    else:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BLOCK_K, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    k_tiles = tl.cdiv(K, BLOCK_K)
+    tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
+    for tile in tl.range(tl.program_id(0), tiles, NUM_PROGRAMS, flatten=True, warp_specialize=WARP_SPECIALIZE):
+        pid_m, pid_n = _tile_of(tile, M, N, BLOCK_M, BLOCK_N, GROUP_M)
+        off_m, off_n = pid_m * BLOCK_M, pid_n * BLOCK_N
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(k_tiles):
+            a = a_desc.load([off_m, k * BLOCK_K])
+            if B_KMAJOR:
+                b = b_desc.load([off_n, k * BLOCK_K]).T
+            else:
+                b = b_desc.load([k * BLOCK_K, off_n])
+            acc = tl.dot(a, b, acc)
+        c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
 
 
 @tessera.jit
