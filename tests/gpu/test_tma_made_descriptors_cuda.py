@@ -6,10 +6,16 @@ NaN-poisoned larger buffer; arguments a map cannot describe (misaligned
 base, strides not known to be 16-byte multiples) take masked loads; empty
 tensors (K = 0, N = 0) read zeros and write nothing."""
 
+import os
+import sys
+
 import pytest
 
 import tessera
 import tessera.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_tma_cuda import _operands  # noqa: E402  (random operands in [-2, 2), B (n, k) when b_t)
 
 
 @tessera.jit
@@ -49,13 +55,6 @@ def _run(torch, a, b, m, n, k, block, num_warps, b_t, ws=False, c_dtype="float32
     outside[:m, :n] = float("nan")
     assert torch.isnan(outside).all(), "a store wrote outside its tensor"
     return err, c, _made_mm.compile_only("nvptx", *args, **meta).assembly
-
-
-def _operands(torch, dtype, m, n, k, b_t):
-    t = getattr(torch, dtype)
-    a = (torch.rand((m, k), device="cuda") * 4 - 2).to(t)
-    b = (torch.rand((n, k) if b_t else (k, n), device="cuda") * 4 - 2).to(t)
-    return a, b
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])

@@ -94,13 +94,20 @@ def _matmul_desc_kernel(a_desc, b_desc, c_desc, M, N, K, BLOCK_M: tl.constexpr, 
     off_m, off_n = pid_m * BLOCK_M, pid_n * BLOCK_N
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in tl.range(0, tl.cdiv(K, BLOCK_K), warp_specialize=WARP_SPECIALIZE):
-        a = a_desc.load([off_m, k * BLOCK_K])
-        if B_KMAJOR:
-            b = b_desc.load([off_n, k * BLOCK_K]).T
-        else:
-            b = b_desc.load([k * BLOCK_K, off_n])
-        acc = tl.dot(a, b, acc)
+        acc = _desc_k_step(a_desc, b_desc, off_m, off_n, k * BLOCK_K, acc, B_KMAJOR)
     c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
+
+
+@tessera.jit
+def _desc_k_step(a_desc, b_desc, off_m, off_n, off_k, acc, B_KMAJOR: tl.constexpr):
+    # acc + A[off_m:, off_k:] @ B[off_k:, off_n:], one block each; B is
+    # (N, K) when B_KMAJOR, else (K, N).
+    a = a_desc.load([off_m, off_k])
+    if B_KMAJOR:
+        b = b_desc.load([off_n, off_k]).T
+    else:
+        b = b_desc.load([off_k, off_n])
+    return tl.dot(a, b, acc)
 
 
 @tessera.jit
@@ -124,12 +131,7 @@ def _matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexp
         off_m, off_n = pid_m * BLOCK_M, pid_n * BLOCK_N
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for k in range(k_tiles):
-            a = a_desc.load([off_m, k * BLOCK_K])
-            if B_KMAJOR:
-                b = b_desc.load([off_n, k * BLOCK_K]).T
-            else:
-                b = b_desc.load([k * BLOCK_K, off_n])
-            acc = tl.dot(a, b, acc)
+            acc = _desc_k_step(a_desc, b_desc, off_m, off_n, k * BLOCK_K, acc, B_KMAJOR)
         c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
 
 
