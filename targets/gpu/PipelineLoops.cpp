@@ -52,7 +52,10 @@
 // iteration i-1 once iteration i's dots have been issued (a wgmma then
 // leaves only iteration i's group in flight). No spare entry is needed.
 // The producer's warps (a warpgroup: Hopper moves registers between
-// warpgroups) join the kernel's (ir/Ops.def, warp_specialize).
+// warpgroups) join the kernel's (ir/Ops.def, warp_specialize). A
+// persistent kernel's tile loop with `warp_specialize` grants it to the
+// loop inside (specializeInTileLoop): the producer then runs its own tile
+// loop, and iterations are numbered across tiles.
 //
 // A target without asynchronous copies (module attribute async_copy = 0:
 // AMD GPUs; or TESSERA_PIPELINE_REGISTERS=1, to test this form anywhere)
