@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <sstream>
 
 namespace tessera::ir {
 
@@ -237,16 +238,20 @@ unsigned wgmmaAOperands(const Operation &wgmma) {
   return s.size() == 3 && s[2] > 1 ? unsigned(s[2] / 2) : 1;
 }
 
-std::vector<int64_t> tensorMapFields(const Function &f, unsigned arg) {
+std::vector<std::string> tensorMapFields(const Function &f, unsigned arg) {
   const Attribute *map = f.argAttrs(arg).find("tensor_map");
   if (!map || !map->isInts() || map->getInts().size() < 3) return {};
   int64_t base = map->getInts()[0], rank = int64_t(map->getInts().size()) - 2;
-  if (const Attribute *fields = f.argAttrs(arg).find("tensor_map_fields"))
-    return fields->isInts() && int64_t(fields->getInts().size()) == 2 * rank ? fields->getInts() : std::vector<int64_t>{};
+  std::vector<std::string> out;
+  if (const Attribute *fields = f.argAttrs(arg).find("tensor_map_fields")) {
+    if (!fields->isString()) return {};
+    std::istringstream in(fields->getString());
+    for (std::string field; in >> field;) out.push_back(field);
+    return int64_t(out.size()) == 2 * rank ? out : std::vector<std::string>{};
+  }
   if (base < 0 || base + 2 * rank >= int64_t(f.numArguments()) || f.argAttrs(unsigned(base)).getInt("descriptor", 0) != rank)
     return {};
-  std::vector<int64_t> out;
-  for (int64_t i = 1; i <= 2 * rank; ++i) out.push_back(base + i);
+  for (int64_t i = 1; i <= 2 * rank; ++i) out.push_back("a" + std::to_string(base + i));
   return out;
 }
 

@@ -63,11 +63,13 @@
 //   attribute stores = true, the kernel also writes d's tensor through it.
 //   A descriptor the kernel makes (tl.make_tensor_descriptor) from its
 //   arguments has a map too, with d its 16-byte aligned base pointer (no
-//   `descriptor` attribute) and tensor_map_fields = [e_0, ..., e_R-1, s_0,
-//   ..., s_R-1]: each extent and stride (elements) an i32 or i64 argument's
-//   index, or a constant c written -c (the last stride is -1: the constant
-//   1). Those strides are multiples of 16 bytes by their divisibility; the
-//   runtime refuses a launch whose extents a tensor map cannot hold.
+//   `descriptor` attribute) and tensor_map_fields = "e_0 ... e_R-1 s_0 ...
+//   s_R-1": each extent and stride (elements) a product ("*") of i32 or i64
+//   arguments ("aN": argument N, its value sign-extended) and positive
+//   constants, the last stride "1". Those strides are multiples of 16
+//   bytes by their factors' divisibility; the runtime evaluates the fields
+//   at launch (in 64 bits) and refuses a launch whose extents a tensor map
+//   cannot hold.
 // - Ordering: within one program, memory ops on the same address for the same
 //   tile element happen in program order; ordering across elements of a tile
 //   needs `barrier`. Across programs only atomics order, with their `sem`
@@ -373,9 +375,9 @@ private:
 unsigned wgmmaAOperands(const Operation &wgmma);
 
 // The extents then strides of tensor_map argument `arg` of `f` (both
-// rank long), each an argument's index or, negated, a constant: its
+// rank long), each as tensor_map_fields writes one ("a3*a4*512"): its
 // tensor_map_fields, or for a host descriptor the arguments after the base.
 // Empty when `arg` is no well-formed tensor map.
-std::vector<int64_t> tensorMapFields(const Function &f, unsigned arg);
+std::vector<std::string> tensorMapFields(const Function &f, unsigned arg);
 
 } // namespace tessera::ir

@@ -4,6 +4,7 @@
 #include "ir/Printer.h"
 
 #include <algorithm>
+#include <sstream>
 #include <unordered_set>
 
 namespace tessera::ir {
@@ -1005,24 +1006,36 @@ private:
   }
 
   // A map of a descriptor the kernel made: a pointer base, and extents and
-  // strides from i32/i64 arguments or positive constants (ir/IR.h).
+  // strides that are products of i32/i64 arguments and positive constants,
+  // the last stride 1 (ir/IR.h).
   void verifyTensorMapFields(const Function &f, int64_t base, int64_t rank, const Attribute &fields, const std::string &where) {
     if (base < 0 || base >= int64_t(f.numArguments()) || !f.argument(unsigned(base))->type().isPointer() ||
         f.argAttrs(unsigned(base)).find("descriptor"))
       c_.errors.push_back(where + "a tensor_map with tensor_map_fields needs a pointer argument that is not a descriptor as its base");
-    if (!fields.isInts() || int64_t(fields.getInts().size()) != 2 * rank) {
+    std::vector<std::string> list;
+    if (fields.isString()) {
+      std::istringstream in(fields.getString());
+      for (std::string field; in >> field;) list.push_back(field);
+    }
+    if (int64_t(list.size()) != 2 * rank) {
       c_.errors.push_back(where + "tensor_map_fields " + fields.str() + " must list " + std::to_string(2 * rank) +
                           " extents and strides");
       return;
     }
-    for (int64_t x : fields.getInts()) {
-      Type t = x >= 0 && x < int64_t(f.numArguments()) ? f.argument(unsigned(x))->type() : Type();
-      if (x >= 0 && t != Type::i32() && t != Type::i64())
-        c_.errors.push_back(where + "tensor_map_fields " + fields.str() + ": argument " + std::to_string(x) +
-                            " is not an i32 or i64 argument");
+    for (const std::string &field : list) {
+      std::istringstream factors(field);
+      for (std::string x; std::getline(factors, x, '*');) {
+        bool digits = !x.empty() && x.size() <= 18 && x.find_first_not_of("0123456789") == std::string::npos;
+        bool arg = x.size() > 1 && x.size() <= 10 && x[0] == 'a' && x.find_first_not_of("0123456789", 1) == std::string::npos;
+        Type t = arg && std::stoll(x.substr(1)) < int64_t(f.numArguments()) ? f.argument(unsigned(std::stoll(x.substr(1))))->type()
+                                                                             : Type();
+        if (digits ? std::stoll(x) < 1 : !arg || (t != Type::i32() && t != Type::i64()))
+          c_.errors.push_back(where + "tensor_map_fields " + fields.str() + ": '" + x +
+                              "' is neither a positive constant nor an i32 or i64 argument (aN)");
+      }
     }
-    if (fields.getInts().back() != -1)
-      c_.errors.push_back(where + "tensor_map_fields " + fields.str() + ": the last stride must be the constant 1 (-1)");
+    if (list.back() != "1")
+      c_.errors.push_back(where + "tensor_map_fields " + fields.str() + ": the last stride must be 1");
   }
 
   void verifyBlock(const Block &b, const Operation *owner, const Function *f) {

@@ -69,12 +69,11 @@ struct LaunchConfig {
 // A parameter the launch builds itself (ir/IR.h, tensor_map): placed after
 // the caller's arguments, in order, the tensor map of a tensor whose base
 // pointer is the caller's argument `base` and whose extents and strides
-// (elements; the last stride is 1) are `fields`: each the value of an
-// integer argument or a constant.
+// (elements; the last stride is 1) are `fields`: each a constant times
+// the values of integer arguments.
 struct TensorMapField {
-  int arg = -1;       // the argument holding it, or -1 for `value`
-  int bytes = 8;      // the argument's width: 4 or 8 (signed)
-  int64_t value = 0;
+  std::vector<std::pair<int, int>> args;  // (argument, its width: 4 or 8 bytes, signed)
+  int64_t constant = 1;
 };
 struct TensorMapParam {
   size_t base = 0;

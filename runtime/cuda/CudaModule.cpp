@@ -28,8 +28,10 @@ public:
       size_t rank = m.box.size();
       bool ok = rank >= 1 && rank <= 5 && m.base < numArgs_ && m.fields.size() == 2 * rank &&
                 (m.elementBytes == 1 || m.elementBytes == 2 || m.elementBytes == 4 || m.elementBytes == 8);
-      for (const TensorMapField &f : m.fields)
-        ok = ok && (f.arg < 0 ? f.value >= 1 : size_t(f.arg) < numArgs_ && (f.bytes == 4 || f.bytes == 8));
+      for (const TensorMapField &f : m.fields) {
+        ok = ok && f.constant >= 1;
+        for (auto [arg, bytes] : f.args) ok = ok && arg >= 0 && size_t(arg) < numArgs_ && (bytes == 4 || bytes == 8);
+      }
       if (!ok) return {StatusCode::InvalidArgument, "kernel '" + name_ + "': a malformed tensor map parameter"};
     }
     if (!maps.empty() && !device_.driver().cuTensorMapEncodeTiled)
@@ -94,10 +96,18 @@ public:
   }
 
 private:
+  // A field's value; past 2^62 in magnitude, saturated there (the checks
+  // below refuse it).
   static int64_t fieldValue(const TensorMapField &f, void **args) {
-    if (f.arg < 0) return f.value;
-    if (f.bytes == 4) return *static_cast<const int32_t *>(args[f.arg]);
-    return *static_cast<const int64_t *>(args[f.arg]);
+    constexpr int64_t kLimit = int64_t(1) << 62;
+    int64_t value = f.constant;
+    for (auto [arg, bytes] : f.args) {
+      int64_t x = bytes == 4 ? *static_cast<const int32_t *>(args[arg]) : *static_cast<const int64_t *>(args[arg]), product;
+      if (__builtin_mul_overflow(value, x, &product) || product > kLimit || product < -kLimit)
+        return (value < 0) != (x < 0) ? -kLimit : kLimit;
+      value = product;
+    }
+    return value;
   }
 
   // The map of `m` from its base, extents and strides among `args` (TMA's

@@ -2,6 +2,8 @@
 
 #include "ir/Layouts.h"
 
+#include <algorithm>
+
 namespace tessera::targets::gpu {
 
 using ir::OpCode;
@@ -20,29 +22,44 @@ const ir::Function *kernelOfArgument(const ir::Value *v) {
   return f && f->isKernel() ? f : nullptr;
 }
 
-// Where one extent or stride of a descriptor made in the kernel comes from
-// (ir/IR.h, tensor_map_fields): an i32 or i64 argument of kernel `f`
-// (through a widening cast) or a constant; strides (`strideBytes`: the
-// element's bytes) must be multiples of 16 bytes by the argument's
-// divisibility or the constant's value.
-std::optional<int64_t> fieldSource(const ir::Function &f, const ir::Value *v, int64_t strideBytes) {
+// The factors of one extent or stride of a descriptor made in the kernel
+// (ir/IR.h, tensor_map_fields): i32 or i64 arguments of kernel `f` ("aN",
+// through widening casts) and positive constants, multiplied (tutorial
+// 06's Z * H * N_CTX rows); `divisor` gets a divisor of the product (the
+// arguments' divisibility, the constants). False for anything else.
+bool factorsOf(const ir::Function &f, const ir::Value *v, std::vector<std::string> &factors, int64_t &divisor) {
   const ir::Operation *def = v->definingOp();
+  auto times = [&](int64_t d) { divisor = std::min(divisor * std::max<int64_t>(d, 1), int64_t(1) << 32); };
   if (def && def->is(OpCode::Constant)) {
     const ir::Attribute *a = def->attr("value");
-    if (!a || !a->isInt()) return std::nullopt;
-    int64_t c = a->getInt();
-    if (c < 1 || c > (int64_t(1) << 31) || (strideBytes && (c * strideBytes) % 16)) return std::nullopt;
-    return -c;
+    if (!a || !a->isInt() || a->getInt() < 1) return false;
+    factors.push_back(std::to_string(a->getInt()));
+    times(a->getInt());
+    return true;
   }
-  if (def && def->is(OpCode::Cast) && def->operand(0)->type().isScalar() && def->operand(0)->type().isInteger() &&
-      def->operand(0)->type().bitWidth() == 32 && def->operand(0)->type().isSigned())
-    v = def->operand(0);
+  if (def && def->is(OpCode::Cast) && def->operand(0)->type().isScalar() && def->operand(0)->type().isSigned() &&
+      def->operand(0)->type().bitWidth() == 32)
+    return factorsOf(f, def->operand(0), factors, divisor);
+  if (def && def->is(OpCode::Mul) && v->type().isScalar() && v->type().isSigned())
+    return factorsOf(f, def->operand(0), factors, divisor) && factorsOf(f, def->operand(1), factors, divisor);
   if (kernelOfArgument(v) != &f || !v->type().isScalar() || !v->type().isSigned() ||
       (v->type().bitWidth() != 32 && v->type().bitWidth() != 64))
-    return std::nullopt;
-  int64_t div = f.argAttrs(v->index()).getInt("divisibility", 1);
-  if (strideBytes && (div * strideBytes) % 16) return std::nullopt;
-  return int64_t(v->index());
+    return false;
+  factors.push_back("a" + std::to_string(v->index()));
+  times(f.argAttrs(v->index()).getInt("divisibility", 1));
+  return true;
+}
+
+// Field `v` as tensor_map_fields writes it, or nullopt; a stride
+// (`strideBytes`: the element's bytes) must be a multiple of 16 bytes by
+// its factors' divisibility.
+std::optional<std::string> fieldSource(const ir::Function &f, const ir::Value *v, int64_t strideBytes) {
+  std::vector<std::string> factors;
+  int64_t divisor = 1;
+  if (!factorsOf(f, v, factors, divisor) || (strideBytes && (divisor * strideBytes) % 16)) return std::nullopt;
+  std::string field;
+  for (const std::string &x : factors) field += (field.empty() ? "" : "*") + x;
+  return field;
 }
 
 } // namespace
@@ -66,13 +83,13 @@ std::optional<TensorMapSource> tensorMapSource(const ir::Operation &access) {
   if (!f || !base->type().isPointer() || f->argAttrs(base->index()).getInt("divisibility", 1) % 16) return std::nullopt;
   ir::Type t = blockType(access);
   int64_t rank = t.rank(), elemBytes = std::max(1, t.element().bitWidth() / 8);
-  TensorMapSource source{int(base->index()), {}};
+  TensorMapSource source{int(base->index()), ""};
   for (int64_t i = 0; i < 2 * rank - 1; ++i) {
-    std::optional<int64_t> field = fieldSource(*f, access.operand(unsigned(4 + i)), i < rank ? 0 : elemBytes);
+    std::optional<std::string> field = fieldSource(*f, access.operand(unsigned(4 + i)), i < rank ? 0 : elemBytes);
     if (!field) return std::nullopt;
-    source.fields.push_back(*field);
+    source.fields += *field + " ";
   }
-  source.fields.push_back(-1);  // the last stride
+  source.fields += "1";  // the last stride
   return source;
 }
 
@@ -99,7 +116,8 @@ ir::Value *tensorMapArgument(const ir::Operation &access, const TensorMapShape &
   attr.push_back(shape.swizzle);
   for (unsigned i = 0; i < f.numArguments(); ++i) {
     const ir::Attribute *a = f.argAttrs(i).find("tensor_map"), *fields = f.argAttrs(i).find("tensor_map_fields");
-    if (a && a->getInts() == attr && (fields ? fields->getInts() == source.fields : source.fields.empty())) return f.argument(i);
+    if (a && a->getInts() == attr && (fields ? fields->isString() && fields->getString() == source.fields : source.fields.empty()))
+      return f.argument(i);
   }
   const ir::Value *base = f.argument(unsigned(attr[0]));
   ir::Value *arg = f.addArgument(ir::Type::pointer(ir::Type::scalar(ir::ScalarKind::I8)), base->nameHint() + "_tensor_map");

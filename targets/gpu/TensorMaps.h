@@ -7,6 +7,7 @@
 #include "ir/IR.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tessera::targets::gpu {
@@ -22,7 +23,7 @@ int descriptorArgument(const ir::Operation &access);
 // nullopt when a tensor map cannot be built from the kernel's arguments.
 struct TensorMapSource {
   int base;
-  std::vector<int64_t> fields;  // empty for a host descriptor
+  std::string fields;  // tensor_map_fields; empty for a host descriptor
 };
 std::optional<TensorMapSource> tensorMapSource(const ir::Operation &access);
 

@@ -193,3 +193,55 @@ def test_persistent_matmul_without_warp_specialization_agrees(torch):
     assert err < 1e-2, err
     if ".target sm_90a" in ptx:
         assert ".maxntid 256, 1, 1" in ptx
+
+
+@tessera.jit
+def _made_attention(q_ptr, k_ptr, v_ptr, o_ptr, Z, H, N_CTX, qk_scale, BM: tl.constexpr, BN: tl.constexpr,
+                    D: tl.constexpr):
+    # Tutorial 06's descriptors: every head's rows in one tensor of
+    # Z * H * N_CTX rows (an extent the runtime multiplies out at launch);
+    # keys past N_CTX, the next head's rows, masked off.
+    y_dim = Z * H * N_CTX
+    q_desc = tl.make_tensor_descriptor(q_ptr, shape=[y_dim, D], strides=[D, 1], block_shape=[BM, D])
+    k_desc = tl.make_tensor_descriptor(k_ptr, shape=[y_dim, D], strides=[D, 1], block_shape=[BN, D])
+    v_desc = tl.make_tensor_descriptor(v_ptr, shape=[y_dim, D], strides=[D, 1], block_shape=[BN, D])
+    o_desc = tl.make_tensor_descriptor(o_ptr, shape=[y_dim, D], strides=[D, 1], block_shape=[BM, D])
+    head = tl.program_id(1) * N_CTX
+    start = tl.program_id(0) * BM
+    q = q_desc.load([head + start, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for n0 in range(0, N_CTX, BN):
+        qk = tl.dot(q, k_desc.load([head + n0, 0]).T)
+        qk = tl.where((n0 + tl.arange(0, BN))[None, :] < N_CTX, qk * qk_scale, -float("inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([head + n0, 0]), acc * alpha[:, None])
+        m_i = m_ij
+    rows = start + tl.arange(0, BM)
+    out = (acc / l_i[:, None]).to(tl.float16)
+    if start + BM <= N_CTX:
+        o_desc.store([head + start, 0], out)
+    else:  # the last block of a ragged head: the next head's rows are not ours
+        tl.store(o_ptr + (head + rows)[:, None] * D + tl.arange(0, D)[None, :], out, mask=(rows < N_CTX)[:, None])
+
+
+@pytest.mark.parametrize("n_ctx", [1000, 512])
+@pytest.mark.parametrize("bm,bn,num_warps", [(128, 64, 4), (128, 64, 8)])
+def test_made_descriptors_over_every_heads_rows(torch, n_ctx, bm, bn, num_warps):
+    z, h, d = 2, 3, 64
+    q, k, v = (torch.randn((z, h, n_ctx, d), device="cuda", dtype=torch.float16) for _ in range(3))
+    o = torch.full_like(q, float("nan"))
+    scale = d ** -0.5
+    args = (q, k, v, o, z, h, n_ctx, scale * 1.4426950408889634)
+    meta = dict(BM=bm, BN=bn, D=d, num_warps=num_warps, num_stages=3)
+    _made_attention[(tessera.cdiv(n_ctx, bm), z * h)](*args, **meta)
+    ref = torch.softmax((q.double() @ k.double().transpose(-1, -2)) * scale, dim=-1) @ v.double()
+    err = (o.double() - ref).abs().max().item()
+    assert err < 4e-3, err
+    ptx = _made_attention.compile_only("nvptx", *args, **meta).assembly
+    if ".target sm_90a" in ptx:
+        assert "cp.async.bulk.tensor.2d.shared::cluster" in ptx and "wgmma.mma_async" in ptx
