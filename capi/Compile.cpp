@@ -188,19 +188,22 @@ runtime::CacheEntry toEntry(const targets::CompiledKernel &ck) {
     map += " " + std::to_string(std::max(1, ck.params[size_t(p.tensorMap[0])].type.pointee().bitWidth() / 8));
     for (size_t k = 1; k < p.tensorMap.size(); ++k) map += " " + std::to_string(p.tensorMap[k]);
     e.metadata["param." + std::to_string(i) + ".tensor_map"] = map;
-    // Per extent and stride, its factors joined by '*': "aN:B" (argument N
-    // of B bytes) or a constant.
-    std::string fields;
+    // Each extent and stride's factors, the arguments' widths from their types.
+    std::vector<runtime::TensorMapField> fields;
     for (const std::string &field : p.tensorMapFields) {
+      runtime::TensorMapField f;
       std::istringstream factors(field);
-      std::string out;
       for (std::string x; std::getline(factors, x, '*');) {
-        if (x[0] == 'a') x += ":" + std::to_string(std::max(1, ck.params[std::stoul(x.substr(1))].type.bitWidth() / 8));
-        out += (out.empty() ? "" : "*") + x;
+        if (x.size() > 1 && x[0] == 'a') {
+          size_t arg = std::stoul(x.substr(1));
+          f.args.push_back({int(arg), std::max(1, ck.params[arg].type.bitWidth() / 8)});
+        } else {
+          f.constant *= std::stoll(x);
+        }
       }
-      fields += (fields.empty() ? "" : " ") + out;
+      fields.push_back(f);
     }
-    e.metadata["param." + std::to_string(i) + ".tensor_map_fields"] = fields;
+    e.metadata["param." + std::to_string(i) + ".tensor_map_fields"] = runtime::formatTensorMapFields(fields);
   }
   e.binary = ck.binary;
   return e;
@@ -232,19 +235,7 @@ tessera_status load(runtime::Device &device, const runtime::CacheEntry &e, bool 
     }
     runtime::TensorMapParam m{size_t(v[0]), int(v[1]), std::vector<int64_t>(v.begin() + 2, v.end() - 1), int(v.back()), {},
                               k->written.back()};
-    std::istringstream fields(get(("param." + std::to_string(i) + ".tensor_map_fields").c_str()));
-    for (std::string field; fields >> field;) {
-      runtime::TensorMapField f;
-      std::istringstream factors(field);
-      for (std::string x; std::getline(factors, x, '*');) {
-        size_t colon = x.find(':');
-        if (x.size() > 1 && x[0] == 'a' && colon != std::string::npos)
-          f.args.push_back({int(std::strtol(x.c_str() + 1, nullptr, 10)), int(std::strtol(x.c_str() + colon + 1, nullptr, 10))});
-        else
-          f.constant *= std::strtoll(x.c_str(), nullptr, 10);
-      }
-      m.fields.push_back(f);
-    }
+    m.fields = runtime::parseTensorMapFields(get(("param." + std::to_string(i) + ".tensor_map_fields").c_str()));
     maps.push_back(std::move(m));
   }
   k->numParams -= maps.size();

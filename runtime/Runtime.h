@@ -74,7 +74,16 @@ struct LaunchConfig {
 struct TensorMapField {
   std::vector<std::pair<int, int>> args;  // (argument, its width: 4 or 8 bytes, signed)
   int64_t constant = 1;
+  // Its value for a launch's arguments; a product past 2^62 in magnitude
+  // saturates there (no tensor map holds it).
+  int64_t value(void *const *launchArgs) const;
 };
+// Fields as the compile cache's metadata writes them: by spaces, each a
+// product ('*') of "aN:B" (argument N, B bytes) and constants. Text that
+// is not such a list parses to fields with constant 0, which backends
+// refuse as malformed.
+std::string formatTensorMapFields(const std::vector<TensorMapField> &fields);
+std::vector<TensorMapField> parseTensorMapFields(const std::string &text);
 struct TensorMapParam {
   size_t base = 0;
   int elementBytes = 0;

@@ -96,20 +96,6 @@ public:
   }
 
 private:
-  // A field's value; past 2^62 in magnitude, saturated there (the checks
-  // below refuse it).
-  static int64_t fieldValue(const TensorMapField &f, void **args) {
-    constexpr int64_t kLimit = int64_t(1) << 62;
-    int64_t value = f.constant;
-    for (auto [arg, bytes] : f.args) {
-      int64_t x = bytes == 4 ? *static_cast<const int32_t *>(args[arg]) : *static_cast<const int64_t *>(args[arg]), product;
-      if (__builtin_mul_overflow(value, x, &product) || product > kLimit || product < -kLimit)
-        return (value < 0) != (x < 0) ? -kLimit : kLimit;
-      value = product;
-    }
-    return value;
-  }
-
   // The map of `m` from its base, extents and strides among `args` (TMA's
   // dimension order is the reverse of the descriptor's).
   Status encodeTensorMap(const TensorMapParam &m, void **args, CUtensorMap &out) const {
@@ -118,11 +104,11 @@ private:
     cuuint64_t dims[5], strides[4];
     cuuint32_t box[5], elementStrides[5];
     bool empty = false;  // its strides then do not matter (K = 0 makes a stride of 0)
-    for (size_t d = 0; d < rank; ++d) empty = empty || fieldValue(m.fields[d], args) < 1;
+    for (size_t d = 0; d < rank; ++d) empty = empty || m.fields[d].value(args) < 1;
     for (size_t k = 0; k < rank && !empty; ++k) {
       size_t d = rank - 1 - k;
-      int64_t extent = fieldValue(m.fields[d], args);
-      int64_t stride = fieldValue(m.fields[rank + d], args);
+      int64_t extent = m.fields[d].value(args);
+      int64_t stride = m.fields[rank + d].value(args);
       if (extent > (int64_t(1) << 31) || (k == 0 && stride != 1) ||
           (k > 0 && (stride < 1 || (stride * m.elementBytes) % 16 || stride * m.elementBytes >= (int64_t(1) << 40))))
         return {StatusCode::InvalidArgument, "launch of '" + name_ + "': a tensor descriptor with shape dimension " +

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <thread>
 
@@ -79,6 +81,7 @@ TEST(CApi, TensorMapsAreBuiltByTheBackendOrRefused) {
   capi::setTargetFactoryForTesting([bin](std::string_view, std::string *) {
     auto t = std::make_unique<test::FakeTarget>(bin);
     t->tensorMap = {0, 64, 64, 128};
+    t->tensorMapFields = {"a3*a3*2", "64", "a3", "1"};  // as a kernel-made descriptor's
     return t;
   });
   TempDir cache;
@@ -89,6 +92,15 @@ TEST(CApi, TensorMapsAreBuiltByTheBackendOrRefused) {
   EXPECT_NE(std::string(tessera_last_error()).find("copies through tensor maps, which this backend cannot build"),
             std::string::npos)
       << tessera_last_error();
+  // The cache entry says where the map's fields come from, with the
+  // arguments' widths (n is an i32): what a CUDA launch evaluates.
+  std::string entries;
+  for (const auto &file : std::filesystem::recursive_directory_iterator(cache.path))
+    if (file.is_regular_file()) {
+      std::ifstream in(file.path(), std::ios::binary);
+      entries += std::string(std::istreambuf_iterator<char>(in), {});
+    }
+  EXPECT_NE(entries.find("2*a3:4*a3:4 64 a3:4 1"), std::string::npos) << entries.substr(0, 2000);
   capi::setTargetFactoryForTesting({});
 }
 

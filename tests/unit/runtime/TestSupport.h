@@ -106,12 +106,14 @@ public:
       p.type = ir::Type::pointer(ir::Type::scalar(ir::ScalarKind::I8));
       p.sizeBytes = 128;
       p.tensorMap = tensorMap;
+      p.tensorMapFields = tensorMapFields;
       out.params.push_back(p);
     }
     return true;
   }
 
   std::vector<int64_t> tensorMap;  // non-empty: a last, tensor-map parameter
+  std::vector<std::string> tensorMapFields;  // its fields (ir::tensorMapFields)
 
 private:
   std::vector<uint8_t> binary_;
