@@ -190,17 +190,10 @@ runtime::CacheEntry toEntry(const targets::CompiledKernel &ck) {
     e.metadata["param." + std::to_string(i) + ".tensor_map"] = map;
     // Each extent and stride's factors, the arguments' widths from their types.
     std::vector<runtime::TensorMapField> fields;
-    for (const std::string &field : p.tensorMapFields) {
+    for (const ir::TensorMapField &field : p.tensorMapFields) {
       runtime::TensorMapField f;
-      std::istringstream factors(field);
-      for (std::string x; std::getline(factors, x, '*');) {
-        if (x.size() > 1 && x[0] == 'a') {
-          size_t arg = std::stoul(x.substr(1));
-          f.args.push_back({int(arg), std::max(1, ck.params[arg].type.bitWidth() / 8)});
-        } else {
-          f.constant *= std::stoll(x);
-        }
-      }
+      f.constant = field.constant;
+      for (unsigned arg : field.args) f.args.push_back({int(arg), std::max(1, ck.params[arg].type.bitWidth() / 8)});
       fields.push_back(f);
     }
     e.metadata["param." + std::to_string(i) + ".tensor_map_fields"] = runtime::formatTensorMapFields(fields);

@@ -823,13 +823,14 @@ SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
   if (shape.elems.size() != rank || strides.elems.size() != rank || (!descriptor && offsets.elems.size() != rank))
     cg.fail(a.loc, a.callee + "(): shape, strides" + std::string(descriptor ? "" : ", offsets") +
                        " and block_shape must have the same length");
-  // 1 written out, or a parameter specialized as 1 (a constant).
-  const SValue &last = strides.elems.back();
-  const ir::Operation *lastDef = last.isTensor() ? last.v->definingOp() : nullptr;
-  bool unitLastStride = (last.is(Kind::Int) && last.i == 1) ||
-                        (lastDef && lastDef->is(OpCode::Constant) && lastDef->attr("value")->isInt() &&
-                         lastDef->attr("value")->getInt() == 1);
+  bool unitLastStride = false;
   if (descriptor) {
+    // 1 written out, or a parameter specialized as 1 (a constant).
+    const SValue &last = strides.elems.back();
+    const ir::Operation *lastDef = last.isTensor() ? last.v->definingOp() : nullptr;
+    unitLastStride = (last.is(Kind::Int) && last.i == 1) ||
+                     (lastDef && lastDef->is(OpCode::Constant) && lastDef->attr("value")->isInt() &&
+                      lastDef->attr("value")->getInt() == 1);
     offsets.elems.assign(rank, SValue::integer(0));
     std::string padding = stringArg(cg, a, 4, "padding_option", "zero");
     if (padding != "zero" && padding != "nan")

@@ -238,20 +238,40 @@ unsigned wgmmaAOperands(const Operation &wgmma) {
   return s.size() == 3 && s[2] > 1 ? unsigned(s[2] / 2) : 1;
 }
 
-std::vector<std::string> tensorMapFields(const Function &f, unsigned arg) {
+bool parseTensorMapFactor(const std::string &text, bool &isArgument, int64_t &value) {
+  isArgument = !text.empty() && text[0] == 'a';
+  std::string digits = isArgument ? text.substr(1) : text;
+  if (digits.empty() || digits.size() > (isArgument ? 9 : 18) || digits.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  value = std::stoll(digits);
+  return true;
+}
+
+std::vector<TensorMapField> tensorMapFields(const Function &f, unsigned arg) {
   const Attribute *map = f.argAttrs(arg).find("tensor_map");
   if (!map || !map->isInts() || map->getInts().size() < 3) return {};
   int64_t base = map->getInts()[0], rank = int64_t(map->getInts().size()) - 2;
-  std::vector<std::string> out;
+  std::vector<TensorMapField> out;
   if (const Attribute *fields = f.argAttrs(arg).find("tensor_map_fields")) {
     if (!fields->isString()) return {};
     std::istringstream in(fields->getString());
-    for (std::string field; in >> field;) out.push_back(field);
-    return int64_t(out.size()) == 2 * rank ? out : std::vector<std::string>{};
+    for (std::string text; in >> text;) {
+      TensorMapField field;
+      std::istringstream factors(text);
+      for (std::string x; std::getline(factors, x, '*');) {
+        bool isArgument = false;
+        int64_t value = 0;
+        if (!parseTensorMapFactor(x, isArgument, value) || (isArgument && value >= int64_t(f.numArguments()))) return {};
+        if (isArgument) field.args.push_back(unsigned(value));
+        else field.constant *= value;
+      }
+      out.push_back(field);
+    }
+    return int64_t(out.size()) == 2 * rank ? out : std::vector<TensorMapField>{};
   }
   if (base < 0 || base + 2 * rank >= int64_t(f.numArguments()) || f.argAttrs(unsigned(base)).getInt("descriptor", 0) != rank)
     return {};
-  for (int64_t i = 1; i <= 2 * rank; ++i) out.push_back("a" + std::to_string(base + i));
+  for (int64_t i = 1; i <= 2 * rank; ++i) out.push_back({{unsigned(base + i)}, 1});
   return out;
 }
 

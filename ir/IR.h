@@ -374,10 +374,18 @@ private:
 // a_desc = [] the k / 2 elements of A each thread holds (Ops.def).
 unsigned wgmmaAOperands(const Operation &wgmma);
 
+// One extent or stride of a tensor map: the product of `constant` and the
+// arguments `args`.
+struct TensorMapField {
+  std::vector<unsigned> args;
+  int64_t constant = 1;
+};
+// One factor of tensor_map_fields ("a3": argument 3; "512"): false when it
+// is neither an argument nor a decimal number (a constant may then be 0).
+bool parseTensorMapFactor(const std::string &text, bool &isArgument, int64_t &value);
 // The extents then strides of tensor_map argument `arg` of `f` (both
-// rank long), each as tensor_map_fields writes one ("a3*a4*512"): its
-// tensor_map_fields, or for a host descriptor the arguments after the base.
-// Empty when `arg` is no well-formed tensor map.
-std::vector<std::string> tensorMapFields(const Function &f, unsigned arg);
+// rank long): its tensor_map_fields, or for a host descriptor the
+// arguments after the base. Empty when `arg` is no well-formed tensor map.
+std::vector<TensorMapField> tensorMapFields(const Function &f, unsigned arg);
 
 } // namespace tessera::ir

@@ -1025,11 +1025,11 @@ private:
     for (const std::string &field : list) {
       std::istringstream factors(field);
       for (std::string x; std::getline(factors, x, '*');) {
-        bool digits = !x.empty() && x.size() <= 18 && x.find_first_not_of("0123456789") == std::string::npos;
-        bool arg = x.size() > 1 && x.size() <= 10 && x[0] == 'a' && x.find_first_not_of("0123456789", 1) == std::string::npos;
-        Type t = arg && std::stoll(x.substr(1)) < int64_t(f.numArguments()) ? f.argument(unsigned(std::stoll(x.substr(1))))->type()
-                                                                             : Type();
-        if (digits ? std::stoll(x) < 1 : !arg || (t != Type::i32() && t != Type::i64()))
+        bool arg = false;
+        int64_t value = 0;
+        bool parsed = parseTensorMapFactor(x, arg, value);
+        Type t = parsed && arg && value < int64_t(f.numArguments()) ? f.argument(unsigned(value))->type() : Type();
+        if (!parsed || (arg ? t != Type::i32() && t != Type::i64() : value < 1))
           c_.errors.push_back(where + "tensor_map_fields " + fields.str() + ": '" + x +
                               "' is neither a positive constant nor an i32 or i64 argument (aN)");
       }

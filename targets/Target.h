@@ -76,8 +76,8 @@ struct KernelParam {
   // A tensor map the launch builds (ir/IR.h, tensor_map): [descriptor
   // argument, box..., swizzle]; empty for the parameters callers pass.
   std::vector<int64_t> tensorMap;
-  // Its extents then strides, as ir::tensorMapFields gives them.
-  std::vector<std::string> tensorMapFields;
+  // Its extents then strides (ir::tensorMapFields).
+  std::vector<ir::TensorMapField> tensorMapFields;
 };
 
 // Bytes one element of `t` takes in memory (a bool is a byte, a pointer 8):

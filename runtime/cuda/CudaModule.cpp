@@ -103,11 +103,15 @@ private:
     uint64_t base = *static_cast<const uint64_t *>(args[m.base]);
     cuuint64_t dims[5], strides[4];
     cuuint32_t box[5], elementStrides[5];
+    int64_t extents[5];
     bool empty = false;  // its strides then do not matter (K = 0 makes a stride of 0)
-    for (size_t d = 0; d < rank; ++d) empty = empty || m.fields[d].value(args) < 1;
+    for (size_t d = 0; d < rank; ++d) {
+      extents[d] = m.fields[d].value(args);
+      empty = empty || extents[d] < 1;
+    }
     for (size_t k = 0; k < rank && !empty; ++k) {
       size_t d = rank - 1 - k;
-      int64_t extent = m.fields[d].value(args);
+      int64_t extent = extents[d];
       int64_t stride = m.fields[rank + d].value(args);
       if (extent > (int64_t(1) << 31) || (k == 0 && stride != 1) ||
           (k > 0 && (stride < 1 || (stride * m.elementBytes) % 16 || stride * m.elementBytes >= (int64_t(1) << 40))))

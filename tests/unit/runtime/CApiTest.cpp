@@ -81,7 +81,7 @@ TEST(CApi, TensorMapsAreBuiltByTheBackendOrRefused) {
   capi::setTargetFactoryForTesting([bin](std::string_view, std::string *) {
     auto t = std::make_unique<test::FakeTarget>(bin);
     t->tensorMap = {0, 64, 64, 128};
-    t->tensorMapFields = {"a3*a3*2", "64", "a3", "1"};  // as a kernel-made descriptor's
+    t->tensorMapFields = {{{3, 3}, 2}, {{}, 64}, {{3}, 1}, {{}, 1}};  // a3*a3*2 64 a3 1, as a kernel-made descriptor's
     return t;
   });
   TempDir cache;

@@ -113,7 +113,7 @@ public:
   }
 
   std::vector<int64_t> tensorMap;  // non-empty: a last, tensor-map parameter
-  std::vector<std::string> tensorMapFields;  // its fields (ir::tensorMapFields)
+  std::vector<tessera::ir::TensorMapField> tensorMapFields;  // its fields (ir::tensorMapFields)
 
 private:
   std::vector<uint8_t> binary_;
