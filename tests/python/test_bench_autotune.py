@@ -59,3 +59,23 @@ def test_a_single_config_is_not_timed():
     launch, time_ms = _tuner({"only": []}, log)
     assert W.autotune(time_ms, launch, ["only"]).config == "only"
     assert log == ["only"]
+
+
+def test_compile_time_measures_the_largest_bf16_matmul_winner_it_can_launch():
+    from tessera.bench.compile_time import DEFAULT_CONFIG, winning_config
+
+    def row(shape, dtype, cfg, workload="matmul"):
+        return {"workload": workload, "shape": shape, "dtype": dtype, "configs": {"tessera": cfg, "triton": [1]}}
+    rows = [row("4096x4096x4096", "bf16", [128, 128, 64, 4, 4, "pointers"]),
+            row("8192x8192x8192", "bf16", [128, 256, 64, 8, 3, "persistent-ws"]),
+            row("8192x8192x8192", "fp16", [64, 64, 64, 4, 4, "pointers"]),
+            row("16384x64x128", "bf16", [64, 64, 64, 4, 2, "pointers"], workload="attention"),
+            {"workload": "matmul", "shape": "8192x8192x8192", "dtype": "bf16", "skip": "no device"}]
+    assert winning_config(rows) == (128, 256, 64, 8, 3, "persistent-ws")
+    rows[1]["configs"]["tessera"] = [128, 256, 64, 8, 3, "descriptors-ws"]
+    assert winning_config(rows) == (128, 256, 64, 8, 3, "descriptors-ws")
+    # A kind the child has no launcher for: the largest winner it has is measured.
+    rows[1]["configs"]["tessera"] = [128, 256, 64, 8, 3, "split-k"]
+    assert winning_config(rows) == (128, 128, 64, 4, 4, "pointers")
+    assert winning_config(rows[2:]) is None
+    assert DEFAULT_CONFIG[-1] == "persistent-ws"

@@ -111,9 +111,9 @@ def main(argv=None):
     cuda_compile = None
     if not args.no_compile_time and cuda_ran:
         progress("compile time on CUDA (fresh processes) ...")
-        from .compile_time import measure_cuda
+        from .compile_time import measure_cuda, winning_config
         try:
-            cuda_compile = measure_cuda(peer=_has_triton())
+            cuda_compile = measure_cuda(peer=_has_triton(), config=winning_config(rows))
         except RuntimeError as e:
             print("compile time on CUDA: %s" % e, file=sys.stderr)
     progress("")
