@@ -28,7 +28,8 @@ std::string readAll(const std::string &path) {
 
 } // namespace
 
-bool assemble(const std::string &ptx, const std::string &arch, std::vector<uint8_t> &cubin, std::string &error) {
+bool assemble(const std::string &ptx, const std::string &arch, std::vector<uint8_t> &cubin, std::string &error,
+              std::string *messages) {
   std::string ptxas = ptxasPath();
   if (ptxas.empty()) return false;
   llvm::SmallString<128> dir;
@@ -56,6 +57,7 @@ bool assemble(const std::string &ptx, const std::string &arch, std::vector<uint8
     cubin.assign(bin.begin(), bin.end());
     ok = !cubin.empty();
   }
+  if (ok && messages) *messages = readAll(log);
   if (!ok) error = "ptxas (" + ptxas + " " + archFlag + ") failed" + (execError.empty() ? "" : ": " + execError) + ":\n" + readAll(log);
   for (const std::string &p : {in, out, log}) llvm::sys::fs::remove(p);
   llvm::sys::fs::remove(dir);

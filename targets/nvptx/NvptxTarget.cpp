@@ -1,5 +1,7 @@
 #include "targets/nvptx/NvptxTarget.h"
 
+#include "ir/Parser.h"
+#include "ir/Printer.h"
 #include "targets/llvm/GpuDriver.h"
 #include "targets/nvptx/Lowerings.h"
 #include "targets/nvptx/Mma.h"
@@ -144,7 +146,9 @@ public:
     std::vector<uint8_t> cubin;
     std::string asmError;
     PhaseTimer timer;
-    bool assembled = !choice_.ptxOnly && assemble(ptx, architecture(), cubin, asmError);
+    std::string messages;
+    bool assembled = !choice_.ptxOnly && assemble(ptx, architecture(), cubin, asmError, &messages);
+    serializedWgmma_ = messages.find("(C7515)") != std::string::npos;
     if (!choice_.ptxOnly) timer.mark("ptxas");
     if (assembled) {
       out.format = "cubin";
@@ -160,8 +164,12 @@ public:
     return true;
   }
 
+  // Whether ptxas serialized the kernel's wgmma (its advisory C7515).
+  bool serializedWgmma() const { return serializedWgmma_; }
+
 private:
   ArchChoice choice_;
+  mutable bool serializedWgmma_ = false;
 };
 
 class NvptxTarget final : public Target {
@@ -204,7 +212,29 @@ public:
       error = choice.error;
       return false;
     }
-    return llvmgen::compileGpuKernel(*this, NvptxToolchain(choice), module, entry, options, out, error);
+    // ptxas serializes every wgmma of a kernel (C7515) when it cannot keep
+    // the registers a wgmma reads in flight apart from the next ones it
+    // writes: attention's P, read by a P V left in flight round the loop
+    // while the next Q K^T fills its accumulator, under register pressure
+    // (causal tutorial 06 at 128x64, 4 warps: its second loop). The kernel
+    // is then compiled again with those dots waited for within their
+    // iteration (wgmma_register_waits), and that version kept if ptxas runs
+    // its wgmma asynchronously.
+    bool retry = choice.info->warpgroupMma && !choice.ptxOnly;
+    std::string original = retry ? ir::printModule(module, ir::PrintOptions{true}) : std::string();
+    NvptxToolchain first(choice);
+    if (!llvmgen::compileGpuKernel(*this, first, module, entry, options, out, error)) return false;
+    if (!retry || !first.serializedWgmma()) return true;
+    ir::ParseResult again = ir::parseModule(original);
+    if (!again.module) return true;
+    again.module->attrs().set("wgmma_register_waits", ir::Attribute(int64_t(1)));
+    NvptxToolchain second(choice);
+    CompiledKernel waited;
+    std::string ignored;
+    if (llvmgen::compileGpuKernel(*this, second, *again.module, entry, options, waited, ignored) &&
+        !second.serializedWgmma())
+      out = std::move(waited);
+    return true;
   }
 };
 

@@ -19,7 +19,9 @@ bool linkLibdevice(llvm::Module &m, std::string &error);
 
 // PTX -> cubin with ptxas for `arch`. Returns false (and leaves `cubin`
 // empty) when no ptxas is found; `error` is set when ptxas rejects the PTX.
-bool assemble(const std::string &ptx, const std::string &arch, std::vector<uint8_t> &cubin, std::string &error);
+// `messages`, when given, receives what ptxas printed (its advisories).
+bool assemble(const std::string &ptx, const std::string &arch, std::vector<uint8_t> &cubin, std::string &error,
+              std::string *messages = nullptr);
 // The ptxas that assemble() runs, or "" when there is none.
 std::string ptxasPath();
 

@@ -108,7 +108,14 @@ bool pendingAfter(const ir::Operation &dot, int numWarps, const ir::AttrDict &mo
 // flight) or read only after the full wait of another dot that comes first
 // in the body (attention's P V, rescaled after the next Q K^T: that wait
 // passes it through, waitingDotBefore); the loop's drain waits for the last.
+// With module attribute wgmma_register_waits (NvptxTarget's second compile
+// of a kernel ptxas serialized), dots reading an operand from registers
+// leave nothing in flight.
 bool pendingAfter(const ir::Operation &dot, int numWarps, const ir::AttrDict &module) {
+  if (module.getInt("wgmma_register_waits", 0)) {
+    std::optional<WgmmaPlan> plan = planWgmma(dot, module);
+    if (plan && (!plan->a.load || plan->swapped)) return false;
+  }
   const ir::Operation *loop = dot.parentOp();
   // (A warp-specialized loop's producer waits for the consumers' release.)
   if (!loop || !loop->is(OpCode::For) ||
