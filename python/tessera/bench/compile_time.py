@@ -48,41 +48,18 @@ import torch
 import tessera
 from tessera import _C
 from tessera.bench import workloads as W
-from tessera.bench.cuda import triton_port
+from tessera.bench.cuda import matmul_launcher, triton_port
 t = time.perf_counter(); _C.library(); load = time.perf_counter() - t
 peer = sys.argv[1] == "triton"
-bm, bn, bk, warps, stages, kind = json.loads(sys.argv[2])
-matmul, desc, persistent, add = W._matmul_kernel, W._matmul_desc_kernel, W._matmul_persistent_kernel, W._add_kernel
-from tessera.tools.tensor_descriptor import TensorDescriptor
-acc = {}
-if peer:
-    import triton, triton.language
-    from triton.tools.tensor_descriptor import TensorDescriptor
-    matmul, desc, persistent, add = (triton_port(f) for f in (matmul, desc, persistent, add))
-    acc = {"ACC": triton.language.float32}  # the default is tessera's dtype
-    # Descriptors made in a kernel: Triton builds their maps in scratch it asks for.
-    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+cfg = json.loads(sys.argv[2])
+add = triton_port(W._add_kernel) if peer else W._add_kernel
 x = torch.ones(4096, device="cuda")
 add[(4,)](x, x, x, 4096, BLOCK=1024)
 m = n = k = 8192
 a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
 b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
 c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-tiles = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps, num_stages=stages)
-grid = ((m // bm) * (n // bn),)
-if kind == "persistent-ws":
-    programs = min(torch.cuda.get_device_properties(0).multi_processor_count, grid[0])
-    launch = lambda: persistent[(programs,)](a, b, c, m, n, k, B_KMAJOR=False, NUM_PROGRAMS=programs,
-                                             WARP_SPECIALIZE=True, **tiles)
-elif kind in ("descriptors", "descriptors-ws"):
-    descs = (TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bk, bn]),
-             TensorDescriptor.from_tensor(c, [bm, bn]))
-    launch = lambda: desc[grid](*descs, m, n, k, B_KMAJOR=False, WARP_SPECIALIZE=kind == "descriptors-ws", **tiles)
-elif kind == "pointers":
-    launch = lambda: matmul[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-                                  c.stride(1), **tiles, **acc)
-else:
-    sys.exit("compile time: no launcher for kind " + kind)
+launch = matmul_launcher(torch, not peer, a, b, c)(cfg)
 torch.cuda.synchronize()
 if len(sys.argv) > 3:
     os.environ["TESSERA_PASS_TIMING"] = "1"  # read at each compile: the matmul's phases only
@@ -96,6 +73,7 @@ print(json.dumps({"first_ms": first * 1e3, "warm_ms": warm * 1e3, "load_ms": loa
 # What the bench measures when its own rows name no winner: the kernel that
 # won bf16 8192^3 on the H200 (session 29).
 DEFAULT_CONFIG = (128, 256, 64, 8, 3, "persistent-ws")
+# The kinds cuda.matmul_launcher launches.
 MEASURED_KINDS = ("persistent-ws", "descriptors", "descriptors-ws", "pointers")
 
 

@@ -181,6 +181,55 @@ class Cublas:
         return run
 
 
+def matmul_launcher(torch, tessera_side, a, b, c, acc_dtype="float32"):
+    """launch(cfg) for C = A @ B: cfg is (BLOCK_M, BLOCK_N, BLOCK_K, warps,
+    stages, kind) of the matmul configurations, kind "pointers",
+    "descriptors", "descriptors-ws" or "persistent-ws"; it returns a launch
+    of that kernel on Tessera's side or Triton's (the same source). B is
+    k x n; a k-major B (fp8: torch._scaled_mm's layout) is the transpose of
+    an (n, k) tensor, which the descriptor kernels read as such."""
+    m, k = a.shape
+    n = b.shape[1]
+    b_kmajor = b.stride(0) == 1 and b.stride(1) != 1
+    if tessera_side:
+        pointers, descriptors = W._matmul_kernel, W._matmul_desc_kernel
+        persistent = W._matmul_persistent_kernel
+        from tessera.tools.tensor_descriptor import TensorDescriptor
+        lang = tessera.language
+    else:
+        pointers, descriptors = triton_port(W._matmul_kernel), triton_port(W._matmul_desc_kernel)
+        persistent = triton_port(W._matmul_persistent_kernel)
+        from triton.tools.tensor_descriptor import TensorDescriptor
+        import triton.language as lang
+        import triton
+        # Triton builds the maps of descriptors made in a kernel in
+        # global scratch it asks for.
+        triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device=a.device))
+    sms = torch.cuda.get_device_properties(a.device).multi_processor_count
+    b_nk = b.t() if b_kmajor else b  # the descriptor kernels read a k-major B as (N, K)
+
+    def launch(cfg):
+        bm_, bn_, bk_, warps, stages, kind = cfg
+        grid = (tessera.cdiv(m, bm_) * tessera.cdiv(n, bn_),)
+        tiles = dict(BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8, num_warps=warps, num_stages=stages)
+        if kind == "persistent-ws":
+            programs = min(sms, grid[0])
+            return lambda: persistent[(programs,)](a, b_nk, c, m, n, k, B_KMAJOR=b_kmajor, NUM_PROGRAMS=programs,
+                                                   WARP_SPECIALIZE=True, **tiles)
+        if kind.startswith("descriptors"):
+            descs = (TensorDescriptor.from_tensor(a, [bm_, bk_]),
+                     TensorDescriptor.from_tensor(b_nk, [bn_, bk_] if b_kmajor else [bk_, bn_]),
+                     TensorDescriptor.from_tensor(c, [bm_, bn_]))
+            ws = kind == "descriptors-ws"
+            return lambda: descriptors[grid](*descs, m, n, k, B_KMAJOR=b_kmajor, WARP_SPECIALIZE=ws, **tiles)
+        if kind != "pointers":
+            raise ValueError("no matmul kernel of kind " + kind)
+        # ACC passed explicitly: a default would be Tessera's dtype in Triton's kernel too.
+        return lambda: pointers[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                      c.stride(0), c.stride(1), ACC=getattr(lang, acc_dtype), **tiles)
+    return launch
+
+
 _TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "i8": "int8",
                  "fp8": "float8_e4m3fn"}
 
@@ -297,7 +346,6 @@ def make_case(w, shape, dtype, torch, device):
     if w.name == "matmul":
         m, n, k_ = shape
         int8, fp8 = dtype == "i8", dtype == "fp8"
-        args_b = (n, 1)  # B's strides along k and n
         if int8:  # int8 x int8 -> int32 (torch._int_mm is the peer)
             a = torch.randint(-128, 128, (m, k_), device=device, dtype=torch.int8)
             bm = torch.randint(-128, 128, (k_, n), device=device, dtype=torch.int8)
@@ -306,11 +354,9 @@ def make_case(w, shape, dtype, torch, device):
             a = torch.randn(m, k_, device=device).to(t)
             bm = torch.randn(n, k_, device=device).to(t).t()
             c = torch.full((m, n), float("nan"), device=device, dtype=torch.bfloat16)
-            args_b = (1, k_)
         else:
             a, bm = torch.randn(m, k_, device=device, dtype=t), torch.randn(k_, n, device=device, dtype=t)
             c = torch.full((m, n), float("nan"), device=device, dtype=t)
-        args = (a, bm, c, m, n, k_, k_, 1) + args_b + (n, 1)
         acc_dtype = "int32" if int8 else "float32"
         # Hopper: the same tiles also through host tensor descriptors (TMA),
         # and those warp-specialized (a producer warp issuing the copies).
@@ -320,48 +366,12 @@ def make_case(w, shape, dtype, torch, device):
         configs = [cfg + (kind,) for kind in kinds for cfg in listed]
         if hopper:
             configs += [cfg + ("persistent-ws",) for cfg in listed if cfg[0] * cfg[1] >= 128 * 128]
-        sms = torch.cuda.get_device_properties(device).multi_processor_count
-
-        def launcher(tessera_side):
-            if tessera_side:
-                pointers, descriptors = W._matmul_kernel, W._matmul_desc_kernel
-                persistent = W._matmul_persistent_kernel
-                from tessera.tools.tensor_descriptor import TensorDescriptor
-                lang = tessera.language
-            else:
-                pointers, descriptors = port(W._matmul_kernel), port(W._matmul_desc_kernel)
-                persistent = port(W._matmul_persistent_kernel)
-                from triton.tools.tensor_descriptor import TensorDescriptor
-                import triton.language as lang
-                import triton
-                # Triton builds the maps of descriptors made in a kernel in
-                # global scratch it asks for.
-                triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device=device))
-
-            def launch(cfg):
-                bm_, bn_, bk_, warps, stages, kind = cfg
-                grid = (tessera.cdiv(m, bm_) * tessera.cdiv(n, bn_),)
-                tiles = dict(BLOCK_M=bm_, BLOCK_N=bn_, BLOCK_K=bk_, GROUP_M=8, num_warps=warps, num_stages=stages)
-                if kind == "persistent-ws":
-                    b_nk = bm.t() if fp8 else bm
-                    programs = min(sms, grid[0])
-                    return lambda: persistent[(programs,)](a, b_nk, c, m, n, k_, B_KMAJOR=fp8, NUM_PROGRAMS=programs,
-                                                           WARP_SPECIALIZE=True, **tiles)
-                if kind.startswith("descriptors"):
-                    b_nk = bm.t() if fp8 else bm  # fp8: B is stored (N, K)
-                    descs = (TensorDescriptor.from_tensor(a, [bm_, bk_]),
-                             TensorDescriptor.from_tensor(b_nk, [bn_, bk_] if fp8 else [bk_, bn_]),
-                             TensorDescriptor.from_tensor(c, [bm_, bn_]))
-                    ws = kind == "descriptors-ws"
-                    return lambda: descriptors[grid](*descs, m, n, k_, B_KMAJOR=fp8, WARP_SPECIALIZE=ws, **tiles)
-                # ACC passed explicitly: a default would be Tessera's dtype in Triton's kernel too.
-                return lambda: pointers[grid](*args, ACC=getattr(lang, acc_dtype), **tiles)
-            return launch
         data = a.nbytes + bm.nbytes + c.nbytes
-        run = _autotune(torch, launcher(True), configs, data_bytes=data)
+        run = _autotune(torch, matmul_launcher(torch, True, a, bm, c, acc_dtype), configs, data_bytes=data)
         if port:
             try:
-                peers["triton"] = _autotune(torch, launcher(False), configs, data_bytes=data)
+                peers["triton"] = _autotune(torch, matmul_launcher(torch, False, a, bm, c, acc_dtype), configs,
+                                             data_bytes=data)
             except RuntimeError as e:  # the row shows no Triton figure rather than no row
                 print("triton matmul %s: %s" % (dtype, e))
         if int8:
