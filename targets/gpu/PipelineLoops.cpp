@@ -160,7 +160,6 @@ public:
       if (shape) mapShapes_.push_back(*shape);
     }
     ws_ = tma_ && facts_.asyncDots && carried_.empty() &&
-          std::all_of(loads_.begin(), loads_.end(), [&](ir::Operation *ld) { return readInPlace(*ld); }) &&
           ((specialize_ && onlyRegisterWorkBefore(loop_)) || specializeInTileLoop());
     rewrite(body);
   }
@@ -317,16 +316,6 @@ private:
     ir::Value *span = b.sameType(OpCode::Add, {b.sameType(OpCode::Sub, {ub, lb}), b.constantInt(step_ - 1, t)});
     ir::Value *trips = b.sameType(OpCode::Max, {b.sameType(OpCode::Div, {span, step}), b.constantInt(0, t)});
     return t != ir::Type::i32() ? b.cast(trips, ir::Type::i32()) : trips;
-  }
-
-  // Whether the matrix unit reads load `ld`'s tensor-map stage in place:
-  // not an operand it takes only k-major (Hopper's tf32) whose stage (rows
-  // along dimension 1) is not, which goes through registers. A producer
-  // overwriting such a stage after the consumers' release gave wrong sums
-  // on the H200 (tf32 4096^3 with B n-major), so those stay unspecialized.
-  bool readInPlace(const ir::Operation &ld) const {
-    std::optional<int64_t> k = kMajorDimension(ld);
-    return !k || *k == 1;
   }
 
   // The number (i32) of the iteration whose induction variable is `iv`,

@@ -561,7 +561,19 @@ private:
     }
   }
 
+  // The body at induction variable `iv` with `carried`: what it yields.
+  std::vector<llvm::Value *> emitIteration(const ir::Block &body, llvm::Value *iv, const std::vector<llvm::Value *> &carried) {
+    set(body.argument(0), iv);
+    for (unsigned k = 1; k < body.numArguments(); ++k) set(body.argument(k), carried[k - 1]);
+    emitBlock(body);
+    return getAll(body.terminator()->operands());
+  }
+
   void emitFor(const ir::Operation &op) {
+    if (const ir::Attribute *u = op.attr("unroll"); u && u->isInt() && u->getInt() >= 2) {
+      emitUnrolledFor(op, u->getInt());
+      return;
+    }
     const ir::Block &body = op.region(0).block();
     bool sgn = op.operand(0)->type().isSigned();
     llvm::Value *lb = get(op.operand(0)), *ub = get(op.operand(1)), *step = get(op.operand(2));
@@ -581,10 +593,7 @@ private:
     std::vector<llvm::PHINode *> carried = phis(inits, pre);
     if (!nonempty) b.CreateCondBr(less(iv), bodyBB, exit);
     b.SetInsertPoint(bodyBB);
-    set(body.argument(0), iv);
-    for (unsigned k = 1; k < body.numArguments(); ++k) set(body.argument(k), carried[k - 1]);
-    emitBlock(body);
-    std::vector<llvm::Value *> next = getAll(body.terminator()->operands());
+    std::vector<llvm::Value *> next = emitIteration(body, iv, asValues(carried));
     llvm::BasicBlock *latch = b.GetInsertBlock();
     llvm::Value *ivNext = b.CreateAdd(iv, step);
     iv->addIncoming(ivNext, latch);
@@ -592,6 +601,88 @@ private:
     annotateLoop(nonempty ? b.CreateCondBr(less(ivNext), head, exit) : b.CreateBr(head), op);
     b.SetInsertPoint(exit);
     bind(op.results(), nonempty ? next : asValues(carried));
+  }
+
+  // unroll = n: a loop of n copies of the body while n iterations remain,
+  // then a loop of one copy for the rest, both tested at their bottom.
+  // Consecutive iterations then run different copies, whose registers are
+  // apart (a wgmma in flight still reads the last one's; see Wgmma.cpp). A
+  // nonempty loop keeps every path through a copy: with fewer than n
+  // iterations it goes straight to the second loop.
+  void emitUnrolledFor(const ir::Operation &op, int64_t n) {
+    const ir::Block &body = op.region(0).block();
+    bool sgn = op.operand(0)->type().isSigned();
+    llvm::Value *lb = get(op.operand(0)), *ub = get(op.operand(1)), *step = get(op.operand(2));
+    std::vector<llvm::Value *> inits = getAll({op.operands().begin() + 3, op.operands().end()});
+    bool nonempty = op.attr("nonempty") && op.attr("nonempty")->getBool();
+    auto less = [&](llvm::Value *x) { return sgn ? b.CreateICmpSLT(x, ub) : b.CreateICmpULT(x, ub); };
+    // Whether iterations iv .. iv + (n-1) step all run, in 64 bits (no
+    // wrap for 32-bit bounds).
+    auto groupFits = [&](llvm::Value *iv) {
+      llvm::Type *i64 = b.getInt64Ty();
+      auto wide = [&](llvm::Value *v) { return sgn ? b.CreateSExtOrTrunc(v, i64) : b.CreateZExtOrTrunc(v, i64); };
+      llvm::Value *last = b.CreateAdd(wide(iv), b.CreateMul(wide(step), llvm::ConstantInt::get(i64, n - 1)));
+      return sgn || lb->getType()->getIntegerBitWidth() < 64 ? b.CreateICmpSLT(last, wide(ub)) : b.CreateICmpULT(last, wide(ub));
+    };
+    llvm::BasicBlock *pre = b.GetInsertBlock();
+    llvm::BasicBlock *group = llvm::BasicBlock::Create(ctx, "for.unrolled", fn);
+    llvm::BasicBlock *rest = llvm::BasicBlock::Create(ctx, "for.rest.test", fn);
+    llvm::BasicBlock *single = llvm::BasicBlock::Create(ctx, "for.rest", fn);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "for.end", fn);
+    b.CreateCondBr(groupFits(lb), group, nonempty ? single : rest);
+    // n copies per iteration.
+    b.SetInsertPoint(group);
+    llvm::PHINode *gIv = b.CreatePHI(lb->getType(), 2);
+    gIv->addIncoming(lb, pre);
+    std::vector<llvm::PHINode *> gCarried = phis(inits, pre);
+    std::vector<llvm::Value *> values = asValues(gCarried);
+    llvm::Value *iv = gIv;
+    for (int64_t c = 0; c < n; ++c) {
+      values = emitIteration(body, iv, values);
+      iv = b.CreateAdd(iv, step);
+    }
+    llvm::BasicBlock *gLatch = b.GetInsertBlock();
+    gIv->addIncoming(iv, gLatch);
+    for (size_t k = 0; k < gCarried.size(); ++k) gCarried[k]->addIncoming(values[k], gLatch);
+    annotateLoop(b.CreateCondBr(groupFits(iv), group, rest), op);
+    // What is left: any iterations at all?
+    b.SetInsertPoint(rest);
+    llvm::PHINode *rIv = b.CreatePHI(lb->getType(), 2);
+    std::vector<llvm::PHINode *> rCarried;
+    for (llvm::Value *v : values) rCarried.push_back(b.CreatePHI(v->getType(), 2));
+    rIv->addIncoming(iv, gLatch);
+    for (size_t k = 0; k < values.size(); ++k) rCarried[k]->addIncoming(values[k], gLatch);
+    if (!nonempty) {
+      rIv->addIncoming(lb, pre);
+      for (size_t k = 0; k < inits.size(); ++k) rCarried[k]->addIncoming(inits[k], pre);
+    }
+    b.CreateCondBr(less(rIv), single, exit);
+    // One copy per iteration.
+    b.SetInsertPoint(single);
+    llvm::PHINode *sIv = b.CreatePHI(lb->getType(), 3);
+    std::vector<llvm::PHINode *> sCarried;
+    for (llvm::PHINode *r : rCarried) sCarried.push_back(b.CreatePHI(r->getType(), 3));
+    sIv->addIncoming(rIv, rest);
+    for (size_t k = 0; k < rCarried.size(); ++k) sCarried[k]->addIncoming(rCarried[k], rest);
+    if (nonempty) {
+      sIv->addIncoming(lb, pre);
+      for (size_t k = 0; k < inits.size(); ++k) sCarried[k]->addIncoming(inits[k], pre);
+    }
+    std::vector<llvm::Value *> next = emitIteration(body, sIv, asValues(sCarried));
+    llvm::BasicBlock *sLatch = b.GetInsertBlock();
+    llvm::Value *sNext = b.CreateAdd(sIv, step);
+    sIv->addIncoming(sNext, sLatch);
+    for (size_t k = 0; k < sCarried.size(); ++k) sCarried[k]->addIncoming(next[k], sLatch);
+    annotateLoop(b.CreateCondBr(less(sNext), single, exit), op);
+    b.SetInsertPoint(exit);
+    std::vector<llvm::Value *> results;
+    for (size_t k = 0; k < next.size(); ++k) {
+      llvm::PHINode *p = b.CreatePHI(next[k]->getType(), 2);
+      p->addIncoming(rCarried[k], rest);
+      p->addIncoming(next[k], sLatch);
+      results.push_back(p);
+    }
+    bind(op.results(), results);
   }
 
   void emitWhile(const ir::Operation &op) {

@@ -352,6 +352,14 @@ bool lowerWgmmaDot(const ir::Operation &op, const WgmmaPlan &p, gpu::ThreadLower
   ir::AttrDict wait;
   bool pending = pendingAfter(op, W, L.moduleAttrs);
   wait.set("pending", ir::Attribute(int64_t(pending)));
+  // A wgmma in flight still reads its register operand, which the next
+  // iteration's load of a stage into registers would overwrite (ptxas does
+  // not wait for it: wrong sums on the H200, tf32 with B n-major). Two
+  // copies of the body per iteration load into different registers.
+  const ir::Operation *aDef = aValue ? aValue->definingOp() : nullptr;
+  if (pending && aDef && aDef->hasTrait(ir::kReadsMemory) && aDef->parentBlock() == op.parentBlock())
+    if (ir::Operation *loop = L.b.block()->parentOp(); loop && loop->is(OpCode::For))
+      loop->attrs().set("unroll", ir::Attribute(int64_t(2)));
   // A full wait also finishes the accumulators in flight since the last
   // iteration, which are read only after it: their registers pass through.
   std::vector<const ir::Value *> through = pending ? std::vector<const ir::Value *>{} : passedThrough(op, W, L.moduleAttrs);

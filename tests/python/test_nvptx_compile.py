@@ -159,9 +159,9 @@ def test_benchmark_tensor_core_kernels_have_no_ptxas_advisory(nvptx, tmp_path, m
             "nvptx", *descs, m, n, k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, B_KMAJOR=fp8, WARP_SPECIALIZE=ws,
             num_warps=warps, num_stages=stages, arch="sm_90a")
         assert "cp.async.bulk.tensor" in binary.assembly
-        # Warp-specialized where every stage is read in place (not tf32's
-        # n-major B, read through registers).
-        specialized = ws and dtype != "fp32"
+        # Warp-specialized when asked (tf32's n-major B too, read through
+        # registers by two copies of the consumers' loop body).
+        specialized = ws
         assert ("mbarrier.arrive.shared" in binary.assembly) == specialized
         assert ("setmaxnreg" in binary.assembly) == (specialized and warps == 8)  # 384 threads: registers rebalanced
     elif kind == "persistent-ws":
@@ -175,11 +175,11 @@ def test_benchmark_tensor_core_kernels_have_no_ptxas_advisory(nvptx, tmp_path, m
             "nvptx", a, b, c, m, n, k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, B_KMAJOR=fp8, NUM_PROGRAMS=132,
             WARP_SPECIALIZE=True, num_warps=warps, num_stages=stages, arch="sm_90a")
         assert "cp.async.bulk.tensor" in binary.assembly
-        # Specialized where every stage is read in place (not tf32's n-major
-        # B) and the stages fit beside the epilogue's store buffer (not four
-        # of 128 x 256 x 64).
-        fits = (bm * bk + bn * bk) * stages * (1 if fp8 else 2) + bm * bn * (2 if dtype != "fp32" else 4) <= 232448
-        specialized = dtype != "fp32" and fits
+        # Specialized where the stages fit beside the epilogue's store buffer
+        # (not four of 128 x 256 x 64).
+        elem = {"fp8": 1, "fp32": 4}.get(dtype, 2)
+        fits = (bm * bk + bn * bk) * stages * elem + bm * bn * (4 if dtype == "fp32" else 2) <= 232448
+        specialized = fits
         assert ("mbarrier.arrive.shared" in binary.assembly) == specialized, (fits,)
     else:
         bm, bn, warps, stages, causal = cfg

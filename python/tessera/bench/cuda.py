@@ -245,9 +245,10 @@ MATMUL_CONFIGS = [(128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (256, 128, 64, 8, 
 # fp8: the same bytes of k per stage (Triton's tutorial 03 lists these for fp8).
 FP8_MATMUL_CONFIGS = [(128, 256, 128, 8, 3), (256, 128, 128, 8, 3), (128, 128, 128, 4, 4), (128, 256, 64, 8, 4),
                       (128, 128, 64, 4, 4), (64, 128, 128, 4, 4)]
-# fp32 (tf32 dots): the same bytes of k per stage, half the elements.
-TF32_MATMUL_CONFIGS = [(128, 256, 32, 8, 3), (256, 128, 32, 8, 3), (128, 128, 32, 4, 4), (256, 128, 16, 8, 6),
-                       (128, 128, 16, 4, 6), (64, 128, 16, 4, 4)]
+# fp32 (tf32 dots): the same bytes of k per stage, half the elements
+# (256x128 in 4 stages too, which the warp-specialized kernel fills).
+TF32_MATMUL_CONFIGS = [(128, 256, 32, 8, 3), (256, 128, 32, 8, 3), (256, 128, 32, 8, 4), (128, 128, 32, 4, 4),
+                       (256, 128, 16, 8, 6), (128, 128, 16, 4, 6), (64, 128, 16, 4, 4)]
 
 
 _l2_flush = []  # one 256 MiB buffer, made at first use

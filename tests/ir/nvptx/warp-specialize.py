@@ -57,9 +57,20 @@
 # PLAIN-NOT: setmaxnreg
 # PLAIN-NOT: mbarrier.arrive.shared
 #
-# tf32 with an n-major B reads B's stage through registers: no producer.
-# TF32-NMAJOR: .maxntid 128, 1, 1
-# TF32-NMAJOR-NOT: mbarrier.arrive.shared
+# tf32 with an n-major B reads B's stage through registers (B^T is the
+# instruction's A): a producer too, and the consumers' loop runs two copies
+# of its body per iteration, which load the stage into different registers
+# (the wgmma left in flight still reads the last copy's).
+# TF32-NMAJOR: .maxntid 256, 1, 1
+# TF32-NMAJOR: ld.shared.v2.u32 {[[A0:%r[0-9]+]], {{%r[0-9]+}}}
+# TF32-NMAJOR: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}} {[[A0]],
+# TF32-NMAJOR: wgmma.wait_group.sync.aligned 1;
+# TF32-NMAJOR: mbarrier.arrive.shared
+# TF32-NMAJOR-NOT: {[[A0]], {{%r[0-9]+}}}
+# TF32-NMAJOR: ld.shared.v2.u32 {[[A1:%r[0-9]+]], {{%r[0-9]+}}}
+# TF32-NMAJOR: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}} {[[A1]],
+# TF32-NMAJOR: wgmma.wait_group.sync.aligned 1;
+# TF32-NMAJOR: mbarrier.arrive.shared
 import tessera.language as tl
 
 
