@@ -170,3 +170,34 @@ def test_checked_mode_reports_an_unmasked_load_out_of_bounds(torch):
     # The context survives (no device assertion): the next launch runs and is checked again.
     _checked_copy[(7,)](x[:896], y[:896], BLOCK=128)
     torch.testing.assert_close(y[:896], x[:896] * 3)
+
+
+@tessera.jit
+def _unrolled_fold(x_ptr, out_ptr, lb, ub, step, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+    # An order-dependent fold of rows x[lb:ub:step] per lane, carrying two
+    # values: a wrong iteration, order or count changes the result.
+    offs = tl.arange(0, BLOCK)
+    h = tl.zeros((BLOCK,), tl.int32) + 7
+    count = tl.zeros((BLOCK,), tl.int32)
+    for i in tl.range(lb, ub, step, loop_unroll_factor=UNROLL):
+        h = (h * 31 + tl.load(x_ptr + i * BLOCK + offs)) % 1000003
+        count += 1
+    tl.store(out_ptr + offs, h)
+    tl.store(out_ptr + BLOCK + offs, count)
+
+
+@pytest.mark.parametrize("unroll", [1, 2, 3, 4])
+@pytest.mark.parametrize("lb,ub,step", [(0, 0, 1), (5, 2, 1), (0, 1, 1), (0, 2, 1), (0, 3, 1), (0, 8, 1), (3, 17, 2),
+                                        (2, 11, 3), (0, 37, 1)])
+def test_loop_unroll_factor_every_trip_count(torch, unroll, lb, ub, step):
+    block = 64
+    x = torch.randint(0, 1000, (40 * block,), device="cuda", dtype=torch.int32)
+    out = torch.full((2 * block,), -1, device="cuda", dtype=torch.int32)
+    _unrolled_fold[(1,)](x, out, lb, ub, step, UNROLL=unroll, BLOCK=block)
+    rows = x.view(40, block).cpu().tolist()
+    h, count = [7] * block, 0
+    for i in range(lb, ub, step):
+        h = [(v * 31 + r) % 1000003 for v, r in zip(h, rows[i])]
+        count += 1
+    assert out[:block].cpu().tolist() == h
+    assert out[block:].cpu().tolist() == [count] * block
