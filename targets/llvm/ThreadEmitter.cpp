@@ -603,6 +603,23 @@ private:
     bind(op.results(), nonempty ? next : asValues(carried));
   }
 
+  // A loop's induction variable and carried values at the top of a block.
+  struct LoopPhis {
+    llvm::PHINode *iv;
+    std::vector<llvm::PHINode *> carried;
+    void add(llvm::Value *ivIn, const std::vector<llvm::Value *> &values, llvm::BasicBlock *from) {
+      iv->addIncoming(ivIn, from);
+      for (size_t k = 0; k < carried.size(); ++k) carried[k]->addIncoming(values[k], from);
+    }
+    std::vector<llvm::Value *> values() const { return asValues(carried); }
+  };
+
+  LoopPhis loopPhis(llvm::Type *ivType, const std::vector<llvm::Value *> &like) {
+    LoopPhis p{b.CreatePHI(ivType, 3), {}};
+    for (llvm::Value *v : like) p.carried.push_back(b.CreatePHI(v->getType(), 3));
+    return p;
+  }
+
   // unroll = n: a loop of n copies of the body while n iterations remain,
   // then a loop of one copy for the rest, both tested at their bottom.
   // Consecutive iterations then run different copies, whose registers are
@@ -632,53 +649,38 @@ private:
     b.CreateCondBr(groupFits(lb), group, nonempty ? single : rest);
     // n copies per iteration.
     b.SetInsertPoint(group);
-    llvm::PHINode *gIv = b.CreatePHI(lb->getType(), 2);
-    gIv->addIncoming(lb, pre);
-    std::vector<llvm::PHINode *> gCarried = phis(inits, pre);
-    std::vector<llvm::Value *> values = asValues(gCarried);
-    llvm::Value *iv = gIv;
+    LoopPhis g = loopPhis(lb->getType(), inits);
+    g.add(lb, inits, pre);
+    std::vector<llvm::Value *> values = g.values();
+    llvm::Value *iv = g.iv;
     for (int64_t c = 0; c < n; ++c) {
       values = emitIteration(body, iv, values);
       iv = b.CreateAdd(iv, step);
     }
     llvm::BasicBlock *gLatch = b.GetInsertBlock();
-    gIv->addIncoming(iv, gLatch);
-    for (size_t k = 0; k < gCarried.size(); ++k) gCarried[k]->addIncoming(values[k], gLatch);
+    g.add(iv, values, gLatch);
     annotateLoop(b.CreateCondBr(groupFits(iv), group, rest), op);
     // What is left: any iterations at all?
     b.SetInsertPoint(rest);
-    llvm::PHINode *rIv = b.CreatePHI(lb->getType(), 2);
-    std::vector<llvm::PHINode *> rCarried;
-    for (llvm::Value *v : values) rCarried.push_back(b.CreatePHI(v->getType(), 2));
-    rIv->addIncoming(iv, gLatch);
-    for (size_t k = 0; k < values.size(); ++k) rCarried[k]->addIncoming(values[k], gLatch);
-    if (!nonempty) {
-      rIv->addIncoming(lb, pre);
-      for (size_t k = 0; k < inits.size(); ++k) rCarried[k]->addIncoming(inits[k], pre);
-    }
-    b.CreateCondBr(less(rIv), single, exit);
+    LoopPhis r = loopPhis(lb->getType(), inits);
+    r.add(iv, values, gLatch);
+    if (!nonempty) r.add(lb, inits, pre);
+    b.CreateCondBr(less(r.iv), single, exit);
     // One copy per iteration.
     b.SetInsertPoint(single);
-    llvm::PHINode *sIv = b.CreatePHI(lb->getType(), 3);
-    std::vector<llvm::PHINode *> sCarried;
-    for (llvm::PHINode *r : rCarried) sCarried.push_back(b.CreatePHI(r->getType(), 3));
-    sIv->addIncoming(rIv, rest);
-    for (size_t k = 0; k < rCarried.size(); ++k) sCarried[k]->addIncoming(rCarried[k], rest);
-    if (nonempty) {
-      sIv->addIncoming(lb, pre);
-      for (size_t k = 0; k < inits.size(); ++k) sCarried[k]->addIncoming(inits[k], pre);
-    }
-    std::vector<llvm::Value *> next = emitIteration(body, sIv, asValues(sCarried));
+    LoopPhis one = loopPhis(lb->getType(), inits);
+    one.add(r.iv, r.values(), rest);
+    if (nonempty) one.add(lb, inits, pre);
+    std::vector<llvm::Value *> next = emitIteration(body, one.iv, one.values());
     llvm::BasicBlock *sLatch = b.GetInsertBlock();
-    llvm::Value *sNext = b.CreateAdd(sIv, step);
-    sIv->addIncoming(sNext, sLatch);
-    for (size_t k = 0; k < sCarried.size(); ++k) sCarried[k]->addIncoming(next[k], sLatch);
+    llvm::Value *sNext = b.CreateAdd(one.iv, step);
+    one.add(sNext, next, sLatch);
     annotateLoop(b.CreateCondBr(less(sNext), single, exit), op);
     b.SetInsertPoint(exit);
     std::vector<llvm::Value *> results;
     for (size_t k = 0; k < next.size(); ++k) {
       llvm::PHINode *p = b.CreatePHI(next[k]->getType(), 2);
-      p->addIncoming(rCarried[k], rest);
+      p->addIncoming(r.carried[k], rest);
       p->addIncoming(next[k], sLatch);
       results.push_back(p);
     }
