@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <set>
 #include <unordered_map>
 
 namespace tessera::frontend {
@@ -271,6 +272,10 @@ ir::Value *toPointerShape(CodeGen &cg, ir::Value *v, ir::Value *ptr, const char 
   return cg.broadcastTo(v, ptr->type().shape(), loc);
 }
 
+bool isDescriptorParameter(const SValue &d);
+std::vector<ir::Value *> blockOperands(CodeGen &cg, const SValue &d, const std::vector<SValue> &offsets,
+                                       std::vector<ir::Value *> ops, SourceLoc loc);
+
 SValue doLoad(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier", "eviction_policy",
                    "volatile"});
@@ -287,7 +292,8 @@ SValue doLoad(CodeGen &cg, CallArgs &a) {
       cg.fail(a.loc, "padding_option must be \"zero\" or \"nan\", found \"" + padding + "\"");
     if (cg.findArg(a, 1, "mask") && !cg.findArg(a, 1, "mask")->is(Kind::None))
       cg.fail(a.loc, "a block-pointer load takes boundary_check, not a mask");
-    BlockAccess acc = blockAccess(cg, p, p.elems[3].elems, boundaryCheck(cg, a, 3, p.elems[4].elems.size()), a.loc);
+    std::vector<int64_t> checked = boundaryCheck(cg, a, 3, p.elems[4].elems.size());
+    BlockAccess acc = blockAccess(cg, p, p.elems[3].elems, checked, a.loc);
     Type elem = acc.ptrs->type().pointee();
     std::vector<ir::Value *> ops = {acc.ptrs};
     if (acc.mask) {
@@ -296,6 +302,14 @@ SValue doLoad(CodeGen &cg, CallArgs &a) {
       if (padding == "nan" && !elem.isFloat()) cg.fail(a.loc, "padding_option \"nan\" needs a float block");
       ops.push_back(cg.splatTo(elem.isFloat() ? cg.constant(pad, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc));
     }
+    // Checked along every dimension, it is a descriptor's load: a tensor
+    // map fills what lies outside with the padding too. (Unchecked, a block
+    // may read past the shape it names, which a map would not.)
+    std::set<int64_t> dims(checked.begin(), checked.end());
+    if (acc.mask && dims.size() == p.elems[4].elems.size() && padding != "nan" && attrs.empty() &&
+        isDescriptorParameter(p))
+      return tensorValue(b.createValue(OpCode::DescLoad, blockOperands(cg, p, p.elems[3].elems, ops, a.loc),
+                                       acc.ptrs->type().withElement(elem)));
     return tensorValue(b.createValue(OpCode::Load, ops, acc.ptrs->type().withElement(elem), std::move(attrs)));
   }
   if (!p.isTensor() || !p.v->type().element().isPointer())
@@ -823,14 +837,13 @@ SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
   if (shape.elems.size() != rank || strides.elems.size() != rank || (!descriptor && offsets.elems.size() != rank))
     cg.fail(a.loc, a.callee + "(): shape, strides" + std::string(descriptor ? "" : ", offsets") +
                        " and block_shape must have the same length");
-  bool unitLastStride = false;
+  // 1 written out, or a parameter specialized as 1 (a constant).
+  const SValue &last = strides.elems.back();
+  const ir::Operation *lastDef = last.isTensor() ? last.v->definingOp() : nullptr;
+  bool unitLastStride = (last.is(Kind::Int) && last.i == 1) ||
+                        (lastDef && lastDef->is(OpCode::Constant) && lastDef->attr("value")->isInt() &&
+                         lastDef->attr("value")->getInt() == 1);
   if (descriptor) {
-    // 1 written out, or a parameter specialized as 1 (a constant).
-    const SValue &last = strides.elems.back();
-    const ir::Operation *lastDef = last.isTensor() ? last.v->definingOp() : nullptr;
-    unitLastStride = (last.is(Kind::Int) && last.i == 1) ||
-                     (lastDef && lastDef->is(OpCode::Constant) && lastDef->attr("value")->isInt() &&
-                      lastDef->attr("value")->getInt() == 1);
     offsets.elems.assign(rank, SValue::integer(0));
     std::string padding = stringArg(cg, a, 4, "padding_option", "zero");
     if (padding != "zero" && padding != "nan")
@@ -843,8 +856,11 @@ SValue makeBlockPtr(CodeGen &cg, CallArgs &a, bool descriptor) {
   for (auto &e : offsets.elems) e = SValue::tensor(cg.toTensor(e, a.loc, Type::i64()));
   SValue r = SValue::blockPtr({base, shape, strides, offsets, block, order}, descriptor);
   // A target may copy its blocks with a tensor map when its base, extents
-  // and strides turn out to be kernel arguments or constants (ir/IR.h).
-  r.tensorMapReady = descriptor && unitLastStride && order.s == "zero";
+  // and strides turn out to be kernel arguments or constants (ir/IR.h). A
+  // block pointer's too, where its rows are a map's (16 bytes or more, at
+  // most 5 dimensions) and its loads check every dimension (doLoad).
+  int64_t rowBytes = blockShape.back() * std::max(1, base.v->type().pointee().bitWidth() / 8);
+  r.tensorMapReady = unitLastStride && (descriptor ? order.s == "zero" : rowBytes >= 16 && rank <= 5);
   return r;
 }
 
@@ -874,6 +890,18 @@ bool isDescriptorParameter(const SValue &d) {
   return true;
 }
 
+// A desc_load's or desc_store's operands after the access's own: where
+// its block is in the tensor (base, extents, strides but the last, block
+// offsets), for a target that copies it with a tensor map (ir/Ops.def).
+std::vector<ir::Value *> blockOperands(CodeGen &cg, const SValue &d, const std::vector<SValue> &offsets,
+                                       std::vector<ir::Value *> ops, SourceLoc loc) {
+  ops.push_back(d.elems[0].v);
+  for (const SValue &e : d.elems[1].elems) ops.push_back(e.v);
+  for (size_t i = 0; i + 1 < d.elems[2].elems.size(); ++i) ops.push_back(d.elems[2].elems[i].v);
+  for (const SValue &o : offsets) ops.push_back(cg.toTensor(o, loc, Type::i64()));
+  return ops;
+}
+
 SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   if (store) cg.checkArgs(a, {"self", "offsets", "value"});
   else cg.checkArgs(a, {"self", "offsets"});
@@ -887,15 +915,7 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   BlockAccess acc = blockAccess(cg, d, offs.elems, all, a.loc);
   ir::Builder &b = cg.builder();
   Type elem = acc.ptrs->type().pointee();
-  // The access, and where its block is in the tensor: a target may copy the
-  // block with the descriptor's tensor map instead (ir/Ops.def).
-  auto withBlock = [&](std::vector<ir::Value *> ops) {
-    ops.push_back(d.elems[0].v);
-    for (const SValue &e : d.elems[1].elems) ops.push_back(e.v);
-    for (size_t i = 0; i + 1 < rank; ++i) ops.push_back(d.elems[2].elems[i].v);
-    for (const SValue &o : offs.elems) ops.push_back(cg.toTensor(o, a.loc, Type::i64()));
-    return ops;
-  };
+  auto withBlock = [&](std::vector<ir::Value *> ops) { return blockOperands(cg, d, offs.elems, std::move(ops), a.loc); };
   if (store) {
     ir::Value *v = cg.broadcastTo(cg.toTensor(cg.requireArg(a, 2, "value"), a.loc, elem), acc.ptrs->type().shape(), a.loc);
     if (isDescriptorParameter(d)) b.create(OpCode::DescStore, withBlock({acc.ptrs, v, acc.mask}), {});

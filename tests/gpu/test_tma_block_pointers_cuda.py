@@ -1,0 +1,69 @@
+"""Block pointers (tl.make_block_ptr / tl.advance) whose loads check every
+dimension are descriptors' loads: on sm_90a their pipelined loop copies the
+blocks by tensor maps built at launch (elsewhere, and where a map cannot
+describe them, masked loads). A matmul against torch in float64 with
+ragged shapes, a start offset, B either major, C stored through a block
+pointer into a NaN-poisoned larger buffer."""
+
+import os
+import sys
+
+import pytest
+
+import tessera
+import tessera.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_tma_cuda import _operands  # noqa: E402  (random operands in [-2, 2), B (n, k) when b_t)
+
+
+@tessera.jit
+def _block_ptr_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_b, stride_cm, K0, BM: tl.constexpr,
+                  BN: tl.constexpr, BK: tl.constexpr, B_T: tl.constexpr):
+    # C = A[:, K0:] @ B[K0:, :], the k loop advancing both block pointers.
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, 1), (pid_m * BM, K0), (BM, BK), (1, 0))
+    if B_T:
+        b_bp = tl.make_block_ptr(b_ptr, (N, K), (stride_b, 1), (pid_n * BN, K0), (BN, BK), (1, 0))
+    else:
+        b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_b, 1), (K0, pid_n * BN), (BK, BN), (1, 0))
+    acc = tl.zeros((BM, BN), tl.float32)
+    for _ in range(K0, K, BK):
+        a = tl.load(a_bp, boundary_check=(0, 1), padding_option="zero")
+        if B_T:
+            acc = tl.dot(a, tl.load(b_bp, boundary_check=(0, 1)).T, acc)
+            b_bp = tl.advance(b_bp, (0, BK))
+        else:
+            acc = tl.dot(a, tl.load(b_bp, boundary_check=(1, 0)), acc)
+            b_bp = tl.advance(b_bp, (BK, 0))
+        a_bp = tl.advance(a_bp, (0, BK))
+    c_bp = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+    tl.store(c_bp, acc.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("b_t", [False, True])
+@pytest.mark.parametrize("block,num_warps", [((128, 128, 64), 4), ((64, 128, 32), 4), ((128, 256, 64), 8)])
+@pytest.mark.parametrize("shape,k0", [((333, 312, 1000), 0), ((256, 512, 512), 64), ((200, 144, 80), 8)])
+def test_block_pointer_matmul(torch, dtype, b_t, block, num_warps, shape, k0):
+    m, n, k = shape
+    bm, bn, bk = block
+    if dtype == "float32":
+        bk //= 2
+    a, b = _operands(torch, dtype, m, n, k, b_t)
+    full = torch.full((m + 40, n + 24), float("nan"), device="cuda")
+    c = full[:m, :n]
+    args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), k0)
+    meta = dict(BM=bm, BN=bn, BK=bk, B_T=b_t, num_warps=num_warps, num_stages=3)
+    _block_ptr_mm[(tessera.cdiv(m, bm), tessera.cdiv(n, bn))](*args, **meta)
+    A = a.double()[:, k0:]
+    B = (b.double().t() if b_t else b.double())[k0:, :]
+    err = ((c.double() - A @ B).abs() / (A.abs() @ B.abs() + 1e-30)).max().item()
+    assert err < 2e-3, err
+    outside = full.clone()
+    outside[:m, :n] = float("nan")
+    assert torch.isnan(outside).all(), "a store wrote outside C"
+    ptx = _block_ptr_mm.compile_only("nvptx", *args, **meta).assembly
+    # Strides the specialization knows to be multiples of 16: maps.
+    if ".target sm_90a" in ptx and a.stride(0) % 16 == 0 and b.stride(0) % 16 == 0:
+        assert "cp.async.bulk.tensor" in ptx
