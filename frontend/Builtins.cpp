@@ -272,9 +272,30 @@ ir::Value *toPointerShape(CodeGen &cg, ir::Value *v, ir::Value *ptr, const char 
   return cg.broadcastTo(v, ptr->type().shape(), loc);
 }
 
-bool isDescriptorParameter(const SValue &d);
+// Whether a tensor map the runtime builds may copy `d`'s blocks: a ":16"
+// descriptor parameter, a descriptor the kernel made with a last stride of
+// 1 and zero padding, or such a block pointer (makeBlockPtr); a target
+// checks that its base, extents and strides are still the kernel's
+// arguments or constants.
+bool tensorMapMayCopy(const SValue &d) {
+  if (!d.tensorMapReady || !d.elems[0].isTensor()) return false;
+  for (size_t field : {size_t(1), size_t(2)})
+    for (const SValue &v : d.elems[field].elems)
+      if (!v.isTensor()) return false;
+  return true;
+}
+
+// A desc_load's or desc_store's operands after the access's own: where
+// its block is in the tensor (base, extents, strides but the last, block
+// offsets), for a target that copies it with a tensor map (ir/Ops.def).
 std::vector<ir::Value *> blockOperands(CodeGen &cg, const SValue &d, const std::vector<SValue> &offsets,
-                                       std::vector<ir::Value *> ops, SourceLoc loc);
+                                       std::vector<ir::Value *> ops, SourceLoc loc) {
+  ops.push_back(d.elems[0].v);
+  for (const SValue &e : d.elems[1].elems) ops.push_back(e.v);
+  for (size_t i = 0; i + 1 < d.elems[2].elems.size(); ++i) ops.push_back(d.elems[2].elems[i].v);
+  for (const SValue &o : offsets) ops.push_back(cg.toTensor(o, loc, Type::i64()));
+  return ops;
+}
 
 SValue doLoad(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier", "eviction_policy",
@@ -307,7 +328,7 @@ SValue doLoad(CodeGen &cg, CallArgs &a) {
     // may read past the shape it names, which a map would not.)
     std::set<int64_t> dims(checked.begin(), checked.end());
     if (acc.mask && dims.size() == p.elems[4].elems.size() && padding != "nan" && attrs.empty() &&
-        isDescriptorParameter(p))
+        tensorMapMayCopy(p))
       return tensorValue(b.createValue(OpCode::DescLoad, blockOperands(cg, p, p.elems[3].elems, ops, a.loc),
                                        acc.ptrs->type().withElement(elem)));
     return tensorValue(b.createValue(OpCode::Load, ops, acc.ptrs->type().withElement(elem), std::move(attrs)));
@@ -878,30 +899,6 @@ SValue advance(CodeGen &cg, CallArgs &a) {
   return bp;
 }
 
-// A descriptor whose tensor map the runtime may build: a ":16" descriptor
-// parameter, or one the kernel made with a last stride of 1 and zero
-// padding (a target checks that its base, extents and strides are still
-// the kernel's arguments or constants).
-bool isDescriptorParameter(const SValue &d) {
-  if (!d.tensorMapReady || !d.elems[0].isTensor()) return false;
-  for (size_t field : {size_t(1), size_t(2)})
-    for (const SValue &v : d.elems[field].elems)
-      if (!v.isTensor()) return false;
-  return true;
-}
-
-// A desc_load's or desc_store's operands after the access's own: where
-// its block is in the tensor (base, extents, strides but the last, block
-// offsets), for a target that copies it with a tensor map (ir/Ops.def).
-std::vector<ir::Value *> blockOperands(CodeGen &cg, const SValue &d, const std::vector<SValue> &offsets,
-                                       std::vector<ir::Value *> ops, SourceLoc loc) {
-  ops.push_back(d.elems[0].v);
-  for (const SValue &e : d.elems[1].elems) ops.push_back(e.v);
-  for (size_t i = 0; i + 1 < d.elems[2].elems.size(); ++i) ops.push_back(d.elems[2].elems[i].v);
-  for (const SValue &o : offsets) ops.push_back(cg.toTensor(o, loc, Type::i64()));
-  return ops;
-}
-
 SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   if (store) cg.checkArgs(a, {"self", "offsets", "value"});
   else cg.checkArgs(a, {"self", "offsets"});
@@ -918,14 +915,14 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   auto withBlock = [&](std::vector<ir::Value *> ops) { return blockOperands(cg, d, offs.elems, std::move(ops), a.loc); };
   if (store) {
     ir::Value *v = cg.broadcastTo(cg.toTensor(cg.requireArg(a, 2, "value"), a.loc, elem), acc.ptrs->type().shape(), a.loc);
-    if (isDescriptorParameter(d)) b.create(OpCode::DescStore, withBlock({acc.ptrs, v, acc.mask}), {});
+    if (tensorMapMayCopy(d)) b.create(OpCode::DescStore, withBlock({acc.ptrs, v, acc.mask}), {});
     else b.create(OpCode::Store, {acc.ptrs, v, acc.mask}, {});
     return SValue::none();
   }
   double pad = d.elems[5].is(Kind::Str) && d.elems[5].s == "nan" ? std::nan("") : 0.0;
   ir::Value *zero = cg.splatTo(elem.isFloat() ? cg.constant(pad, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc);
   Type result = acc.ptrs->type().withElement(elem);
-  if (isDescriptorParameter(d)) return tensorValue(b.createValue(OpCode::DescLoad, withBlock({acc.ptrs, acc.mask, zero}), result));
+  if (tensorMapMayCopy(d)) return tensorValue(b.createValue(OpCode::DescLoad, withBlock({acc.ptrs, acc.mask, zero}), result));
   return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, result));
 }
 

@@ -37,7 +37,9 @@ struct SValue {
   const FunctionDef *fn = nullptr;
   std::vector<SValue> elems;   // tuple elements; method receiver at [0]; block pointer fields
   bool isDescriptor = false;   // block pointer made by make_tensor_descriptor
-  bool tensorMapReady = false; // a descriptor whose blocks a tensor map may copy (Builtins.cpp, isDescriptorParameter)
+  // A descriptor or block pointer whose blocks a tensor map may copy
+  // (Builtins.cpp, tensorMapMayCopy).
+  bool tensorMapReady = false;
   bool constPtr = false;       // pointers from a `tl.const` parameter: nothing may be stored through them
 
   static SValue none() { return {}; }
