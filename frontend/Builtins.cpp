@@ -370,11 +370,18 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
   if (const char *e = evictName(cg, a, stringArg(cg, a, 5, "eviction_policy", ""))) attrs.set("evict", ir::Attribute(e));
   if (p.is(Kind::BlockPtr)) {
     if (p.isDescriptor) cg.fail(a.loc, "store to a tensor descriptor with desc.store(offsets, value)");
-    BlockAccess acc = blockAccess(cg, p, p.elems[3].elems, boundaryCheck(cg, a, 3, p.elems[4].elems.size()), a.loc);
+    std::vector<int64_t> checked = boundaryCheck(cg, a, 3, p.elems[4].elems.size());
+    BlockAccess acc = blockAccess(cg, p, p.elems[3].elems, checked, a.loc);
     ir::Value *v = cg.broadcastTo(cg.toTensor(valV, a.loc, acc.ptrs->type().pointee()), acc.ptrs->type().shape(), a.loc);
     std::vector<ir::Value *> ops = {acc.ptrs, v};
     if (acc.mask) ops.push_back(acc.mask);
-    b.create(OpCode::Store, ops, {}, std::move(attrs));
+    // As for loads: checked along every dimension, a tensor map writes
+    // exactly what the mask lets through.
+    std::set<int64_t> dims(checked.begin(), checked.end());
+    if (acc.mask && dims.size() == p.elems[4].elems.size() && attrs.empty() && tensorMapMayCopy(p))
+      b.create(OpCode::DescStore, blockOperands(cg, p, p.elems[3].elems, ops, a.loc), {});
+    else
+      b.create(OpCode::Store, ops, {}, std::move(attrs));
     return SValue::none();
   }
   if (!p.isTensor() || !p.v->type().element().isPointer())

@@ -10,12 +10,41 @@
 // in the copy's i32 lies wholly outside the tensor (its extents are below
 // 2^31, jit._tensor_map_ready), so nothing is written then.
 #include "ir/Builder.h"
+#include "ir/analysis/WrittenArguments.h"
 #include "targets/gpu/Passes.h"
 #include "targets/gpu/TensorMaps.h"
+
+#include <set>
 
 namespace tessera::targets::gpu {
 
 using ir::OpCode;
+
+namespace {
+
+// The arguments that `f` reads global memory through; -1 stands for a
+// pointer not traced to one argument. A tma_store's wait covers only its
+// reading of the buffer, not the writes reaching global memory, so a
+// later read of the same tensor in the kernel could see old values: such
+// a store stays a store.
+std::set<int> readArguments(ir::Function &f) {
+  std::set<int> read;
+  f.walk([&](ir::Operation *op) {
+    if (op->is(OpCode::Load) || op->is(OpCode::DescLoad) || op->is(OpCode::AtomicRmw) || op->is(OpCode::AtomicCas))
+      read.insert(ir::pointerArgument(f, op->operand(0)));
+    else if (op->is(OpCode::AsyncCopy))
+      read.insert(ir::pointerArgument(f, op->operand(1)));
+    else if (op->is(OpCode::TmaCopy)) {
+      const ir::Value *map = op->operand(1);
+      const ir::Attribute *m =
+          map->isBlockArgument() && map->ownerBlock() == &f.entry() ? f.argAttrs(map->index()).find("tensor_map") : nullptr;
+      read.insert(m && m->isInts() && !m->getInts().empty() ? int(m->getInts()[0]) : -1);
+    }
+  });
+  return read;
+}
+
+} // namespace
 
 void tensorMapStores(ir::Module &m) {
   if (!m.attrs().getInt("tensor_maps", 0) || m.attrs().getInt("checked", 0)) return;
@@ -26,7 +55,10 @@ void tensorMapStores(ir::Module &m) {
     f->walk([&](ir::Operation *op) {
       if (op->is(OpCode::DescStore)) stores.push_back(op);
     });
+    std::set<int> read = stores.empty() ? std::set<int>{} : readArguments(*f);
     for (ir::Operation *st : stores) {
+      int written = ir::pointerArgument(*f, st->operand(0));
+      if (written < 0 || read.count(written) || read.count(-1)) continue;
       std::optional<TensorMapShape> shape = tensorMapShape(*st, atomBytes);
       ir::Type tile = st->operand(1)->type();
       // Half the shared memory at most, so that the stages of a loop before

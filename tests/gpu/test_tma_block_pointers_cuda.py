@@ -1,9 +1,11 @@
 """Block pointers (tl.make_block_ptr / tl.advance) whose loads check every
 dimension are descriptors' loads: on sm_90a their pipelined loop copies the
 blocks by tensor maps built at launch (elsewhere, and where a map cannot
-describe them, masked loads). A matmul against torch in float64 with
-ragged shapes, a start offset, B either major, C stored through a block
-pointer into a NaN-poisoned larger buffer."""
+describe them, masked loads). Their stores likewise, by a tensor map from
+shared memory, unless the kernel also reads the tensor (the map's writes
+are not waited for) or checks fewer dimensions. A matmul against torch in
+float64 with ragged shapes, a start offset, B either major, C stored
+through a block pointer into a NaN-poisoned larger buffer."""
 
 import os
 import sys
@@ -51,7 +53,8 @@ def test_block_pointer_matmul(torch, dtype, b_t, block, num_warps, shape, k0):
     if dtype == "float32":
         bk //= 2
     a, b = _operands(torch, dtype, m, n, k, b_t)
-    full = torch.full((m + 40, n + 24), float("nan"), device="cuda")
+    # C's rows a whole number of 16 elements apart: its store may be a map's.
+    full = torch.full((m + 40, n + 32 - n % 16), float("nan"), device="cuda")
     c = full[:m, :n]
     args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), k0)
     meta = dict(BM=bm, BN=bn, BK=bk, B_T=b_t, num_warps=num_warps, num_stages=3)
@@ -65,5 +68,60 @@ def test_block_pointer_matmul(torch, dtype, b_t, block, num_warps, shape, k0):
     assert torch.isnan(outside).all(), "a store wrote outside C"
     ptx = _block_ptr_mm.compile_only("nvptx", *args, **meta).assembly
     # Strides the specialization knows to be multiples of 16: maps.
-    if ".target sm_90a" in ptx and a.stride(0) % 16 == 0 and b.stride(0) % 16 == 0:
-        assert "cp.async.bulk.tensor" in ptx
+    if ".target sm_90a" in ptx:
+        # By a map unless C's block would take over half the shared memory
+        # (227 KiB on sm_90): 128x256 in fp32 is stored by pointers.
+        by_map = bm * bn * c.element_size() * 2 <= 227 * 1024
+        assert ("cp.async.bulk.tensor.2d.global.shared::cta" in ptx) == by_map
+        if a.stride(0) % 16 == 0 and b.stride(0) % 16 == 0:
+            assert "cp.async.bulk.tensor.2d.shared::cluster" in ptx
+
+
+@tessera.jit
+def _accumulate_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BM: tl.constexpr,
+                   BN: tl.constexpr, BK: tl.constexpr, MODE: tl.constexpr):
+    # C += A @ B with block pointers, C's block stored as MODE says.
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, 1), (pid_m * BM, 0), (BM, BK), (1, 0))
+    b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, 1), (0, pid_n * BN), (BK, BN), (1, 0))
+    c_bp = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+    acc = tl.zeros((BM, BN), tl.float32)
+    for _ in range(0, K, BK):
+        acc = tl.dot(tl.load(a_bp, boundary_check=(0, 1)), tl.load(b_bp, boundary_check=(0, 1)), acc)
+        a_bp = tl.advance(a_bp, (0, BK))
+        b_bp = tl.advance(b_bp, (BK, 0))
+    if MODE == "read_back":
+        acc += tl.load(c_bp, boundary_check=(0, 1)).to(tl.float32)
+    if MODE == "rows_checked":  # N is a whole number of blocks here
+        tl.store(c_bp, acc.to(c_ptr.dtype.element_ty), boundary_check=(0,))
+    else:
+        tl.store(c_bp, acc.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("mode", ["plain", "read_back", "rows_checked", "unaligned_rows"])
+def test_block_pointer_stores_by_map_or_not(torch, dtype, mode):
+    # C is right either way. Its store is a map's when plain; it stays a
+    # pointer store when C is read back in the kernel (C += A @ B), checked
+    # along the rows only, or when C's rows are 8 elements past a multiple
+    # of 16 apart (no map can describe them).
+    m, n, k = 200, 256 if mode == "rows_checked" else 176, 160
+    a, b = _operands(torch, dtype, m, n, k, False)
+    full = torch.full((m + 24, n + (8 if mode == "unaligned_rows" else 16)), float("nan"), device="cuda",
+                      dtype=getattr(torch, dtype))
+    c = full[:m, :n]
+    c0 = (torch.rand((m, n), device="cuda") * 4 - 2).to(c.dtype)
+    c.copy_(c0 if mode == "read_back" else torch.full_like(c, float("nan")))
+    args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0))
+    meta = dict(BM=64, BN=128, BK=32, MODE=mode, num_warps=4, num_stages=3)
+    _accumulate_mm[(tessera.cdiv(m, 64), tessera.cdiv(n, 128))](*args, **meta)
+    want = a.double() @ b.double() + (c0.double() if mode == "read_back" else 0)
+    err = ((c.double() - want).abs() / (a.double().abs() @ b.double().abs() + 1)).max().item()
+    assert err < 2e-3, err
+    outside = full.clone()
+    outside[:m, :n] = float("nan")
+    assert torch.isnan(outside).all(), "a store wrote outside C"
+    ptx = _accumulate_mm.compile_only("nvptx", *args, **meta).assembly
+    sm90a = ".target sm_90a" in ptx
+    assert ("cp.async.bulk.tensor.2d.global.shared::cta" in ptx) == (sm90a and mode == "plain")
+    assert ("cp.async.bulk.tensor.2d.shared::cluster" in ptx) == sm90a
