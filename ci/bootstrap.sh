@@ -37,3 +37,11 @@ if [ ! -f "$stamp" ] || ! cmp -s "$req" "$stamp"; then
   "$venv/bin/python" -m pip install -q -r "$req"
   cp "$req" "$stamp"
 fi
+
+# numpy's wheel, kept for ci/packages.sh's fresh virtual environment, so
+# that the test run reaches PyPI only here, at its start.
+wheels="$venv/wheels"
+numpy_req="$(grep -E '^numpy==' "$req")"
+if ! ls "$wheels"/numpy-"${numpy_req#numpy==}"-*.whl >/dev/null 2>&1; then
+  "$venv/bin/python" -m pip download -q --no-deps --only-binary=:all: -d "$wheels" "$numpy_req"
+fi

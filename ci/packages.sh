@@ -18,7 +18,8 @@ TESSERA_BUILD_DIR="$build" "$root/.venv/bin/pip" wheel -q --no-deps -w "$work/di
 wheel="$(ls "$work"/dist/tessera-*.whl)"
 echo "$(basename "$wheel") ($(( $(stat -c %s "$wheel") / 1024 / 1024 )) MiB)"
 python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install -q "$wheel" "$numpy"
+# Offline: numpy's wheel is the one ci/bootstrap.sh kept.
+"$work/venv/bin/pip" install -q --no-index --find-links "$root/.venv/wheels" "$wheel" "$numpy"
 # From elsewhere, so that only the installed package can be imported.
 (cd "$work" && TESSERA_CACHE_DIR="$work/cache" "$work/venv/bin/python" "$root/examples/python/run_all.py")
 installed="$("$work/venv/bin/python" -c 'import tessera; print(tessera.__file__)')"
