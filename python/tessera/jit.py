@@ -18,7 +18,7 @@ import re
 import sys
 import textwrap
 
-from . import _C, _checked, _launch, _source, _targets
+from . import _C, _array, _checked, _launch, _source, _targets
 from . import language as tl
 from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
@@ -110,12 +110,48 @@ def normalize_grid(grid, meta):
 
 def _read_only(value):
     """A host array that must not be written: numpy's writeable flag, or an
-    array interface's read-only bit (torch tensors have neither)."""
+    array interface's read-only bit (torch tensors have neither); or the
+    device copy of such an array (_stage_numpy)."""
+    if getattr(value, "_copy_of_read_only", False):
+        return True
     flags = getattr(value, "flags", None)
     if flags is not None and getattr(flags, "writeable", True) is False:
         return True
     iface = getattr(value, "__array_interface__", None)
     return bool(iface and iface.get("data") and len(iface["data"]) > 1 and iface["data"][1])
+
+
+# Backends whose kernels also take numpy arrays passed directly: the host's
+# memory is not the device's there, so each array is copied to the device
+# before the launch and back after it.
+_STAGING_BACKENDS = frozenset({"vulkan", "level_zero"})
+
+
+def _stage_numpy(backend, names, args, kwargs):
+    """(args, kwargs, copies) with every numpy array among the arguments
+    replaced by a copy on `backend`'s device, or None when there is none;
+    `copies` pairs each array with its copy. A copy of a read-only array
+    stays read-only to kernels. Arrays that are not C-contiguous are
+    refused: a kernel's strides would not describe the copy."""
+    import numpy as np
+    copies = []
+
+    def stage(name, value):
+        if not isinstance(value, np.ndarray):
+            return value
+        if not value.flags.c_contiguous:
+            raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "argument '%s' is a numpy array that is not C-contiguous; "
+                                  "a %s kernel copies numpy arrays to the device whole: pass np.ascontiguousarray(...) "
+                                  "or a tessera array on the device (tessera.from_numpy)" % (name, backend))
+        copy = _array.from_numpy(value, device=backend)
+        if not value.flags.writeable:
+            copy._copy_of_read_only = True
+        copies.append((value, copy))
+        return copy
+
+    args = tuple(stage(names[i] if i < len(names) else "#%d" % i, v) for i, v in enumerate(args))
+    kwargs = {k: stage(k, v) for k, v in kwargs.items()}
+    return (args, kwargs, copies) if copies else None
 
 
 def resolve_target(explicit, devices):
@@ -560,6 +596,10 @@ class JITFunction(KernelInterface):
              enable_reflect_ftz=None, **kwargs):
         fast = self._fast
         codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
+        if self.target is not None and _targets.backend_of(self.target) in _STAGING_BACKENDS:
+            staged = _stage_numpy(_targets.backend_of(self.target), self.arg_names, args, kwargs)
+            if staged is not None:
+                return self._run_staged(*staged, grid, num_warps, num_stages, debug, codegen)
         if codegen is not _PLAIN_CODEGEN:
             fast = False  # the lane keys no compile options beyond warps and stages
         if fast and debug is None and not self.debug:
@@ -574,6 +614,22 @@ class JITFunction(KernelInterface):
         self._launch(kernel, grid, bound, values, stream)
         if fast is not False and debug is None and not self.debug:
             self._remember(args, kwargs, num_warps, num_stages, kernel, bound, device, stream)
+        return kernel
+
+    def _run_staged(self, args, kwargs, copies, grid, num_warps, num_stages, debug, codegen):
+        """A launch whose numpy arrays were copied to the device: by the
+        Python path (the fast lane would remember copies made for this one
+        launch), then every writable array gets its copy back."""
+        kernel, bound, signature, values, device, checked = self._kernel_for(args, kwargs, num_warps, num_stages,
+                                                                              debug, codegen)
+        stream = _current_stream(device)
+        if checked:
+            self._run_checked(kernel, grid, bound, signature, values, device, stream)
+        else:
+            self._launch(kernel, grid, bound, values, stream)
+        for array, copy in copies:
+            if array.flags.writeable:
+                array[...] = copy.numpy()
         return kernel
 
     def _remember(self, args, kwargs, num_warps, num_stages, kernel, bound, device, native_stream):

@@ -72,7 +72,8 @@ public:
   }
 
   std::vector<std::string> pipeline() const override {
-    return {"inline", "lower-descriptor-loads", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize"};
+    return {"inline", "lower-descriptor-loads", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize",
+            "unroll-loops"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,

@@ -78,7 +78,7 @@ public:
 
   std::vector<std::string> pipeline() const override {
     return {"inline", "lower-descriptor-loads", "check-bounds", "canonicalize", "cse", "licm", "dce", "canonicalize", "pipeline-loops", "dce",
-            "assign-layouts", "dce", "sink-casts", "lower-to-threads", "allocate-shared", "insert-barriers"};
+            "unroll-loops", "assign-layouts", "dce", "sink-casts", "lower-to-threads", "allocate-shared", "insert-barriers"};
   }
 
   bool compile(ir::Module &module, const std::string &entry, const TargetOptions &options, CompiledKernel &out,

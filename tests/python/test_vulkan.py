@@ -87,9 +87,38 @@ def test_scalar_arguments_of_every_width():
     assert out.numpy().tolist() == [float(1 << 40)] * 8
 
 
-def test_host_arrays_are_refused_with_the_reason():
+def test_numpy_arrays_are_copied_in_and_out():
+    rng = np.random.default_rng(5)
+    n = 1001
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    for launch in range(3):  # the first launches learn device arrays; numpy ones still take the copies
+        if launch == 1:
+            axpy[(8,)](tessera.from_numpy(x, device="vulkan"), tessera.from_numpy(y, device="vulkan"),
+                       tessera.empty(n, device="vulkan"), 1.0, n, BLOCK=128)
+        out = np.full(n, np.nan, np.float32)
+        axpy[(8,)](x, y, out, 2.0 + launch, n, BLOCK=128)
+        np.testing.assert_allclose(out, (2.0 + launch) * x + y, rtol=1e-6)
+    # Read-only inputs are copied in, and stay unwritten.
+    ro = x.copy()
+    ro.flags.writeable = False
+    out = np.full(n, np.nan, np.float32)
+    axpy[(8,)](ro, y, out, 3.0, n, BLOCK=128)
+    np.testing.assert_allclose(out, 3.0 * x + y, rtol=1e-6)
+    assert np.array_equal(ro, x)
+
+
+def test_host_arrays_the_launch_cannot_copy_are_refused_with_the_reason():
+    x = np.zeros(8, np.float32)
+    ro = x.copy()
+    ro.flags.writeable = False
+    with pytest.raises(TypeError, match="stores through argument 'out_ptr', a read-only array"):
+        axpy[(1,)](x, x, ro, 1.0, 8, BLOCK=8)
+    with pytest.raises(tessera.TesseraError, match="argument 'out_ptr' is a numpy array that is not C-contiguous"):
+        axpy[(1,)](x, x, np.zeros((8, 2), np.float32)[:, 0], 1.0, 8, BLOCK=8)
+    # Another host array (a tessera array in host memory) is not copied.
     with pytest.raises(tessera.TesseraError, match="is on cpu, but the kernel is compiled for vulkan devices"):
-        axpy[(1,)](np.zeros(8, np.float32), np.zeros(8, np.float32), np.zeros(8, np.float32), 1.0, 8, BLOCK=8)
+        host = tessera.from_numpy(x, device="cpu")
+        axpy[(1,)](host, host, host, 1.0, 8, BLOCK=8)
 
 
 def test_binary_for_another_subgroup_size_is_refused():
