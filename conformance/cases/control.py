@@ -62,6 +62,43 @@ Case("control.if_for_while", control_kernel,
 
 
 @tessera.jit
+def unroll_kernel(x_ptr, bounds_ptr, out_ptr, BLOCK: tl.constexpr):
+    # tl.range's loop_unroll_factor with runtime bounds per program (some
+    # loops run no iteration): an order-dependent fold carrying a tile and a
+    # scalar, so a wrong count or order of iterations shows.
+    pid = tl.program_id(0)
+    lb, ub, step = tl.load(bounds_ptr + 3 * pid), tl.load(bounds_ptr + 3 * pid + 1), tl.load(bounds_ptr + 3 * pid + 2)
+    offs = tl.arange(0, BLOCK)
+    h = tl.zeros((BLOCK, ), tl.int32) + pid
+    count = 0
+    for i in tl.range(lb, ub, step, loop_unroll_factor=3):
+        h = (h * 31 + tl.load(x_ptr + i * BLOCK + offs)) % 1000003
+        count += 1
+    tl.store(out_ptr + pid * BLOCK + offs, h + count * 1000003)
+
+
+def unroll_inputs(rng, dt):
+    bounds = np.stack([rng.integers(-2, 6, 8), rng.integers(-2, 30, 8), rng.integers(1, 4, 8)], axis=1).astype(np.int32)
+    bounds[:, :2] += 2  # rows 0 .. 31 of x
+    return dict(x_ptr=rand(rng, 32 * 16, "i32", 0, 1000), bounds_ptr=bounds.reshape(-1), out_ptr=Out(8 * 16, "i32"),
+                BLOCK=16)
+
+
+def unroll_ref(a):
+    x, bounds = a["x_ptr"].reshape(32, 16).astype(np.int64), a["bounds_ptr"].reshape(8, 3)
+    out = np.empty((8, 16), np.int64)
+    for p, (lb, ub, step) in enumerate(bounds):
+        h, count = np.full(16, p, np.int64), 0
+        for i in range(lb, ub, step):
+            h, count = (h * 31 + x[i]) % 1000003, count + 1
+        out[p] = h + count * 1000003
+    return {"out_ptr": out.reshape(-1)}
+
+
+Case("control.range_unroll_factor", unroll_kernel, unroll_inputs, unroll_ref, dtypes=["i32"], grid=(8,))
+
+
+@tessera.jit
 def print_kernel(x_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, BLOCK))
     tl.device_print("x: ", x)
