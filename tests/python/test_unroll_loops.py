@@ -14,14 +14,14 @@ import tessera.language as tl
 from tessera import _C
 
 
-def _fold(x_ptr, out_ptr, lb, ub, step, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _fold(x_ptr, out_ptr, lb, ub, step, base, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     # An order-dependent fold of rows x[lb:ub:step] per lane, carrying two
     # values: a wrong iteration, order or count changes the result.
     offs = tl.arange(0, BLOCK)
     h = tl.zeros((BLOCK,), tl.int32) + 7
     count = tl.zeros((BLOCK,), tl.int32)
     for i in tl.range(lb, ub, step, loop_unroll_factor=UNROLL):
-        h = (h * 31 + tl.load(x_ptr + (i + 8) * BLOCK + offs)) % 1000003
+        h = (h * 31 + tl.load(x_ptr + (i - base + 8) * BLOCK + offs)) % 1000003
         count += 1
     tl.store(out_ptr + offs, h)
     tl.store(out_ptr + BLOCK + offs, count)
@@ -36,13 +36,14 @@ KERNELS = {}
 @pytest.mark.parametrize("unroll", [1, 2, 3, 4])
 @pytest.mark.parametrize("lb,ub,step", [(0, 0, 1), (5, 2, 1), (0, 1, 1), (0, 2, 1), (0, 3, 1), (0, 8, 1), (3, 17, 2),
                                         (2, 11, 3), (0, 37, 1), (-8, 5, 3), (-7, -1, 1)])
-def test_loop_unroll_factor_every_trip_count(target, unroll, lb, ub, step):
+@pytest.mark.parametrize("base", [0, 1 << 33])  # 64-bit bounds past 2^32
+def test_loop_unroll_factor_every_trip_count(target, unroll, lb, ub, step, base):
     if target not in KERNELS:
         KERNELS[target] = tessera.jit(target=target)(_fold)
     block = 16
     x = np.random.default_rng([unroll, lb + 100, ub + 100, step]).integers(0, 1000, (48, block), dtype=np.int32)
     out = np.full(2 * block, -1, np.int32)
-    KERNELS[target][(1,)](x, out, lb, ub, step, UNROLL=unroll, BLOCK=block)
+    KERNELS[target][(1,)](x, out, lb + base, ub + base, step, base, UNROLL=unroll, BLOCK=block)
     h, count = [7] * block, 0
     for i in range(lb, ub, step):
         h = [(v * 31 + int(r)) % 1000003 for v, r in zip(h, x[i + 8])]
