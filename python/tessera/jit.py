@@ -168,7 +168,7 @@ def resolve_target(explicit, devices):
     if len(kinds) > 1:
         raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "kernel arguments are on different devices: " +
                               ", ".join("%s on %s" % (n, d) for n, d in devices) +
-                              "; move them to one device (or pass target=...)")
+                              ("; move them to one device" + (" (or pass target=...)" if explicit is None else "")))
     device = kinds[0] if kinds else None
     if explicit is None:
         return _targets.target_of_device(device), device

@@ -115,6 +115,9 @@ def test_host_arrays_the_launch_cannot_copy_are_refused_with_the_reason():
         axpy[(1,)](x, x, ro, 1.0, 8, BLOCK=8)
     with pytest.raises(tessera.TesseraError, match="argument 'out_ptr' is a numpy array that is not C-contiguous"):
         axpy[(1,)](x, x, np.zeros((8, 2), np.float32)[:, 0], 1.0, 8, BLOCK=8)
+    # Mixed with a device array: no hint to pass the target the kernel has.
+    with pytest.raises(tessera.TesseraError, match=r"are on different devices: .*; move them to one device$"):
+        axpy[(1,)](tessera.from_numpy(x, device="cpu"), tessera.from_numpy(x, device="vulkan"), x, 1.0, 8, BLOCK=8)
     # Another host array (a tessera array in host memory) is not copied.
     with pytest.raises(tessera.TesseraError, match="is on cpu, but the kernel is compiled for vulkan devices"):
         host = tessera.from_numpy(x, device="cpu")
