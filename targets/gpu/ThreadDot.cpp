@@ -19,9 +19,34 @@ void ThreadLowering::lowerDot(const ir::Operation &op) {
   ir::Type accT = re.isFloat() ? (re.bitWidth() > 32 ? ir::Type::scalar(ir::ScalarKind::F64) : ir::Type::f32())
                                : ir::Type::scalar(re.bitWidth() > 32 ? ir::ScalarKind::I64 : ir::ScalarKind::I32);
   if (!re.isFloat() && !re.isSigned()) accT = ir::Type::scalar(re.bitWidth() > 32 ? ir::ScalarKind::U64 : ir::ScalarKind::U32);
-  ir::Value *sa = allocShared(at.element(), at.numElements()), *sb = allocShared(bt.element(), bt.numElements());
-  storeTileShared(get(op.operand(0)), layoutOf(at, op), sa);
-  storeTileShared(get(op.operand(1)), layoutOf(bt, op), sb);
+  int64_t batches = batched ? at.shape()[0] : 1;
+  // Operands larger together than the target's shared memory go through
+  // it in slices of k (lavapipe has 32 KiB: a 64x128 by 128x16 f32 dot
+  // needs 40): each slice's elements are stored, the others go to one
+  // spare slot, and the loop runs over the slice.
+  int64_t bytes = at.numElements() * storageBytes(at.element()) + bt.numElements() * storageBytes(bt.element());
+  int64_t limit = moduleAttrs.getInt("shared_memory_limit", 0), slices = 1;
+  while (limit > 0 && bytes / slices > limit && K % (slices * 2) == 0) slices *= 2;
+  int64_t KS = K / slices;
+  ir::Value *sa = allocShared(at.element(), batches * M * KS + (slices > 1)),
+            *sb = allocShared(bt.element(), batches * KS * N + (slices > 1));
+  // Stores slice `s` of operand `v` (k is dimension `kDim` of its layout).
+  auto storeSlice = [&](const ir::Value *v, ir::Type t, ir::Value *buffer, size_t kDim, int64_t s) {
+    const TileLayout &lo = layoutOf(t, op);
+    if (slices == 1) return storeTileShared(get(v), lo, buffer);
+    std::vector<int64_t> shape = t.shape();
+    shape[kDim] = KS;
+    ir::Value *spare = i32(batches * shape[batched] * shape[batched + 1]), *first = i32(s * KS);
+    for (int r = 0; r < lo.numRegs; ++r) {
+      if (lo.isCopy(r)) continue;
+      std::vector<ir::Value *> c;
+      for (size_t d = 0; d < size_t(t.rank()); ++d) c.push_back(coord(lo, r, d));
+      ir::Value *k = sub(c[kDim], first);
+      ir::Value *inside = bitAnd(cmp("ge", c[kDim], first), cmp("lt", k, i32(KS)));
+      c[kDim] = k;
+      storeShared(buffer, select(inside, rowMajorIndex(c, shape), spare), get(v)[size_t(r)]);
+    }
+  };
 
   const TileLayout &l = layoutOf(rt, op);
   if (op.operand(2)->type().layout() != rt.layout()) fail(op, "has an accumulator in another layout than its result");
@@ -40,22 +65,22 @@ void ThreadLowering::lowerDot(const ir::Operation &op) {
     regRow.push_back(int(ri - rowKeys.begin()));
     regCol.push_back(int(ci - colKeys.begin()));
   }
-  // a[batch][m][k] at (batch * M + m) * K + k; b[batch][k][n] at batch * K * N + k * N + n.
+  // a[batch][m][k] at (batch * M + m) * KS + k; b[batch][k][n] at batch * KS * N + k * N + n (k within the slice).
   std::vector<ir::Value *> rowBase, colBase;
   for (int r : rowRep) {
     ir::Value *row = coord(l, r, batched);
     if (batched) row = add(row, mul(coord(l, r, 0), i32(M)));
-    rowBase.push_back(mul(row, i32(K)));
+    rowBase.push_back(mul(row, i32(KS)));
   }
   for (int r : colRep) {
     ir::Value *col = coord(l, r, batched + 1);
-    if (batched) col = add(col, mul(coord(l, r, 0), i32(K * N)));
+    if (batched) col = add(col, mul(coord(l, r, 0), i32(KS * N)));
     colBase.push_back(col);
   }
-  Regs init;
-  for (int r = 0; r < l.numRegs; ++r) init.push_back(cast(c[size_t(r)], accT));
+  Regs acc;
+  for (int r = 0; r < l.numRegs; ++r) acc.push_back(cast(c[size_t(r)], accT));
   bool fp = accT.isFloat();
-  Regs acc = loop(i32(K), init, [&](ir::Value *k, const Regs &sum) {
+  auto step = [&](ir::Value *k, const Regs &sum) {
     std::vector<ir::Value *> av, bv;
     for (ir::Value *base : rowBase) av.push_back(cast(loadShared(sa, add(base, k)), accT));
     ir::Value *kRow = mul(k, i32(N));
@@ -67,7 +92,12 @@ void ThreadLowering::lowerDot(const ir::Operation &op) {
                         : b.sameType(ir::OpCode::Add, {b.sameType(ir::OpCode::Mul, {x, y}), sum[size_t(r)]}));
     }
     return next;
-  });
+  };
+  for (int64_t s = 0; s < slices; ++s) {
+    storeSlice(op.operand(0), at, sa, batched + 1, s);
+    storeSlice(op.operand(1), bt, sb, batched, s);
+    acc = loop(i32(KS), acc, step);
+  }
   Regs out;
   for (int r = 0; r < l.numRegs; ++r) out.push_back(cast(acc[size_t(r)], re));
   set(op.result(), out);

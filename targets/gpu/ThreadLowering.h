@@ -60,6 +60,9 @@ struct TileLayout {
 
 using Regs = std::vector<ir::Value *>;
 
+// Bytes an element of `elem` (or of a tile of it) takes in shared memory.
+int64_t storageBytes(ir::Type elem);
+
 class ThreadLowering {
 public:
   ThreadLowering(const ir::Function &kernel, ir::Function &out, int numWarps, int warpSize, std::string target);

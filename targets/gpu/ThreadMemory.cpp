@@ -9,12 +9,12 @@ namespace tessera::targets::gpu {
 
 using ir::OpCode;
 
-namespace {
-
 int64_t storageBytes(ir::Type elem) {
   elem = elem.element();
   return elem.isPointer() ? 8 : std::max(1, elem.bitWidth() / 8);
 }
+
+namespace {
 
 // The dimension register 1 of `l` steps along by one, or -1.
 int64_t contiguousDim(const TileLayout &l) {
