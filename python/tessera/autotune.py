@@ -2,9 +2,12 @@
 
 The autotuner really times every config (testing.do_bench) the first time it
 sees a key and keeps the fastest; later calls with that key launch it directly.
+Before timing, it compiles the configs side by side on the machine's cores
+(`TESSERA_AUTOTUNE_THREADS` caps them; 1: one by one).
 """
 
 import builtins
+import concurrent.futures
 import os
 import time
 
@@ -165,6 +168,24 @@ class Autotuner(_Wrapper):
             # is, the launch with the "best" raises the error).
             return [float("inf")] * 3
 
+    def _compile_all(self, args, kwargs, configs):
+        """Compiles `configs` on threads before they are timed one by one:
+        the compiler releases the GIL, so the machine's cores share the
+        work. Best effort: a config that fails to compile here is compiled
+        again when timed, which reports (or skips) it as before."""
+        workers = min(len(configs), os.cpu_count() or 1, int(os.environ.get("TESSERA_AUTOTUNE_THREADS", "0") or 64))
+        if workers < 2 or not hasattr(self.fn, "warmup"):
+            return
+
+        def compile_one(config):
+            try:
+                self.fn.warmup(*args, **kwargs, **config.all_kwargs())
+            except Exception:  # noqa: BLE001 (reported when the config is timed)
+                pass
+
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            list(pool.map(compile_one, configs))
+
     def run(self, *args, **kwargs):
         self.nargs = dict(zip(self.arg_names, args))
         tuned = False
@@ -174,7 +195,9 @@ class Autotuner(_Wrapper):
             if key not in self.cache:
                 tuned = True
                 start = time.time()
-                timings = {c: self._bench(*args, config=c, **kwargs) for c in self.prune_configs(kwargs)}
+                configs = self.prune_configs(kwargs)
+                self._compile_all(args, kwargs, configs)
+                timings = {c: self._bench(*args, config=c, **kwargs) for c in configs}
                 self.bench_time = time.time() - start
                 self.configs_timings = timings
                 self.cache[key] = builtins.min(timings, key=lambda c: _median(timings[c]))
@@ -224,10 +247,17 @@ class Heuristics(_Wrapper):
     def __init__(self, fn, arg_names, values):
         self.fn, self.arg_names, self.values = fn, list(arg_names), dict(values)
 
-    def run(self, *args, **kwargs):
+    def _with_values(self, args, kwargs):
         for name, rule in self.values.items():
             kwargs[name] = rule({**dict(zip(self.arg_names, args)), **kwargs})
-        return self.fn.run(*args, **kwargs)
+        return kwargs
+
+    def run(self, *args, **kwargs):
+        return self.fn.run(*args, **self._with_values(args, kwargs))
+
+    def warmup(self, *args, **kwargs):
+        """Compiles what run would launch (the rules applied), launching nothing."""
+        return self.fn.warmup(*args, **self._with_values(args, kwargs))
 
 
 def heuristics(values):

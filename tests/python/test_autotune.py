@@ -2,6 +2,8 @@
 a known time (a fake compile whose kernels sleep by BLOCK)."""
 
 import os
+import sys
+import threading
 import time
 
 import numpy as np
@@ -121,6 +123,46 @@ def test_heuristics(sleepy):
 
     k[(1,)](np.zeros(4, np.float32), 20)
     assert compiles[-1]["BLOCK"] == "32"
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+def test_configs_compile_side_by_side_before_they_are_timed(sleepy, monkeypatch, threads):
+    _, compiles = sleepy
+    spans = []
+    timed = _C.compile
+
+    def slow_compile(*args, **kw):  # as the real one, the GIL released meanwhile
+        start = time.perf_counter()
+        time.sleep(0.05)
+        kernel = timed(*args, **kw)
+        spans.append((start, time.perf_counter(), threading.get_ident()))
+        return kernel
+
+    monkeypatch.setattr(_C, "compile", slow_compile)
+    monkeypatch.setattr(sys.modules["tessera.autotune"].os, "cpu_count", lambda: 8)
+    monkeypatch.setenv("TESSERA_AUTOTUNE_THREADS", threads)
+    k = make_kernel()
+    k[(1,)](np.zeros(8, np.float32), 256)
+    assert k.best_config.kwargs == {"BLOCK": 32}
+    assert sorted(c["BLOCK"] for c in compiles) == ["16", "32", "64"]  # each once: the timing found them compiled
+    overlapping = any(a[0] < b[1] and b[0] < a[1] for a in spans for b in spans if a is not b)
+    assert overlapping == (threads != "1")
+    assert (len({t for _, _, t in spans}) > 1) == (threads != "1")
+
+
+def test_autotuned_heuristics_compile_with_their_rules(sleepy, monkeypatch):
+    _, compiles = sleepy
+    monkeypatch.setattr(sys.modules["tessera.autotune"].os, "cpu_count", lambda: 8)
+
+    @tessera.autotune(configs=[tessera.Config({"BLOCK": b}, num_warps=4) for b in (16, 32, 64)], key=["n"],
+                      warmup=1, rep=5)
+    @tessera.heuristics({"EVEN": lambda args: args["n"] % 2 == 0})
+    @tessera.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+        pass
+
+    k[(1,)](np.zeros(8, np.float32), 256)
+    assert sorted((c["BLOCK"], c["EVEN"]) for c in compiles) == [("16", "True"), ("32", "True"), ("64", "True")]
 
 
 def test_config():
