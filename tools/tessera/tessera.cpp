@@ -50,7 +50,8 @@ static const char *kCompileHelp =
     "  --checked               checked mode: bounds-check every load, store and atomic (the\n"
     "                          kernel takes buffer sizes and a report pointer; docs/checked-mode.md)\n"
     "  --target NAME           compile for a target (tessera targets lists them)\n"
-    "  --arch ARCH             its architecture (sm_80, sm_90a, gfx90a, gfx942, gfx1100...)\n"
+    "  --flavour vulkan|opencl with --target spirv: which SPIR-V (the same as --target vulkan|opencl)\n"
+    "  --arch ARCH             its architecture (sm_80, sm_90a, gfx90a, gfx942, gfx1100, sg32-48k...)\n"
     "  --num-warps N           warps per program (GPU targets)\n"
     "  --num-stages N          software-pipelining depth (GPU targets; default: the target's)\n"
     "  -o FILE                 write the binary here\n"
@@ -91,7 +92,7 @@ static std::vector<std::string> splitTopLevel(const std::string &s) {
 
 static int compile(int argc, char **argv) {
   frontend::CompileRequest req;
-  std::string signature, pipeline, target, output, emit, arch, aotPrefix;
+  std::string signature, pipeline, target, flavour, output, emit, arch, aotPrefix;
   std::vector<std::string> aotTargets;
   bool checked = false;
   int numWarps = 0, numStages = 0;
@@ -118,6 +119,7 @@ static int compile(int argc, char **argv) {
     } else if (a == "--inline-calls") req.inlineCalls = true;
     else if (a == "--pipeline") pipeline = next();
     else if (a == "--target") target = next();
+    else if (a == "--flavour") flavour = next();
     else if (a == "-o") output = next();
     else if (a == "--emit") emit = next();
     else if (a == "--arch") arch = next();
@@ -130,6 +132,14 @@ static int compile(int argc, char **argv) {
     else if (a == "--checked") checked = true;
     else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
     else req.filename = a;
+  }
+  // `--target spirv --flavour opencl` names the target `opencl` names.
+  if (!flavour.empty()) {
+    if (flavour != "vulkan" && flavour != "opencl")
+      return usage("--flavour is vulkan or opencl, not '" + flavour + "'");
+    if (target != "spirv" && target != flavour)
+      return usage("--flavour goes with --target spirv (found --target '" + target + "')");
+    target = flavour;
   }
   if (req.filename.empty() || req.filename == "<kernel>") return usage("no input file");
   std::ifstream in(req.filename);

@@ -6,6 +6,12 @@
 # RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target opencl --arch sg16-64k --emit asm | FileCheck %s --check-prefix=OPENCL
 # RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target opencl -o %t.cl.spv
 # RUN: spirv-val --target-env opencl2.2 %t.cl.spv
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target spirv --flavour vulkan --arch sg32-48k --emit asm | FileCheck %s
+# RUN: tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target spirv --flavour opencl --arch sg16-64k --emit asm | FileCheck %s --check-prefix=OPENCL
+# RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target nvptx --flavour opencl 2>&1 | FileCheck %s --check-prefix=FLAVOUR-TARGET
+# RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target spirv --flavour metal 2>&1 | FileCheck %s --check-prefix=FLAVOUR-NAME
+# FLAVOUR-TARGET: --flavour goes with --target spirv (found --target 'nvptx')
+# FLAVOUR-NAME: --flavour is vulkan or opencl, not 'metal'
 # nvptx/vector_add.py's `add` as a Vulkan compute shader: arguments in one
 # push-constant block (pointers are 64-bit buffer device addresses), 16-byte
 # loads and stores through PhysicalStorageBuffer pointers, 4 subgroups of 32.
