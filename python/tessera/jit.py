@@ -671,6 +671,11 @@ class JITFunction(KernelInterface):
         run, without launching it (Triton's JITFunction.warmup); `grid` is
         accepted and unused."""
         codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
+        if self.target is not None and _targets.backend_of(self.target) in _STAGING_BACKENDS:
+            # Specialized on the device copies a launch would make.
+            staged = _stage_numpy(_targets.backend_of(self.target), self.arg_names, args, kwargs)
+            if staged is not None:
+                args, kwargs = staged[0], staged[1]
         return self._kernel_for(args, kwargs, num_warps, num_stages, debug, codegen)[0]
 
     def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN):

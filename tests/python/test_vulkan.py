@@ -98,6 +98,13 @@ def test_numpy_arrays_are_copied_in_and_out():
         out = np.full(n, np.nan, np.float32)
         axpy[(8,)](x, y, out, 2.0 + launch, n, BLOCK=128)
         np.testing.assert_allclose(out, (2.0 + launch) * x + y, rtol=1e-6)
+    # warmup compiles what such a launch runs: the launch after it compiles nothing.
+    kernels = len(axpy.cache)
+    axpy.warmup(x, y, out, 1.0, n, BLOCK=64, grid=(1,))
+    assert len(axpy.cache) == kernels + 1
+    axpy[(16,)](x, y, out, 1.0, n, BLOCK=64)
+    assert len(axpy.cache) == kernels + 1
+    np.testing.assert_allclose(out, x + y, rtol=1e-6)
     # Read-only inputs are copied in, and stay unwritten.
     ro = x.copy()
     ro.flags.writeable = False
