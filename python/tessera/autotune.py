@@ -173,7 +173,7 @@ class Autotuner(_Wrapper):
         the compiler releases the GIL, so the machine's cores share the
         work. Best effort: a config that fails to compile here is compiled
         again when timed, which reports (or skips) it as before."""
-        workers = min(len(configs), os.cpu_count() or 1, int(os.environ.get("TESSERA_AUTOTUNE_THREADS", "0") or 64))
+        workers = min(len(configs), os.cpu_count() or 1, int(os.environ.get("TESSERA_AUTOTUNE_THREADS") or 64))
         if workers < 2 or not hasattr(self.fn, "warmup"):
             return
 

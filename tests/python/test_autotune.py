@@ -125,7 +125,7 @@ def test_heuristics(sleepy):
     assert compiles[-1]["BLOCK"] == "32"
 
 
-@pytest.mark.parametrize("threads", ["1", "3"])
+@pytest.mark.parametrize("threads", ["1", "3", None])  # None: unset, as many as cores
 def test_configs_compile_side_by_side_before_they_are_timed(sleepy, monkeypatch, threads):
     _, compiles = sleepy
     spans = []
@@ -140,7 +140,10 @@ def test_configs_compile_side_by_side_before_they_are_timed(sleepy, monkeypatch,
 
     monkeypatch.setattr(_C, "compile", slow_compile)
     monkeypatch.setattr(sys.modules["tessera.autotune"].os, "cpu_count", lambda: 8)
-    monkeypatch.setenv("TESSERA_AUTOTUNE_THREADS", threads)
+    if threads is None:
+        monkeypatch.delenv("TESSERA_AUTOTUNE_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("TESSERA_AUTOTUNE_THREADS", threads)
     k = make_kernel()
     k[(1,)](np.zeros(8, np.float32), 256)
     assert k.best_config.kwargs == {"BLOCK": 32}
