@@ -285,6 +285,15 @@ bool tensorMapMayCopy(const SValue &d) {
   return true;
 }
 
+// Whether a block-pointer access checked along dimensions `checked`, with
+// access attributes `attrs`, may be a descriptor's: checked along every
+// dimension (unchecked, a block may reach past the shape it names, which a
+// map would not), no cache or eviction hints, and a map may copy it.
+bool blockAccessMayUseMap(const SValue &p, const std::vector<int64_t> &checked, const ir::AttrDict &attrs) {
+  std::set<int64_t> dims(checked.begin(), checked.end());
+  return dims.size() == p.elems[4].elems.size() && attrs.empty() && tensorMapMayCopy(p);
+}
+
 // A desc_load's or desc_store's operands after the access's own: where
 // its block is in the tensor (base, extents, strides but the last, block
 // offsets), for a target that copies it with a tensor map (ir/Ops.def).
@@ -323,12 +332,8 @@ SValue doLoad(CodeGen &cg, CallArgs &a) {
       if (padding == "nan" && !elem.isFloat()) cg.fail(a.loc, "padding_option \"nan\" needs a float block");
       ops.push_back(cg.splatTo(elem.isFloat() ? cg.constant(pad, elem) : cg.constant(BigInt(0), elem), acc.ptrs->type().shape(), a.loc));
     }
-    // Checked along every dimension, it is a descriptor's load: a tensor
-    // map fills what lies outside with the padding too. (Unchecked, a block
-    // may read past the shape it names, which a map would not.)
-    std::set<int64_t> dims(checked.begin(), checked.end());
-    if (acc.mask && dims.size() == p.elems[4].elems.size() && padding != "nan" && attrs.empty() &&
-        tensorMapMayCopy(p))
+    // A tensor map fills what lies outside with zeros, the padding.
+    if (acc.mask && padding != "nan" && blockAccessMayUseMap(p, checked, attrs))
       return tensorValue(b.createValue(OpCode::DescLoad, blockOperands(cg, p, p.elems[3].elems, ops, a.loc),
                                        acc.ptrs->type().withElement(elem)));
     return tensorValue(b.createValue(OpCode::Load, ops, acc.ptrs->type().withElement(elem), std::move(attrs)));
@@ -375,10 +380,8 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
     ir::Value *v = cg.broadcastTo(cg.toTensor(valV, a.loc, acc.ptrs->type().pointee()), acc.ptrs->type().shape(), a.loc);
     std::vector<ir::Value *> ops = {acc.ptrs, v};
     if (acc.mask) ops.push_back(acc.mask);
-    // As for loads: checked along every dimension, a tensor map writes
-    // exactly what the mask lets through.
-    std::set<int64_t> dims(checked.begin(), checked.end());
-    if (acc.mask && dims.size() == p.elems[4].elems.size() && attrs.empty() && tensorMapMayCopy(p))
+    // A tensor map writes exactly what the mask lets through.
+    if (acc.mask && blockAccessMayUseMap(p, checked, attrs))
       b.create(OpCode::DescStore, blockOperands(cg, p, p.elems[3].elems, ops, a.loc), {});
     else
       b.create(OpCode::Store, ops, {}, std::move(attrs));

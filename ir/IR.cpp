@@ -247,6 +247,13 @@ bool parseTensorMapFactor(const std::string &text, bool &isArgument, int64_t &va
   return true;
 }
 
+int tensorMapTensor(const Function &f, unsigned arg) {
+  const Attribute *map = f.argAttrs(arg).find("tensor_map");
+  if (!map || !map->isInts() || map->getInts().empty()) return -1;
+  int64_t d = map->getInts()[0];
+  return d >= 0 && d < int64_t(f.numArguments()) ? int(d) : -1;
+}
+
 std::vector<TensorMapField> tensorMapFields(const Function &f, unsigned arg) {
   const Attribute *map = f.argAttrs(arg).find("tensor_map");
   if (!map || !map->isInts() || map->getInts().size() < 3) return {};

@@ -387,5 +387,8 @@ bool parseTensorMapFactor(const std::string &text, bool &isArgument, int64_t &va
 // rank long): its tensor_map_fields, or for a host descriptor the
 // arguments after the base. Empty when `arg` is no well-formed tensor map.
 std::vector<TensorMapField> tensorMapFields(const Function &f, unsigned arg);
+// The argument whose tensor tensor_map argument `arg` of `f` describes
+// (the attribute's d), or -1 when `arg` is no tensor map.
+int tensorMapTensor(const Function &f, unsigned arg);
 
 } // namespace tessera::ir

@@ -14,10 +14,9 @@ public:
     visit(f_.entry());
     // A tensor map that a target's stores write through (ir/IR.h).
     for (unsigned i = 0; i < f_.numArguments(); ++i)
-      if (const Attribute *m = f_.argAttrs(i).find("tensor_map"); m && m->isInts() && !m->getInts().empty()) {
+      if (int d = tensorMapTensor(f_, i); d >= 0) {
         const Attribute *stores = f_.argAttrs(i).find("stores");
-        int64_t d = m->getInts()[0];
-        if (stores && stores->isBool() && stores->getBool() && d >= 0 && d < int64_t(written_.size())) written_[size_t(d)] = true;
+        if (stores && stores->isBool() && stores->getBool()) written_[size_t(d)] = true;
       }
     return written_;
   }

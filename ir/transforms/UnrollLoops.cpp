@@ -41,8 +41,8 @@ void unroll(Operation *loop, int64_t n) {
   for (unsigned r = 0; r < loop->numResults(); ++r) types.push_back(loop->result(r)->type());
   // Either loop may run no iteration: neither is `nonempty`.
   loop->attrs().erase("nonempty");
+  loop->attrs().erase("unroll");
   AttrDict attrs = loop->attrs();
-  attrs.erase("unroll");
   std::vector<Value *> offsets = {nullptr};  // of copy c's induction variable from the group's
   for (int64_t c = 1; c < n; ++c) offsets.push_back(b.sameType(OpCode::Mul, {step, b.constantInt(c, t)}));
   std::vector<Value *> operands = {lb, split, b.sameType(OpCode::Mul, {step, b.constantInt(n, t)})};
@@ -66,7 +66,6 @@ void unroll(Operation *loop, int64_t n) {
 
   loop->setOperand(0, split);
   for (unsigned r = 0; r < groupsLoop->numResults(); ++r) loop->setOperand(3 + r, groupsLoop->result(r));
-  loop->attrs().erase("unroll");
 }
 
 } // namespace

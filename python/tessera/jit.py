@@ -342,6 +342,7 @@ class JITFunction(KernelInterface):
         self.debug = debug       # checked mode (tessera/_checked.py); None: TESSERA_DEBUG decides
         self._reports = None     # the checked mode's report buffers
         self._fast = None        # the launch fast lane (_launch.py), made on the first launch
+        self._staging = None     # the backend numpy arrays are copied to (_stage_numpy), or False; at first use
         self._replaced_src = None  # a source text compiled instead of fn's (_unsafe_update_src)
         self._repr = None          # names compiled kernels from their Specialization (jit(repr=))
         self.launch_metadata = None  # (grid, kernel, args) -> the profiler's name and metrics (jit(launch_metadata=))
@@ -358,6 +359,7 @@ class JITFunction(KernelInterface):
         # The fast lane's keys leave the target out (it follows from the
         # device): a new target starts it afresh.
         self._target = value
+        self._staging = None
         if self._fast:
             self._fast.clear()
 
@@ -596,10 +598,9 @@ class JITFunction(KernelInterface):
              enable_reflect_ftz=None, **kwargs):
         fast = self._fast
         codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
-        if self.target is not None and _targets.backend_of(self.target) in _STAGING_BACKENDS:
-            staged = _stage_numpy(_targets.backend_of(self.target), self.arg_names, args, kwargs)
-            if staged is not None:
-                return self._run_staged(*staged, grid, num_warps, num_stages, debug, codegen)
+        staged = self._stage(args, kwargs)
+        if staged is not None:
+            return self._run_staged(*staged, grid, num_warps, num_stages, debug, codegen)
         if codegen is not _PLAIN_CODEGEN:
             fast = False  # the lane keys no compile options beyond warps and stages
         if fast and debug is None and not self.debug:
@@ -615,6 +616,15 @@ class JITFunction(KernelInterface):
         if fast is not False and debug is None and not self.debug:
             self._remember(args, kwargs, num_warps, num_stages, kernel, bound, device, stream)
         return kernel
+
+    def _stage(self, args, kwargs):
+        """_stage_numpy's (args, kwargs, copies) for this kernel's target, or
+        None: a target whose device is not the host's memory, and numpy
+        arrays among the arguments."""
+        if self._staging is None:
+            backend = _targets.backend_of(self.target) if self.target is not None else None
+            self._staging = backend if backend in _STAGING_BACKENDS else False
+        return _stage_numpy(self._staging, self.arg_names, args, kwargs) if self._staging else None
 
     def _run_staged(self, args, kwargs, copies, grid, num_warps, num_stages, debug, codegen):
         """A launch whose numpy arrays were copied to the device: by the
@@ -671,11 +681,9 @@ class JITFunction(KernelInterface):
         run, without launching it (Triton's JITFunction.warmup); `grid` is
         accepted and unused."""
         codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
-        if self.target is not None and _targets.backend_of(self.target) in _STAGING_BACKENDS:
-            # Specialized on the device copies a launch would make.
-            staged = _stage_numpy(_targets.backend_of(self.target), self.arg_names, args, kwargs)
-            if staged is not None:
-                args, kwargs = staged[0], staged[1]
+        staged = self._stage(args, kwargs)  # specialized on the device copies a launch would make
+        if staged is not None:
+            args, kwargs = staged[0], staged[1]
         return self._kernel_for(args, kwargs, num_warps, num_stages, debug, codegen)[0]
 
     def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN):

@@ -36,9 +36,7 @@ std::set<int> readArguments(ir::Function &f) {
       read.insert(ir::pointerArgument(f, op->operand(1)));
     else if (op->is(OpCode::TmaCopy)) {
       const ir::Value *map = op->operand(1);
-      const ir::Attribute *m =
-          map->isBlockArgument() && map->ownerBlock() == &f.entry() ? f.argAttrs(map->index()).find("tensor_map") : nullptr;
-      read.insert(m && m->isInts() && !m->getInts().empty() ? int(m->getInts()[0]) : -1);
+      read.insert(map->isBlockArgument() && map->ownerBlock() == &f.entry() ? ir::tensorMapTensor(f, map->index()) : -1);
     }
   });
   return read;
