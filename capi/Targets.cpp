@@ -27,13 +27,14 @@ std::unique_ptr<RowMirror> mirror(const targets::TargetRow &row) {
   for (size_t i = 0; i < row.flavours.size(); ++i) {
     const targets::TargetFlavour &f = row.flavours[i];
     m->flavours.push_back({sizeof(tessera_target_flavour), f.name, f.backend, f.torchDevice, f.torchBuild,
-                           m->dlpack[i].data(), m->dlpack[i].size()});
+                           m->dlpack[i].data(), m->dlpack[i].size(), f.deviceName, f.explicitOnly ? 1 : 0,
+                           f.stagesHostArrays ? 1 : 0, f.timer, f.tritonBackend});
   }
   for (const tessera_target_flavour &f : m->flavours) m->flavourPointers.push_back(&f);
   m->info = {sizeof(tessera_target_info), row.name, row.present() ? 1 : 0, row.generator,
              m->aliases.data(), m->aliasFlavours.data(), m->aliases.size(),
              m->flavourPointers.data(), m->flavourPointers.size(),
-             m->formats.data(), m->formats.size(), row.specializesPointerRange ? 1 : 0};
+             m->formats.data(), m->formats.size(), row.specializesPointerRange ? 1 : 0, row.archPrefix};
   return m;
 }
 

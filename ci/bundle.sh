@@ -43,6 +43,10 @@ cp -r "$root/python/tessera" "$stage/python/"
 cp -r "$root/tests/python" "$root/tests/gpu" "$stage/tests/"
 # tests/python compiles the hand-written ABI kernels from here.
 cp "$root/tests/unit/runtime/abi_kernels.c" "$stage/tests/unit/runtime/"
+# tests/python checks the ctypes binding against the header it is generated from.
+mkdir -p "$stage/include/tessera" "$stage/tools"
+cp "$root/include/tessera/tessera.h" "$stage/include/tessera/"
+cp "$root/tools/gen_capi_binding.py" "$stage/tools/"
 cp -r "$root/conformance" "$stage/"
 mkdir -p "$stage/examples" && cp -r "$root/examples/python" "$stage/examples/"
 if [ -n "$aot" ]; then  # run with LD_LIBRARY_PATH=examples/aot

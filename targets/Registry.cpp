@@ -26,23 +26,28 @@ std::vector<TargetRow> makeRows() {
   return {
       {.name = "cpu",
        .aliases = {{"host", ""}},
-       .flavours = {{"", "host", "cpu", "", {kDLCPU}}},
+       .flavours = {{.name = "", .backend = "host", .torchDevice = "cpu", .torchBuild = "", .dlpackDevices = {kDLCPU},
+                    .deviceName = "cpu", .timer = "host_clock", .tritonBackend = "cpu"}},
        .formats = {"elf-shared-object"},
        .generator = "LLVM x86-64 -> shared object (lld)",
        .llvmTarget = "x86-64",
        .create = [](std::string_view) { return cpu::createCpuTarget(); }},
       {.name = "nvptx",
        .aliases = {{"cuda", ""}},
-       .flavours = {{"", "cuda", "cuda", "cuda", {kDLCUDA, kDLCUDAManaged}}},
+       .flavours = {{.name = "", .backend = "cuda", .torchDevice = "cuda", .torchBuild = "cuda",
+                    .dlpackDevices = {kDLCUDA, kDLCUDAManaged}, .deviceName = "cuda", .timer = "torch_events",
+                    .tritonBackend = "cuda"}},
        // A cubin when ptxas is found, else the PTX the driver compiles at load.
        .formats = {"cubin", "ptx"},
        .generator = "LLVM NVPTX -> PTX -> ptxas or driver JIT",
        .llvmTarget = "nvptx64",
+       .archPrefix = "sm_",
        .create = [](std::string_view) { return nvptx::createNvptxTarget(); }},
       {.name = "amdgpu",
        .aliases = {{"hip", ""}},
        // ROCm's PyTorch names AMD GPUs "cuda" (and sets torch.version.hip).
-       .flavours = {{"", "hip", "cuda", "hip", {kDLROCM}}},
+       .flavours = {{.name = "", .backend = "hip", .torchDevice = "cuda", .torchBuild = "hip", .dlpackDevices = {kDLROCM},
+                    .deviceName = "hip", .timer = "torch_events", .tritonBackend = "hip"}},
        .formats = {"hsaco"},
        .generator = "LLVM AMDGPU -> HSA code object (lld)",
        .llvmTarget = "amdgcn",
@@ -52,7 +57,14 @@ std::vector<TargetRow> makeRows() {
        .aliases = {{"vulkan", "vulkan"}, {"opencl", "opencl"}, {"level_zero", "opencl"}},
        // Vulkan compute shaders, and OpenCL kernels run by Level Zero (Intel
        // GPUs, whose PyTorch device is "xpu").
-       .flavours = {{"vulkan", "vulkan", "", "", {kDLVulkan}}, {"opencl", "level_zero", "xpu", "", {kDLOneAPI}}},
+       // Vulkan is present wherever Mesa is (lavapipe is a CPU): a launch
+       // picks it only when asked.
+       .flavours = {{.name = "vulkan", .backend = "vulkan", .torchDevice = "", .torchBuild = "",
+                     .dlpackDevices = {kDLVulkan}, .deviceName = "vulkan", .explicitOnly = true,
+                     .stagesHostArrays = true, .timer = "device_timestamps", .tritonBackend = "vulkan"},
+                    {.name = "opencl", .backend = "level_zero", .torchDevice = "xpu", .torchBuild = "",
+                     .dlpackDevices = {kDLOneAPI}, .deviceName = "level_zero", .stagesHostArrays = true,
+                     .timer = "host_clock_synchronized", .tritonBackend = "level_zero"}},
        .formats = {"spirv"},
        .generator = "Tessera's SPIR-V emitter (Vulkan and OpenCL flavours)",
        .llvmTarget = "",

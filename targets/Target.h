@@ -164,6 +164,21 @@ struct TargetFlavour {
                                    // a PyTorch build sets when its torchDevice means this flavour
                                    // (ROCm's PyTorch calls AMD GPUs "cuda" too, and sets .hip)
   std::vector<int> dlpackDevices;  // DLPack DLDeviceType values of its memory
+  const char *deviceName;          // how Python names its devices: "cpu" (the host's), else the backend's name
+  // A launch picks this flavour's device only when asked by name (a backend
+  // that is present wherever a CPU emulates it, such as Vulkan on lavapipe).
+  bool explicitOnly = false;
+  // numpy arrays passed to its kernels are copied to the device before the
+  // launch and back after it (the host's memory is not the device's and its
+  // runtime cannot map it).
+  bool stagesHostArrays = false;
+  // How benchmarks and do_bench time its kernels: "host_clock" (the host's
+  // clock: kernels run in the caller's thread), "torch_events" (PyTorch's
+  // events on torchDevice), "device_timestamps" (Tessera's own events, the
+  // device's timestamps), "host_clock_synchronized" (the host's clock around
+  // a device synchronization).
+  const char *timer;
+  const char *tritonBackend;       // Triton's GPUTarget.backend for its devices ("cuda", "hip", "cpu")
 };
 
 // Another name users may give a target, and the flavour it selects.
@@ -182,6 +197,10 @@ struct TargetRow {
   // Uses pointer_range = 32 (ir/IR.h): launches mark pointers into
   // allocations under 2 GiB with ":r32".
   bool specializesPointerRange = false;
+  // What turns Triton's numeric architecture (GPUTarget("cuda", 90, 32)'s
+  // 90) into this target's name for it ("sm_" + "90"); "" = its
+  // architectures have names only (gfx942).
+  const char *archPrefix = "";
   // Makes its code generator for a flavour's name; null: none in this build yet.
   std::unique_ptr<Target> (*create)(std::string_view flavour);
 

@@ -276,6 +276,19 @@ typedef struct tessera_target_flavour {
   const char *torch_build;
   const int32_t *dlpack_devices; /* DLPack DLDeviceType values of its memory (kDLCUDA = 2, kDLROCM = 10...) */
   size_t num_dlpack_devices;
+  const char *device_name; /* how Python names its devices: "cpu" (the host's), else the backend's name */
+  /* 1: a launch picks its device only when asked by name (Vulkan, present
+   * wherever a CPU emulates it); 0: it may be the default. */
+  int explicit_only;
+  /* 1: numpy arrays passed to its kernels are copied to the device before
+   * the launch and back after it. */
+  int stages_host_arrays;
+  /* How its kernels are timed: "host_clock", "torch_events" (PyTorch's
+   * events on torch_device), "device_timestamps" (tessera_event_*),
+   * "host_clock_synchronized" (the host's clock around a device
+   * synchronization). */
+  const char *timer;
+  const char *triton_backend; /* Triton's GPUTarget.backend for its devices: "cuda", "hip", "cpu"... */
 } tessera_target_flavour;
 
 typedef struct tessera_target_info {
@@ -296,6 +309,9 @@ typedef struct tessera_target_info {
    * argument's allocation is under 2 GiB, so callers specialize pointers on
    * that (the ":r32" of a signature, Triton's tt.pointer_range = 32). */
   int specializes_pointer_range;
+  /* Prefixed to Triton's numeric architecture (GPUTarget("cuda", 90, 32)'s
+   * 90) to name this target's ("sm_"); "" = its architectures have names only. */
+  const char *arch_prefix;
 } tessera_target_info;
 
 TESSERA_API int tessera_target_count(void);

@@ -1,4 +1,6 @@
-"""ctypes binding to libtessera.so (include/tessera/tessera.h).
+"""ctypes binding to libtessera.so (include/tessera/tessera.h), whose
+declarations _capi.py holds, generated from the header
+(tools/gen_capi_binding.py).
 
 ctypes rather than a compiled extension: the same build must load in any
 CPython >= 3.10 (the build machine's 3.11 and the GPU machine's 3.12).
@@ -8,6 +10,8 @@ relocatable bundle of ci/bundle.sh), or in the source tree's build/capi/.
 Devices are named by their runtime backend: "cpu" (the host backend),
 "cuda" or "cuda:N", "hip:N"... The target registry (targets(),
 find_target()) says which backend runs each target's code.
+
+Layer 0, binding (python/tessera/__init__.py lists the layers).
 """
 
 import collections
@@ -15,20 +19,17 @@ import ctypes
 import os
 import sys
 
-SUCCESS = 0
-ERROR_INVALID_ARGUMENT = 1
-ERROR_COMPILATION = 5
-ERROR_UNAVAILABLE = 3
+from . import _capi
 
-_STATUS_NAMES = {
-    1: "invalid argument", 2: "not found", 3: "unavailable", 4: "out of memory",
-    5: "compilation error", 6: "load error", 7: "launch error",
-    8: "device assertion failed", 9: "unsupported", 10: "I/O error", 11: "internal error", 12: "interrupted",
-    13: "out of resources",
-}
-ERROR_INTERRUPTED = 12
-ERROR_OUT_OF_RESOURCES = 13
-ERROR_LAUNCH = 7
+# Status codes (tessera.h's tessera_status), under the names Python uses.
+SUCCESS = _capi.TESSERA_SUCCESS
+ERROR_INVALID_ARGUMENT = _capi.TESSERA_ERROR_INVALID_ARGUMENT
+ERROR_UNAVAILABLE = _capi.TESSERA_ERROR_UNAVAILABLE
+ERROR_COMPILATION = _capi.TESSERA_ERROR_COMPILATION
+ERROR_LAUNCH = _capi.TESSERA_ERROR_LAUNCH
+ERROR_ASSERT = _capi.TESSERA_ERROR_ASSERT
+ERROR_INTERRUPTED = _capi.TESSERA_ERROR_INTERRUPTED
+ERROR_OUT_OF_RESOURCES = _capi.TESSERA_ERROR_OUT_OF_RESOURCES
 
 
 class TesseraError(RuntimeError):
@@ -86,95 +87,6 @@ def _load():
     raise ImportError("libtessera.so not found (set TESSERA_LIBRARY); looked in: " + ", ".join(tried))
 
 
-class _Constexpr(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("value", ctypes.c_char_p)]
-
-
-class _CompileOptions(ctypes.Structure):
-    _fields_ = [
-        ("source", ctypes.c_char_p), ("filename", ctypes.c_char_p), ("entry", ctypes.c_char_p),
-        ("signature", ctypes.POINTER(ctypes.c_char_p)), ("num_signature", ctypes.c_size_t),
-        ("constexprs", ctypes.POINTER(_Constexpr)), ("num_constexprs", ctypes.c_size_t),
-        ("target", ctypes.c_char_p), ("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
-        ("device", ctypes.c_void_p), ("arch", ctypes.c_char_p), ("checked", ctypes.c_int),
-        ("no_fp_fusion", ctypes.c_int), ("max_registers", ctypes.c_int), ("flush_subnormals", ctypes.c_int),
-    ]
-
-
-class _TargetFlavour(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", ctypes.c_size_t), ("name", ctypes.c_char_p), ("backend", ctypes.c_char_p),
-        ("torch_device", ctypes.c_char_p), ("torch_build", ctypes.c_char_p),
-        ("dlpack_devices", ctypes.POINTER(ctypes.c_int32)), ("num_dlpack_devices", ctypes.c_size_t),
-    ]
-
-
-class _TargetInfo(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", ctypes.c_size_t), ("name", ctypes.c_char_p), ("has_code_generator", ctypes.c_int),
-        ("code_generator", ctypes.c_char_p), ("aliases", ctypes.POINTER(ctypes.c_char_p)),
-        ("alias_flavours", ctypes.POINTER(ctypes.c_char_p)), ("num_aliases", ctypes.c_size_t),
-        ("flavours", ctypes.POINTER(ctypes.POINTER(_TargetFlavour))), ("num_flavours", ctypes.c_size_t),
-        ("formats", ctypes.POINTER(ctypes.c_char_p)), ("num_formats", ctypes.c_size_t),
-        ("specializes_pointer_range", ctypes.c_int),
-    ]
-
-
-_SIGNATURES = [
-    ("tessera_target_count", ctypes.c_int, []),
-    ("tessera_target_info_at", ctypes.POINTER(_TargetInfo), [ctypes.c_int]),
-    ("tessera_target_lookup", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int),
-                                             ctypes.POINTER(ctypes.c_int)]),
-    ("tessera_last_error", ctypes.c_char_p, []),
-    ("tessera_version", ctypes.c_char_p, []),
-    ("tessera_target_available", ctypes.c_int, [ctypes.c_char_p]),
-    ("tessera_get_device", ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_compile", ctypes.c_int, [ctypes.POINTER(_CompileOptions), ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_kernel_load", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
-                                           ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_kernel_destroy", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_kernel_num_params", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]),
-    ("tessera_kernel_param_written", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)]),
-    ("tessera_kernel_from_cache", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]),
-    ("tessera_kernel_attribute", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64)]),
-    ("tessera_kernel_launch", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
-                                             ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]),
-    ("tessera_device_synchronize", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_backend_name", ctypes.c_char_p, [ctypes.c_int]),
-    ("tessera_device_count", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
-    ("tessera_device_name", ctypes.c_char_p, [ctypes.c_void_p]),
-    ("tessera_device_architecture", ctypes.c_char_p, [ctypes.c_void_p]),
-    ("tessera_device_attribute", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64)]),
-    ("tessera_device_backend", ctypes.c_char_p, [ctypes.c_void_p]),
-    ("tessera_buffer_alloc", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_buffer_free", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_buffer_device_ptr", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_copy_host_to_device", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
-                                                   ctypes.c_void_p]),
-    ("tessera_copy_device_to_host", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t,
-                                                   ctypes.c_void_p]),
-    ("tessera_copy_device_to_device", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
-                                                     ctypes.c_size_t, ctypes.c_void_p]),
-    ("tessera_stream_create", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_stream_wrap", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_stream_destroy", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_stream_synchronize", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_event_create", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_event_destroy", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_event_record", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
-    ("tessera_event_synchronize", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_event_elapsed_ms", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_double)]),
-    ("tessera_kernel_set_launch_params", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]),
-    ("tessera_kernel_device", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_compile_binary", ctypes.c_int, [ctypes.POINTER(_CompileOptions), ctypes.POINTER(ctypes.c_void_p)]),
-    ("tessera_binary_format", ctypes.c_char_p, [ctypes.c_void_p]),
-    ("tessera_binary_data", ctypes.c_void_p, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]),
-    ("tessera_binary_assembly", ctypes.c_char_p, [ctypes.c_void_p]),
-    ("tessera_binary_threads_per_program", ctypes.c_int, [ctypes.c_void_p]),
-    ("tessera_binary_shared_memory_bytes", ctypes.c_int64, [ctypes.c_void_p]),
-    ("tessera_binary_destroy", None, [ctypes.c_void_p]),
-]
-
 _lib = None
 
 
@@ -184,7 +96,7 @@ def library():
     global _lib
     if _lib is None:
         lib = _load()
-        for name, res, args in _SIGNATURES:
+        for name, res, args in _capi.FUNCTIONS:
             f = getattr(lib, name)
             f.restype, f.argtypes = res, args
         _lib = lib
@@ -201,9 +113,10 @@ def _check(status, error_class=TesseraError):
         error_class = CompilationError
     elif status == ERROR_OUT_OF_RESOURCES:
         error_class = OutOfResources
-    elif status == 8:
+    elif status == ERROR_ASSERT:
         error_class = DeviceAssertionError
-    raise error_class(status, message or _STATUS_NAMES.get(status, "error %d" % status))
+    raise error_class(status, message or (library().tessera_status_string(status) or b"").decode() or
+                      "error %d" % status)
 
 
 def version():
@@ -220,20 +133,29 @@ def target_available(target):
 HOST = "host"
 
 
-class TargetFlavour(collections.namedtuple("TargetFlavour", "name backend torch_device torch_build dlpack_devices")):
-    """A variant of a target and the runtime that runs its code. torch_device:
+class TargetFlavour(collections.namedtuple("TargetFlavour", "name backend torch_device torch_build dlpack_devices "
+                                                         "device_name explicit_only stages_host_arrays timer "
+                                                         "triton_backend")):
+    """A variant of a target and the runtime that runs its code (tessera.h's
+    tessera_target_flavour says what each column means). torch_device:
     PyTorch's device type of its memory ("" = none); torch_build: the
     torch.version attribute a PyTorch must set for torch_device to mean this
     flavour ("" = any; ROCm's PyTorch calls AMD GPUs "cuda" and sets .hip);
-    dlpack_devices: DLPack device types of its memory."""
+    dlpack_devices: DLPack device types of its memory; device_name: how
+    Python names its devices; explicit_only: launches pick it only when
+    asked; stages_host_arrays: numpy arrays are copied to its device and
+    back around a launch; timer: how its kernels are timed; triton_backend:
+    Triton's GPUTarget.backend for it."""
 
 
 class TargetRow(collections.namedtuple("TargetRow", "name has_code_generator code_generator aliases flavours formats "
-                                                   "specializes_pointer_range")):
+                                                   "specializes_pointer_range arch_prefix")):
     """One target: aliases maps each other name to the flavour it selects
     ("" = the first, the default); formats lists its binary formats, the
     first being what a complete toolchain produces; specializes_pointer_range:
-    launches mark pointers into allocations under 2 GiB (":r32")."""
+    launches mark pointers into allocations under 2 GiB (":r32");
+    arch_prefix: what makes Triton's numeric architecture this target's
+    name for it ("sm_")."""
 
 
 _rows = None
@@ -251,11 +173,13 @@ def targets():
                 f = t.flavours[j].contents
                 flavours.append(TargetFlavour(f.name.decode(), f.backend.decode(), f.torch_device.decode(),
                                               f.torch_build.decode(),
-                                              tuple(f.dlpack_devices[k] for k in range(f.num_dlpack_devices))))
+                                              tuple(f.dlpack_devices[k] for k in range(f.num_dlpack_devices)),
+                                              f.device_name.decode(), bool(f.explicit_only),
+                                              bool(f.stages_host_arrays), f.timer.decode(), f.triton_backend.decode()))
             aliases = {t.aliases[k].decode(): t.alias_flavours[k].decode() for k in range(t.num_aliases)}
             rows.append(TargetRow(t.name.decode(), bool(t.has_code_generator), t.code_generator.decode(), aliases,
                                   tuple(flavours), tuple(t.formats[k].decode() for k in range(t.num_formats)),
-                                  bool(t.specializes_pointer_range)))
+                                  bool(t.specializes_pointer_range), t.arch_prefix.decode()))
         _rows = tuple(rows)
     return _rows
 
@@ -275,10 +199,24 @@ def find_target(name):
     return hit
 
 
+_device_backends = None  # {device name: backend}: "cpu" -> "host", "cuda" -> "cuda"...
+_device_names = {}       # backend -> its devices' name
+
+
+def _device_name_table():
+    global _device_backends
+    if _device_backends is None:
+        flavours = [f for row in targets() for f in row.flavours]
+        _device_names.update({f.backend: f.device_name for f in flavours})
+        _device_backends = {f.device_name: f.backend for f in flavours}
+    return _device_backends
+
+
 def parse_device(spec):
-    """("host"|"cuda"|..., index) for "cpu", "host", "cuda", "cuda:1"."""
+    """(backend, index) of a device's name ("cpu", "host", "cuda", "cuda:1"):
+    the registry's device names ("cpu" is the host's), or a backend's."""
     name, _, index = str(spec).partition(":")
-    name = HOST if name == "cpu" else name
+    name = _device_name_table().get(name, name)
     try:
         return name, int(index or 0)
     except ValueError:
@@ -286,8 +224,10 @@ def parse_device(spec):
 
 
 def device_label(backend, index):
-    """The user-facing name of a device: "cpu" or "cuda:N"."""
-    return "cpu" if backend == HOST else "%s:%d" % (backend, index)
+    """The user-facing name of a device: "cpu" (the host has one) or "cuda:N"."""
+    _device_name_table()
+    name = _device_names.get(backend, backend)
+    return name if backend == HOST else "%s:%d" % (name, index)
 
 
 _devices = {}
@@ -450,7 +390,7 @@ class Kernel:
         self.device = d
 
     metadata = None  # the JIT's KernelMetadata (compiler.py) for kernels it compiled
-    _assemble = None  # the JIT's way to compile the same kernel to text (asm)
+    _assemble = None  # the JIT's way to compile the same kernel again: () -> the asm dict
     _asm = None
 
     @property
@@ -461,8 +401,7 @@ class Kernel:
         if self._asm is None:
             if self._assemble is None:
                 raise AttributeError("this kernel was loaded from a binary: it has no source to show as asm")
-            from .compiler import asm_of
-            self._asm = asm_of(self._assemble())
+            self._asm = self._assemble()
         return self._asm
 
     def attribute(self, name):
@@ -542,19 +481,29 @@ class Kernel:
             self.handle = None
 
 
+# How launch() turns a Python value into the ctypes value of its parameter:
+# arrays and tensors into their addresses, ints and floats by range. Set by
+# the specialization layer (_specialize.py), which knows the argument kinds;
+# this layer only calls it.
+argument_converter = None
+
+
 def _as_ctypes(value):
-    from ._specialize import specialize
-    return specialize(value, False)[1]
+    if argument_converter is None:
+        raise TypeError("launch() takes ctypes values until tessera's specialization layer is imported, not %s"
+                        % type(value).__name__)
+    return argument_converter(value)
 
 
 def _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=None, arch=None,
              checked=False, fp_fusion=True, max_registers=0, flush_subnormals=False):
     """tessera_compile_options for the C API (the arrays stay alive with it)."""
-    o = _CompileOptions()
+    o = _capi.tessera_compile_options()
     o.source, o.filename, o.entry = source.encode(), filename.encode(), entry.encode()
     sig = (ctypes.c_char_p * max(1, len(signature)))(*[s.encode() for s in signature])
     o.signature, o.num_signature = sig, len(signature)
-    cx = (_Constexpr * max(1, len(constexprs)))(*[_Constexpr(n.encode(), v.encode()) for n, v in constexprs])
+    cx = (_capi.tessera_constexpr * max(1, len(constexprs)))(*[_capi.tessera_constexpr(n.encode(), v.encode())
+                                                              for n, v in constexprs])
     o.constexprs, o.num_constexprs = cx, len(constexprs)
     o.target, o.num_warps, o.num_stages = target.encode(), num_warps, num_stages
     o.device = device.value if device is not None else None

@@ -14,6 +14,27 @@ own arrays (tessera.empty/zeros/from_numpy(..., device=...)). The
 arguments' device picks the target through the target registry (a CUDA
 tensor -> nvptx, a ROCm one -> amdgpu) unless @tessera.jit(target=...) says
 otherwise; ``tessera targets`` lists the targets and their names.
+
+The package is built in layers; a module imports only from its own layer
+and those below it, and no two modules import each other, directly or
+through others (tests/python/test_package_layers.py checks both). Each
+module's opening comment names its layer.
+
+    4 api       this package's namespace; tessera.compat (Triton's names),
+                tessera.bench, tessera.conformance
+    3 launch    jit (JITFunction, kernel[grid]), the launch fast lane
+                (_launch), autotune, testing, profiler
+    2 compile   argument specialization (_specialize), the kernel's module
+                text (_source), compiler (compiling without a launch),
+                checked mode, reinterpret
+    1 targets   the target registry's answers about devices (_targets),
+                tessera arrays, runtime.driver
+    0 binding   the C binding (_C: libtessera through ctypes, from the
+                declarations generated out of tessera.h, _capi), DLPack
+                structures, and the pure-Python modules that import nothing
+                of Tessera: tessera.language, tessera.tools
+
+Layer 4, api.
 """
 
 from . import compiler, language, runtime, testing

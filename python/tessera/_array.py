@@ -6,6 +6,8 @@ kernel argument like a tensor, and exported through ``__cuda_array_interface__``
 (CUDA), ``__array_interface__`` (cpu) and ``__dlpack__`` (both), so torch,
 cupy and numpy can view its memory without a copy. Copies to and from the
 host are complete when they return.
+
+Layer 1, targets (python/tessera/__init__.py lists the layers).
 """
 
 from . import _C, _dlpack, _targets

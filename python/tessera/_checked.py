@@ -7,7 +7,9 @@ docs/checked-mode.md). A checked kernel takes, after its
 own arguments, the byte size of each pointer argument's buffer and a report
 buffer; the first access out of bounds is skipped and reported, and the
 launch raises OutOfBoundsError naming the kernel, the access, the argument,
-the source location, the offset and the program."""
+the source location, the offset and the program.
+
+Layer 2, compile (python/tessera/__init__.py lists the layers)."""
 
 import ctypes
 import os

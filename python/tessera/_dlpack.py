@@ -6,6 +6,8 @@ Writing: capsules for tessera's own arrays (``Array.__dlpack__``).
 
 Only the unversioned ABI ("dltensor" capsules, DLPack < 1.0): every producer
 still returns it when the consumer does not ask for ``max_version``.
+
+Layer 0, binding (python/tessera/__init__.py lists the layers).
 """
 
 import ctypes

@@ -10,10 +10,12 @@ launch takes the Python way, with the same results.
 The tables here are shared by every Launcher and filled by the Python path
 as it meets dtypes, torch devices and streams: the extension never names a
 dtype or a device itself.
+
+Layer 3, launch (python/tessera/__init__.py lists the layers).
 """
 
 import ctypes
-import functools
+import operator
 import importlib.machinery
 import importlib.util
 import os
@@ -29,6 +31,48 @@ dtypes = {}    # dtype object -> "*<signature dtype>"
 sizes = {}     # "*<signature dtype>" -> element size in bytes (tensor descriptors' tensor-map facts)
 devices = {}   # torch.device -> device name ("cuda:0")
 streams = {}   # device name -> None (no stream to follow) or (getter, index, {native: tessera stream handle})
+
+# Launch options Triton accepts that change no result here: num_ctas (one
+# CTA per program: clusters are not formed), launch_cooperative_grid,
+# launch_pdl (launches stay stream-ordered, so tl.extra.cuda.gdc_wait has
+# nothing to wait for: correct, without the overlap PDL would allow) and
+# extern_libs (Tessera's libdevice functions are its own, found by name as
+# Triton finds them in the library given).
+IGNORED_OPTIONS = ("num_ctas", "launch_cooperative_grid", "launch_pdl", "extern_libs")
+
+
+# The launch options jit's _Codegen reads (the fast lane leaves them to run()).
+CODEGEN_OPTIONS = ("enable_fp_fusion", "maxnreg", "enable_reflect_ftz")
+
+
+def _grid_dim(g):
+    v = g.value if isinstance(g, tl.constexpr) else g
+    try:
+        return operator.index(v)  # ints, numpy and torch integers; never a float or a string
+    except TypeError:
+        raise TypeError("grid dimensions must be integers, got %r (%s)" % (v, type(v).__name__)) from None
+
+
+def normalize_grid(grid, meta):
+    """A grid as 3 non-negative ints; a callable grid gets the meta dict."""
+    if callable(grid):
+        grid = grid(meta)
+    if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and 0 <= grid[0] < 2**31:
+        return (grid[0], 1, 1)  # the common case, checked as below
+    if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__"):
+        if not hasattr(grid, "__index__") and not isinstance(grid, tl.constexpr):
+            raise TypeError("a grid is an int, a tuple of 1 to 3 ints, or a callable returning one; got %r (%s)"
+                            % (grid, type(grid).__name__))
+        grid = (grid,)
+    grid = tuple(_grid_dim(g) for g in grid)
+    if not 1 <= len(grid) <= 3:
+        raise ValueError("a grid has 1 to 3 dimensions, got %r" % (grid,))
+    if any(g < 0 or g >= 2**31 for g in grid):
+        raise ValueError("grid dimensions must be in [0, 2^31), got %r" % (grid,))
+    if any(g > 65535 for g in grid[1:]):  # CUDA's limit, kept on every target
+        raise ValueError("grid dimensions y and z must be at most 65535, got %r" % (grid,))
+    return grid + (1,) * (3 - len(grid))
+
 
 _extension = None  # the module, or False when absent or disabled
 
@@ -60,22 +104,17 @@ def extension():
 
 
 def _load(path):
-    jit = sys.modules[__package__ + ".jit"]  # the module (tessera.jit is the decorator)
     loader = importlib.machinery.ExtensionFileLoader("_tessera_launch", path)
     spec = importlib.util.spec_from_file_location("_tessera_launch", path, loader=loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     np = sys.modules.get("numpy")
     address = ctypes.cast(_C.library().tessera_kernel_launch, ctypes.c_void_p).value
-    module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, jit.normalize_grid,
-                     frozenset(jit._IGNORED_OPTIONS), (tl.dtype,), TensorDescriptor, sizes)
+    module.configure(address, dtypes, devices, streams, (), np.ndarray if np else None, normalize_grid,
+                     frozenset(IGNORED_OPTIONS), (tl.dtype,), TensorDescriptor, sizes)
     data = getattr(os.environ, "_data", None)  # CPython's os.environ keeps its encoded items in a dict
     if isinstance(data, dict) and hasattr(module, "set_environment"):
         module.set_environment(data, os.environ.encodekey("TESSERA_DEBUG"))
-    # kernel[grid] in C: JITFunction.__getitem__'s test and result without
-    # a Python frame per launch (the class's own method says what it does).
-    if jit.JITFunction.__dict__.get("__getitem__") is jit.JITFunction._python_getitem and hasattr(module, "Subscript"):
-        jit.JITFunction.__getitem__ = module.Subscript(jit.KernelInterface.__getitem__, vars(jit), functools.partial)
     return module
 
 
@@ -100,8 +139,7 @@ def new_launcher(jit_function, on_error):
     if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
         return None
     names = tuple(p.name for p in params)
-    from .jit import _CODEGEN_OPTIONS, _IGNORED_OPTIONS
-    if {"num_warps", "num_stages", "debug", "grid", *_CODEGEN_OPTIONS, *_IGNORED_OPTIONS} & set(names):
+    if {"num_warps", "num_stages", "debug", "grid", *CODEGEN_OPTIONS, *IGNORED_OPTIONS} & set(names):
         return None  # also launch options: only run() sorts them out
     missing = object()
     defaults = tuple(missing if p.default is p.empty else p.default for p in params)

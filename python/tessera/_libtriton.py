@@ -10,6 +10,8 @@ a is (M, K), b is (N, K) and c is (M, N), contiguous CUDA tensors of one
 type: float16, bfloat16 or float32 (accumulated in f32). fp8 is refused:
 cuBLASLt answered an fp8 D with a bf16 C with CUBLAS_STATUS_INVALID_VALUE on
 the H200 (its fp8 outputs want scale pointers this class does not set yet).
+
+Layer 0, binding (python/tessera/__init__.py lists the layers).
 """
 import ctypes
 import glob

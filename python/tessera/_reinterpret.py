@@ -7,6 +7,8 @@ types torch has no tensors of (fp8 before torch had them, unsigned integers
 that torch only stores) or to read floats' bits as integers. Nothing is
 copied: the wrapper holds the tensor (``.base``) and answers the attributes
 a launch and the tests read (data_ptr, device, shape, stride...).
+
+Layer 2, compile (python/tessera/__init__.py lists the layers).
 """
 
 from . import language as tl

@@ -8,6 +8,8 @@ each dedented and starting at its ``def`` line. Compile-time globals (ints,
 floats, bools, dtypes) are collected as constexprs; what every such name
 held is recorded, so that a change after compiling is noticed (`stale`). A line map turns the frontend's
 "<module>:line:col" back into each function's own file and line.
+
+Layer 2, compile (python/tessera/__init__.py lists the layers).
 """
 
 import ast

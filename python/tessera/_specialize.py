@@ -8,6 +8,8 @@ the target registry maps PyTorch and DLPack devices to them), from which
 the launch picks the target. Integers become "i32"/"i64"/"u64" with ":1"
 when equal to 1 and ":16" when divisible by 16 (unless the parameter is in
 ``do_not_specialize``); floats "fp32"; bools "i1".
+
+Layer 2, compile (python/tessera/__init__.py lists the layers).
 """
 
 import ctypes
@@ -364,3 +366,11 @@ def constexpr_text_cached(value):
 def is_constexpr_global(value):
     """Module-level globals a kernel may read as compile-time constants."""
     return isinstance(value, (bool, int, float, tl.dtype, tl.constexpr))
+
+
+def _launch_argument(value):
+    """A plain launch's ctypes value of `value` (_C.Kernel.launch)."""
+    return specialize(value, False)[1]
+
+
+_C.argument_converter = _launch_argument

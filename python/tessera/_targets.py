@@ -5,6 +5,8 @@ else in the package knows target names.
 
 Devices are named by their runtime backend: "cpu" (the host backend),
 "cuda:N", "hip:N", "level_zero:N", ...
+
+Layer 1, targets (python/tessera/__init__.py lists the layers).
 """
 
 import functools
@@ -21,6 +23,22 @@ def _flavours():
 def backend_of(target):
     """The runtime backend that runs `target`'s code ("cuda" for "nvptx")."""
     return _C.find_target(target)[1].backend
+
+
+@functools.lru_cache(maxsize=None)
+def flavour_of_backend(backend):
+    """(row, flavour) of the first flavour whose code `backend` runs."""
+    for row, flavour in _flavours():
+        if flavour.backend == backend:
+            return row, flavour
+    raise _C.TesseraError(_C.ERROR_INVALID_ARGUMENT, "no target runs on backend %r" % (backend,))
+
+
+def timer_of(target):
+    """How `target`'s kernels are timed (the registry's timer column):
+    "host_clock" where they run in the caller's thread, "torch_events",
+    "device_timestamps" or "host_clock_synchronized"."""
+    return _C.find_target(target)[1].timer
 
 
 @functools.lru_cache(maxsize=None)
@@ -97,15 +115,12 @@ def preferred():
     return sorted(rows, key=lambda r: r[1] == _C.HOST)
 
 
-# Backends a launch never picks unless asked: Vulkan is everywhere Mesa is
-# installed (lavapipe is a CPU), and a GPU's own backend comes first anyway.
-_EXPLICIT_ONLY = ("vulkan",)
-
-
 def default_target():
-    """The first target this build can compile for whose device is present."""
+    """The first target this build can compile for whose device is present,
+    leaving out the flavours a launch picks only when asked (the registry's
+    explicit_only: Vulkan is everywhere Mesa is, lavapipe being a CPU)."""
     for target, backend in preferred():
-        if not _C.target_available(target) or backend in _EXPLICIT_ONLY:
+        if not _C.target_available(target) or _C.find_target(target)[1].explicit_only:
             continue
         try:
             _C.get_device(backend)

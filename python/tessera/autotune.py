@@ -4,6 +4,8 @@ The autotuner really times every config (testing.do_bench) the first time it
 sees a key and keeps the fastest; later calls with that key launch it directly.
 Before timing, it compiles the configs side by side on the machine's cores
 (`TESSERA_AUTOTUNE_THREADS` caps them; 1: one by one).
+
+Layer 3, launch (python/tessera/__init__.py lists the layers).
 """
 
 import builtins

@@ -8,6 +8,8 @@
 Any target and architecture compiles on any machine (no device is opened):
 GPUTarget's backend is a target name or alias ("cuda", "hip", "cpu",
 "vulkan", "level_zero"), its arch Triton's (90 or "sm_90"; "gfx942").
+
+Layer 2, compile (python/tessera/__init__.py lists the layers).
 """
 
 import collections
@@ -115,11 +117,12 @@ def _target_and_arch(target):
     if isinstance(target, str):
         return target, None
     backend, arch = target.backend, target.arch
-    if backend == "cuda" and arch not in (None, ""):
-        arch = "sm_%s" % arch if not str(arch).startswith("sm_") else str(arch)
-    elif arch in ("", "cpu"):
-        arch = None
-    return backend, (str(arch) if arch is not None else None)
+    row, flavour = _C.find_target(backend)  # an unknown name is an error listing the known ones
+    if arch in (None, "", flavour.triton_backend):  # ("cpu", "cpu", 1): no architecture to choose
+        return backend, None
+    if row.arch_prefix and not str(arch).startswith(row.arch_prefix):  # Triton's 90 is "sm_90"
+        arch = row.arch_prefix + str(arch)
+    return backend, str(arch)
 
 
 def compile(src, target=None, options=None):

@@ -16,6 +16,8 @@ Targets: one that can run here (code generator + device) runs every case;
 one without a code generator in this build, or without a device (until the
 C API can compile without one, for compile-only checks), is listed as skip
 with the reason.
+
+Layer 4, api (python/tessera/__init__.py lists the layers).
 """
 
 import argparse
@@ -31,7 +33,7 @@ import tempfile
 import time
 import traceback
 import zlib
-from xml.sax.saxutils import quoteattr
+import xml.etree.ElementTree as ET
 
 import numpy as np
 
@@ -541,28 +543,37 @@ def write_json(path, seed, targets, results):
         json.dump(data, f, indent=1)
 
 
+# Characters XML 1.0 cannot hold (control characters, lone surrogates), which
+# compiler messages may carry; JUnit readers reject a file with them.
+_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_text(text):
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def write_junit(path, seed, targets, results):
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites name=%s>" % quoteattr("tessera conformance")]
+    """The matrix as JUnit XML: a testsuite per target, a testcase per case
+    and dtype; fail and xpass are failures, the rest not passed are skipped."""
+    root = ET.Element("testsuites", name="tessera conformance")
     for t in targets:
         rs = [r for r in results if r.target == t.name]
         count = lambda *s: sum(r.status in s for r in rs)  # noqa: E731
-        lines.append("  <testsuite name=%s tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">" % (
-            quoteattr("conformance." + t.name), len(rs), count("fail", "xpass"), count("skip", "xfail", "unsupported"),
-            sum(r.seconds for r in rs)))
-        lines.append("    <properties><property name=\"seed\" value=\"%d\"/></properties>" % seed)
+        suite = ET.SubElement(root, "testsuite", name="conformance." + t.name, tests=str(len(rs)),
+                              failures=str(count("fail", "xpass")),
+                              skipped=str(count("skip", "xfail", "unsupported")),
+                              time="%.3f" % sum(r.seconds for r in rs))
+        ET.SubElement(ET.SubElement(suite, "properties"), "property", name="seed", value=str(seed))
         for r in rs:
-            head = "    <testcase classname=%s name=%s time=\"%.3f\"" % (
-                quoteattr("conformance.%s.%s" % (t.name, r.case)), quoteattr(r.dtype), r.seconds)
-            if r.status in ("pass", "compiled"):
-                lines.append(head + "/>")
-            elif r.status in ("fail", "xpass"):
-                lines.append(head + "><failure message=%s/></testcase>" % quoteattr(r.message[:2000]))
-            else:
-                lines.append(head + "><skipped message=%s/></testcase>" % quoteattr(r.message[:2000]))
-        lines.append("  </testsuite>")
-    lines.append("</testsuites>")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+            case = ET.SubElement(suite, "testcase", classname="conformance.%s.%s" % (t.name, r.case), name=r.dtype,
+                                 time="%.3f" % r.seconds)
+            if r.status in ("fail", "xpass"):
+                ET.SubElement(case, "failure", message=_xml_text(r.message[:2000]))
+            elif r.status not in ("pass", "compiled"):
+                ET.SubElement(case, "skipped", message=_xml_text(r.message[:2000]))
+    tree = ET.ElementTree(root)
+    ET.indent(tree)
+    tree.write(path, encoding="UTF-8", xml_declaration=True)
 
 
 def run_matrix(targets, selected, seed, progress=None):

@@ -5,6 +5,8 @@ the on-disk cache) once per specialization: the argument types and
 alignment/divisibility facts, the constexpr values, the compile-time
 globals, num_warps/num_stages and the target. Compiled kernels are also kept
 in memory per specialization key, so a warm launch does no compiling.
+
+Layer 3, launch (python/tessera/__init__.py lists the layers).
 """
 
 import ast
@@ -12,14 +14,15 @@ import collections
 import ctypes
 import functools
 import inspect
-import operator
 import os
 import re
 import sys
 import textwrap
 
 from . import _C, _array, _checked, _launch, _source, _targets
+from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IGNORED_OPTIONS, normalize_grid
 from . import language as tl
+from .compiler import KernelMetadata, asm_of
 from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
@@ -31,22 +34,9 @@ KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_no
 # run(*args, grid=grid, **options, **kwargs) and returns what it returns.
 launch_hook = None
 
-# Launch options Triton accepts that change no result here: num_ctas (one
-# CTA per program: clusters are not formed), launch_cooperative_grid,
-# launch_pdl (launches stay stream-ordered, so tl.extra.cuda.gdc_wait has
-# nothing to wait for: correct, without the overlap PDL would allow) and
-# extern_libs (Tessera's libdevice functions are its own, found by name as
-# Triton finds them in the library given).
-_IGNORED_OPTIONS = ("num_ctas", "launch_cooperative_grid", "launch_pdl", "extern_libs")
-
-
 # Whether a mul feeding an add may become an fma when a launch does not say
 # (Triton's knobs.language.default_fp_fusion): TESSERA_DEFAULT_FP_FUSION=0 says no.
 _DEFAULT_FP_FUSION = os.environ.get("TESSERA_DEFAULT_FP_FUSION", "1") not in ("0", "false", "False")
-
-
-# The launch options _Codegen reads (the fast lane leaves them to run()).
-_CODEGEN_OPTIONS = ("enable_fp_fusion", "maxnreg", "enable_reflect_ftz")
 
 
 class _Codegen(collections.namedtuple("_Codegen", "fp_fusion max_registers flush_subnormals")):
@@ -79,35 +69,6 @@ def _is_constexpr_annotation(annotation):
     return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
 
 
-def _grid_dim(g):
-    v = g.value if isinstance(g, tl.constexpr) else g
-    try:
-        return operator.index(v)  # ints, numpy and torch integers; never a float or a string
-    except TypeError:
-        raise TypeError("grid dimensions must be integers, got %r (%s)" % (v, type(v).__name__)) from None
-
-
-def normalize_grid(grid, meta):
-    """A grid as 3 non-negative ints; a callable grid gets the meta dict."""
-    if callable(grid):
-        grid = grid(meta)
-    if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and 0 <= grid[0] < 2**31:
-        return (grid[0], 1, 1)  # the common case, checked as below
-    if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__"):
-        if not hasattr(grid, "__index__") and not isinstance(grid, tl.constexpr):
-            raise TypeError("a grid is an int, a tuple of 1 to 3 ints, or a callable returning one; got %r (%s)"
-                            % (grid, type(grid).__name__))
-        grid = (grid,)
-    grid = tuple(_grid_dim(g) for g in grid)
-    if not 1 <= len(grid) <= 3:
-        raise ValueError("a grid has 1 to 3 dimensions, got %r" % (grid,))
-    if any(g < 0 or g >= 2**31 for g in grid):
-        raise ValueError("grid dimensions must be in [0, 2^31), got %r" % (grid,))
-    if any(g > 65535 for g in grid[1:]):  # CUDA's limit, kept on every target
-        raise ValueError("grid dimensions y and z must be at most 65535, got %r" % (grid,))
-    return grid + (1,) * (3 - len(grid))
-
-
 def _read_only(value):
     """A host array that must not be written: numpy's writeable flag, or an
     array interface's read-only bit (torch tensors have neither); or the
@@ -119,12 +80,6 @@ def _read_only(value):
         return True
     iface = getattr(value, "__array_interface__", None)
     return bool(iface and iface.get("data") and len(iface["data"]) > 1 and iface["data"][1])
-
-
-# Backends whose kernels also take numpy arrays passed directly: the host's
-# memory is not the device's there, so each array is copied to the device
-# before the launch and back after it.
-_STAGING_BACKENDS = frozenset({"vulkan", "level_zero"})
 
 
 def _stage_numpy(backend, names, args, kwargs):
@@ -311,6 +266,16 @@ def unwrap(value):
     while value is not None and not isinstance(value, JITFunction):
         value = getattr(value, "fn", None) if hasattr(value, "__tessera_wrapper__") else None
     return value
+
+
+def _subscript_in_c():
+    """kernel[grid] in C once the fast lane is loaded: JITFunction.__getitem__'s
+    test and result without a Python frame per launch (the class's own
+    method says what it does; the C side reads launch_hook from this
+    module's globals)."""
+    extension = _launch.extension()
+    if JITFunction.__dict__.get("__getitem__") is JITFunction._python_getitem and hasattr(extension, "Subscript"):
+        JITFunction.__getitem__ = extension.Subscript(KernelInterface.__getitem__, globals(), functools.partial)
 
 
 class KernelInterface:
@@ -513,7 +478,7 @@ class JITFunction(KernelInterface):
     def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None, checked=False,
                 codegen=_PLAIN_CODEGEN):
         handle = None
-        if device and device != "cpu":
+        if device and _C.parse_device(device)[0] != _C.HOST:
             # The arguments' GPU; when it is not usable the C API reports why
             # (after saying there is no code generator, if there is none).
             try:
@@ -524,7 +489,6 @@ class JITFunction(KernelInterface):
                                       device=handle, checked=checked, **codegen._asdict())
         if not isinstance(kernel, _C.Kernel):
             return kernel  # a stand-in (tests)
-        from .compiler import KernelMetadata
         threads = kernel.attribute("threads")
         warp = _warp_size(kernel.device)
         kernel.metadata = KernelMetadata(self.__name__, target, num_warps or max(1, threads // warp), num_stages,
@@ -532,9 +496,9 @@ class JITFunction(KernelInterface):
         kernel.name = self._kernel_name(signature, constexprs)
         # The text it was built from, should the function's change later.
         arch, module = _C.device_architecture(kernel.device) or None, self.module_text()
-        kernel._assemble = lambda: self._compile_module(_C.compile_binary, signature, constexprs, num_warps,
-                                                        num_stages, module, target=target, arch=arch,
-                                                        checked=checked, **codegen._asdict())
+        kernel._assemble = lambda: asm_of(self._compile_module(_C.compile_binary, signature, constexprs, num_warps,
+                                                               num_stages, module, target=target, arch=arch,
+                                                               checked=checked, **codegen._asdict()))
         kernel._launch_as_compiled = functools.partial(self._launch_compiled,
                                                        options=(num_warps, num_stages, checked, codegen))
         return kernel
@@ -622,8 +586,10 @@ class JITFunction(KernelInterface):
         None: a target whose device is not the host's memory, and numpy
         arrays among the arguments."""
         if self._staging is None:
-            backend = _targets.backend_of(self.target) if self.target is not None else None
-            self._staging = backend if backend in _STAGING_BACKENDS else False
+            # The registry's stages_host_arrays: kernels that also take numpy
+            # arrays, copied to the device before the launch and back after.
+            flavour = _C.find_target(self.target)[1] if self.target is not None else None
+            self._staging = flavour.backend if flavour is not None and flavour.stages_host_arrays else False
         return _stage_numpy(self._staging, self.arg_names, args, kwargs) if self._staging else None
 
     def _run_staged(self, args, kwargs, copies, grid, num_warps, num_stages, debug, codegen):
@@ -651,6 +617,8 @@ class JITFunction(KernelInterface):
         fast = self._fast  # one read: other threads may launch (and make one) meanwhile
         if fast is None:
             fast = self._fast = _launch.new_launcher(self, self._fast_launch_failed) or False
+            if fast:
+                _subscript_in_c()
         if not fast:
             return
         handle = kernel._stream(native_stream).value if native_stream is not None else None

@@ -94,3 +94,27 @@ def test_matrix_outputs(tmp_path, private_registry):
     for t in targets:
         if t.mode == "skip":
             assert "no code generator" in t.reason or "no " in t.reason
+
+
+def test_junit_holds_any_message_as_valid_xml(tmp_path):
+    # Compiler messages carry quotes, markup and terminal escapes; the file
+    # stays XML that JUnit readers parse, with the counts per suite.
+    import xml.etree.ElementTree as ET
+    message = 'error: "a" < \'b\' & c\x1b[31m\x00 ]]> done'
+    targets = [conf.Target("cpu", "run"), conf.Target("nvptx", "skip", "no device")]
+    results = [conf.Result("k.add", "fp32", "cpu", "pass", seconds=0.25),
+               conf.Result("k.add", "fp16", "cpu", "fail", message),
+               conf.Result("k.dot", "fp32", "cpu", "unsupported", "needs shared memory"),
+               conf.Result("k.add", "fp32", "nvptx", "skip", "no device")]
+    conf.write_junit(tmp_path / "r.xml", 7, targets, results)
+    root = ET.parse(tmp_path / "r.xml").getroot()
+    cpu, nvptx = root.findall("testsuite")
+    assert (cpu.get("name"), cpu.get("tests"), cpu.get("failures"), cpu.get("skipped")) == ("conformance.cpu", "3", "1", "1")
+    assert nvptx.get("skipped") == "1" and nvptx.find("testcase/skipped").get("message") == "no device"
+    assert cpu.find("properties/property").attrib == {"name": "seed", "value": "7"}
+    cases = cpu.findall("testcase")
+    assert [(c.get("classname"), c.get("name")) for c in cases] == [
+        ("conformance.cpu.k.add", "fp32"), ("conformance.cpu.k.add", "fp16"), ("conformance.cpu.k.dot", "fp32")]
+    assert cases[0].find("*") is None and cases[0].get("time") == "0.250"
+    assert cases[1].find("failure").get("message") == message.replace("\x1b", "\ufffd").replace("\x00", "\ufffd")
+    assert cases[2].find("skipped").get("message") == "needs shared memory"

@@ -1,5 +1,7 @@
 """python -m tessera.bench [--target cpu] [--workload a,b] [--shape 4096x4096] [--dtype fp32]
-                        [--json out.json] [--plot-dir dir]"""
+                        [--json out.json] [--plot-dir dir]
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import argparse
 import json
 import os
@@ -56,20 +58,20 @@ def main(argv=None):
     rows = []
     for target in targets:
         try:
-            backend = _targets.backend_of(target)
+            timing = _C.find_target(target)[1].timer  # the registry says how its kernels are timed
         except tessera.TesseraError as e:
             sys.exit(str(e))
         if not _C.target_available(target):
             rows.append({"target": target, "workload": "*", "skip": "no code generator for this target in this build"})
             continue
         gpu = vk = None
-        if backend == "vulkan":
+        if timing == "device_timestamps":
             from . import vulkan
             vk = vulkan.context(target, args.reps)
             if isinstance(vk, str):
                 rows.append({"target": target, "workload": "*", "skip": vk})
                 continue
-        elif backend != _C.HOST:
+        elif timing != "host_clock":
             gpu = _torch_context(target, args.reps)
             if isinstance(gpu, str):
                 rows.append({"target": target, "workload": "*", "skip": gpu})
@@ -100,8 +102,9 @@ def main(argv=None):
                         rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
     compile_times = None
     host = _targets.target_of_device(None)
-    # The CUDA compile is measured where a CUDA target's rows ran (torch and a device are there).
-    cuda_ran = any(r.get("workload") != "*" and _targets.backend_of(r["target"]) == "cuda" for r in rows)
+    # The GPU compile is measured where a target timed by torch's events ran
+    # (torch, Triton and a device are there).
+    cuda_ran = any(r.get("workload") != "*" and _C.find_target(r["target"])[1].timer == "torch_events" for r in rows)
     if not args.no_compile_time and any(_targets.backend_of(t) == _C.HOST for t in targets):
         progress("compile time (fresh processes) ...")
         from .compile_time import measure

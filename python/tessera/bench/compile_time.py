@@ -7,7 +7,9 @@ On the host the kernel is vector add; on CUDA it is the benchmark's bf16
 matmul at 8192^3 in the configuration Tessera's autotune chose in the same
 bench run (by default the persistent warp-specialized kernel, 128x256x64,
 8 warps, 3 stages: the H200's winner), and Triton compiling the same source
-in a fresh process with an empty cache is measured beside it."""
+in a fresh process with an empty cache is measured beside it.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import json
 import os
 import re

@@ -2,7 +2,9 @@
 timed with CUDA events, beside Triton (the very same kernel source, compiled
 by triton.jit with triton.language in place of tessera.language) and torch
 (cuBLAS for matmul), and against a device-to-device copy of the same bytes.
-Needs torch; Triton rows are left out where triton is not installed."""
+Needs torch; Triton rows are left out where triton is not installed.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import types
 
 import tessera

@@ -11,13 +11,17 @@ median), and checks its results against a float32 torch reference. "host"
 is a step's host time with the GPU kept busy: at these shapes most ops are
 host-bound (torch's autograd and allocations), so the kernels' own times
 are listed with --profile. Needs torch with CUDA, liger_kernel and, for
-the peer column, triton."""
+the peer column, triton.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import argparse
 import json
 import os
 import subprocess
 import sys
 import time
+
+from .. import _targets
 
 HIDDEN, INTERMEDIATE, VOCAB, Q_HEADS, KV_HEADS, HEAD_DIM = 4096, 14336, 128256, 32, 8, 128
 OPS = ("rms_norm", "layer_norm", "swiglu", "rope", "cross_entropy")
@@ -140,8 +144,9 @@ def _measure(torch, op, setup, reps, device, profile=False):
     for _ in range(5):
         step()
     times = []
+    on_host = _targets.timer_of(_targets.target_of_device(device)) == "host_clock"
     for _ in range(reps):
-        if device == "cpu":  # the host target runs launches synchronously
+        if on_host:  # the host target runs launches synchronously
             start = time.perf_counter()
             step()
             times.append((time.perf_counter() - start) * 1e3)
@@ -157,8 +162,8 @@ def _measure(torch, op, setup, reps, device, profile=False):
         end.synchronize()
         times.append(start.elapsed_time(end) / STEPS_PER_SAMPLE)
     times.sort()
-    kernels = _kernel_times(torch, step) if profile and device != "cpu" else None
-    host = _host_ms(torch, step) if device != "cpu" else None
+    kernels = _kernel_times(torch, step) if profile and not on_host else None
+    host = _host_ms(torch, step) if not on_host else None
     return times[len(times) // 2], error, kernels, host
 
 
@@ -177,6 +182,7 @@ def child(side, ops, tokens, reps, device, profile=False):
     import triton
     torch.manual_seed(0)
     setups = _setups(torch, tokens, device)
+    on_host = _targets.timer_of(_targets.target_of_device(device)) == "host_clock"
     result = {"triton": triton.__version__}
     for op in ops:
         try:
@@ -188,7 +194,7 @@ def child(side, ops, tokens, reps, device, profile=False):
                 result[op]["kernels_us"] = kernels
         except Exception as e:  # one op's failure is its row's, not the run's
             result[op] = {"failed": "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")}
-        if device != "cpu":
+        if not on_host:
             torch.cuda.empty_cache()
     print("RESULT " + json.dumps(result), flush=True)
 

@@ -1,5 +1,7 @@
 """Timing: medians over repetitions with warm-up excluded, and the last-level
-cache flushed between repetitions when the data would otherwise stay in it."""
+cache flushed between repetitions when the data would otherwise stay in it.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import concurrent.futures
 import ctypes
 import os

@@ -1,4 +1,6 @@
-"""The terminal table and the per-workload plots."""
+"""The terminal table and the per-workload plots.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import os
 
 

@@ -2,7 +2,9 @@
 Tessera kernels on tessera arrays, timed with Vulkan timestamps, against a
 device-to-device copy of the same bytes on the same device. No peers run
 there (Triton and torch have no Vulkan backend): compare with the same
-kernels' rows on another target of the same run (nvptx on NVIDIA)."""
+kernels' rows on another target of the same run (nvptx on NVIDIA).
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import statistics
 import time
 

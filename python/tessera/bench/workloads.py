@@ -1,5 +1,7 @@
 """The benchmark workloads: Triton-tutorial kernels written with tessera.language,
-each with a numpy peer and a way to check the result."""
+each with a numpy peer and a way to check the result.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import numpy as np
 
 import tessera

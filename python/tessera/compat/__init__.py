@@ -33,6 +33,8 @@ and any function the frontend does not implement
 
 A real Triton is never replaced behind the user's back: install() refuses
 when one is already imported, unless `replace=True`.
+
+Layer 4, api (python/tessera/__init__.py lists the layers).
 """
 
 import importlib

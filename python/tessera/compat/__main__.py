@@ -4,7 +4,9 @@ python -m tessera.compat -m module [args...]
 Runs a Triton script, or a module as `python -m` would (e.g. `-m pytest`),
 on Tessera: tessera.compat.install() first, then the script or module as
 __main__. For pytest with worker processes (pytest-xdist), load the plugin
-instead, which installs in every worker: `pytest -p tessera.compat.pytest_plugin`."""
+instead, which installs in every worker: `pytest -p tessera.compat.pytest_plugin`.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
 
 import runpy
 import sys

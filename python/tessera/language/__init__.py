@@ -6,6 +6,8 @@ works, annotations such as ``BLOCK: tl.constexpr`` evaluate, dtypes can be
 passed and compared (``tl.float16``), and every builtin name a kernel uses
 resolves in the kernel's globals. The builtins are stubs that explain this if
 called from plain Python.
+
+Layer 0, binding (python/tessera/__init__.py lists the layers).
 """
 
 __all__ = ["dtype", "pointer_type", "constexpr"]
@@ -224,19 +226,7 @@ class constexpr:
 CONSTEXPR_0 = constexpr(0)
 
 
-def _stub(name, module=__name__):
-    """A builtin's Python stand-in; `_tessera_source` says where a kernel's
-    global of this value comes from, so that `from tessera.language.math
-    import rsqrt` (or the name under another alias) reaches the frontend."""
-    attr = name.rsplit(".", 1)[-1]
-
-    def builtin(*args, **kwargs):
-        raise RuntimeError("tl.%s can only be used inside a @tessera.jit kernel "
-                           "(kernels are compiled from their source, not run by Python)" % name)
-    builtin.__name__ = builtin.__qualname__ = attr
-    builtin.__module__ = module
-    builtin._tessera_source = (module, attr)
-    return builtin
+from ._stubs import stub as _stub  # noqa: E402  (tl's builtins, and the extras' below)
 
 
 # Triton's tl namespace; the frontend implements these (frontend/Builtins.cpp,
@@ -261,7 +251,7 @@ for _name in _BUILTINS:
 __all__ += _BUILTINS
 del _name
 
-from . import math  # noqa: E402  (after the stubs it reuses)
+from . import math  # noqa: E402
 from . import extra  # noqa: E402
 
 

@@ -1,7 +1,9 @@
 """tessera.language.math (``tl.math``): stubs for the math functions kernels
-call; the frontend implements them (frontend/Builtins.cpp)."""
+call; the frontend implements them (frontend/Builtins.cpp).
 
-from . import _stub
+Layer 0, binding (python/tessera/__init__.py lists the layers)."""
+
+from ._stubs import stub as _stub
 
 _NAMES = """
 abs ceil floor exp exp2 log log2 cos sin sqrt sqrt_rn rsqrt erf fma div_rn fdiv umulhi

@@ -18,11 +18,15 @@ fn)``: fn(grid, kernel, args) -> {"name": ..., "flops16": ..., "bytes":
 not listed one by one: their time is their scope's.
 The file is JSON in hatchet's shape (a tree of frames with "metrics" and
 "children"); tessera.profiler.viewer reads it.
+
+Layer 3, launch (python/tessera/__init__.py lists the layers).
 """
 import contextlib
 import importlib
 import json
 import time
+
+from .. import _targets
 
 # The module, not the function `tessera.jit` that shadows its name.
 _jit = importlib.import_module("tessera.jit")
@@ -227,7 +231,8 @@ def _launch(fn, grid, args, kwargs, options, run):
         metrics = dict(fn.launch_metadata(tuple(resolved), kernel, bound) or {})
         name = metrics.pop("name", name)
     nodes = [(s, _node_in(sid, s).child(name)) for sid, s in active]
-    on_host = getattr(getattr(kernel, "metadata", None), "target", None) == "cpu"
+    target = getattr(getattr(kernel, "metadata", None), "target", None)
+    on_host = target is not None and _targets.timer_of(target) == "host_clock"
     begun = [s.clock.begin(on_host) for s, _ in nodes]
     result = run(*args, grid=grid, **options, **kwargs)
     for (s, node), b in zip(nodes, begun):

@@ -6,6 +6,8 @@ Metrics are derived from each frame's recorded "time (ns)", "count",
 "bytes" and "flops<bits>": time/s, time/ms, time/us, time/ns, count,
 gbyte/s, tbyte/s, and gflop/s, tflop/s (all flops) or gflop<bits>/s,
 tflop<bits>/s.
+
+Layer 3, launch (python/tessera/__init__.py lists the layers).
 """
 import json
 import re

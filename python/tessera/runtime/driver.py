@@ -9,8 +9,11 @@ else the device of ``tessera.default_target()``.
         {"multiprocessor_count", "max_shared_mem", "max_num_regs", "warpSize",
          "sm_clock_rate", "mem_clock_rate", "mem_bus_width"}: what the device
         knows of these (the host: multiprocessor_count and warpSize)
+
+Layer 1, targets (python/tessera/__init__.py lists the layers).
 """
 import collections
+import re
 import sys
 
 from .. import _C, _targets
@@ -76,21 +79,23 @@ class _ActiveDriver:
 
     def get_current_target(self):
         """GPUTarget("cuda", 90, 32) on an H200 (arch: the compute
-        capability as a number, as Triton gives it); ("cpu", "cpu", 1) on
-        the CPU: the backend named as Triton's CPU backend and torch name it
-        (libraries look up getattr(torch, backend))."""
+        capability as a number, as Triton gives it, where the target's
+        architectures have the registry's arch_prefix, "sm_"; else the
+        device's architecture, "gfx942"); ("cpu", "cpu", 1) on the CPU: the
+        backend named as Triton names it (the registry's triton_backend,
+        which libraries look up as getattr(torch, backend))."""
         backend = self._backend()
-        handle = _C.get_device(backend, self.get_current_device() if backend != _C.HOST else 0)
+        row, flavour = _targets.flavour_of_backend(backend)
+        handle = _C.get_device(backend, self.get_current_device())
         try:
             warp = _C.device_attribute(handle, "warpSize")
         except _C.TesseraError:
             warp = 0
-        if backend == "cuda":
-            sm = _C.device_name(handle).rsplit("(sm_", 1)[-1].rstrip(")")  # "NVIDIA H200 (sm_90)"
-            return GPUTarget("cuda", int(sm) if sm.isdigit() else 0, warp)
-        if backend == _C.HOST:
-            return GPUTarget("cpu", "cpu", warp)
-        return GPUTarget(backend, "", warp)
+        arch = _C.device_architecture(handle)
+        if row.arch_prefix and arch.startswith(row.arch_prefix):
+            number = re.match(r"\d*", arch[len(row.arch_prefix):]).group()  # "sm_90a" -> 90
+            return GPUTarget(flavour.triton_backend, int(number) if number else 0, warp)
+        return GPUTarget(flavour.triton_backend, arch or flavour.triton_backend, warp)
 
     def get_current_stream(self, device=None):
         torch = _torch_cuda()

@@ -12,6 +12,8 @@ the strides. Tessera lowers descriptor accesses to masked loads and stores
 on every target, and on sm_90a copies the blocks a pipelined dot loop reads
 with TMA (the runtime builds the tensor maps); out-of-bounds elements read
 as zero, as with padding "zero".
+
+Layer 0, binding (python/tessera/__init__.py lists the layers).
 """
 
 from dataclasses import dataclass

@@ -49,6 +49,7 @@ TEST(CApiTargets, RowsMirrorTheRegistry) {
     ASSERT_EQ(info->num_formats, row.formats.size());
     for (size_t f = 0; f < info->num_formats; ++f) EXPECT_STREQ(info->formats[f], row.formats[f]);
     EXPECT_EQ(info->specializes_pointer_range, row.specializesPointerRange ? 1 : 0);
+    EXPECT_STREQ(info->arch_prefix, row.archPrefix);
     ASSERT_EQ(info->num_flavours, row.flavours.size());
     for (size_t f = 0; f < info->num_flavours; ++f) {
       const tessera_target_flavour &c = *info->flavours[f];
@@ -60,6 +61,11 @@ TEST(CApiTargets, RowsMirrorTheRegistry) {
       EXPECT_STREQ(c.torch_build, cc.torchBuild);
       ASSERT_EQ(c.num_dlpack_devices, cc.dlpackDevices.size());
       for (size_t d = 0; d < c.num_dlpack_devices; ++d) EXPECT_EQ(c.dlpack_devices[d], cc.dlpackDevices[d]);
+      EXPECT_STREQ(c.device_name, cc.deviceName);
+      EXPECT_EQ(c.explicit_only, cc.explicitOnly ? 1 : 0);
+      EXPECT_EQ(c.stages_host_arrays, cc.stagesHostArrays ? 1 : 0);
+      EXPECT_STREQ(c.timer, cc.timer);
+      EXPECT_STREQ(c.triton_backend, cc.tritonBackend);
     }
   }
   EXPECT_EQ(tessera_target_info_at(-1), nullptr);

@@ -31,7 +31,15 @@ TEST(TargetRegistry, RowsAreComplete) {
       // A PyTorch build restriction only means something with a PyTorch device.
       if (*f.torchBuild) EXPECT_TRUE(*f.torchDevice) << "flavour '" << f.name << "'";
       EXPECT_TRUE(flavours.insert(f.name).second) << "flavour '" << f.name << "' twice";
+      EXPECT_TRUE(f.deviceName && *f.deviceName) << "flavour '" << f.name << "'";
+      EXPECT_TRUE(f.tritonBackend && *f.tritonBackend) << "flavour '" << f.name << "'";
+      static const std::set<std::string> timers = {"host_clock", "torch_events", "device_timestamps",
+                                                   "host_clock_synchronized"};
+      EXPECT_TRUE(f.timer && timers.count(f.timer)) << "flavour '" << f.name << "'";
+      // Torch's events need a PyTorch device to record on.
+      if (f.timer && std::string(f.timer) == "torch_events") EXPECT_TRUE(*f.torchDevice) << "flavour '" << f.name << "'";
     }
+    EXPECT_TRUE(row.archPrefix != nullptr);
     // Only a target with several flavours names them.
     if (row.flavours.size() == 1) EXPECT_STREQ(row.flavours[0].name, "");
     else

@@ -2,9 +2,11 @@
 its functions, in Triton's order, then Tessera's few extras). The frontend
 implements them: single IR ops in frontend/Builtins.cpp, the rest written in
 the language in frontend/libdevice.py. Import them as a module
-(``libdevice.tanh(x)``) or by name (``from ...libdevice import tanh``)."""
+(``libdevice.tanh(x)``) or by name (``from ...libdevice import tanh``).
 
-from .. import _stub
+Layer 0, binding (python/tessera/__init__.py lists the layers)."""
+
+from .._stubs import stub as _stub
 
 _NAMES = """
 clz popc byte_perm mulhi mul24 brev sad abs floor rcp64h rsqrt ceil trunc exp2 saturatef fma_rn fma_rz fma_rd

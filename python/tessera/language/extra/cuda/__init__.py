@@ -1,10 +1,12 @@
 """tl.extra.cuda: Triton's NVIDIA extras. Its libdevice is
 tessera.language.extra.libdevice, which every target implements; the rest
 read the hardware (the host's clock and core on the CPU) or control
-programmatic dependent launch (nothing outside NVIDIA sm_90+)."""
+programmatic dependent launch (nothing outside NVIDIA sm_90+).
+
+Layer 0, binding (python/tessera/__init__.py lists the layers)."""
 
 from . import libdevice  # noqa: F401
-from ... import _stub
+from ..._stubs import stub as _stub
 
 # globaltimer() -> int64 ns; smid() -> int32; num_threads(), num_warps() ->
 # compile-time ints; gdc_wait(), gdc_launch_dependents() -> None.
