@@ -12,9 +12,11 @@
 // layouts are derived from their operand's. Moving data between threads goes
 // through shared memory (convert_layout, reshape, join/split/cat, the
 // cross-warp step of reductions, scans, dot operands) or through lane
-// shuffles (the cross-lane step of reductions). Every shared-memory use
-// starts at offset 0 of the program's shared memory and is bracketed by
-// barriers, so uses never overlap; the size is the largest use. Loads and
+// shuffles (the cross-lane step of reductions). Each such use allocates its
+// own shared buffer (shared_alloc) and puts no barriers around it: after
+// this lowering, allocate-shared gives buffers offsets by lifetime (buffers
+// not live at once share bytes) and insert-barriers puts a barrier only
+// before an access that may race with one since the last barrier. Loads and
 // stores group the registers that hold consecutive elements into one vector
 // access as wide as the axis analysis proves (16 bytes at most).
 //

@@ -27,11 +27,9 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
   std::unique_ptr<TargetInfo> info = toolchain.targetInfo();
   GpuKernelInfo ki;
   PhaseTimer timer;
-  // What the shared passes ran with (runPipeline's module attributes).
-  int warpSize = int(module.attrs().getInt("warp_size", 0)), numWarps = int(module.attrs().getInt("num_warps", 0));
   // For the target's math and device libraries (llvmgen::flushesSubnormals).
   if (options.flushSubnormals) m.addModuleFlag(llvm::Module::Override, kFlushSubnormalsFlag, uint32_t(1));
-  if (!emitThreadKernel(*kernel, entry, *info, warpSize, numWarps, options, m, ki, error)) return false;
+  if (!emitThreadKernel(module, *kernel, entry, *info, options, m, ki, error)) return false;
   timer.mark("lower");
   if (ki.sharedMemoryBytes > toolchain.sharedMemoryLimit()) {
     error = "kernel '" + entry + "' needs " + std::to_string(ki.sharedMemoryBytes) + " bytes of shared memory; " +

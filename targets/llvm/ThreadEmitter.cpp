@@ -731,9 +731,10 @@ private:
 
 } // namespace
 
-bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
-                      int numWarps, const TargetOptions &options, llvm::Module &m, GpuKernelInfo &out,
+bool emitThreadKernel(const ir::Module &source, const ir::Function &kernel, const std::string &symbol,
+                      const TargetInfo &info, const TargetOptions &options, llvm::Module &m, GpuKernelInfo &out,
                       std::string &error) {
+  int warpSize = int(source.attrs().getInt("warp_size", 0)), numWarps = int(source.attrs().getInt("num_warps", 0));
   if (warpSize < 1 || numWarps < 1) {
     error = "internal error: " + info.name() + ": no warp size or warp count for @" + kernel.name() +
             " (module attributes warp_size, num_warps)";

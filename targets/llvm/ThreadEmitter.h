@@ -16,13 +16,14 @@ struct GpuKernelInfo {
   int64_t sharedMemoryBytes = 0;
 };
 
-// Emits thread-level kernel `kernel` into `module` as entry point `symbol`,
-// run by `numWarps` warps of `warpSize` threads per program (the values
-// lower-to-threads used). Returns false with `error` set for IR it cannot
-// emit. From `options`: whether a mul may be contracted with an add into
-// an fma (fpFusion), and a cap on registers per thread (maxRegisters).
-bool emitThreadKernel(const ir::Function &kernel, const std::string &symbol, const TargetInfo &info, int warpSize,
-                      int numWarps, const TargetOptions &options, llvm::Module &module, GpuKernelInfo &out,
+// Emits thread-level kernel `kernel` of `source` into `module` as entry
+// point `symbol`, run by as many warps of as many threads per program as
+// lower-to-threads used (`source`'s attributes num_warps and warp_size).
+// Returns false with `error` set for IR it cannot emit. From `options`:
+// whether a mul may be contracted with an add into an fma (fpFusion), and a
+// cap on registers per thread (maxRegisters).
+bool emitThreadKernel(const ir::Module &source, const ir::Function &kernel, const std::string &symbol,
+                      const TargetInfo &info, const TargetOptions &options, llvm::Module &module, GpuKernelInfo &out,
                       std::string &error);
 
 } // namespace tessera::targets::llvmgen

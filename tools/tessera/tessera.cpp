@@ -11,6 +11,9 @@
 #include "targets/Target.h"
 #include "tools/tessera/Aot.h"
 
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,41 +31,72 @@ static const char *kUsage =
     "usage: tessera targets\n"
     "       tessera compile FILE.py --entry NAME [--signature \"*fp32:16,i32,...\"] [-D NAME=VALUE]...\n"
     "                       [--inline-calls] [--pipeline pass,pass,...] [--dump-ir-after-each] [--print-loc] [--checked]\n"
-    "                       [--target NAME [--arch sm_80] [--num-warps N] [--num-stages N] [-o FILE] [--emit llvm|asm]]\n"
+    "                       [--target NAME [--flavour NAME] [--arch sm_80] [--num-warps N] [--num-stages N] [-o FILE]\n"
+    "                       [--emit llvm|asm]] [--aot PREFIX [--aot-target T[@ARCH]]...]\n"
     "       tessera bench [--workload ...] [--target ...] [--json F] [--plot-dir D]\n"
     "       tessera conformance [--target ...] [--json F] [--junit F]\n"
-    "       tessera version\n"
+    "       tessera version | --version\n"
     "       tessera COMMAND --help\n";
 
-static const char *kCompileHelp =
-    "usage: tessera compile FILE.py --entry NAME [options]\n"
-    "Compiles one kernel of FILE.py (the tile language) and prints its IR, or with\n"
-    "--target its code.\n"
-    "  --entry NAME            the kernel (a def in FILE.py)\n"
-    "  --signature S           Triton-style types of the runtime parameters, in order:\n"
-    "                          \"*fp32:16,i32,...\" (pointer, :16 = 16-byte aligned; also :1 =\n"
-    "                          equal to 1, :r32 = into an allocation under 2 GiB)\n"
-    "  -D NAME=VALUE           a tl.constexpr parameter or module global\n"
-    "  --inline-calls          inline device functions in the printed IR\n"
-    "  --pipeline P,Q,...      run these passes on the tile IR and print it\n"
-    "  --dump-ir-after-each    print the IR after every pass\n"
-    "  --print-loc             print source locations in the IR\n"
-    "  --checked               checked mode: bounds-check every load, store and atomic (the\n"
-    "                          kernel takes buffer sizes and a report pointer; docs/checked-mode.md)\n"
-    "  --target NAME           compile for a target (tessera targets lists them)\n"
-    "  --flavour vulkan|opencl with --target spirv: which SPIR-V (the same as --target vulkan|opencl)\n"
-    "  --arch ARCH             its architecture (sm_80, sm_90a, gfx90a, gfx942, gfx1100, sg32-48k...)\n"
-    "  --num-warps N           warps per program (GPU targets)\n"
-    "  --num-stages N          software-pipelining depth (GPU targets; default: the target's)\n"
-    "  -o FILE                 write the binary here\n"
-    "  --emit asm|llvm         print the target's readable code (PTX on nvptx, LLVM IR on cpu)\n"
-    "  --aot PREFIX            write PREFIX.h and PREFIX.c: the kernel's binaries for each\n"
-    "                          --aot-target with a typed C loader and launcher that need only\n"
-    "                          libtessera_rt (no compiler); the signature must list every\n"
-    "                          runtime parameter\n"
-    "  --aot-target T[@ARCH]   a target (and architecture) to embed, repeatable: cpu (this\n"
-    "                          machine's CPU), nvptx@sm_90a, amdgpu@gfx942, vulkan@sg32-48k...\n"
-    "                          (default: --target and --arch, else cpu)\n";
+// `tessera compile`'s options, parsed by llvm::cl: --opt=value and --opt
+// value alike, each value checked against its type, `--help` generated from
+// these descriptions.
+namespace cl = llvm::cl;
+static cl::OptionCategory compileCategory("tessera compile options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.py>"), cl::cat(compileCategory));
+static cl::opt<std::string> entryName("entry", cl::desc("the kernel (a def in FILE.py)"), cl::value_desc("NAME"),
+                                      cl::cat(compileCategory));
+static cl::opt<std::string> signatureText(
+    "signature",
+    cl::desc("Triton-style types of the runtime parameters, in order: \"*fp32:16,i32,...\" (pointer, :16 = 16-byte "
+             "aligned; also :1 = equal to 1, :r32 = into an allocation under 2 GiB)"),
+    cl::value_desc("S"), cl::cat(compileCategory));
+static cl::list<std::string> defineList("D", cl::Prefix, cl::desc("a tl.constexpr parameter or module global"),
+                                        cl::value_desc("NAME=VALUE"), cl::cat(compileCategory));
+static cl::opt<bool> inlineCalls("inline-calls", cl::desc("inline device functions in the printed IR"),
+                                 cl::cat(compileCategory));
+static cl::opt<std::string> pipelineText("pipeline", cl::desc("run these passes on the tile IR and print it"),
+                                         cl::value_desc("P,Q,..."), cl::cat(compileCategory));
+static cl::opt<bool> dumpAfterEach("dump-ir-after-each", cl::desc("print the IR after every pass"),
+                                   cl::cat(compileCategory));
+static cl::opt<bool> printLocations("print-loc", cl::desc("print source locations in the IR"), cl::cat(compileCategory));
+static cl::opt<bool> checkedMode("checked",
+                                 cl::desc("checked mode: bounds-check every load, store and atomic (the kernel takes "
+                                          "buffer sizes and a report pointer; docs/checked-mode.md)"),
+                                 cl::cat(compileCategory));
+static cl::opt<std::string> targetName("target", cl::desc("compile for a target (tessera targets lists them)"),
+                                       cl::value_desc("NAME"), cl::cat(compileCategory));
+static cl::opt<std::string> flavourName("flavour",
+                                        cl::desc("with a target that has flavours (spirv: vulkan, opencl): which one"),
+                                        cl::value_desc("NAME"), cl::cat(compileCategory));
+static cl::opt<std::string> archName("arch",
+                                     cl::desc("its architecture (sm_80, sm_90a, gfx90a, gfx942, gfx1100, sg32-48k...)"),
+                                     cl::value_desc("ARCH"), cl::cat(compileCategory));
+static cl::opt<int> numWarpsOption("num-warps", cl::desc("warps per program (GPU targets)"), cl::value_desc("N"),
+                                   cl::init(0), cl::cat(compileCategory));
+static cl::opt<int> numStagesOption("num-stages",
+                                    cl::desc("software-pipelining depth (GPU targets; default: the target's)"),
+                                    cl::value_desc("N"), cl::init(0), cl::cat(compileCategory));
+static cl::opt<std::string> outputFile("o", cl::desc("write the binary here"), cl::value_desc("FILE"),
+                                       cl::cat(compileCategory));
+enum class Emit { Nothing, Assembly, Llvm };
+static cl::opt<Emit> emitKind("emit", cl::desc("print the target's readable code"), cl::init(Emit::Nothing),
+                              cl::values(clEnumValN(Emit::Assembly, "asm", "PTX on nvptx, SPIR-V assembly on spirv, "
+                                                                           "LLVM IR on cpu"),
+                                         clEnumValN(Emit::Llvm, "llvm", "the same as asm")),
+                              cl::cat(compileCategory));
+static cl::opt<std::string> aotPrefix(
+    "aot",
+    cl::desc("write PREFIX.h and PREFIX.c: the kernel's binaries for each --aot-target with a typed C loader and "
+             "launcher that need only libtessera_rt (no compiler); the signature must list every runtime parameter"),
+    cl::value_desc("PREFIX"), cl::cat(compileCategory));
+static cl::list<std::string> aotTargetList(
+    "aot-target",
+    cl::desc("a target (and architecture) to embed, repeatable: cpu (this machine's CPU), nvptx@sm_90a, "
+             "amdgpu@gfx942, vulkan@sg32-48k... (default: --target and --arch, else cpu)"),
+    cl::value_desc("T[@ARCH]"), cl::cat(compileCategory));
+
+static std::string versionLine() { return "tessera 0.1.0 (LLVM " + targets::llvmVersion() + ")"; }
 
 static bool isHelp(const char *a) { return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0; }
 
@@ -90,56 +124,72 @@ static std::vector<std::string> splitTopLevel(const std::string &s) {
   return out;
 }
 
-static int compile(int argc, char **argv) {
-  frontend::CompileRequest req;
-  std::string signature, pipeline, target, flavour, output, emit, arch, aotPrefix;
-  std::vector<std::string> aotTargets;
-  bool checked = false;
-  int numWarps = 0, numStages = 0;
-  std::vector<std::pair<std::string, std::string>> defines;
-  ir::PassOptions popts = ir::PassOptions::fromEnvironment();
-  ir::PrintOptions print;
-  for (int i = 2; i < argc; ++i) {
-    if (isHelp(argv[i])) {
-      std::fputs(kCompileHelp, stdout);
-      return 0;
-    }
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--entry") req.entry = next();
-    else if (a == "--signature") signature = next();
-    else if (a == "-D") {
-      std::string d = next();
-      size_t eq = d.find('=');
-      if (eq == std::string::npos) return usage("-D expects NAME=VALUE, got '" + d + "'");
-      defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
-    } else if (a == "--inline-calls") req.inlineCalls = true;
-    else if (a == "--pipeline") pipeline = next();
-    else if (a == "--target") target = next();
-    else if (a == "--flavour") flavour = next();
-    else if (a == "-o") output = next();
-    else if (a == "--emit") emit = next();
-    else if (a == "--arch") arch = next();
-    else if (a == "--aot") aotPrefix = next();
-    else if (a == "--aot-target") aotTargets.push_back(next());
-    else if (a == "--num-warps") numWarps = std::atoi(next().c_str());
-    else if (a == "--num-stages") numStages = std::atoi(next().c_str());
-    else if (a == "--dump-ir-after-each") popts.dumpAfterEach = true;
-    else if (a == "--print-loc") print.locations = true;
-    else if (a == "--checked") checked = true;
-    else if (!a.empty() && a[0] == '-') return usage("unknown option '" + a + "'");
-    else req.filename = a;
+// The target `--target T --flavour F` names (the registry's "T:F"), or why
+// there is none; the registry says which targets have flavours.
+static std::string chooseFlavour(std::string &target, const std::string &flavour) {
+  std::vector<std::string> withFlavours;
+  for (const targets::TargetRow &row : targets::targetRows())
+    if (row.flavours.size() > 1) withFlavours.push_back(row.name);
+  targets::TargetRef base = targets::findTarget(target);
+  if (!base || base.row->flavours.size() < 2) {
+    std::string rows;
+    for (const std::string &name : withFlavours) rows += (rows.empty() ? "" : " or ") + name;
+    return "--flavour goes with --target " + rows + " (found --target '" + target + "')";
   }
-  // `--target spirv --flavour opencl` names the target `opencl` names.
+  std::string names;
+  bool known = false;
+  for (size_t i = 0; i < base.row->flavours.size(); ++i) {
+    const char *name = base.row->flavours[i].name;
+    known |= flavour == name;
+    names += std::string(i == 0 ? "" : i + 1 == base.row->flavours.size() ? " or " : ", ") + name;
+  }
+  if (!known) return "--flavour is " + names + ", not '" + flavour + "'";
+  targets::TargetRef chosen = targets::findTarget(target + ":" + flavour);
+  if (!chosen) return "--flavour '" + flavour + "' contradicts --target '" + target + "'";
+  target = chosen.canonicalName();
+  return "";
+}
+
+static int compile(int argc, char **argv) {
+  std::vector<const char *> args = {"tessera compile"};
+  for (int i = 2; i < argc; ++i) args.push_back(std::strcmp(argv[i], "-h") == 0 ? "--help" : argv[i]);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) { os << versionLine() << "\n"; });
+  cl::HideUnrelatedOptions(compileCategory);
+  std::string parseErrors;
+  llvm::raw_string_ostream errorStream(parseErrors);
+  if (!cl::ParseCommandLineOptions(int(args.size()), args.data(),
+                                   "Compiles one kernel of FILE.py (the tile language) and prints its IR, or with "
+                                   "--target its code.\n",
+                                   &errorStream)) {
+    std::fputs(parseErrors.c_str(), stderr);
+    return 2;
+  }
+  if (numWarpsOption < 0) return usage("--num-warps is 0 (the target's default) or more, not " + std::to_string(numWarpsOption));
+  if (numStagesOption < 0) return usage("--num-stages is 0 (the target's default) or more, not " + std::to_string(numStagesOption));
+  frontend::CompileRequest req;
+  req.filename = inputFile;
+  req.entry = entryName;
+  req.inlineCalls = inlineCalls;
+  std::string signature = signatureText, pipeline = pipelineText, target = targetName, flavour = flavourName,
+              output = outputFile, arch = archName, aotPrefix = ::aotPrefix;
+  std::string emit = emitKind == Emit::Nothing ? "" : "asm";
+  std::vector<std::string> aotTargets(aotTargetList.begin(), aotTargetList.end());
+  bool checked = checkedMode;
+  int numWarps = numWarpsOption, numStages = numStagesOption;
+  std::vector<std::pair<std::string, std::string>> defines;
+  for (const std::string &d : defineList) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos) return usage("-D expects NAME=VALUE, got '" + d + "'");
+    defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+  }
+  ir::PassOptions popts = ir::PassOptions::fromEnvironment();
+  popts.dumpAfterEach = popts.dumpAfterEach || dumpAfterEach;
+  ir::PrintOptions print;
+  print.locations = printLocations;
+  // `--target spirv --flavour opencl` names the target `spirv:opencl` names.
   if (!flavour.empty()) {
-    if (flavour != "vulkan" && flavour != "opencl")
-      return usage("--flavour is vulkan or opencl, not '" + flavour + "'");
-    if (target != "spirv" && target != flavour)
-      return usage("--flavour goes with --target spirv (found --target '" + target + "')");
-    target = flavour;
+    std::string error = chooseFlavour(target, flavour);
+    if (!error.empty()) return usage(error);
   }
   if (req.filename.empty() || req.filename == "<kernel>") return usage("no input file");
   std::ifstream in(req.filename);
@@ -370,8 +420,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   try {
-    if (cmd == "version") {
-      std::printf("tessera 0.1.0 (LLVM %s)\n", targets::llvmVersion().c_str());
+    if (cmd == "version" || cmd == "--version") {
+      std::printf("%s\n", versionLine().c_str());
       return 0;
     }
     if (cmd == "compile") return compile(argc, argv);
