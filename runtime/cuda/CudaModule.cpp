@@ -56,6 +56,12 @@ public:
       return {StatusCode::InvalidArgument, "launch of '" + name_ + "': bad dynamic shared memory size " +
                                                std::to_string(config.sharedMemoryBytes)};
     if (config.grid[0] == 0 || config.grid[1] == 0 || config.grid[2] == 0) return Status::ok();  // nothing to run
+    // Current before the tensor maps too: cuTensorMapEncodeTiled fails with
+    // CUDA_ERROR_INVALID_CONTEXT on a thread with no current context (a
+    // process without torch, which would have made one current).
+    const CudaDriver &d = device_.driver();
+    ContextGuard guard(d, device_.context());
+    if (!guard.status()) return guard.status();
     // The caller's arguments, then the tensor maps built from them.
     std::vector<void *> all;
     std::vector<CUtensorMap> maps(maps_.size());  // CUtensorMap is 64-byte aligned, as the driver requires
@@ -67,10 +73,6 @@ public:
       }
       args = all.data();
     }
-
-    const CudaDriver &d = device_.driver();
-    ContextGuard guard(d, device_.context());
-    if (!guard.status()) return guard.status();
     if (Status st = reserveSharedMemory(config.sharedMemoryBytes); !st) return st;
     CUresult r = d.cuLaunchKernel(fn_, config.grid[0], config.grid[1], config.grid[2], unsigned(config.threadsPerProgram), 1, 1,
                                   unsigned(config.sharedMemoryBytes), s, args, nullptr);

@@ -125,3 +125,46 @@ def test_block_pointer_stores_by_map_or_not(torch, dtype, mode):
     sm90a = ".target sm_90a" in ptx
     assert ("cp.async.bulk.tensor.2d.global.shared::cta" in ptx) == (sm90a and mode == "plain")
     assert ("cp.async.bulk.tensor.2d.shared::cluster" in ptx) == sm90a
+
+
+_NO_TORCH_SCRIPT = r'''
+import sys
+import numpy as np
+import tessera
+import tessera.language as tl
+
+
+@tessera.jit
+def copy_blocks(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    src = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+    dst = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+    tl.store(dst, tl.load(src, boundary_check=(0, 1)) * 2 + 1, boundary_check=(0, 1))
+
+
+m, n = 100, 96
+x = np.random.default_rng(7).uniform(-2, 2, (m, n)).astype(np.float32)
+xd = tessera.from_numpy(x, device="cuda")
+yd = tessera.from_numpy(np.full((m, n), np.nan, np.float32), device="cuda")
+args = (xd, yd, m, n)
+copy_blocks[(tessera.cdiv(m, 32), tessera.cdiv(n, 32))](*args, BM=32, BN=32)
+ptx = copy_blocks.compile_only("nvptx", *args, BM=32, BN=32).assembly
+assert "torch" not in sys.modules
+np.testing.assert_array_equal(yd.numpy(), x * 2 + 1)
+print("map store:", "cp.async.bulk.tensor.2d.global.shared::cta" in ptx, ".target sm_90a" in ptx)
+'''
+
+
+def test_map_stores_in_a_process_without_torch(cuda_device, tmp_path):
+    # Tensor maps are encoded at launch; without torch no context is current
+    # on the launching thread until Tessera makes its own current, which it
+    # must do before encoding them (CUDA_ERROR_INVALID_CONTEXT otherwise; the
+    # conformance runner, which imports no torch, met it).
+    import subprocess
+    script = tmp_path / "no_torch.py"
+    script.write_text(_NO_TORCH_SCRIPT)
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, TESSERA_ALWAYS_COMPILE="1"))
+    assert r.returncode == 0, r.stderr[-3000:]
+    stored_by_map, sm90a = (w == "True" for w in r.stdout.split("map store:")[1].split())
+    assert stored_by_map == sm90a, r.stdout
