@@ -51,6 +51,7 @@ std::optional<SValue> importedModule(const std::string &dotted) {
     std::string sub = dotted.substr(r.size() + 1);
     if (sub == "math") return SValue::ns("tl.math");
     if (sub == "extra" || sub == "extra.cuda") return SValue::ns("tl.extra");
+    if (sub == "extra.hip") return SValue::ns("tl.extra.hip");
     for (const char *part : {"core", "standard", "random", "semantic"})  // where Triton defines the tl functions
       if (sub == part) return SValue::ns("tl");
   }

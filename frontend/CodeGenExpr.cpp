@@ -276,8 +276,13 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     }
     if (ns == "tl.extra") {
       if (attr == "cuda" || attr == "libdevice") return SValue::ns(attr == "cuda" ? "tl.extra" : "libdevice");
+      if (attr == "hip") return SValue::ns("tl.extra.hip");
       if (isBuiltinName("extra.cuda." + attr)) return SValue::builtin("extra.cuda." + attr);
       fail(loc, "tl.extra has no attribute '" + attr + "'");
+    }
+    if (ns == "tl.extra.hip") {  // Triton's AMD extras: its libdevice is every target's
+      if (attr == "libdevice") return SValue::ns("libdevice");
+      fail(loc, "tl.extra.hip has no attribute '" + attr + "' in Tessera (it has libdevice)");
     }
     if (ns == "tl.math" || ns == "libdevice") {
       if (ns == "libdevice" && isBuiltinName("libdevice." + attr)) return SValue::builtin("libdevice." + attr);

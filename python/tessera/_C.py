@@ -62,6 +62,11 @@ class CompileTimeAssertionFailure(CompilationError):
     autotuner skips such a configuration, as Triton's does."""
 
 
+class UnsupportedLanguageConstruct(CompilationError):
+    """The kernel uses Python that kernels cannot hold (a lambda, a class,
+    f-strings...; Triton's name)."""
+
+
 class DeviceAssertionError(TesseraError):
     """A tl.device_assert failed while the kernel ran."""
 

@@ -139,7 +139,7 @@ def new_launcher(jit_function, on_error):
     if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
         return None
     names = tuple(p.name for p in params)
-    if {"num_warps", "num_stages", "debug", "grid", *CODEGEN_OPTIONS, *IGNORED_OPTIONS} & set(names):
+    if {"num_warps", "num_stages", "debug", "grid", "warmup", *CODEGEN_OPTIONS, *IGNORED_OPTIONS} & set(names):
         return None  # also launch options: only run() sorts them out
     missing = object()
     defaults = tuple(missing if p.default is p.empty else p.default for p in params)

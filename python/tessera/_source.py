@@ -26,7 +26,9 @@ MODULE_NAME = "<tessera-module>"
 
 # Python modules the frontend knows, by the name the kernel's import gave them.
 _KNOWN_MODULES = ("tessera", "triton", "tessera.language", "triton.language",
-                  "tessera.language.math", "triton.language.math")
+                  "tessera.language.math", "triton.language.math", "tessera.language.extra", "triton.language.extra",
+                  "tessera.language.extra.cuda", "triton.language.extra.cuda", "tessera.language.extra.hip",
+                  "triton.language.extra.hip")
 
 
 class _Chunk:
@@ -42,6 +44,7 @@ class ModuleText:
         self.constexprs = {}   # name -> value (compile-time globals)
         self.dependencies = []  # (read the name's current value, the value it had)
         self.places = []        # (globals dict, name) or (closure cell, None) of each dependency
+        self.missing = {}       # module variable -> why a kernel's attribute of it is not defined
 
     def stale(self):
         """True when a global or closure variable the text was built from now
@@ -84,6 +87,8 @@ class ModuleText:
                 return "%s:%d" % (default_file, line) + (":" + col if col else "")
             return "%s:%d:%d" % loc if col else "%s:%d" % loc[:2]
         message = re.sub(re.escape(MODULE_NAME) + r":(\d+)(?::(\d+))?", repl, message)
+        for root, why in self.missing.items():  # the frontend knows no module variables, only their names
+            message = message.replace("name '%s' is not defined" % root, why)
         return message.replace(MODULE_NAME, default_file)
 
 
@@ -198,18 +203,79 @@ def _reader(name, fn_globals, cells):
     return lambda: fn_globals.get(name, _MISSING)
 
 
+def _attribute_chains(body, modules):
+    """[(start offset of the root name in `body`, [names])] of each attribute
+    chain `m.a.b` in the function text whose root `m` is one of `modules`
+    (the longest chain at each place: `m.a.b(...)` gives m, a, b)."""
+    tree = ast.parse(body)
+    line_starts = [0]
+    for line in body.splitlines(keepends=True):
+        line_starts.append(line_starts[-1] + len(line))
+    chains, inner = [], set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or id(node) in inner:
+            continue
+        names, base = [node.attr], node.value
+        while isinstance(base, ast.Attribute):
+            inner.add(id(base))
+            names.append(base.attr)
+            base = base.value
+        if isinstance(base, ast.Name) and base.id in modules and isinstance(base.ctx, ast.Load):
+            chains.append((line_starts[base.lineno - 1] + base.col_offset, [base.id] + names[::-1]))
+    return chains
+
+
+def _resolve_through_modules(body, g, unwrap):
+    """The module variables a function reads attributes of that the frontend
+    does not know as language modules (a library's module of @jit helpers,
+    `tle.program_id(0)`; chains through its submodules): each such chain
+    `m.a.b` becomes the name `m_a_b` (the same length, so error columns
+    stay right) bound to what it resolves to. Returns (body, [(name, value,
+    (dict, key))] for the names bound, {module variable: why} for chains
+    naming nothing); chains that resolve to nothing the frontend takes are
+    left as written."""
+    modules = {n for n, v in g.items() if isinstance(v, types.ModuleType) and _module_import(n, v) is None}
+    if not modules or not any(m + "." in body for m in modules):
+        return body, [], {}
+    text, bound, missing = list(body), {}, {}
+    for start, names in _attribute_chains(body, modules):
+        value, owner = g[names[0]], None
+        for i, attr in enumerate(names[1:], 1):
+            module, owner, value = value, (value.__dict__, attr), getattr(value, attr, _MISSING)
+            if value is _MISSING:
+                missing.setdefault(names[0], "%s (module %r) has no attribute %r"
+                                   % (".".join(names[:i]), module.__name__, attr))
+                break
+            if isinstance(value, types.ModuleType) and _module_import(attr, value) is None:
+                continue  # a submodule of helpers: keep walking
+            name = "_".join(names[:i + 1])
+            if (unwrap(value) is not None or is_constexpr_global(value) or _function_import(name, value)
+                    or isinstance(value, types.ModuleType)):
+                pos = start
+                for part in names[:i]:  # the dots of the resolved part become underscores
+                    pos += len(part)
+                    text[pos] = "_"
+                    pos += 1
+                bound[name] = (value, owner)
+            break
+    return "".join(text), [(n, v, o) for n, (v, o) in bound.items()], missing
+
+
 def build(root, unwrap, exclude_globals=(), extra_roots=()):
     """ModuleText for JITFunction `root` (and `extra_roots`, functions passed
     as tl.constexpr arguments); `unwrap(value)` returns the JITFunction
     behind a global (or None)."""
     out = ModuleText()
-    imports, bodies, seen, order = {}, [], set(), [root] + list(extra_roots)
+    imports, bodies, seen = {}, [], set()
+    order = [(jf, None) for jf in [root] + list(extra_roots)]  # (function, the name it is emitted under)
     while order:
-        jf = order.pop(0)
-        if id(jf) in seen:
+        jf, emitted_as = order.pop(0)
+        if (id(jf), emitted_as) in seen:
             continue
-        seen.add(id(jf))
-        bodies.append(_function_source(jf.fn, getattr(jf, "_replaced_src", None)))
+        seen.add((id(jf), emitted_as))
+        body, filename, first, indent = _function_source(jf.fn, getattr(jf, "_replaced_src", None))
+        if emitted_as is not None:  # reached as module.name: defined under the name the callers use
+            body = re.sub(r"^(\s*(?:async\s+)?def\s+)\w+", lambda m: m.group(1) + emitted_as, body, count=1)
         # Kernels defined inside functions (tests, notebooks) see their
         # enclosing variables as well as the module's globals.
         fn_globals = jf.fn.__globals__
@@ -221,13 +287,29 @@ def build(root, unwrap, exclude_globals=(), extra_roots=()):
                 line = _module_import(name, value)
                 if line:
                     imports.setdefault(name, line)
+        body, through_modules, missing = _resolve_through_modules(body, g, unwrap)
+        for root, why in missing.items():
+            out.missing.setdefault(root, why)
+        bodies.append((body, filename, first, indent))
+        for name, value, (where, key) in through_modules:
+            dep = unwrap(value)
+            if dep is not None:
+                order.append((dep, name))
+            elif isinstance(value, types.ModuleType):
+                imports.setdefault(name, _module_import(name, value))
+            elif is_constexpr_global(value):
+                out.constexprs.setdefault(name, value)
+            else:
+                imports.setdefault(name, _function_import(name, value))
+            out.dependencies.append(((lambda w=where, k=key: w.get(k, _MISSING)), value))
+            out.places.append((where, key))
         for name in sorted(_referenced_names(_code_of(jf))):
             if name not in g:
                 continue
             value = g[name]
             dep = unwrap(value)
             if dep is not None:
-                order.append(dep)
+                order.append((dep, None))
             elif is_constexpr_global(value) and name not in exclude_globals:
                 out.constexprs.setdefault(name, value)
             elif (line := _function_import(name, value)) is not None:

@@ -189,6 +189,9 @@ class Autotuner(_Wrapper):
             list(pool.map(compile_one, configs))
 
     def run(self, *args, **kwargs):
+        if kwargs.pop("warmup", False):  # Triton's run(..., warmup=True)
+            kwargs.pop("grid", None)
+            return self.warmup(*args, **kwargs)
         self.nargs = dict(zip(self.arg_names, args))
         tuned = False
         key = None
@@ -255,6 +258,9 @@ class Heuristics(_Wrapper):
         return kwargs
 
     def run(self, *args, **kwargs):
+        if kwargs.pop("warmup", False):  # Triton's run(..., warmup=True)
+            kwargs.pop("grid", None)
+            return self.warmup(*args, **kwargs)
         return self.fn.run(*args, **self._with_values(args, kwargs))
 
     def warmup(self, *args, **kwargs):

@@ -13,6 +13,7 @@ import ast
 import collections
 import ctypes
 import functools
+import hashlib
 import inspect
 import os
 import re
@@ -27,12 +28,97 @@ from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, m
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
 
-KernelParam = collections.namedtuple("KernelParam", "num name is_constexpr do_not_specialize annotation")
+# Triton's canonical spellings of type annotations (KernelParam.annotation).
+_TYPE_NAMES = {
+    "bool": "u1", "int1": "u1", "uint1": "u1", "i1": "u1", "float8e4nv": "fp8e4nv", "float8_e4m3fn": "fp8e4nv",
+    "float8e5": "fp8e5", "float8_e5m2": "fp8e5", "float8e4b15": "fp8e4b15", "float8e4b8": "fp8e4b8",
+    "float8_e4m3fnuz": "fp8e4b8", "float8e5b16": "fp8e5b16", "float8_e5m2fnuz": "fp8e5b16", "half": "fp16",
+    "float16": "fp16", "bfloat16": "bf16", "float": "fp32", "float32": "fp32", "double": "fp64", "float64": "fp64",
+    "int8": "i8", "int16": "i16", "int": "i32", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16",
+    "uint32": "u32", "uint64": "u64", "void": "void",
+}
+_TYPE_NAMES.update({v: v for v in list(_TYPE_NAMES.values())})
+
+
+def _annotation_text(annotation):
+    """An annotation as Triton spells it: "constexpr", "fp32", "*fp16" (a
+    pointer), "*kfp16" (a const pointer), "" for none."""
+    if annotation is inspect.Parameter.empty or annotation is None or annotation == "":
+        return ""
+    if isinstance(annotation, str):
+        text = annotation.strip()
+        if text.startswith("const "):
+            return "*k" + _annotation_text(text[len("const "):])[1:]
+        if text.endswith("*"):
+            return "*" + _annotation_text(text[:-1])
+        if text.startswith("*"):
+            return "*" + _annotation_text(text[1:])
+        if text.startswith("tl."):
+            return _annotation_text(text[3:])
+    elif isinstance(annotation, tl.pointer_type):
+        return "*" + _annotation_text(annotation.element_ty)
+    elif isinstance(annotation, tl.dtype):
+        text = annotation.name
+    elif isinstance(annotation, type):
+        text = annotation.__name__
+    else:
+        text = str(annotation)
+    return _TYPE_NAMES.get(text.replace("_t", ""), text)
+
+
+class KernelParam:
+    """One parameter of a @jit function, as Triton's KernelParam: num, name,
+    annotation (Triton's spelling), annotation_type, is_constexpr, is_const,
+    default, has_default, do_not_specialize, do_not_specialize_on_alignment."""
+
+    def __init__(self, num, param, do_not_specialize, do_not_specialize_on_alignment=False):
+        self.num, self._param = num, param
+        self.do_not_specialize = do_not_specialize
+        self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
+
+    @property
+    def name(self):
+        return self._param.name
+
+    @property
+    def annotation(self):
+        return _annotation_text(self._param.annotation)
+
+    @property
+    def annotation_type(self):
+        """The annotation when it names a type ("fp32", "*fp16"), else ""."""
+        a = self.annotation
+        bare = a[2:] if a.startswith("*k") else a[1:] if a.startswith("*") else a
+        return a if bare in set(_TYPE_NAMES.values()) else ""
+
+    @property
+    def is_constexpr(self):
+        return _is_constexpr_annotation(self._param.annotation) or "constexpr" in self.annotation
+
+    @property
+    def is_const(self):
+        return not self.is_constexpr and ("const" in self.annotation or self.annotation.startswith("*k"))
+
+    @property
+    def default(self):
+        return self._param.default
+
+    @property
+    def has_default(self):
+        return self._param.default is not inspect.Parameter.empty
+
+    def __repr__(self):
+        return "KernelParam(%d, %s%s)" % (self.num, self.name, ": " + self.annotation if self.annotation else "")
 
 # Called for every launch through run() while set (the profiler's, tessera.profiler):
 # hook(jit_function, grid, args, kwargs, options, run) launches by calling
 # run(*args, grid=grid, **options, **kwargs) and returns what it returns.
 launch_hook = None
+
+# The frontend's words for Python that kernels cannot hold (Triton's
+# UnsupportedLanguageConstruct), as opposed to type and name errors.
+_UNSUPPORTED = re.compile(r"\bnot supported\b|^unsupported (statement|expression)")
+
 
 # Whether a mul feeding an add may become an fma when a launch does not say
 # (Triton's knobs.language.default_fp_fusion): TESSERA_DEFAULT_FP_FUSION=0 says no.
@@ -279,11 +365,19 @@ def _subscript_in_c():
 
 
 class KernelInterface:
-    """What every launchable kernel has (Triton's KernelInterface):
-    `kernel[grid](*args)` is `kernel.run(*args, grid=grid)`."""
+    """What every launchable kernel has (Triton's KernelInterface, which
+    libraries subclass): `kernel[grid](*args)` is
+    `kernel.run(*args, grid=grid, warmup=False)`, and `warmup(*args, grid=)`
+    is `run(..., warmup=True)`."""
+
+    def run(self, *args, grid, warmup, **kwargs):
+        raise NotImplementedError("run not implemented")
+
+    def warmup(self, *args, grid, **kwargs):
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
 
     def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
+        return functools.partial(self.run, grid=grid, warmup=False)
 
 
 class JITFunction(KernelInterface):
@@ -293,13 +387,22 @@ class JITFunction(KernelInterface):
         self.fn = fn
         self._target = target  # None: the arguments' device decides, per launch
         self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
         self.__doc__ = fn.__doc__
-        self.__module__ = fn.__module__
+        self.__module__ = self.module = fn.__module__
+        self.__globals__ = fn.__globals__
+        self._fn_name = "%s.%s" % (fn.__module__, fn.__qualname__)
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
         self.constexpr_names = {n for n, p in self.signature.parameters.items()
                                 if _is_constexpr_annotation(p.annotation)}
+        self.constexprs = [i for i, n in enumerate(self.arg_names) if n in self.constexpr_names]
         self.do_not_specialize = {self.arg_names[d] if isinstance(d, int) else d for d in do_not_specialize}
+        self.do_not_specialize_on_alignment = set()
+        self.version = None
+        self.noinline = None
+        self.kernel = None       # Triton's attribute; kernels live in `cache`, per specialization
+        self.pre_run_hooks = []  # add_pre_run_hook's: each called with a launch's arguments before it
         self.cache = {}          # specialization key -> _C.Kernel
         self._binder = None      # a generated function: (*args, **kwargs) -> values in parameter order
         self._params = None      # (name, is constexpr, specialized) per parameter
@@ -473,6 +576,8 @@ class JITFunction(KernelInterface):
             cls = type(e)
             if cls is _C.CompilationError and first and first.group(1).startswith("static_assert failed"):
                 cls = _C.CompileTimeAssertionFailure
+            elif cls is _C.CompilationError and first and _UNSUPPORTED.search(first.group(1)):
+                cls = _C.UnsupportedLanguageConstruct
             raise cls(e.status, message) from ValueError(first.group(1) if first else message)
 
     def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None, checked=False,
@@ -547,8 +652,14 @@ class JITFunction(KernelInterface):
                                     arch=arch, checked=_checked.enabled(debug, self.debug),
                                     **_Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)._asdict())
 
-    def run(self, *args, grid, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, maxnreg=None,
-            enable_reflect_ftz=None, **kwargs):
+    def run(self, *args, grid, warmup=False, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None,
+            maxnreg=None, enable_reflect_ftz=None, **kwargs):
+        if warmup:  # Triton's run(..., warmup=True): compile, launch nothing
+            return self.warmup(*args, grid=grid, num_warps=num_warps, num_stages=num_stages, debug=debug,
+                               enable_fp_fusion=enable_fp_fusion, maxnreg=maxnreg,
+                               enable_reflect_ftz=enable_reflect_ftz, **kwargs)
+        for pre_run in self.pre_run_hooks:
+            pre_run(*args, **kwargs)
         hook = launch_hook
         if hook is not None:
             options = dict(num_warps=num_warps, num_stages=num_stages, debug=debug, enable_fp_fusion=enable_fp_fusion,
@@ -686,17 +797,71 @@ class JITFunction(KernelInterface):
 
     @property
     def params(self):
-        """One KernelParam (num, name, is_constexpr, do_not_specialize,
-        annotation) per parameter, as Triton's JITFunction.params."""
-        return [KernelParam(i, n, n in self.constexpr_names, n in self.do_not_specialize,
-                            self.signature.parameters[n].annotation) for i, n in enumerate(self.arg_names)]
+        """One KernelParam per parameter, as Triton's JITFunction.params."""
+        return [KernelParam(i, p, p.name in self.do_not_specialize or i in self.do_not_specialize,
+                            p.name in self.do_not_specialize_on_alignment)
+                for i, p in enumerate(self.signature.parameters.values())]
+
+    @property
+    def raw_src(self):
+        """The function's source lines, decorators included (Triton's raw_src)."""
+        return inspect.getsourcelines(self.fn)[0]
+
+    @property
+    def starting_line_number(self):
+        return inspect.getsourcelines(self.fn)[1]
 
     @property
     def src(self):
-        """The kernel's source text (its def, dedented), as Triton's JITFunction.src."""
+        """The kernel's source from its `def` line, dedented, without its
+        decorators (Triton's JITFunction.src; libraries regenerate kernels
+        from it). Set it through _unsafe_update_src."""
         if self._replaced_src is not None:
             return self._replaced_src
-        return textwrap.dedent(inspect.getsource(self.fn))
+        text = textwrap.dedent("".join(self.raw_src))
+        found = re.search(r"^(async\s+)?def\s+\w+\s*\(", text, re.MULTILINE)
+        return text[found.start():] if found else text
+
+    @src.setter
+    def src(self, value):
+        raise AttributeError("Cannot set attribute 'src' directly: use _unsafe_update_src() (as in Triton)")
+
+    @property
+    def cache_key(self):
+        """A hash of what the kernel compiles from (Triton's cache_key): its
+        source and every @jit function it calls, the compile-time globals
+        they read, and its first line; it changes when any of them does."""
+        self._forget_if_stale()
+        try:
+            module = self.module_text()
+            text = module.text + repr(sorted((n, constexpr_text(v)) for n, v in module.constexprs.items()))
+        except (_C.CompilationError, NameError, TypeError, ValueError, OSError):
+            # What it calls is not defined yet (a library reading the key as
+            # its module is imported): the function's own text.
+            text = self.src
+        return hashlib.sha256(("%s\n%s" % (text, self.starting_line_number)).encode()).hexdigest()
+
+    def get_capture_scope(self):
+        """The names the kernel can see: its module's globals and its closure."""
+        return self.__globals__ | inspect.getclosurevars(self.fn).nonlocals
+
+    def is_gluon(self):
+        return False
+
+    def repr(self, specialization):
+        """A compiled kernel's name (Triton's repr): jit(repr=)'s, else the
+        function's full name."""
+        return self._fn_name if self._repr is None else self._repr(specialization)
+
+    def add_pre_run_hook(self, hook):
+        """Calls hook(*args, **kwargs) before every launch (Triton's); such
+        launches take the Python path."""
+        if not callable(hook):
+            raise TypeError("a pre-run hook must be callable, not %r" % (hook,))
+        self.pre_run_hooks.append(hook)
+        if self._fast:
+            self._fast.clear()
+        self._fast = False  # the fast lane would launch without calling the hooks
 
     def _unsafe_update_src(self, new_src):
         """Compiles `new_src` instead of the function's own source from now

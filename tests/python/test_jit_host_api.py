@@ -58,8 +58,12 @@ def test_params_and_src_as_triton_gives_them():
     assert [p.num for p in params] == [0, 1, 2, 3, 4]
     assert [p.is_constexpr for p in params] == [False, False, False, False, True]
     assert [p.do_not_specialize for p in params] == [False, False, True, False, False]
-    assert _scale.src.startswith("@tessera.jit(do_not_specialize=[\"n\"])\ndef _scale(")
+    # As Triton's: src starts at the def (libraries regenerate kernels from
+    # it), raw_src keeps the decorator.
+    assert _scale.src.startswith("def _scale(")
     assert "tl.store(out_ptr + offs" in _scale.src
+    assert _scale.raw_src[0].startswith("@tessera.jit(do_not_specialize=[\"n\"])")
+    assert _scale.starting_line_number == _scale.fn.__code__.co_firstlineno
 
 
 @tessera.jit

@@ -22,6 +22,16 @@ Tessera's module of the same role:
     triton.compile, triton.compiler[.compiler]
                                     tessera.compile, tessera.compiler (ASTSource, CompiledKernel, GPUTarget)
     triton.backends.compiler        GPUTarget
+    triton.knobs                    tessera.compat.knobs (Triton's knobs; those Tessera honours
+                                    set its variables)
+    triton.runtime.cache            tessera.compat.cache (a file cache for libraries' own files)
+    triton.errors, .runtime.errors, .compiler.errors
+                                    tessera.compat.errors (Triton's classes over Tessera's)
+
+Every public name of Triton's runtime modules (triton_api.txt, read from
+Triton's sources by tools/triton_inventory.py; docs/triton-api.md) is
+present or raises NotProvidedError naming it; a missing module is a
+ModuleNotFoundError saying the same.
 
 Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
 imported from these modules under any alias). Not covered: Triton's
@@ -42,6 +52,7 @@ import importlib.machinery
 import os
 import sys
 import types
+import typing
 
 _ALIASES = {
     "triton.language": "tessera.language",
@@ -54,6 +65,8 @@ _ALIASES = {
     "triton.language.extra.libdevice": "tessera.language.extra.libdevice",
     "triton.language.extra.cuda": "tessera.language.extra.cuda",
     "triton.language.extra.cuda.libdevice": "tessera.language.extra.libdevice",
+    "triton.language.extra.hip": "tessera.language.extra.hip",
+    "triton.language.extra.hip.libdevice": "tessera.language.extra.libdevice",
     "triton.testing": "tessera.testing",
     "triton.tools": "tessera.tools",
     "triton.tools.tensor_descriptor": "tessera.tools.tensor_descriptor",
@@ -91,6 +104,57 @@ def _package(name, doc):
     return _module(name, doc, package=True)
 
 
+class _helpers:
+    """Triton's small runtime helpers, as triton.runtime.jit exports them."""
+
+    @staticmethod
+    def get_full_name(fn):
+        return "%s.%s" % (fn.__module__, fn.__qualname__)
+
+    @staticmethod
+    def is_namedtuple(value):
+        return isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields")
+
+    @staticmethod
+    def convert_to_tuple_if_list(item):
+        """Lists (at any depth, in tuples too) as tuples."""
+        if isinstance(item, (list, tuple)) and not hasattr(item, "_fields"):
+            return tuple(_helpers.convert_to_tuple_if_list(x) for x in item)
+        return item
+
+    @staticmethod
+    def find_paths_if(iterable, pred):
+        """The index paths (tuples) of the elements of nested lists and
+        tuples for which pred(path, element) holds."""
+        found = []
+
+        def walk(value, path):
+            if isinstance(value, (list, tuple)):
+                for i, x in enumerate(value):
+                    walk(x, path + (i,))
+            elif pred(path, value):
+                found.append(path)
+        walk(iterable, ())
+        return found
+
+    @staticmethod
+    def get_iterable_path(iterable, path):
+        """The element of nested lists and tuples at an index path."""
+        for i in path:
+            iterable = iterable[i]
+        return iterable
+
+
+def _jit_fn_file_line(fn):
+    """(file, first line of the def) of a @jit function or what wraps one
+    (Triton's get_jit_fn_file_line)."""
+    base = fn
+    while not hasattr(base, "starting_line_number") and hasattr(base, "fn"):
+        base = base.fn
+    code = base.fn.__code__
+    return code.co_filename, base.starting_line_number
+
+
 def _triton_module():
     import tessera
     triton = _package("triton", "Tessera standing in for Triton (tessera.compat).")
@@ -110,10 +174,39 @@ def _triton_module():
     runtime.autotuner = _module("triton.runtime.autotuner")
     for name in ("Autotuner", "Config", "autotune", "heuristics", "Heuristics", "OutOfResources"):
         setattr(runtime.autotuner, name, getattr(tessera, name))
+    errors = importlib.import_module("tessera.compat.errors")
+    jit_module = importlib.import_module("tessera.jit")
     runtime.errors = _module("triton.runtime.errors")
-    runtime.errors.OutOfResources = tessera.OutOfResources
+    for name in ("TritonError", "OutOfResources", "PTXASError", "AutotunerError", "InterpreterError"):
+        setattr(runtime.errors, name, getattr(errors, name))
+    triton.errors = _module("triton.errors")
+    triton.errors.TritonError = errors.TritonError
+    triton.KernelInterface = jit_module.KernelInterface
+    triton.InterpreterError = errors.InterpreterError
     runtime.JITFunction, runtime.Autotuner, runtime.Config = tessera.JITFunction, tessera.Autotuner, tessera.Config
-    runtime.driver = tessera.runtime.driver
+    runtime.driver = runtime.jit.driver = runtime.autotuner.driver = tessera.runtime.driver
+    for name in ("autotune", "heuristics", "Heuristics", "OutOfResources"):
+        setattr(runtime, name, getattr(tessera, name))
+    runtime.InterpreterError = errors.InterpreterError
+    runtime.reinterpret, runtime.TensorWrapper = tessera.reinterpret, tessera.TensorWrapper
+    runtime.autotuner.KernelInterface, runtime.autotuner.JITFunction = jit_module.KernelInterface, tessera.JITFunction
+    runtime.autotuner.PTXASError, runtime.autotuner.AutotunerError = errors.PTXASError, errors.AutotunerError
+    # What libraries read from triton.runtime.jit besides JITFunction.
+    runtime.jit.KernelParam = jit_module.KernelParam
+    runtime.jit.JITCallable = tessera.JITFunction  # Tessera's one kind of @jit callable
+    runtime.jit.TRITON_MODULE = "triton.language"
+    runtime.jit.T = typing.TypeVar("T")
+    runtime.jit.get_jit_fn_file_line = _jit_fn_file_line
+    runtime.cache = importlib.import_module("tessera.compat.cache")
+    runtime.autotuner.get_cache_manager = runtime.cache.get_cache_manager
+    runtime.autotuner.triton_key = runtime.cache.triton_key
+    runtime.jit.get_cache_key = runtime.cache.get_cache_key
+    for name in ("get_full_name", "is_namedtuple", "convert_to_tuple_if_list", "find_paths_if", "get_iterable_path"):
+        setattr(runtime.jit, name, getattr(_helpers, name))
+    runtime.jit.GLUON_MODULE = "triton.experimental.gluon.language"
+    triton.knobs = importlib.import_module("tessera.compat.knobs")
+    runtime.jit.knobs = runtime.autotuner.knobs = triton.knobs
+    triton.knobs.apply_environment()
     triton.runtime = runtime
     triton.compile = tessera.compile
     # triton.compiler[.compiler] and triton.backends[.compiler]: compiling
@@ -126,6 +219,10 @@ def _triton_module():
             setattr(module, name, getattr(tessera.compiler, name))
     # What keys torch's compile caches by the compiler's identity.
     triton.compiler.compiler.triton_key = lambda: "tessera-" + tessera.__version__
+    triton.compiler.errors = _module("triton.compiler.errors")
+    for name in ("TritonError", "CompilationError", "CompileTimeAssertionFailure", "UnsupportedLanguageConstruct"):
+        setattr(triton.compiler.errors, name, getattr(errors, name))
+    triton.compiler.CompilationError = errors.CompilationError
     triton.backends = _package("triton.backends", "Triton's backend names that Tessera answers.")
     triton.backends.compiler = _module("triton.backends.compiler")
     triton.backends.compiler.GPUTarget = tessera.compiler.GPUTarget
@@ -133,11 +230,90 @@ def _triton_module():
     # to decide whether torch.compile may trace Triton kernels on the CPU; it
     # then says so plainly, as tracing them needs Triton's own IR.
     triton.backends.backends = {}
-    return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit,
+    return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit, "triton.errors": triton.errors,
+                    "triton.knobs": triton.knobs, "triton.runtime.cache": runtime.cache,
                     "triton.runtime.autotuner": runtime.autotuner,
                     "triton.runtime.errors": runtime.errors, "triton.runtime.driver": runtime.driver,
                     "triton.compiler": triton.compiler, "triton.compiler.compiler": triton.compiler.compiler,
+                    "triton.compiler.errors": triton.compiler.errors,
                     "triton.backends": triton.backends, "triton.backends.compiler": triton.backends.compiler}
+
+
+_INVENTORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "triton_api.txt")
+# (module, previous __getattr__ or None) for each module install() gave one.
+_hooked = []
+
+
+def triton_api():
+    """{Triton module: [public name]} of the Triton release followed
+    (triton_api.txt, read from its sources by tools/triton_inventory.py)."""
+    names = {}
+    with open(_INVENTORY) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                module, name = line.split()
+                names.setdefault(module, []).append(name)
+    return names
+
+
+class NotProvidedError(AttributeError):
+    """A name of Triton's API that Tessera does not provide."""
+
+
+def _not_provided(module, known, previous):
+    """A module __getattr__: Triton's names this module lacks raise an error
+    naming them as not provided; other names fail as they would have."""
+    def __getattr__(name):
+        if previous is not None:
+            try:
+                return previous(name)
+            except AttributeError:
+                pass
+        owner = known.get(name)
+        if owner is not None:
+            raise NotProvidedError("%s.%s is part of Triton %s's API, which tessera.compat does not provide (yet): "
+                                   "see docs/triton-api.md" % (owner, name, TRITON_VERSION))
+        raise AttributeError("module %r has no attribute %r" % (module.__name__, name))
+    return __getattr__
+
+
+class _MissingModules:
+    """A meta path finder: importing a module of Triton's surface that
+    Tessera does not provide is a ModuleNotFoundError that says so (code
+    that falls back on ImportError, as for an older Triton, still does)."""
+
+    def __init__(self, api):
+        self.api = api
+
+    def find_spec(self, name, path=None, target=None):
+        if name in self.api and name not in sys.modules:
+            raise ModuleNotFoundError("%s is part of Triton %s's API, which tessera.compat does not provide (yet): "
+                                      "see docs/triton-api.md" % (name, TRITON_VERSION), name=name)
+        return None
+
+
+_finder = None
+
+
+def _hook_missing_names(api):
+    """Every module of Triton's surface answers its names: each module
+    install() made or aliased gets a __getattr__ for the names it lacks,
+    and importing one it lacks says so (_MissingModules)."""
+    global _finder
+    _finder = _MissingModules(api)
+    sys.meta_path.insert(0, _finder)
+    known = {}  # module object -> {name: Triton module}
+    for name in api:
+        module = sys.modules.get(name)
+        if module is None:
+            continue  # _MissingModules answers its import
+        table = known.setdefault(module, {})
+        for n in api[name]:
+            table.setdefault(n, name)
+    for module, table in known.items():
+        previous = module.__dict__.get("__getattr__")
+        _hooked.append((module, previous))
+        module.__getattr__ = _not_provided(module, table, previous)
 
 
 def installed():
@@ -165,11 +341,22 @@ def install(replace=False):
         if not hasattr(sys.modules[parent], leaf):
             setattr(sys.modules[parent], leaf, sys.modules[alias])
             _added_attributes.append((sys.modules[parent], leaf))
+    _hook_missing_names(triton_api())
     return triton
 
 
 def uninstall():
     """Undoes install() (a real Triton imported afterwards is Triton again)."""
+    global _finder
+    if _finder in sys.meta_path:
+        sys.meta_path.remove(_finder)
+    _finder = None
+    while _hooked:
+        module, previous = _hooked.pop()
+        if previous is None:
+            module.__dict__.pop("__getattr__", None)
+        else:
+            module.__getattr__ = previous
     while _added_attributes:
         module, leaf = _added_attributes.pop()
         if hasattr(module, leaf):

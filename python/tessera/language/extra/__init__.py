@@ -7,3 +7,4 @@ Layer 0, binding (python/tessera/__init__.py lists the layers)."""
 
 from . import libdevice  # noqa: F401
 from . import cuda  # noqa: F401
+from . import hip  # noqa: F401

@@ -22,6 +22,7 @@
 # RUN: not tessera compile %s --entry tuple_two_indices --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TUPLE_TWO_INDICES
 # RUN: not tessera compile %s --entry subscript_none --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SUBSCRIPT_NONE
 # RUN: not tessera compile %s --entry extra_attr --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=EXTRA_ATTR
+# RUN: not tessera compile %s --entry hip_attr --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=HIP_ATTR
 # RUN: not tessera compile %s --entry libdevice_fn --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=LIBDEVICE_FN
 # RUN: not tessera compile %s --entry unary_str --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=UNARY_STR
 # RUN: not tessera compile %s --entry unary_tuple --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=UNARY_TUPLE
@@ -228,6 +229,14 @@ def subscript_none(n):
 @tessera.jit
 def extra_attr(n):
     x = tl.extra.bogus
+
+
+# HIP_ATTR: expressions.py:[[@LINE+5]]:9: error: tl.extra.hip has no attribute 'memrealtime' in Tessera (it has libdevice)
+# HIP_ATTR-NEXT: {{^}}    x = tl.extra.hip.memrealtime()
+# HIP_ATTR-NEXT: {{^}}        ^
+@tessera.jit
+def hip_attr(n):
+    x = tl.extra.hip.memrealtime()
 
 
 # LIBDEVICE_FN: expressions.py:[[@LINE+5]]:9: error: libdevice has no function 'bogus' in Tessera

@@ -1,0 +1,318 @@
+"""triton.knobs under tessera.compat: Triton's configuration groups
+(`knobs.cache.dir`, `knobs.compilation.always_compile`,
+`knobs.autotuning.print`, `knobs.runtime.debug`...), each knob read from
+Triton's environment variable until set, as Triton's are.
+
+A knob Tessera honours is tied to Tessera's own setting: reading it falls
+back to Tessera's variable, and setting it (or a `scope()` of its group)
+sets Tessera's variable for the process, so the compiler and the cache
+follow. The others keep their values for code that reads them and change
+nothing in Tessera:
+
+    knob                              Triton's variable          Tessera's
+    cache.dir                         TRITON_CACHE_DIR           TESSERA_CACHE_DIR
+    compilation.always_compile        TRITON_ALWAYS_COMPILE      TESSERA_ALWAYS_COMPILE
+    autotuning.print                  TRITON_PRINT_AUTOTUNING    (read by tessera.autotune)
+    runtime.debug                     TRITON_DEBUG               TESSERA_DEBUG (checked mode)
+    language.default_fp_fusion        TRITON_DEFAULT_FP_FUSION   TESSERA_DEFAULT_FP_FUSION
+    nvidia.ptxas                      TRITON_PTXAS_PATH          TESSERA_PTXAS
+    nvidia.libcuda_path               TRITON_LIBCUDA_PATH        TESSERA_LIBCUDA (a directory in Triton)
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
+
+import contextlib
+import copy
+import os
+
+_TRUE = ("1", "true", "yes", "on", "y")
+_FALSE = ("0", "false", "no", "off", "n", "")
+
+
+def _to_bool(text, name):
+    lowered = text.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ValueError("%s=%r is not a boolean (use 1/0, true/false, yes/no, on/off)" % (name, text))
+
+
+def _from_bool(value):
+    return "1" if value else "0"
+
+
+class env_base:
+    """A knob: the value set on its group, else its environment variable's,
+    else its default."""
+
+    kind = "str"
+
+    def __init__(self, key, default=None, tessera=None, to_env=str, from_env=None):
+        self.key, self.default, self.tessera = key, default, tessera
+        self._to_env, self._from_env = to_env, from_env
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def _read(self, text):
+        return self._from_env(text) if self._from_env else text
+
+    def get(self):
+        for key in (self.key, self.tessera):
+            text = os.environ.get(key) if key else None
+            if text is not None:
+                return self._read(text)
+        return self.default() if callable(self.default) else self.default
+
+    def __get__(self, group, owner):
+        if group is None:
+            return self
+        if self.name in group._values:
+            return group._values[self.name]
+        return self.get()
+
+    def __set__(self, group, value):
+        group._values[self.name] = value
+        if self.tessera:
+            group._saved_env.setdefault(self.tessera, os.environ.get(self.tessera))
+            if value is None:
+                os.environ.pop(self.tessera, None)
+            else:
+                os.environ[self.tessera] = self._to_env(value)
+        group._changed()
+
+    def __delete__(self, group):
+        group._values.pop(self.name, None)
+        if self.tessera and self.tessera in group._saved_env:
+            was = group._saved_env.pop(self.tessera)
+            if was is None:
+                os.environ.pop(self.tessera, None)
+            else:
+                os.environ[self.tessera] = was
+        group._changed()
+
+
+class env_str(env_base):
+    pass
+
+
+class env_opt_str(env_base):
+    pass
+
+
+class env_bool(env_base):
+    kind = "bool"
+
+    def __init__(self, key, default=False, tessera=None):
+        super().__init__(key, default, tessera, to_env=_from_bool, from_env=lambda text: _to_bool(text, key))
+
+
+class env_opt_bool(env_bool):
+    def __init__(self, key, tessera=None):
+        super().__init__(key, None, tessera)
+
+
+class env_int(env_base):
+    kind = "int"
+
+    def __init__(self, key, default=0, tessera=None):
+        def read(text):
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError("%s=%r is not an integer" % (key, text)) from None
+        super().__init__(key, default, tessera, from_env=read)
+
+
+class base_knobs:
+    """A group of knobs; `scope()` restores them on exit, `reset()` drops
+    every value set, `copy()` keeps the values set."""
+
+    def __init__(self):
+        self._values, self._saved_env = {}, {}
+
+    def _changed(self):
+        """Called after a knob of the group is set, deleted or restored."""
+
+    @property
+    def knob_descriptors(self):
+        return {name: knob for klass in reversed(type(self).__mro__) for name, knob in vars(klass).items()
+                if isinstance(knob, env_base)}
+
+    @property
+    def knobs(self):
+        return {name: getattr(self, name) for name in self.knob_descriptors}
+
+    def copy(self):
+        other = copy.copy(self)
+        other._values, other._saved_env = dict(self._values), {}
+        return other
+
+    def reset(self):
+        for name in list(self._values):
+            delattr(self, name)
+        return self
+
+    @contextlib.contextmanager
+    def scope(self):
+        values, tessera_env = dict(self._values), {}
+        for knob in self.knob_descriptors.values():
+            if knob.tessera:
+                tessera_env[knob.tessera] = os.environ.get(knob.tessera)
+        try:
+            yield self
+        finally:
+            self._values = values
+            for key, was in tessera_env.items():
+                if was is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = was
+            self._changed()
+
+
+def _tessera_cache_dir():
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(home, "tessera")
+
+
+class cache_knobs(base_knobs):
+    home_dir = env_str("TRITON_HOME", lambda: os.path.expanduser("~/"))
+    dump_dir = env_str("TRITON_DUMP_DIR", lambda: os.path.join(os.path.expanduser("~/"), ".triton", "dump"))
+    override_dir = env_str("TRITON_OVERRIDE_DIR",
+                           lambda: os.path.join(os.path.expanduser("~/"), ".triton", "override"))
+    dir = env_str("TRITON_CACHE_DIR", _tessera_cache_dir, tessera="TESSERA_CACHE_DIR")
+    manager_class = env_opt_str("TRITON_CACHE_MANAGER")
+    remote_manager_class = env_opt_str("TRITON_REMOTE_CACHE_BACKEND")
+
+
+class compilation_knobs(base_knobs):
+    override = env_bool("TRITON_KERNEL_OVERRIDE")
+    dump_ir = env_bool("TRITON_KERNEL_DUMP")
+    dump_ir_extract_di_local_variables = env_bool("LLVM_EXTRACT_DI_LOCAL_VARIABLES")
+    store_binary_only = env_bool("TRITON_STORE_BINARY_ONLY")
+    always_compile = env_bool("TRITON_ALWAYS_COMPILE", tessera="TESSERA_ALWAYS_COMPILE")
+    use_ir_loc = env_opt_str("USE_IR_LOC")
+    enable_asan = env_bool("TRITON_ENABLE_ASAN")
+    disable_line_info = env_bool("TRITON_DISABLE_LINE_INFO")
+    front_end_debugging = env_bool("TRITON_FRONT_END_DEBUGGING")
+    allow_non_constexpr_globals = env_bool("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS")
+    instrumentation_mode = env_str("TRITON_INSTRUMENTATION_MODE", "")
+
+    def __init__(self):
+        super().__init__()
+        self.listener = None
+
+
+class autotuning_knobs(base_knobs):
+    cache = env_bool("TRITON_CACHE_AUTOTUNING")
+    print = env_bool("TRITON_PRINT_AUTOTUNING", tessera="TRITON_PRINT_AUTOTUNING")  # tessera.autotune reads it
+
+
+class runtime_knobs(base_knobs):
+    interpret = env_bool("TRITON_INTERPRET")
+    debug = env_bool("TRITON_DEBUG", tessera="TESSERA_DEBUG")
+    override_arch = env_opt_str("TRITON_OVERRIDE_ARCH")
+
+    def __init__(self):
+        super().__init__()
+        # Triton's hooks: present for code that sets or reads them; Tessera
+        # calls none of them (tessera.profiler hooks launches itself).
+        self.launch_enter_hook = self.launch_exit_hook = None
+        self.kernel_load_start_hook = self.kernel_load_end_hook = None
+        self.jit_cache_hook = self.jit_post_compile_hook = None
+        self.add_stages_inspection_hook = None
+
+
+class language_knobs(base_knobs):
+    fp32_default = env_opt_str("TRITON_F32_DEFAULT")
+    default_fp_fusion = env_bool("TRITON_DEFAULT_FP_FUSION", True, tessera="TESSERA_DEFAULT_FP_FUSION")
+
+    def _changed(self):
+        _jit_default_fp_fusion()
+
+
+def _jit_default_fp_fusion():
+    # tessera.jit reads TESSERA_DEFAULT_FP_FUSION when imported; a knob
+    # set later reaches it here.
+    import importlib
+    jit = importlib.import_module("tessera.jit")
+    jit._DEFAULT_FP_FUSION = bool(language.default_fp_fusion)
+
+
+class nvidia_knobs(base_knobs):
+    ptxas = env_opt_str("TRITON_PTXAS_PATH", tessera="TESSERA_PTXAS")
+    cuobjdump = env_opt_str("TRITON_CUOBJDUMP_PATH")
+    nvdisasm = env_opt_str("TRITON_NVDISASM_PATH")
+    dump_nvptx = env_bool("NVPTX_ENABLE_DUMP")
+    disable_ptxas_opt = env_bool("DISABLE_PTXAS_OPT")
+    ptxas_options = env_opt_str("PTXAS_OPTIONS")
+    mock_ptx_version = env_opt_str("TRITON_MOCK_PTX_VERSION")
+    dump_ptxas_log = env_bool("TRITON_DUMP_PTXAS_LOG")
+    libdevice_path = env_opt_str("TRITON_LIBDEVICE_PATH")
+    # Triton's is the directory of libcuda.so.1, Tessera's the library itself.
+    libcuda_path = env_opt_str("TRITON_LIBCUDA_PATH", tessera="TESSERA_LIBCUDA",
+                               to_env=lambda d: os.path.join(d, "libcuda.so.1") if os.path.isdir(d) else d)
+
+
+class amd_knobs(base_knobs):
+    use_buffer_ops = env_bool("AMDGCN_USE_BUFFER_OPS", True)
+    use_buffer_atomics = env_bool("AMDGCN_USE_BUFFER_ATOMICS", True)
+    buffer_ops_analyze_small_tensor_range = env_bool("AMDGCN_ANALYZE_SMALL_TENSOR_RANGE")
+    dump_amdgcn = env_bool("AMDGCN_ENABLE_DUMP")
+    libhip_path = env_opt_str("TRITON_LIBHIP_PATH")
+    use_block_pingpong = env_opt_bool("TRITON_HIP_USE_BLOCK_PINGPONG")
+    use_in_thread_transpose = env_opt_bool("TRITON_HIP_USE_IN_THREAD_TRANSPOSE")
+    use_async_copy = env_bool("TRITON_HIP_USE_ASYNC_COPY")
+    scalarize_packed_fops = env_bool("AMDGCN_SCALARIZE_PACKED_FOPS")
+
+
+class proton_knobs(base_knobs):
+    disable = env_bool("TRITON_PROTON_DISABLE")
+    cupti_lib_dir = env_opt_str("TRITON_CUPTI_LIB_PATH")
+    enable_nvtx = env_bool("TRITON_ENABLE_NVTX", True)
+
+
+class build_knobs(base_knobs):
+    cc = env_opt_str("CC")
+    cudacrt_path = env_opt_str("TRITON_CUDACRT_PATH")
+    cudart_path = env_opt_str("TRITON_CUDART_PATH")
+
+
+class redis_knobs(base_knobs):
+    key_format = env_str("TRITON_REDIS_KEY_FORMAT", "triton:{key}:{filename}")
+    host = env_str("TRITON_REDIS_HOST", "localhost")
+    port = env_int("TRITON_REDIS_PORT", 6379)
+
+
+cache = cache_knobs()
+compilation = compilation_knobs()
+autotuning = autotuning_knobs()
+runtime = runtime_knobs()
+language = language_knobs()
+nvidia = nvidia_knobs()
+amd = amd_knobs()
+proton = proton_knobs()
+build = build_knobs()
+redis = redis_knobs()
+
+
+_GROUPS = (cache, compilation, autotuning, runtime, language, nvidia, amd, proton, build, redis)
+
+
+def apply_environment():
+    """Triton's variables in the environment set Tessera's that are unset
+    (tessera.compat.install() calls this): TRITON_CACHE_DIR=... is then
+    where Tessera caches."""
+    for group in _GROUPS:
+        for knob in group.knob_descriptors.values():
+            if knob.tessera and knob.tessera != knob.key and knob.key in os.environ \
+                    and knob.tessera not in os.environ:
+                os.environ[knob.tessera] = knob._to_env(knob._read(os.environ[knob.key]))
+    _jit_default_fp_fusion()
+
+
+def refresh_knobs():
+    """Forgets every value set: each knob reads its variable again."""
+    for group in _GROUPS:
+        group.reset()
