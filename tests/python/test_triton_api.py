@@ -24,7 +24,7 @@ import tessera.compat  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 # The names present today; a change that loses one fails here.
-PRESENT_AT_LEAST = 797
+PRESENT_AT_LEAST = 804
 
 
 @pytest.fixture
@@ -372,3 +372,32 @@ def test_hip_libdevice_in_kernels(triton):
     y = np.full_like(x, np.nan)
     k[(1,)](x, y, BLOCK=32)
     np.testing.assert_allclose(y, np.exp(x) + np.log(x), rtol=2e-6)
+
+
+def test_language_core_helpers_as_tritons(triton):
+    core = triton.language.core
+    assert core.is_builtin(core.load) and core.is_builtin(triton.language.math.exp)
+    assert core.is_builtin(triton.language.extra.libdevice.tanh) and not core.is_builtin(len)
+
+    @core.builtin
+    def my_builtin(x, _semantic=None):
+        return x + 1
+
+    assert core.is_builtin(my_builtin) and my_builtin(1, _semantic=object()) == 2
+    with pytest.raises(ValueError, match="Did you forget to add @triton.jit"):
+        my_builtin(1)
+    assert core.must_use_result(my_builtin) is my_builtin and my_builtin._must_use_result is True
+    assert core.must_use_result("why")(my_builtin)._must_use_result == "why"
+    assert core.get_int_dtype(1, True) is core.int1 and core.get_int_dtype(8, False) is core.uint8
+    assert core.get_int_dtype(64, True) is core.int64
+    with pytest.raises(ValueError, match="Unsupported bitwidth"):
+        core.get_int_dtype(12, True)
+    assert [core.get_primitive_bitwidth(n) for n in ("fp16", "bfloat16", "u1", "i64", "void", "fp8e5")] == \
+        [16, 16, 1, 64, 0, 8]
+    assert core.validate_block_shape([16, 64]) == 1024
+    with pytest.raises(ValueError, match="power of 2"):
+        core.validate_block_shape([16, 48])
+    with pytest.raises(TypeError, match="constexpr\\[int\\]"):
+        core.validate_block_shape([16.0])
+    with pytest.raises(ValueError, match="exceeds triton maximum tensor numel"):
+        core.validate_block_shape([2048, 1024])

@@ -10,6 +10,8 @@ called from plain Python.
 Layer 0, binding (python/tessera/__init__.py lists the layers).
 """
 
+import functools
+
 __all__ = ["dtype", "pointer_type", "constexpr"]
 
 
@@ -226,6 +228,7 @@ class constexpr:
 CONSTEXPR_0 = constexpr(0)
 
 
+from . import _stubs  # noqa: E402
 from ._stubs import stub as _stub  # noqa: E402  (tl's builtins, and the extras' below)
 
 
@@ -259,3 +262,80 @@ class PropagateNan:
     """tl.PropagateNan.NONE / ALL for maximum, minimum and clamp."""
     NONE = 0
     ALL = 0xFFFF
+
+
+# ---- triton.language.core's host-side helpers, which libraries call from
+# Python and from constexpr functions (not in __all__: Triton keeps them
+# out of tl's namespace too).
+
+TRITON_BUILTIN = _stubs.TRITON_BUILTIN
+
+
+def builtin(fn):
+    """Marks `fn` as a builtin (Triton's decorator): is_builtin says so, and
+    calling it from plain Python is an error, as outside a @jit kernel."""
+    if not callable(fn):
+        raise TypeError("builtin() takes a function, not %r" % (fn,))
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if kwargs.get("_semantic") is None:
+            raise ValueError("Did you forget to add @triton.jit ? "
+                             "(`_semantic` argument must be provided outside of JIT functions.)")
+        return fn(*args, **kwargs)
+    setattr(wrapper, TRITON_BUILTIN, True)
+    return wrapper
+
+
+def is_builtin(fn):
+    """Whether `fn` is one of the language's builtins (tl.load, tl.math.exp,
+    libdevice.tanh...) or marked with @builtin."""
+    return bool(getattr(fn, TRITON_BUILTIN, False))
+
+
+def must_use_result(x, s=True):
+    """Marks a builtin whose result must be used (Triton's decorator;
+    `@must_use_result("why")` gives the reason)."""
+    if isinstance(x, str):
+        return lambda fn: must_use_result(fn, x)
+    x._must_use_result = s
+    return x
+
+
+def get_int_dtype(bitwidth, signed):
+    """The integer dtype of a width and signedness (1 is int1)."""
+    table = {(1, True): int1, (1, False): int1, (8, True): int8, (8, False): uint8, (16, True): int16,
+             (16, False): uint16, (32, True): int32, (32, False): uint32, (64, True): int64, (64, False): uint64}
+    try:
+        return table[(int(bitwidth), bool(signed))]
+    except KeyError:
+        raise ValueError("Unsupported bitwidth %r and signedness %r" % (bitwidth, signed)) from None
+
+
+def get_primitive_bitwidth(name):
+    """Bits of a type by any of Triton's spellings ("fp16", "float16", "u1",
+    "bool", "void")."""
+    text = str(name)
+    bits = {"void": 0, "u1": 1, "bool": 1, "uint1": 1, "i1": 1, "fp8e4b15": 8, "fp8e4b8": 8, "fp8e5b16": 8,
+            "float8e4b15": 8, "float8e4b8": 8, "float8e5b16": 8}
+    if text in bits:
+        return bits[text]
+    try:
+        return dtype._named(text).primitive_bitwidth
+    except TypeError:
+        raise KeyError(text) from None
+
+
+def validate_block_shape(shape):
+    """The number of elements of a block shape, checked as Triton checks it:
+    ints, each a power of two, at most TRITON_MAX_TENSOR_NUMEL in all."""
+    numel = 1
+    for i, d in enumerate(shape):
+        if not isinstance(d, int):
+            raise TypeError("Shape element %d must have type `constexpr[int]`, got `constexpr[%s]" % (i, type(d)))
+        if d <= 0 or d & (d - 1):
+            raise ValueError("Shape element %d must be a power of 2" % i)
+        numel *= d
+    if numel > TRITON_MAX_TENSOR_NUMEL:
+        raise ValueError("numel (%d) exceeds triton maximum tensor numel (%d)" % (numel, TRITON_MAX_TENSOR_NUMEL))
+    return numel

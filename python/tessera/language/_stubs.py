@@ -5,6 +5,10 @@ submodules (math, extra) all build on it.
 Layer 0, binding (python/tessera/__init__.py lists the layers)."""
 
 
+# The attribute Triton's is_builtin reads.
+TRITON_BUILTIN = "__triton_builtin__"
+
+
 def stub(name, module="tessera.language"):
     """A builtin's Python stand-in; `_tessera_source` says where a kernel's
     global of this value comes from, so that `from tessera.language.math
@@ -17,4 +21,5 @@ def stub(name, module="tessera.language"):
     builtin.__name__ = builtin.__qualname__ = attr
     builtin.__module__ = module
     builtin._tessera_source = (module, attr)
+    setattr(builtin, TRITON_BUILTIN, True)
     return builtin
