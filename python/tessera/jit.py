@@ -906,7 +906,8 @@ class JITFunction(KernelInterface):
 Specialization = collections.namedtuple("Specialization", "signature constants")
 
 
-def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, launch_metadata=None, **unused):
+def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, launch_metadata=None, version=None,
+        do_not_specialize_on_alignment=(), noinline=None, **unknown):
     """``@tessera.jit`` or ``@tessera.jit(target=..., do_not_specialize=[...])``, where
     target is a name of the target registry (``tessera targets`` lists them);
     without a target, each launch compiles for its arguments' device.
@@ -915,10 +916,21 @@ def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, la
     each compiled kernel's `name`. launch_metadata(grid, kernel, args)
     -> {"name": ..., metric: value}: what the profiler (tessera.profiler,
     hook="triton") records for each launch, args being every parameter
-    by name."""
+    by name. Triton's version, do_not_specialize_on_alignment and noinline
+    are kept as the function's attributes (Tessera inlines every call and
+    specializes alignment as it specializes values). Any other keyword is
+    a TypeError, as in Triton."""
+    if unknown:
+        raise TypeError("jit() got unexpected keyword argument%s %s (it takes target, do_not_specialize, debug, "
+                        "repr, launch_metadata, version, do_not_specialize_on_alignment, noinline)"
+                        % ("s" if len(unknown) > 1 else "", ", ".join("'%s'" % k for k in sorted(unknown))))
+
     def wrap(f):
-        jf = JITFunction(f, target=target, do_not_specialize=do_not_specialize, debug=debug)
+        jf = JITFunction(f, target=target, do_not_specialize=do_not_specialize or (), debug=debug)
         jf._repr = repr
         jf.launch_metadata = launch_metadata
+        jf.version, jf.noinline = version, noinline
+        jf.do_not_specialize_on_alignment = {jf.arg_names[d] if isinstance(d, int) else d
+                                             for d in do_not_specialize_on_alignment or ()}
         return jf
     return wrap(fn) if fn is not None else wrap

@@ -13,6 +13,9 @@ Layer 3, launch (python/tessera/__init__.py lists the layers).
 import statistics
 import time
 
+from . import language as tl  # noqa: F401  (Triton's testing module has both names)
+from . import runtime  # noqa: F401
+
 _FLUSH_BYTES = 256 * 1024 * 1024  # beyond any GPU's L2, as Triton's cache buffer
 
 
@@ -257,3 +260,71 @@ def perf_report(benchmarks):
     """Decorator: `@perf_report(Benchmark(...))` (or a list of them) turns a
     measuring function into a Report whose .run() measures and prints/plots."""
     return lambda fn: Report(fn, benchmarks)
+
+
+# Triton's name for what perf_report returns.
+Mark = Report
+
+
+def nvsmi(attrs):
+    """GPU 0's values of nvidia-smi's `--query-gpu` attributes, as ints
+    (Triton's helper; FileNotFoundError without nvidia-smi)."""
+    import subprocess
+    import sys
+    out = subprocess.check_output(["nvidia-smi", "-i", "0", "--query-gpu=" + ",".join(attrs),
+                                   "--format=csv,noheader,nounits"])
+    return [int(x) for x in out.decode(sys.stdout.encoding or "utf-8").split(",")]
+
+
+def _properties(device):
+    from .runtime import driver
+    if device is None:
+        device = driver.active.get_current_device()
+    return driver.active.utils.get_device_properties(device)
+
+
+def get_dram_gbps(device=None):
+    """The device memory's bandwidth in GB/s from its clock (kHz) and bus
+    width (bits), double data rate, as Triton computes it. KeyError where
+    the device does not report them (the host)."""
+    props = _properties(device)
+    return props["mem_clock_rate"] * props["mem_bus_width"] * 2 / 1e6 / 8
+
+
+def _ops_per_sub_core(dtype, torch, tensor_cores):
+    """Triton's table of operations per cycle per sub-core."""
+    capability = torch.cuda.get_device_capability()
+    if tensor_cores:
+        if capability[0] < 8:
+            if dtype != torch.float16:
+                raise RuntimeError("dtype not supported")
+            return 256
+        if dtype in (torch.float32, torch.int32):
+            return 256
+        if dtype in (torch.float16, torch.bfloat16, torch.int16):
+            return 512
+        if dtype in (torch.int8, tl.float8e4nv, tl.float8e5):
+            return 1024
+        raise RuntimeError("dtype not supported")
+    if capability[0] < 8:
+        table = {torch.float32: 32, torch.float16: 64}
+    else:
+        table = {torch.float32: 32, torch.float16: 64, torch.bfloat16: 64}
+    if dtype not in table:
+        raise RuntimeError("dtype not supported")
+    return table[dtype]
+
+
+def get_max_tensorcore_tflops(dtype, clock_rate, device=None):
+    """Peak tensor-core TFLOP/s at `clock_rate` (kHz): 4 sub-cores per
+    multiprocessor, each doing Triton's ops per cycle for the dtype."""
+    import torch
+    sub_cores = _properties(device)["multiprocessor_count"] * 4
+    return sub_cores * clock_rate * _ops_per_sub_core(dtype, torch, True) * 1e-9
+
+
+def get_max_simd_tflops(dtype, clock_rate, device=None):
+    """Peak SIMD (non-tensor-core) TFLOP/s at `clock_rate` (kHz)."""
+    import torch
+    sub_cores = _properties(device)["multiprocessor_count"] * 4
+    return sub_cores * clock_rate * _ops_per_sub_core(dtype, torch, False) * 1e-9

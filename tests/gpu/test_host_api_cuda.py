@@ -71,3 +71,14 @@ def test_profiler_times_launches_and_scopes_on_the_device(torch, tmp_path):
     per_launch_ms = frames["scale [N=%d]" % n].derived("time/ms") / 10
     assert 0.5 * kernel_ms < per_launch_ms < 4.0 * kernel_ms, (per_launch_ms, kernel_ms)
     assert frames["torch copy"].derived("gbyte/s") > 500    # HBM, not a host copy
+
+
+def test_triton_testing_peaks_on_this_gpu(torch):
+    # Triton's formulas over the device's own properties: an H100/H200
+    # reports 3.3-4.8 TB/s of HBM and ~1000 dense fp16 TFLOP/s at its clock.
+    gbps = tessera.testing.get_dram_gbps()
+    assert 1000 < gbps < 10000, gbps
+    clock_khz = tessera.runtime.driver.active.utils.get_device_properties(0)["sm_clock_rate"]
+    fp16 = tessera.testing.get_max_tensorcore_tflops(torch.float16, clock_khz)
+    assert 100 < fp16 < 5000 and tessera.testing.get_max_tensorcore_tflops(torch.int8, clock_khz) == 2 * fp16
+    assert 10 < tessera.testing.get_max_simd_tflops(torch.float32, clock_khz) < fp16

@@ -24,7 +24,7 @@ import tessera.compat  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 # The names present today; a change that loses one fails here.
-PRESENT_AT_LEAST = 804
+PRESENT_AT_LEAST = 811
 
 
 @pytest.fixture
@@ -401,3 +401,26 @@ def test_language_core_helpers_as_tritons(triton):
         core.validate_block_shape([16.0])
     with pytest.raises(ValueError, match="exceeds triton maximum tensor numel"):
         core.validate_block_shape([2048, 1024])
+
+
+def test_jit_takes_tritons_keywords_and_refuses_others():
+    def body(x_ptr, n):
+        pass
+
+    jf = tessera.jit(version=2, noinline=True, do_not_specialize_on_alignment=[0], do_not_specialize=["n"])(body)
+    assert (jf.version, jf.noinline) == (2, True)
+    assert [p.do_not_specialize_on_alignment for p in jf.params] == [True, False]
+    assert [p.do_not_specialize for p in jf.params] == [False, True]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'tagret' \\(it takes target, do_not_specialize"):
+        tessera.jit(tagret="nvptx")
+
+
+def test_testing_helpers_as_tritons(triton, monkeypatch):
+    testing = triton.testing
+    assert testing.Mark is testing.Report and testing.tl is triton.language
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(FileNotFoundError):
+        testing.nvsmi(["clocks.max.sm"])
+    if triton.runtime.driver.active.get_current_target().backend == "cpu":
+        with pytest.raises(KeyError):  # the host reports no memory clock
+            testing.get_dram_gbps()
