@@ -1,8 +1,9 @@
 // What a name or expression stands for while a kernel is compiled: a
 // compile-time Python value (None, bool, int, float, str, dtype, tuple), a
 // runtime value in the IR (a scalar or tile "tensor"), or a reference to a
-// function, a module or a method. Compile-time ints are exact to 128 bits and
-// follow Python's rules; runtime values follow Triton's.
+// function, a module or a method. Compile-time ints follow Python's rules
+// within [-2^63, 2^64), as Triton's do; a result outside is an error (they are
+// held in 128 bits so that overflow is seen). Runtime values follow Triton's.
 #pragma once
 
 #include "frontend/AST.h"

@@ -1,4 +1,5 @@
-// Types of the tile IR: scalars, pointers and tiles. Types are interned, so
+// Types of the tile IR: scalars, pointers, tiles and shared-memory buffers
+// (smem<...>, thread IR). Types are interned, so
 // two equal types are the same pointer and compare with ==.
 #pragma once
 

@@ -1,7 +1,7 @@
 """How tools/language_reference.py measures which element types and targets
 each function of the language supports: a probe kernel per function, compiled
-with its input of each dtype (on the cpu target), then, at the first dtype
-that compiles, for every target.
+with its input of each dtype (on the cpu target), then, at fp32 (else i32,
+else the first dtype that compiles), for every target.
 
 A probe body sees `x`, `y` (pointers to 16 elements of the probed dtype),
 `r` = tl.arange(0, 16), `v` = tl.load(x + r) and the module's `larger(a, b)`;

@@ -4,12 +4,15 @@
 // `warp_size` (default 32). Memory ops anchor the layouts: a load's or
 // store's tile is coalesced (fastest dimension = the pointers' most contiguous
 // one; up to 16 bytes per thread along it, as far as contiguity and alignment
-// allow). Other values follow their operands: elementwise ops take their first
-// tile operand's layout, reductions slice it, expand_dims and trans transform
-// it without moving data, scans keep it. An operand in another layout gets a
-// convert_layout, except splats, constants and aranges, which are simply
-// re-created in the wanted layout. Loop-carried and branch values keep the
-// layout of their first definition. A dot takes the layouts its target's
+// allow), except that a store of a dot's result keeps the dot's layout where
+// that already gives each thread 8-byte runs. Other values take the layout
+// seeded for them (pulled back from memory ops, pushed on from dots and loop
+// accumulators; a loop's init is converted to it), else their first operand's
+// that is not a splat, constant or arange; reductions slice it, expand_dims
+// and trans transform it without moving data, scans keep it. A cheap operand
+// (splats, constants, aranges through elementwise ops, broadcasts and
+// expand_dims) is re-created in the wanted layout, any other converted
+// (convert_layout). A dot takes the layouts its target's
 // hook asks for (registerDotLayouts), if any. Run after inline (calls are
 // not handled).
 #include "ir/Builder.h"

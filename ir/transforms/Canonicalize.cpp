@@ -1,5 +1,5 @@
-// canonicalize: folds constants and applies local simplifications until none
-// applies: algebraic identities (x + 0, x * 1, x & x, ...), no-op casts and
+// canonicalize: folds constants and applies local simplifications, round
+// after round until none applies (at most 16 rounds): algebraic identities (x + 0, x * 1, x & x, ...), no-op casts and
 // shape ops, ops on constant tiles, select and if on a constant condition,
 // for loops that run zero times, constants moved to the right of
 // commutative ops, and x + dot(a, b, 0) as dot(a, b, x) (the matrix unit

@@ -13,9 +13,9 @@ are poisoned before the launch and framed by guard zones, so unwritten
 elements and stray writes past either end are caught.
 
 Targets: one that can run here (code generator + device) runs every case;
-one without a code generator in this build, or without a device (until the
-C API can compile without one, for compile-only checks), is listed as skip
-with the reason.
+one with a code generator but no device compiles (and assembles) every case
+without running it; one without a code generator in this build is listed as
+skip with the reason.
 
 Layer 4, api (python/tessera/__init__.py lists the layers).
 """

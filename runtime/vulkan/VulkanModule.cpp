@@ -1,6 +1,7 @@
 // SPIR-V modules on a Vulkan device: what a launch needs is read from the
-// binary itself (entry points, LocalSize, the push-constant block that holds
-// the arguments, the subgroup size Tessera compiled for), then one compute
+// binary itself (entry points, LocalSize, where the arguments go: the
+// push-constant block, or past 128 bytes a parameter buffer whose address it
+// holds; the subgroup size Tessera compiled for), then one compute
 // pipeline per kernel.
 #include "runtime/vulkan/VulkanInternal.h"
 

@@ -1,5 +1,6 @@
-// Tile ops: elementwise loops, memory, reductions, scans, dot, shape ops,
-// printing and assertions, and structured control flow.
+// Tile ops: dispatch, elementwise loops (fused or deferred to their users),
+// and memory: loads, stores and atomics. Reductions, scans, dot and shape ops
+// are in LowerAlgebra.cpp; control flow, printing and assertions in LowerControl.cpp.
 #include "targets/cpu/Lowering.h"
 
 #include "ir/Fold.h"

@@ -1,8 +1,10 @@
 // Private to the CPU target: tile IR -> LLVM IR for the host.
 //
 // A program of the grid runs as one call on one thread. Scalars are LLVM
-// scalars. A tile is either uniform (every element equal: one scalar, no
-// memory) or a row-major buffer on the stack. Elementwise ops on buffers are
+// scalars. A tile is uniform (every element equal: one scalar, no memory),
+// computed chunk by chunk in its user's loop (a fused elementwise op or
+// load), or a row-major buffer: on the stack, or in the thread's scratch
+// area once the frame passes kStackBudget. Elementwise ops on buffers are
 // loops over chunks of the native vector width; loads and stores use masked
 // vector loads where the pointers are provably contiguous along the last
 // dimension, gathers and scatters otherwise; dot is a register-blocked

@@ -31,15 +31,17 @@
 // (copies S-2 iterations ahead).
 //
 // Tensor maps (module attribute tensor_maps: NVIDIA's TMA): when every
-// such load is a desc_load of a host descriptor whose block a tensor map
-// can copy in the buffer's own swizzle (rows of 32, 64 or 128 bytes, or
+// such load is a desc_load whose tensor map can be built from the kernel's
+// arguments (a host descriptor, or one the kernel made: TensorMaps.h) and
+// whose block a tensor map can copy in the buffer's own swizzle (rows of 32, 64 or 128 bytes, or
 // 128-byte atoms; a multiple of 8 rows, at most 256), the copies are
 // tma_copy into the stage, each completing on its own mbarrier (one per
 // load and stage entry), and iteration i waits for that mbarrier's phase
 // (i / entries) % 2 in place of async_wait, just before the first op that
-// uses the load: attention's Q K^T and softmax need not wait for V. Loads
-// first used by one op (a matmul's dot) share one mbarrier per entry,
-// which counts an arrival from each: one wait per iteration. The
+// uses the load: attention's Q K^T and softmax need not wait for V. When
+// every load is first used by one op (a matmul's dot), they share one
+// mbarrier per entry, which counts an arrival from each: one wait per
+// iteration; otherwise each load has its own. The
 // loop adds a tensor_map argument per descriptor (ir/IR.h); the mbarriers
 // are invalidated after it.
 //

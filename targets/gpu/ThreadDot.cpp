@@ -1,7 +1,8 @@
 // dot on the SIMT lanes (CUDA cores): the operands go to shared memory and
 // each thread accumulates its result registers over k, loading each row of
 // a and column of b it needs once per step. Floats accumulate in f32 (f64
-// for f64), integers in i32 (i64 for 64-bit), whatever the result type;
+// for f64), integers in i32 or u32 by their signedness (64 bits for 64-bit),
+// whatever the result type;
 // targets with tensor cores lower dot themselves (registerOpLowering).
 #include "targets/gpu/ThreadLowering.h"
 

@@ -792,8 +792,8 @@ void registerPasses() {
                     "GPU tile IR: loads feeding dots in loops become num_stages-deep async copies (module attribute "
                     "num_stages, or the loop's)"});
   ir::registerPass({"tensor-map-stores", &tensorMapStores,
-                    "GPU tile IR: desc_stores of host descriptors become tma_stores of a shared copy (module attribute "
-                    "tensor_maps)"});
+                    "GPU tile IR: desc_stores whose tensor map the kernel's arguments give become tma_stores of a "
+                    "shared copy (module attribute tensor_maps)"});
   ir::registerPass({"lower-to-threads", &lowerToThreads,
                     "GPU: distributed tile IR -> thread IR (needs assign-layouts; module attributes num_warps, "
                     "warp_size, target)"});

@@ -1,8 +1,8 @@
 // Hopper's warpgroup MMA (wgmma.mma_async, sm_90a) for dots whose operands
-// come straight from the stages of a pipelined loop: the multiply reads A
-// and B from shared memory through matrix descriptors, so the operands never
-// pass through registers (no ldmatrix), and each warpgroup of four warps
-// issues one instruction per 64 rows of the result and 16 of k.
+// come straight from the stages of a pipelined loop: B (and A, where it is a
+// stage) is read from shared memory through matrix descriptors, with no
+// ldmatrix, and each warpgroup of four warps issues one instruction per 64
+// rows of the result and per instruction k (16; 8 for tf32, 32 for 8-bit).
 //
 // A dot qualifies when B (and A, or else A comes from registers in
 // mma.sync's A fragment layout: attention's Q and P) is a local_load of a

@@ -13,8 +13,9 @@
 //   offsets (u32) into one Workgroup array of 32-bit words; narrower stores
 //   to it are atomic and/or on the word (threads may own neighbouring bytes).
 // - A Vulkan kernel's arguments are one push-constant block, one member per
-//   argument in order, at offsets aligned to their size; the runtime reads
-//   that block's layout from the binary. An OpenCL kernel's are parameters
+//   argument in order, at offsets aligned to their size, while they fit 128
+//   bytes; beyond that a parameter buffer holds them and the block holds its
+//   address. The runtime reads the layout from the binary. An OpenCL kernel's are parameters
 //   (pointers are CrossWorkgroup pointers, turned into addresses at entry).
 // - Flavours differ only where the environments do: Shader +
 //   PhysicalStorageBuffer64 + GLSL.std.450 + GroupNonUniform shuffles and a
@@ -26,7 +27,9 @@
 //   fixed at warp_size (full subgroups), which the module states as
 //   OpModuleProcessed "tessera.subgroup_size N".
 // - Structured control flow: thread IR's if/for/while become selection and
-//   loop constructs with merge blocks; a masked access is a selection.
+//   loop constructs with merge blocks; a masked store, shared or atomic
+//   access is a selection, and a masked global load (Vulkan) reads the safe
+//   address instead of branching (kSafeAddressMember says why).
 #pragma once
 
 #include "ir/IR.h"

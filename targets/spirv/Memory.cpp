@@ -1,5 +1,5 @@
-// Loads, stores and atomics on global memory (PhysicalStorageBuffer
-// pointers made from 64-bit addresses) and shared memory (one Workgroup
+// Loads, stores and atomics on global memory (PhysicalStorageBuffer pointers
+// in Vulkan, CrossWorkgroup in OpenCL, made from 64-bit addresses) and shared memory (one Workgroup
 // array of words, addressed by byte offsets); subgroup shuffles; the checked
 // mode's report.
 #include "targets/spirv/Emitter.h"

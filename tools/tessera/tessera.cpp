@@ -1,9 +1,12 @@
 // tessera: the command-line driver.
 //   tessera targets                      the target registry, and which code generators this build contains
-//   tessera compile FILE.py --entry NAME --signature "*fp32:16,*fp32,i32" -D BLOCK=1024
-//                   [--inline-calls] [--pipeline inline,canonicalize,...] [--dump-ir-after-each]
-//                                        compile a kernel to tile IR and print it
-//   tessera version
+//   tessera compile FILE.py --entry NAME --signature "*fp32:16,*fp32,i32" -D BLOCK=1024 [options]
+//                                        compile a kernel: print its tile IR (after --pipeline's passes),
+//                                        or with --target its code, or with --aot a C loader embedding it;
+//                                        options parsed by llvm::cl (tessera compile --help)
+//   tessera bench ..., tessera conformance ...
+//                                        the Python programs of the tessera package, run with these arguments
+//   tessera version, tessera --version
 #include "frontend/Compile.h"
 #include "ir/PassManager.h"
 #include "ir/Printer.h"

@@ -22,7 +22,7 @@ TOLERANCE = {"fp64": 1e-9, "fp32": 2e-5, "fp16": 5e-3, "bf16": 3e-2}
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="tessera bench", description=__doc__)
-    p.add_argument("--target", action="append", help="target(s) to run (default: every one present)")
+    p.add_argument("--target", action="append", help="target(s) to run, repeatable (default: tessera.default_target())")
     p.add_argument("--workload", help="comma-separated: " + ", ".join(WORKLOADS))
     p.add_argument("--shape", help="one shape for the chosen workloads, e.g. 4096x4096")
     p.add_argument("--dtype", help="comma-separated dtypes (fp32, fp16, bf16)")

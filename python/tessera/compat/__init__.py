@@ -14,8 +14,10 @@ Tessera's module of the same role:
       .standard, .semantic, .random
     triton.language.math            tessera.language.math
     triton.language.extra           tessera.language.extra
-    triton.language.extra.libdevice, .extra.cuda, .extra.cuda.libdevice
+    triton.language.extra.libdevice, .extra.cuda.libdevice, .extra.hip.libdevice
                                     tessera.language.extra.libdevice
+    triton.language.extra.cuda, .extra.hip
+                                    tessera.language.extra.cuda, tessera.language.extra.hip
     triton.testing                  tessera.testing
     triton.runtime, .runtime.jit    JITFunction, jit (and .autotuner: Autotuner, Config, heuristics)
     triton.runtime.driver           tessera.runtime.driver (driver.active: target, device, properties)
@@ -35,7 +37,8 @@ ModuleNotFoundError saying the same.
 
 Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
 imported from these modules under any alias). Not covered: Triton's
-compiler internals (its IR levels, passes and backends' classes, `triton._C`),
+compiler internals (its IR levels, passes and backends' classes; triton._C
+holds only libtriton.nvidia.cublas.CublasLt),
 so torch.compile cannot trace a function that launches Triton kernels
 (torch's inductor analyses them in Triton's IR and generates Triton code),
 and any function the frontend does not implement

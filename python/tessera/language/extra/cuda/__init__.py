@@ -1,7 +1,9 @@
 """tl.extra.cuda: Triton's NVIDIA extras. Its libdevice is
-tessera.language.extra.libdevice, which every target implements; the rest
-read the hardware (the host's clock and core on the CPU) or control
-programmatic dependent launch (nothing outside NVIDIA sm_90+).
+tessera.language.extra.libdevice, which every target implements. globaltimer
+and smid read the hardware (the host's clock and core on the CPU),
+num_threads and num_warps give the launch's as compile-time ints, and
+gdc_wait/gdc_launch_dependents control programmatic dependent launch
+(nothing outside NVIDIA sm_90+).
 
 Layer 0, binding (python/tessera/__init__.py lists the layers)."""
 
