@@ -364,6 +364,41 @@ def _subscript_in_c():
         JITFunction.__getitem__ = extension.Subscript(KernelInterface.__getitem__, globals(), functools.partial)
 
 
+class MockTensor:
+    """A stand-in for a tensor in warmup (Triton's): a dtype and a shape at
+    address 0, so pointers specialize as 16-byte aligned, on the active
+    device. `kernel.warmup(torch.float16, ...)` wraps dtypes in one."""
+
+    @staticmethod
+    def wrap_dtype(arg):
+        if type(arg).__name__ == "dtype" and type(arg).__module__ == "torch":
+            return MockTensor(arg)
+        return arg
+
+    def __init__(self, dtype, shape=None):
+        self.dtype = dtype
+        self.shape = list(shape) if shape is not None else [1]
+
+    def stride(self):
+        strides = [1]
+        for size in self.shape[1:]:
+            strides.append(strides[-1] * size)
+        return tuple(reversed(strides))
+
+    @staticmethod
+    def data_ptr():
+        return 0
+
+    @staticmethod
+    def ptr_range():
+        return 0
+
+    @property
+    def device(self):
+        from .runtime import driver
+        return driver.active.get_active_torch_device()
+
+
 class KernelInterface:
     """What every launchable kernel has (Triton's KernelInterface, which
     libraries subclass): `kernel[grid](*args)` is
@@ -374,7 +409,7 @@ class KernelInterface:
         raise NotImplementedError("run not implemented")
 
     def warmup(self, *args, grid, **kwargs):
-        return self.run(*args, grid=grid, warmup=True, **kwargs)
+        return self.run(*map(MockTensor.wrap_dtype, args), grid=grid, warmup=True, **kwargs)
 
     def __getitem__(self, grid):
         return functools.partial(self.run, grid=grid, warmup=False)
@@ -758,7 +793,9 @@ class JITFunction(KernelInterface):
                maxnreg=None, enable_reflect_ftz=None, **kwargs):
         """Compiles (or finds) the kernel a launch with these arguments would
         run, without launching it (Triton's JITFunction.warmup); `grid` is
-        accepted and unused."""
+        accepted and unused. A torch dtype in place of a tensor stands for a
+        tensor of that dtype on the active device (MockTensor)."""
+        args = tuple(map(MockTensor.wrap_dtype, args))
         codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
         staged = self._stage(args, kwargs)  # specialized on the device copies a launch would make
         if staged is not None:

@@ -24,7 +24,7 @@ import tessera.compat  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 # The names present today; a change that loses one fails here.
-PRESENT_AT_LEAST = 811
+PRESENT_AT_LEAST = 814
 
 
 @pytest.fixture
@@ -424,3 +424,20 @@ def test_testing_helpers_as_tritons(triton, monkeypatch):
     if triton.runtime.driver.active.get_current_target().backend == "cpu":
         with pytest.raises(KeyError):  # the host reports no memory clock
             testing.get_dram_gbps()
+
+
+def test_warmup_with_mock_tensors_compiles_what_a_launch_runs(triton):
+    @triton.jit
+    def scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+    mock = triton.MockTensor(tl.float32, shape=[4, 8])
+    assert mock.data_ptr() == 0 and mock.stride() == (8, 1) and triton.MockTensor.wrap_dtype(3) == 3
+    k = scale.warmup(mock, triton.MockTensor(tl.float32), 64, BLOCK=64, grid=(1,))
+    assert k.metadata.name == "scale" and len(scale.cache) == 1
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros_like(x)
+    scale[(1,)](x, y, 64, BLOCK=64)
+    np.testing.assert_array_equal(y, 2 * x)
+    assert len(scale.cache) == 1  # the launch found what warmup compiled (aligned pointers, as mocks are)

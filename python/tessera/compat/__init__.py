@@ -196,6 +196,7 @@ def _triton_module():
     runtime.autotuner.PTXASError, runtime.autotuner.AutotunerError = errors.PTXASError, errors.AutotunerError
     # What libraries read from triton.runtime.jit besides JITFunction.
     runtime.jit.KernelParam = jit_module.KernelParam
+    triton.MockTensor = runtime.MockTensor = runtime.jit.MockTensor = jit_module.MockTensor
     runtime.jit.JITCallable = tessera.JITFunction  # Tessera's one kind of @jit callable
     runtime.jit.TRITON_MODULE = "triton.language"
     runtime.jit.T = typing.TypeVar("T")
