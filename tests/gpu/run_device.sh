@@ -4,7 +4,7 @@
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
 #   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
-#   steps: tests conformance bench ptx vulkan liger liger-bench fla triton-core tutorials launch gpu-tests aot
+#   steps: tests conformance bench ptx vulkan liger liger-bench fla flag-gems triton-core tutorials launch gpu-tests aot
 #   (default: the first four; bench takes $BENCH_ARGS too). launch: the bench's vector_add rows (host
 #   time per launch beside Triton's). liger: Liger-Kernel's op tests and
 #   its ops' timing beside Triton (tessera.bench.liger; liger-bench: the
@@ -75,6 +75,11 @@ for step in $steps; do
       PYTHON="$py" FLA_TEST_SECONDS="${FLA_TEST_SECONDS:-300}" bash "$root/ci/fla.sh" test "$root/.fla" "$out" -n 8 \
         --maxfail=500 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/fla.log" | head -40; tail -2 "$out/fla.log" ;;
+    flag-gems)
+      # FlagGems' op tests (ci/flag_gems.sh; .flag_gems/ made by `ci/flag_gems.sh fetch .flag_gems GIT_DIR --python-version 3.12`).
+      PYTHON="$py" FLAG_GEMS_TEST_SECONDS="${FLAG_GEMS_TEST_SECONDS:-300}" bash "$root/ci/flag_gems.sh" test \
+        "$root/.flag_gems" "$out" -n 8 --maxfail=500 || rc=1
+      grep -E "^(FAILED|ERROR)" "$out/flag_gems.log" | head -40; tail -2 "$out/flag_gems.log" ;;
     triton-core)
       # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
       # TRITON_CORE_K: a pytest -k expression (a shard: a full run takes over one call's 600 s).
