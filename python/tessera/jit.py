@@ -11,6 +11,7 @@ Layer 3, launch (python/tessera/__init__.py lists the layers).
 
 import ast
 import collections
+import contextvars
 import ctypes
 import functools
 import hashlib
@@ -362,6 +363,67 @@ def _subscript_in_c():
     extension = _launch.extension()
     if JITFunction.__dict__.get("__getitem__") is JITFunction._python_getitem and hasattr(extension, "Subscript"):
         JITFunction.__getitem__ = extension.Subscript(KernelInterface.__getitem__, globals(), functools.partial)
+
+
+class FutureKernel:
+    """A kernel compiling in an AsyncCompileMode's executor (Triton's):
+    result() waits for it, puts it in its JITFunction's cache and returns it
+    (None on failure with ignore_errors)."""
+
+    def __init__(self, finalize_compile, future):
+        self.finalize_compile, self.future, self.kernel = finalize_compile, future, None
+
+    def result(self, ignore_errors=False):
+        if self.kernel is not None:
+            return self.kernel
+        try:
+            kernel = self.future.result()
+        except Exception:
+            if ignore_errors:
+                return None
+            raise
+        self.finalize_compile(kernel)
+        self.kernel = kernel
+        return kernel
+
+
+_async_mode = contextvars.ContextVar("tessera_async_compile_mode", default=None)
+
+
+class AsyncCompileMode:
+    """Within `with AsyncCompileMode(executor):`, warmup() hands each compile
+    to `executor` and returns a FutureKernel at once (Triton's): warming many
+    kernels compiles them side by side. Leaving the block waits for every
+    compile; a failed one raises there unless ignore_errors. A launch inside
+    the block compiles as usual."""
+
+    def __init__(self, executor, *, ignore_errors=False):
+        self.executor, self.ignore_errors = executor, ignore_errors
+        self.raw_futures, self.future_kernels = [], {}
+        self._token = None
+
+    def submit(self, key, compile_fn, finalize_fn):
+        future_kernel = self.future_kernels.get(key)
+        if future_kernel is None:
+            future = self.executor.submit(compile_fn)
+            self.raw_futures.append((key, future))
+            future_kernel = self.future_kernels[key] = FutureKernel(finalize_fn, future)
+        return future_kernel
+
+    def __enter__(self):
+        if _async_mode.get() is not None:
+            raise RuntimeError("Another AsyncCompileMode is already active")
+        self._token = _async_mode.set(self)
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        try:
+            import concurrent.futures
+            order = {id(f): k for k, f in self.raw_futures}
+            for future in concurrent.futures.as_completed([f for _, f in self.raw_futures]):
+                self.future_kernels[order[id(future)]].result(self.ignore_errors)
+        finally:
+            _async_mode.reset(self._token)
 
 
 class MockTensor:
@@ -800,12 +862,13 @@ class JITFunction(KernelInterface):
         staged = self._stage(args, kwargs)  # specialized on the device copies a launch would make
         if staged is not None:
             args, kwargs = staged[0], staged[1]
-        return self._kernel_for(args, kwargs, num_warps, num_stages, debug, codegen)[0]
+        return self._kernel_for(args, kwargs, num_warps, num_stages, debug, codegen, may_defer=True)[0]
 
-    def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN):
+    def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN, may_defer=False):
         """(kernel, bound arguments, signature, launch values, device, checked)
         of a launch: specialized, compiled once per key, and the arguments
-        checked against what the kernel writes."""
+        checked against what the kernel writes. may_defer (warmup): inside
+        an AsyncCompileMode, a kernel to compile is a FutureKernel instead."""
         for option in _IGNORED_OPTIONS:
             kwargs.pop(option, None)
         # A kernel may also take num_warps/num_stages as parameters (Triton's
@@ -823,6 +886,14 @@ class JITFunction(KernelInterface):
         kernel = self.cache.get(key)
         if kernel is None:
             _check_num_warps(num_warps)
+            mode = _async_mode.get() if may_defer else None
+            if mode is not None:
+                def finalize(compiled, key=key):
+                    self.cache[key] = compiled
+                future = mode.submit((id(self),) + key, lambda: self.compile(signature, constexprs, num_warps,
+                                                                             num_stages, target, device, checked,
+                                                                             codegen), finalize)
+                return future, bound, signature, values, device, checked
             kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked, codegen)
             self.cache[key] = kernel
         if readonly and kernel.written:

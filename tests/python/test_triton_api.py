@@ -24,7 +24,7 @@ import tessera.compat  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 # The names present today; a change that loses one fails here.
-PRESENT_AT_LEAST = 814
+PRESENT_AT_LEAST = 816
 
 
 @pytest.fixture
@@ -441,3 +441,41 @@ def test_warmup_with_mock_tensors_compiles_what_a_launch_runs(triton):
     scale[(1,)](x, y, 64, BLOCK=64)
     np.testing.assert_array_equal(y, 2 * x)
     assert len(scale.cache) == 1  # the launch found what warmup compiled (aligned pointers, as mocks are)
+
+
+def test_async_compile_mode_compiles_warmups_side_by_side(triton):
+    import concurrent.futures
+
+    def make(scale):
+        @triton.jit
+        def k(x_ptr, BLOCK: tl.constexpr):
+            i = tl.arange(0, BLOCK)
+            tl.store(x_ptr + i, tl.load(x_ptr + i) * SCALE)  # noqa: F821
+        k.fn.__globals__["SCALE"] = scale
+        return k
+
+    x = np.ones(16, np.float32)
+    kernels = [make(2.0)]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        with triton.AsyncCompileMode(pool) as mode:
+            with pytest.raises(RuntimeError, match="already active"):
+                triton.AsyncCompileMode(pool).__enter__()
+            futures = [kernels[0].warmup(x, BLOCK=16, grid=(1,)), kernels[0].warmup(x, BLOCK=32, grid=(1,))]
+            again = kernels[0].warmup(x, BLOCK=16, grid=(1,))
+            assert all(isinstance(f, triton.FutureKernel) for f in futures) and again is futures[0]
+            assert len(mode.raw_futures) == 2
+        assert len(kernels[0].cache) == 2 and futures[0].result() in kernels[0].cache.values()
+        kernels[0][(1,)](x, BLOCK=16)
+        np.testing.assert_array_equal(x, 2)
+        assert len(kernels[0].cache) == 2  # the launch found the warmed kernel
+
+        @triton.jit
+        def broken(x_ptr, BLOCK: tl.constexpr):
+            tl.store(x_ptr, undefined_name)  # noqa: F821
+
+        with pytest.raises(triton.compiler.errors.CompilationError):
+            with triton.AsyncCompileMode(pool):
+                broken.warmup(x, BLOCK=16, grid=(1,))
+        with triton.AsyncCompileMode(pool, ignore_errors=True):
+            failed = broken.warmup(x, BLOCK=16, grid=(1,))
+        assert failed.result(ignore_errors=True) is None and len(broken.cache) == 0

@@ -197,6 +197,7 @@ def _triton_module():
     # What libraries read from triton.runtime.jit besides JITFunction.
     runtime.jit.KernelParam = jit_module.KernelParam
     triton.MockTensor = runtime.MockTensor = runtime.jit.MockTensor = jit_module.MockTensor
+    triton.AsyncCompileMode, triton.FutureKernel = jit_module.AsyncCompileMode, jit_module.FutureKernel
     runtime.jit.JITCallable = tessera.JITFunction  # Tessera's one kind of @jit callable
     runtime.jit.TRITON_MODULE = "triton.language"
     runtime.jit.T = typing.TypeVar("T")
