@@ -24,7 +24,7 @@ import tessera.compat  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 # The names present today; a change that loses one fails here.
-PRESENT_AT_LEAST = 816
+PRESENT_AT_LEAST = 820
 
 
 @pytest.fixture
@@ -479,3 +479,32 @@ def test_async_compile_mode_compiles_warmups_side_by_side(triton):
         with triton.AsyncCompileMode(pool, ignore_errors=True):
             failed = broken.warmup(x, BLOCK=16, grid=(1,))
         assert failed.result(ignore_errors=True) is None and len(broken.cache) == 0
+
+
+def test_driver_config_as_tritons(triton):
+    from triton.runtime import driver as module
+    assert module.driver.active is module.active is module.driver.default and module.backends == {}
+    assert module.active.get_benchmarker() is triton.testing.do_bench and module.active.is_active()
+
+    class Mine(module.DriverBase):
+        @classmethod
+        def is_active(cls):
+            return True
+
+        def get_current_target(self):
+            return triton.backends.compiler.GPUTarget("mine", 1, 1)
+
+        def get_active_torch_device(self):
+            return "cpu"
+
+        def get_benchmarker(self):
+            return None
+
+    with pytest.raises(TypeError):  # abstract
+        module.DriverBase()
+    try:
+        module.driver.set_active(Mine())
+        assert triton.runtime.driver.active.get_current_target().backend == "mine"
+    finally:
+        module.driver.reset_active()
+    assert triton.runtime.driver.active is module.driver.default

@@ -12,6 +12,7 @@ else the device of ``tessera.default_target()``.
 
 Layer 1, targets (python/tessera/__init__.py lists the layers).
 """
+import abc
 import collections
 import re
 import sys
@@ -51,16 +52,58 @@ class _Utils:
         return props
 
 
-class _ActiveDriver:
+class DriverBase(abc.ABC):
+    """Triton's driver interface, for libraries that subclass it (and
+    set_active their own): what a driver must answer."""
+
+    @classmethod
+    @abc.abstractmethod
+    def is_active(cls):
+        """Whether this driver's devices are usable here."""
+
+    @abc.abstractmethod
+    def get_current_target(self):
+        """The GPUTarget kernels compile for."""
+
+    @abc.abstractmethod
+    def get_active_torch_device(self):
+        """The torch.device tensors for this driver live on."""
+
+    @abc.abstractmethod
+    def get_benchmarker(self):
+        """The do_bench-like function timing kernels on it."""
+
+
+class _ActiveDriver(DriverBase):
     def __init__(self):
         self.utils = _Utils(self)
+
+    def get_device_interface(self):
+        """torch's module for the device (torch.cuda), as Triton's GPU drivers
+        return it."""
+        import torch
+        return torch.cuda
+
+    def get_benchmarker(self):
+        """tessera.testing.do_bench (which testing, a layer above, sets here)."""
+        return benchmarker
+
+    def get_empty_cache_for_benchmark(self):
+        """A buffer whose zeroing evicts the GPU's L2 (256 MB, on the active
+        torch device)."""
+        import torch
+        return torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int, device=self.get_active_torch_device())
+
+    def clear_cache(self, cache):
+        cache.zero_()
 
     def _backend(self):
         if _torch_cuda() is not None:
             return _targets.backend_of(_targets.target_of_device("cuda:0"))
         return _targets.backend_of(_targets.default_target())
 
-    def is_active(self):
+    @classmethod
+    def is_active(cls):
         return True
 
     def get_current_device(self):
@@ -104,4 +147,38 @@ class _ActiveDriver:
         return torch.cuda.current_stream(device).cuda_stream
 
 
-active = _ActiveDriver()
+
+class DriverConfig:
+    """Triton's `triton.runtime.driver.driver`: the default driver (Tessera's)
+    and the active one, which set_active replaces (this module's `active`
+    follows it)."""
+
+    def __init__(self):
+        self._default = _ActiveDriver()
+        self._active = None
+
+    @property
+    def default(self):
+        return self._default
+
+    @property
+    def active(self):
+        return self._active if self._active is not None else self._default
+
+    def set_active(self, driver):
+        global active
+        self._active = driver
+        active = self.active
+
+    def reset_active(self):
+        self.set_active(None)
+
+
+driver = DriverConfig()
+active = driver.active
+# The active driver's timing function: tessera.testing.do_bench, set when
+# tessera.testing is imported (it imports this module, not the reverse).
+benchmarker = None
+# Triton's registry of backends' drivers by name: Tessera's runtime answers
+# for every device itself, so there are none to choose from.
+backends = {}
