@@ -1,5 +1,5 @@
 # A third-party library's own tests through tessera.compat (sourced by
-# ci/liger.sh and ci/fla.sh): installs DIR/wheels into DIR/site, runs pytest
+# ci/liger.sh, ci/fla.sh and ci/flag_gems.sh): installs DIR/wheels into DIR/site, runs pytest
 # from SRC_DIR with the compat plugin (stopped by SIGINT after SECONDS, 0:
 # never; what ran is still counted), writes OUT/NAME.xml and OUT/NAME.log
 # and prints the counts per file. Needs $py and $root.
@@ -16,4 +16,25 @@ compat_suite() {
   local rc=$?
   "$py" "$root/ci/junit_counts.py" "$out/$name.xml"
   return $rc
+}
+
+# A library's source from a git repository (fetched with `fetch`: GitHub is
+# not reachable from these machines' scripts) and the wheels its tests need,
+# for a machine without a network.
+#   compat_fetch_git DIR GIT_DIR "PATHS" "WHEELS" [--python-version X.Y]
+#       DIR/src: PATHS of GIT_DIR's HEAD (its commit in DIR/COMMIT);
+#       DIR/wheels: WHEELS for that Python (default: this one). Needs $py.
+compat_fetch_git() {
+  local dir="$1" git_dir="$2" paths="$3" wheels="$4"
+  shift 4
+  local pyver=()
+  [ "${1:-}" = "--python-version" ] && pyver=(--python-version "$2" --only-binary=:all:
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
+  rm -rf "$dir/src" && mkdir -p "$dir/src" "$dir/wheels"
+  # shellcheck disable=SC2086  # the lists are words
+  git --git-dir "$git_dir" archive HEAD $paths | tar -x -C "$dir/src" || return 1
+  git --git-dir "$git_dir" rev-parse HEAD > "$dir/COMMIT"
+  # shellcheck disable=SC2086
+  "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" $wheels || return 1  # pytest comes with the Python that runs it
+  du -sh "$dir"
 }

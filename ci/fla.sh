@@ -30,14 +30,7 @@ mkdir -p "$dir" && dir="$(cd "$dir" && pwd)"
 case "$cmd" in
   fetch)
     git_dir="${1:?ci/fla.sh fetch DIR GIT_DIR}"; shift
-    pyver=()
-    [ "${1:-}" = "--python-version" ] && pyver=(--python-version "$2" --only-binary=:all:
-      --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
-    rm -rf "$dir/src" && mkdir -p "$dir/src" "$dir/wheels"
-    git --git-dir "$git_dir" archive HEAD fla tests pyproject.toml | tar -x -C "$dir/src" || exit 1
-    git --git-dir "$git_dir" rev-parse HEAD > "$dir/COMMIT"
-    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" einops || exit 1  # pytest comes with the Python that runs it
-    du -sh "$dir" ;;
+    compat_fetch_git "$dir" "$git_dir" "fla tests pyproject.toml" "einops" "$@" || exit 1 ;;
   test)
     out="${1:-$dir}"; shift || true
     files=(); for op in $OPS; do files+=("tests/ops/test_$op.py"); done

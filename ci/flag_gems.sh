@@ -29,15 +29,7 @@ mkdir -p "$dir" && dir="$(cd "$dir" && pwd)"
 case "$cmd" in
   fetch)
     git_dir="${1:?ci/flag_gems.sh fetch DIR GIT_DIR}"; shift
-    pyver=()
-    [ "${1:-}" = "--python-version" ] && pyver=(--python-version "$2" --only-binary=:all:
-      --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
-    rm -rf "$dir/src" && mkdir -p "$dir/src" "$dir/wheels"
-    git --git-dir "$git_dir" archive HEAD src tests pytest.ini | tar -x -C "$dir/src" || exit 1
-    git --git-dir "$git_dir" rev-parse HEAD > "$dir/COMMIT"
-    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" pyyaml || exit 1  # pytest comes with the Python that runs it
-    (cd "$dir/wheels" && rm -f numpy-*)  # the Python that runs the tests has its own, with torch
-    du -sh "$dir" ;;
+    compat_fetch_git "$dir" "$git_dir" "src tests pytest.ini" "pyyaml" "$@" || exit 1 ;;
   test)
     out="${1:-$dir}"; shift || true
     files=(); for t in $TESTS; do files+=("tests/test_$t.py"); done
