@@ -77,8 +77,10 @@ for step in $steps; do
       grep -E "^(FAILED|ERROR)" "$out/fla.log" | head -40; tail -2 "$out/fla.log" ;;
     flag-gems)
       # FlagGems' op tests (ci/flag_gems.sh; .flag_gems/ made by `ci/flag_gems.sh fetch .flag_gems GIT_DIR --python-version 3.12`).
+      # In one process: its parametrized ids differ between pytest-xdist's workers (xdist's
+      # KeyError on 'test_accuracy_clamp_tensor_[dtype2-max-shape0]', H100, session 33).
       PYTHON="$py" FLAG_GEMS_TEST_SECONDS="${FLAG_GEMS_TEST_SECONDS:-300}" bash "$root/ci/flag_gems.sh" test \
-        "$root/.flag_gems" "$out" -n 8 --maxfail=500 || rc=1
+        "$root/.flag_gems" "$out" -p no:xdist --maxfail=500 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/flag_gems.log" | head -40; tail -2 "$out/flag_gems.log" ;;
     triton-core)
       # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
