@@ -24,7 +24,7 @@ import tessera.compat  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 # The names present today; a change that loses one fails here.
-PRESENT_AT_LEAST = 820
+PRESENT_AT_LEAST = 825
 
 
 @pytest.fixture
@@ -228,12 +228,25 @@ def test_knobs_read_tritons_variables_until_set(triton, monkeypatch):
     monkeypatch.setenv("TRITON_REDIS_PORT", "7000")
     monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
     assert knobs.redis.port == 7000 and knobs.compilation.dump_ir is True
-    monkeypatch.setenv("TRITON_KERNEL_DUMP", "maybe")
-    with pytest.raises(ValueError, match="TRITON_KERNEL_DUMP='maybe' is not a boolean"):
-        knobs.compilation.dump_ir
+    for text, value in (("ON", True), ("True", True), ("yes", False), ("maybe", False), ("", False)):
+        monkeypatch.setenv("TRITON_KERNEL_DUMP", text)  # Triton's getenv_bool: on, true, 1
+        assert knobs.compilation.dump_ir is value, text
+    monkeypatch.setenv("TRITON_REDIS_PORT", "x")
+    with pytest.raises(RuntimeError, match="Unable to use TRITON_REDIS_PORT=x: expected int"):
+        knobs.redis.port
+    monkeypatch.setenv("TRITON_KERNEL_DUMP", "1")
     with knobs.compilation.scope():
-        knobs.compilation.dump_ir = False
+        knobs.compilation.dump_ir = False  # sets the variable too, as Triton's knobs do
+        assert knobs.compilation.dump_ir is False and os.environ["TRITON_KERNEL_DUMP"] == "0"
+        knobs.compilation.dump_ir = knobs.env  # back to the variable
         assert knobs.compilation.dump_ir is False
+        knobs.propagate_env = False
+        try:
+            knobs.compilation.dump_ir = True
+            assert knobs.compilation.dump_ir is True and os.environ["TRITON_KERNEL_DUMP"] == "0"
+        finally:
+            knobs.propagate_env = True
+    assert os.environ["TRITON_KERNEL_DUMP"] == "1" and knobs.compilation.dump_ir is True  # the scope restored both
     monkeypatch.setenv("TRITON_KERNEL_DUMP", "0")
     assert knobs.compilation.dump_ir is False and knobs.amd.use_buffer_ops is True
     assert knobs.compilation.knobs["dump_ir"] is False and "always_compile" in knobs.compilation.knobs

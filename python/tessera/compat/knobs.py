@@ -1,13 +1,15 @@
 """triton.knobs under tessera.compat: Triton's configuration groups
 (`knobs.cache.dir`, `knobs.compilation.always_compile`,
-`knobs.autotuning.print`, `knobs.runtime.debug`...), each knob read from
-Triton's environment variable until set, as Triton's are.
+`knobs.autotuning.print`, `knobs.runtime.debug`...) with Triton's rules:
+a knob reads its variable until set (bools: on, true or 1 in any case);
+setting it sets the variable too (unless propagate_env is off), setting it
+to `knobs.env` or deleting it drops the value, and a group's `scope()`
+restores its values and variables on exit.
 
 A knob Tessera honours is tied to Tessera's own setting: reading it falls
-back to Tessera's variable, and setting it (or a `scope()` of its group)
-sets Tessera's variable for the process, so the compiler and the cache
-follow. The others keep their values for code that reads them and change
-nothing in Tessera:
+back to Tessera's variable, and setting it sets Tessera's variable for the
+process too, so the compiler and the cache follow. The others keep their
+values for code that reads them and change nothing in Tessera:
 
     knob                              Triton's variable          Tessera's
     cache.dir                         TRITON_CACHE_DIR           TESSERA_CACHE_DIR
@@ -24,26 +26,49 @@ import contextlib
 import copy
 import os
 
-_TRUE = ("1", "true", "yes", "on", "y")
-_FALSE = ("0", "false", "no", "off", "n", "")
+class Env:
+    """Setting a knob to `env` (Triton's sentinel) drops its value: it reads
+    its variable again."""
 
 
-def _to_bool(text, name):
-    lowered = text.strip().lower()
-    if lowered in _TRUE:
-        return True
-    if lowered in _FALSE:
-        return False
-    raise ValueError("%s=%r is not a boolean (use 1/0, true/false, yes/no, on/off)" % (name, text))
+env = Env()
+
+# Whether setting a knob sets its variable in the environment (Triton's).
+propagate_env = True
 
 
-def _from_bool(value):
-    return "1" if value else "0"
+def setenv(key, value):
+    """Sets (None: removes) an environment variable, unless propagate_env is off."""
+    if not propagate_env:
+        return
+    if value is not None:
+        os.environ[key] = value
+    else:
+        os.environ.pop(key, None)
+
+
+def toenv(value):
+    """(text,) a value sets its variable to, or None for a value no variable
+    can hold (as Triton's: None removes it, bools are 1/0)."""
+    if value is None:
+        return (None,)
+    if type(value) is bool:
+        return ("1" if value else "0",)
+    if type(value) in (str, int):
+        return (str(value),)
+    return None
+
+
+def _to_bool(text):
+    # As Triton's getenv_bool: on, true or 1 in any case are true, the rest false.
+    return text.strip().lower() in ("on", "true", "1")
 
 
 class env_base:
-    """A knob: the value set on its group, else its environment variable's,
-    else its default."""
+    """A knob: the value set on its group, else its environment variable's
+    (then Tessera's, for a knob Tessera honours), else its default. Setting
+    it also sets its variable (toenv, propagate_env) and Tessera's; deleting
+    it drops the value, as Triton's knobs do."""
 
     kind = "str"
 
@@ -72,23 +97,22 @@ class env_base:
         return self.get()
 
     def __set__(self, group, value):
-        group._values[self.name] = value
-        if self.tessera:
-            group._saved_env.setdefault(self.tessera, os.environ.get(self.tessera))
-            if value is None:
-                os.environ.pop(self.tessera, None)
-            else:
-                os.environ[self.tessera] = self._to_env(value)
+        if isinstance(value, Env):
+            group._values.pop(self.name, None)
+        else:
+            group._values[self.name] = value
+            text = toenv(value)
+            if text is not None:
+                setenv(self.key, text[0])
+            if self.tessera and self.tessera != self.key:  # how Tessera's compiler and runtime see it
+                if value is None:
+                    os.environ.pop(self.tessera, None)
+                else:
+                    os.environ[self.tessera] = self._to_env(value)
         group._changed()
 
     def __delete__(self, group):
         group._values.pop(self.name, None)
-        if self.tessera and self.tessera in group._saved_env:
-            was = group._saved_env.pop(self.tessera)
-            if was is None:
-                os.environ.pop(self.tessera, None)
-            else:
-                os.environ[self.tessera] = was
         group._changed()
 
 
@@ -104,7 +128,7 @@ class env_bool(env_base):
     kind = "bool"
 
     def __init__(self, key, default=False, tessera=None):
-        super().__init__(key, default, tessera, to_env=_from_bool, from_env=lambda text: _to_bool(text, key))
+        super().__init__(key, default, tessera, to_env=lambda value: "1" if value else "0", from_env=_to_bool)
 
 
 class env_opt_bool(env_bool):
@@ -119,8 +143,8 @@ class env_int(env_base):
         def read(text):
             try:
                 return int(text)
-            except ValueError:
-                raise ValueError("%s=%r is not an integer" % (key, text)) from None
+            except ValueError as e:
+                raise RuntimeError("Unable to use %s=%s: expected int" % (key, text)) from e
         super().__init__(key, default, tessera, from_env=read)
 
 
@@ -129,7 +153,7 @@ class base_knobs:
     every value set, `copy()` keeps the values set."""
 
     def __init__(self):
-        self._values, self._saved_env = {}, {}
+        self._values = {}
 
     def _changed(self):
         """Called after a knob of the group is set, deleted or restored."""
@@ -145,7 +169,7 @@ class base_knobs:
 
     def copy(self):
         other = copy.copy(self)
-        other._values, other._saved_env = dict(self._values), {}
+        other._values = dict(self._values)
         return other
 
     def reset(self):
@@ -155,15 +179,16 @@ class base_knobs:
 
     @contextlib.contextmanager
     def scope(self):
-        values, tessera_env = dict(self._values), {}
-        for knob in self.knob_descriptors.values():
-            if knob.tessera:
-                tessera_env[knob.tessera] = os.environ.get(knob.tessera)
+        """Restores the group's values and its variables (Triton's and
+        Tessera's) on exit."""
+        values = dict(self._values)
+        keys = {k for knob in self.knob_descriptors.values() for k in (knob.key, knob.tessera) if k}
+        saved_env = {k: os.environ.get(k) for k in keys}
         try:
             yield self
         finally:
             self._values = values
-            for key, was in tessera_env.items():
+            for key, was in saved_env.items():
                 if was is None:
                     os.environ.pop(key, None)
                 else:
