@@ -208,8 +208,9 @@ def _attribute_chains(body, modules):
     chain `m.a.b` in the function text whose root `m` is one of `modules`
     (the longest chain at each place: `m.a.b(...)` gives m, a, b)."""
     tree = ast.parse(body)
+    lines = body.splitlines(keepends=True)
     line_starts = [0]
-    for line in body.splitlines(keepends=True):
+    for line in lines:
         line_starts.append(line_starts[-1] + len(line))
     chains, inner = [], set()
     for node in ast.walk(tree):
@@ -221,7 +222,9 @@ def _attribute_chains(body, modules):
             names.append(base.attr)
             base = base.value
         if isinstance(base, ast.Name) and base.id in modules and isinstance(base.ctx, ast.Load):
-            chains.append((line_starts[base.lineno - 1] + base.col_offset, [base.id] + names[::-1]))
+            line = lines[base.lineno - 1]
+            column = len(line.encode("utf-8")[:base.col_offset].decode("utf-8"))  # ast counts UTF-8 bytes
+            chains.append((line_starts[base.lineno - 1] + column, [base.id] + names[::-1]))
     return chains
 
 
@@ -249,6 +252,9 @@ def _resolve_through_modules(body, g, unwrap):
             if isinstance(value, types.ModuleType) and _module_import(attr, value) is None:
                 continue  # a submodule of helpers: keep walking
             name = "_".join(names[:i + 1])
+            written = ".".join(names[:i + 1])
+            if body[start:start + len(written)] != written:
+                break  # spaces or a line break around a dot: left as written
             if (unwrap(value) is not None or is_constexpr_global(value) or _function_import(name, value)
                     or isinstance(value, types.ModuleType)):
                 pos = start

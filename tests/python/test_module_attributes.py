@@ -60,6 +60,12 @@ def through_modules(x, y, n, BLOCK: tl.constexpr):
 @tessera.jit
 def unknown_attribute(y):
     tl.store(y, tle.no_such_helper(1.0))
+
+
+@tessera.jit
+def after_unicode(y):
+    tl.static_print("é →", tle.SCALE)
+    tl.store(y, tle.SCALE * 2)
 """
 
 
@@ -108,3 +114,11 @@ def test_an_unknown_module_attribute_is_an_error_at_its_place(modules):
     message = str(e.value)
     assert "kernels_" in message and ":17:17:" in message and "tle.no_such_helper(1.0)" in message
     assert "tle (module 'ext_lang_" in message and "has no attribute 'no_such_helper'" in message
+
+
+def test_chains_after_non_ascii_text_on_their_line(modules, capfd):
+    # ast's columns count UTF-8 bytes; the rewrite places characters.
+    kernels, _ = modules
+    y = np.zeros(1, np.float32)
+    kernels.after_unicode[(1,)](y)
+    assert y[0] == 6 and "é → 3.0" in capfd.readouterr().err  # static_print writes at compile time, to stderr
