@@ -173,6 +173,9 @@ static int compile(int argc, char **argv) {
   req.filename = inputFile;
   req.entry = entryName;
   req.inlineCalls = inlineCalls;
+  // Copied out now: compiling puts every cl::opt back to its default (seen
+  // after the cpu target's lld link: --aot's prefix read back empty), as
+  // cl::ResetAllOptionOccurrences does.
   std::string signature = signatureText, pipeline = pipelineText, target = targetName, flavour = flavourName,
               output = outputFile, arch = archName, aotPrefix = ::aotPrefix;
   std::string emit = emitKind == Emit::Nothing ? "" : "asm";
