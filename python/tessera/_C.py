@@ -204,24 +204,22 @@ def find_target(name):
     return hit
 
 
-_device_backends = None  # {device name: backend}: "cpu" -> "host", "cuda" -> "cuda"...
-_device_names = {}       # backend -> its devices' name
+_device_names = None  # ({device name: backend}, {backend: device name}): "cpu" <-> "host"...
 
 
-def _device_name_table():
-    global _device_backends
-    if _device_backends is None:
+def _device_name_tables():
+    global _device_names
+    if _device_names is None:
         flavours = [f for row in targets() for f in row.flavours]
-        _device_names.update({f.backend: f.device_name for f in flavours})
-        _device_backends = {f.device_name: f.backend for f in flavours}
-    return _device_backends
+        _device_names = ({f.device_name: f.backend for f in flavours}, {f.backend: f.device_name for f in flavours})
+    return _device_names
 
 
 def parse_device(spec):
     """(backend, index) of a device's name ("cpu", "host", "cuda", "cuda:1"):
     the registry's device names ("cpu" is the host's), or a backend's."""
     name, _, index = str(spec).partition(":")
-    name = _device_name_table().get(name, name)
+    name = _device_name_tables()[0].get(name, name)
     try:
         return name, int(index or 0)
     except ValueError:
@@ -230,8 +228,7 @@ def parse_device(spec):
 
 def device_label(backend, index):
     """The user-facing name of a device: "cpu" (the host has one) or "cuda:N"."""
-    _device_name_table()
-    name = _device_names.get(backend, backend)
+    name = _device_name_tables()[1].get(backend, backend)
     return name if backend == HOST else "%s:%d" % (name, index)
 
 

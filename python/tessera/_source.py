@@ -25,10 +25,9 @@ from ._specialize import is_constexpr_global
 MODULE_NAME = "<tessera-module>"
 
 # Python modules the frontend knows, by the name the kernel's import gave them.
-_KNOWN_MODULES = ("tessera", "triton", "tessera.language", "triton.language",
-                  "tessera.language.math", "triton.language.math", "tessera.language.extra", "triton.language.extra",
-                  "tessera.language.extra.cuda", "triton.language.extra.cuda", "tessera.language.extra.hip",
-                  "triton.language.extra.hip")
+_KNOWN_MODULES = tuple(root + sub for root in ("tessera", "triton") for sub in
+                       ("", ".language", ".language.math", ".language.extra", ".language.extra.cuda",
+                        ".language.extra.hip"))
 
 
 class _Chunk:

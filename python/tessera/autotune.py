@@ -46,6 +46,11 @@ class _Wrapper(KernelInterface):
     names in `arg_names`."""
     __tessera_wrapper__ = True
 
+    def _warmup_run(self, args, kwargs):
+        """Triton's run(..., warmup=True): the wrapper's warmup (no grid)."""
+        kwargs.pop("grid", None)
+        return self.warmup(*args, **kwargs)
+
 
 def _zero(x):
     if hasattr(x, "zero_"):
@@ -189,9 +194,8 @@ class Autotuner(_Wrapper):
             list(pool.map(compile_one, configs))
 
     def run(self, *args, **kwargs):
-        if kwargs.pop("warmup", False):  # Triton's run(..., warmup=True)
-            kwargs.pop("grid", None)
-            return self.warmup(*args, **kwargs)
+        if kwargs.pop("warmup", False):
+            return self._warmup_run(args, kwargs)
         self.nargs = dict(zip(self.arg_names, args))
         tuned = False
         key = None
@@ -258,9 +262,8 @@ class Heuristics(_Wrapper):
         return kwargs
 
     def run(self, *args, **kwargs):
-        if kwargs.pop("warmup", False):  # Triton's run(..., warmup=True)
-            kwargs.pop("grid", None)
-            return self.warmup(*args, **kwargs)
+        if kwargs.pop("warmup", False):
+            return self._warmup_run(args, kwargs)
         return self.fn.run(*args, **self._with_values(args, kwargs))
 
     def warmup(self, *args, **kwargs):

@@ -500,6 +500,7 @@ class JITFunction(KernelInterface):
         self.noinline = None
         self.kernel = None       # Triton's attribute; kernels live in `cache`, per specialization
         self.pre_run_hooks = []  # add_pre_run_hook's: each called with a launch's arguments before it
+        self._cache_key = None   # (module text, cache_key of it)
         self.cache = {}          # specialization key -> _C.Kernel
         self._binder = None      # a generated function: (*args, **kwargs) -> values in parameter order
         self._params = None      # (name, is constexpr, specialized) per parameter
@@ -917,7 +918,9 @@ class JITFunction(KernelInterface):
 
     @property
     def starting_line_number(self):
-        return inspect.getsourcelines(self.fn)[1]
+        """The first line of the function's source, its first decorator's
+        (what inspect.getsourcelines gives, without reading the file)."""
+        return self.fn.__code__.co_firstlineno
 
     @property
     def src(self):
@@ -942,11 +945,17 @@ class JITFunction(KernelInterface):
         self._forget_if_stale()
         try:
             module = self.module_text()
-            text = module.text + repr(sorted((n, constexpr_text(v)) for n, v in module.constexprs.items()))
         except (_C.CompilationError, NameError, TypeError, ValueError, OSError):
             # What it calls is not defined yet (a library reading the key as
             # its module is imported): the function's own text.
-            text = self.src
+            return self._hash(self.src)
+        known = self._cache_key
+        if known is None or known[0] is not module:  # one hash per module text (stale() makes a new one)
+            text = module.text + repr(sorted((n, constexpr_text(v)) for n, v in module.constexprs.items()))
+            known = self._cache_key = (module, self._hash(text))
+        return known[1]
+
+    def _hash(self, text):
         return hashlib.sha256(("%s\n%s" % (text, self.starting_line_number)).encode()).hexdigest()
 
     def get_capture_scope(self):

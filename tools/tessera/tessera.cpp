@@ -178,7 +178,7 @@ static int compile(int argc, char **argv) {
   // cl::ResetAllOptionOccurrences does.
   std::string signature = signatureText, pipeline = pipelineText, target = targetName, flavour = flavourName,
               output = outputFile, arch = archName, aotPrefix = ::aotPrefix;
-  std::string emit = emitKind == Emit::Nothing ? "" : "asm";
+  bool emitAssembly = emitKind != Emit::Nothing;
   std::vector<std::string> aotTargets(aotTargetList.begin(), aotTargetList.end());
   bool checked = checkedMode;
   int numWarps = numWarpsOption, numStages = numStagesOption;
@@ -314,7 +314,7 @@ static int compile(int argc, char **argv) {
     if (!t) return usage(error);
     targets::TargetOptions topts;
     topts.dumpIR = popts.dumpAfterEach;
-    topts.emitAssembly = emit == "asm" || emit == "llvm";
+    topts.emitAssembly = emitAssembly;
     topts.arch = arch;
     if (numWarps) topts.numWarps = numWarps;
     if (numStages) topts.numStages = numStages;
@@ -330,7 +330,7 @@ static int compile(int argc, char **argv) {
       out.write(reinterpret_cast<const char *>(k.binary.data()), std::streamsize(k.binary.size()));
       if (!out) return usage("cannot write '" + output + "'");
     }
-    if (emit.empty() && output.empty())
+    if (!emitAssembly && output.empty())
       std::printf("compiled %s for %s: %zu bytes of %s, entry %s\n", req.entry.c_str(), target.c_str(), k.binary.size(),
                   k.format.c_str(), k.entry.c_str());
     return 0;

@@ -302,12 +302,14 @@ def must_use_result(x, s=True):
     return x
 
 
+_INT_DTYPES = {(1, True): int1, (1, False): int1, (8, True): int8, (8, False): uint8, (16, True): int16,
+               (16, False): uint16, (32, True): int32, (32, False): uint32, (64, True): int64, (64, False): uint64}
+
+
 def get_int_dtype(bitwidth, signed):
     """The integer dtype of a width and signedness (1 is int1)."""
-    table = {(1, True): int1, (1, False): int1, (8, True): int8, (8, False): uint8, (16, True): int16,
-             (16, False): uint16, (32, True): int32, (32, False): uint32, (64, True): int64, (64, False): uint64}
     try:
-        return table[(int(bitwidth), bool(signed))]
+        return _INT_DTYPES[(int(bitwidth), bool(signed))]
     except KeyError:
         raise ValueError("Unsupported bitwidth %r and signedness %r" % (bitwidth, signed)) from None
 
