@@ -521,3 +521,8 @@ def test_driver_config_as_tritons(triton):
     finally:
         module.driver.reset_active()
     assert triton.runtime.driver.active is module.driver.default
+    # triton.runtime.driver is Triton's DriverConfig: its calls work on it too.
+    triton.runtime.driver.set_active(Mine())
+    assert triton.runtime.driver.active.get_current_target().backend == "mine"
+    triton.runtime.driver.reset_active()
+    assert triton.runtime.driver.active is triton.runtime.driver.default

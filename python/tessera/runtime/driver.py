@@ -176,6 +176,9 @@ class DriverConfig:
 
 driver = DriverConfig()
 active = driver.active
+# `triton.runtime.driver` is Triton's DriverConfig object; here it is this
+# module, which answers the same calls.
+default, set_active, reset_active = driver.default, driver.set_active, driver.reset_active
 # The active driver's timing function: tessera.testing.do_bench, set when
 # tessera.testing is imported (it imports this module, not the reverse).
 benchmarker = None
