@@ -1,20 +1,37 @@
 # A third-party library's own tests through tessera.compat (sourced by
-# ci/liger.sh, ci/fla.sh and ci/flag_gems.sh): installs DIR/wheels into DIR/site, runs pytest
+# ci/liger.sh, ci/fla.sh, ci/flag_gems.sh and ci/mamba.sh): installs DIR/wheels into DIR/site, runs pytest
 # from SRC_DIR with the compat plugin (stopped by SIGINT after SECONDS, 0:
 # never; what ran is still counted), writes OUT/NAME.xml and OUT/NAME.log
-# and prints the counts per file. Needs $py and $root.
+# and prints the counts per file. COMPAT_BESIDE_TRITON=1: the same tests run
+# at the same time on the Python's own Triton (no plugin: OUT/NAME-triton.xml
+# and .log), and ci/junit_counts.py --beside lists, test by test, those that
+# pass on Triton and fail on Tessera (any such test fails the suite).
+# Needs $py and $root.
 #   compat_suite NAME DIR OUT SRC_DIR SECONDS [pytest args and files...]
 compat_suite() {
   local name="$1" dir="$2" out="$3" src="$4" seconds="$5"
   shift 5
   mkdir -p "$out"
-  "$py" -m pip install -q --no-deps --no-index --target "$dir/site" "$dir"/wheels/*.whl > "$out/$name-install.log" 2>&1 \
-    || { cat "$out/$name-install.log"; return 1; }
+  if compgen -G "$dir/wheels/*.whl" > /dev/null; then
+    "$py" -m pip install -q --no-deps --no-index --target "$dir/site" "$dir"/wheels/*.whl > "$out/$name-install.log" 2>&1 \
+      || { cat "$out/$name-install.log"; return 1; }
+  fi
+  local peer=
+  if [ -n "${COMPAT_BESIDE_TRITON:-}" ]; then
+    (cd "$src" && PYTHONPATH="$src:$dir/site${PYTHONPATH:+:$PYTHONPATH}" timeout -s INT "$seconds" \
+      "$py" -m pytest -q -p no:cacheprovider --junitxml "$out/$name-triton.xml" "$@" > "$out/$name-triton.log" 2>&1) &
+    peer=$!
+  fi
   (cd "$src" && PYTHONPATH="$src:$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" timeout -s INT "$seconds" \
     "$py" -m pytest -q -p no:cacheprovider -p tessera.compat.pytest_plugin --junitxml "$out/$name.xml" "$@" \
     > "$out/$name.log" 2>&1)
   local rc=$?
-  "$py" "$root/ci/junit_counts.py" "$out/$name.xml"
+  if [ -n "$peer" ]; then
+    wait "$peer"
+    "$py" "$root/ci/junit_counts.py" "$out/$name.xml" --beside "$out/$name-triton.xml" || rc=1
+  else
+    "$py" "$root/ci/junit_counts.py" "$out/$name.xml"
+  fi
   return $rc
 }
 
@@ -35,6 +52,8 @@ compat_fetch_git() {
   git --git-dir "$git_dir" archive HEAD $paths | tar -x -C "$dir/src" || return 1
   git --git-dir "$git_dir" rev-parse HEAD > "$dir/COMMIT"
   # shellcheck disable=SC2086
-  "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" $wheels || return 1  # pytest comes with the Python that runs it
+  if [ -n "$wheels" ]; then  # pytest comes with the Python that runs it
+    "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" $wheels || return 1
+  fi
   du -sh "$dir"
 }

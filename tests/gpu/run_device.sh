@@ -4,13 +4,15 @@
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
 #   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
-#   steps: tests conformance bench ptx vulkan liger liger-bench fla flag-gems triton-core tutorials launch gpu-tests aot
+#   steps: tests conformance bench ptx vulkan liger liger-bench fla flag-gems mamba attorch triton-core tutorials launch gpu-tests aot
 #   (default: the first four; bench takes $BENCH_ARGS too). launch: the bench's vector_add rows (host
 #   time per launch beside Triton's). liger: Liger-Kernel's op tests and
 #   its ops' timing beside Triton (tessera.bench.liger; liger-bench: the
 #   timing alone, at $LIGER_TOKENS tokens, default "4096 16384"), from the .liger/
 #   folder that `ci/liger.sh fetch .liger --python-version 3.12` made here
-#   (carried: the machine has no network); fla likewise from .fla/, triton-core (Triton's
+#   (carried: the machine has no network); fla likewise from .fla/, flag-gems from
+#   .flag_gems/, mamba from .mamba/, attorch from .attorch/ (these three beside
+#   Triton in the same call: ci/compat_suite.sh's COMPAT_BESIDE_TRITON), triton-core (Triton's
 #   test_core.py) from .triton-core/. vulkan: the spirv target on NVIDIA's Vulkan
 #   driver; the machine has no Vulkan loader, so the call carries Debian's
 #   (.gl/*.deb, see /work/.library/device/README.md) and this step unpacks them.
@@ -79,9 +81,19 @@ for step in $steps; do
       # FlagGems' op tests (ci/flag_gems.sh; .flag_gems/ made by `ci/flag_gems.sh fetch .flag_gems GIT_DIR --python-version 3.12`).
       # In one process: its parametrized ids differ between pytest-xdist's workers (xdist's
       # KeyError on 'test_accuracy_clamp_tensor_[dtype2-max-shape0]', H100, session 33).
-      PYTHON="$py" FLAG_GEMS_TEST_SECONDS="${FLAG_GEMS_TEST_SECONDS:-300}" bash "$root/ci/flag_gems.sh" test \
+      COMPAT_BESIDE_TRITON=1 PYTHON="$py" FLAG_GEMS_TEST_SECONDS="${FLAG_GEMS_TEST_SECONDS:-300}" bash "$root/ci/flag_gems.sh" test \
         "$root/.flag_gems" "$out" -p no:xdist --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/flag_gems.log" | head -40; tail -2 "$out/flag_gems.log" ;;
+      grep -E "^(FAILED|ERROR)" "$out/flag_gems.log" | head -40; tail -2 "$out/flag_gems.log" "$out/flag_gems-triton.log" ;;
+    mamba)
+      # mamba-ssm's Triton op tests (ci/mamba.sh; .mamba/ made by `ci/mamba.sh fetch .mamba GIT_DIR --python-version 3.12`).
+      COMPAT_BESIDE_TRITON=1 PYTHON="$py" MAMBA_TEST_SECONDS="${MAMBA_TEST_SECONDS:-300}" bash "$root/ci/mamba.sh" test \
+        "$root/.mamba" "$out" -n 6 --maxfail=500 || rc=1
+      grep -E "^(FAILED|ERROR)" "$out/mamba.log" | head -40; tail -2 "$out/mamba.log" "$out/mamba-triton.log" ;;
+    attorch)
+      # attorch's layer tests (ci/attorch.sh; .attorch/ made by `ci/attorch.sh fetch .attorch GIT_DIR --python-version 3.12`).
+      COMPAT_BESIDE_TRITON=1 PYTHON="$py" ATTORCH_TEST_SECONDS="${ATTORCH_TEST_SECONDS:-300}" bash "$root/ci/attorch.sh" test \
+        "$root/.attorch" "$out" -n 6 --maxfail=500 || rc=1
+      grep -E "^(FAILED|ERROR)" "$out/attorch.log" | head -40; tail -2 "$out/attorch.log" "$out/attorch-triton.log" ;;
     triton-core)
       # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
       # TRITON_CORE_K: a pytest -k expression (a shard: a full run takes over one call's 600 s).
