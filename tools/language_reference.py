@@ -113,13 +113,24 @@ def measure_all(rows=None):
         return dict(zip(rows, pool.map(measure, rows)))
 
 
+def _resolves_in_kernels(name):
+    """Whether a kernel may name tl.<name> (some of tl's names are for host
+    code only: differences-from-triton.md lists them)."""
+    try:
+        _C.compile("import tessera.language as tl\n\ndef k(x):\n    f = tl.%s\n" % name, "k", ["*fp32"], {}, "cpu")
+    except _C.CompilationError as e:
+        return "has no attribute" not in str(e)
+    return True
+
+
 def generate(cells=None):
     """The page; `cells` (by row key) instead of measuring them anew."""
     cells = cells if cells is not None else measure_all()
     prelude = _prelude_signatures()
-    dtypes = [n for n in tl.__all__ if isinstance(getattr(tl, n), tl.dtype)]
+    names = [n for n in tl.__all__ if _resolves_in_kernels(n)]
+    dtypes = [n for n in names if isinstance(getattr(tl, n), tl.dtype)]
     builtins = sorted(n for n in tl._BUILTINS)
-    others = sorted(n for n in tl.__all__ if n not in dtypes and n not in builtins)
+    others = sorted(n for n in names if n not in dtypes and n not in builtins)
     lines = [
         "# Tessera language reference",
         "",

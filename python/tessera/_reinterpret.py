@@ -20,9 +20,9 @@ __all__ = ["TensorWrapper", "reinterpret", "type_canonicalisation_dict"]
 # names ("int32" -> "i32", "float8e4nv" -> "fp8e4nv", "i32" -> "i32").
 type_canonicalisation_dict = dict(_DTYPES)  # torch's and numpy's spellings, as launches read them
 for _dtype in list(tl.dtype._registry.values()):
-    type_canonicalisation_dict[_dtype.name] = _dtype.short
-    type_canonicalisation_dict[_dtype.short] = _dtype.short
-del _dtype
+    for _spelling in (_dtype.name, _dtype.attr_name, _dtype.short):
+        type_canonicalisation_dict[_spelling] = _dtype.short
+del _dtype, _spelling
 
 
 def _bits(dtype):

@@ -61,6 +61,12 @@ if ml_dtypes is not None:
 
 
 def np_dtype(name):
+    """The numpy dtype of a type named in any of tl's spellings ("i32", "int32", tl.int32)."""
+    if name not in _NP:
+        try:
+            name = tl.dtype(name).short
+        except TypeError:
+            pass
     if name not in _NP:
         raise KeyError("no numpy dtype for %s (ml_dtypes is needed for bf16 and fp8)" % name)
     return np.dtype(_NP[name])

@@ -295,8 +295,8 @@ def test_dtype_constexprs_take_the_lane_and_key_by_dtype():
         out = np.full(4, np.nan)
         launch_twice(typed_fill, (1,), (out, 1.0 / 3.0), {"DTYPE": dtype, "BLOCK": 4})
         got.setdefault(dtype.name, set()).add(float(out[0]))
-    assert {k: len(v) for k, v in got.items()} == {"float16": 1, "bfloat16": 1, "float32": 1}
-    values = [next(iter(got[n])) for n in ("float16", "bfloat16", "float32")]
+    assert {k: len(v) for k, v in got.items()} == {"fp16": 1, "bf16": 1, "fp32": 1}
+    values = [next(iter(got[n])) for n in ("fp16", "bf16", "fp32")]
     assert values == [float(np.float16(1 / 3)), 0.333984375, float(np.float32(1 / 3))]
     # A pointer type is a dtype subclass: still the Python path's, and still right.
     out = np.full(4, np.nan)

@@ -8,13 +8,14 @@ import tessera.language as tl
 
 
 def test_dtypes_have_tritons_names():
-    assert str(tl.float32) == "fp32" and repr(tl.float32) == "tl.float32"
-    assert str(tl.bfloat16) == "bf16" and str(tl.int1) == "i1" and str(tl.uint64) == "u64"
+    assert str(tl.float32) == "fp32" and repr(tl.float32) == "tl.float32" and tl.float32.name == "fp32"
+    assert str(tl.bfloat16) == "bf16" and str(tl.int1) == "int1" and str(tl.uint64) == "uint64"
+    assert tl.int1.short == "i1" and tl.uint64.short == "u64" and tl.float32.short == "fp32"
     assert tl.float16.is_floating() and not tl.int32.is_floating()
     assert tl.int8.is_int_signed() and tl.uint8.is_int_unsigned()
     assert tl.float16.primitive_bitwidth == 16
     assert tl.float32 == tl.float32 and tl.float32 != tl.float16
-    assert str(tl.pointer_type(tl.float16)) == "*fp16"
+    assert str(tl.pointer_type(tl.float16)) == "pointer<fp16>" and tl.pointer_type(tl.float16).short == "*fp16"
 
 
 def test_constexpr_wraps_values():

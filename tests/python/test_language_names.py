@@ -46,14 +46,31 @@ xor_sum zeros zeros_like
 """.split()
 
 
-def test_every_triton_language_name_is_here_or_listed_as_a_difference():
-    import pathlib
+def _names_in_table(doc, heading):
     import re
-    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "differences-from-triton.md").read_text()
-    table = doc.split("## Names not provided", 1)[1].split("\n## ", 1)[0]
-    listed = set(re.findall(r"`([A-Za-z_0-9]+)`", "\n".join(l.split("|")[1] for l in table.splitlines()
-                                                               if l.startswith("| `"))))
+    table = doc.split("## " + heading, 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"`([A-Za-z_0-9]+)`", "\n".join(l.split("|")[1] for l in table.splitlines()
+                                                           if l.startswith("| `"))))
+
+
+def _differences_page():
+    import pathlib
+    return (pathlib.Path(__file__).resolve().parents[2] / "docs" / "differences-from-triton.md").read_text()
+
+
+def test_every_triton_language_name_is_here_or_listed_as_a_difference():
+    listed = _names_in_table(_differences_page(), "Names not provided")
     missing = [n for n in _TRITON_36_NAMES if not hasattr(tl, n) and n not in listed]
     assert not missing, "neither in tessera.language nor on docs/differences-from-triton.md: %s" % missing
     # ... and the page lists nothing that Tessera has meanwhile gained.
     assert not [n for n in listed if hasattr(tl, n)]
+
+
+def test_names_on_the_host_only_are_refused_in_kernels_by_name(cpu_target):
+    host_only = _names_in_table(_differences_page(), "Names on the host only")
+    assert {"tuple", "block_type", "float8e4b15"} <= host_only
+    for name in sorted(host_only):
+        assert hasattr(tl, name), name
+        src = "import tessera.language as tl\n\ndef k(x):\n    f = tl.%s\n" % name
+        with pytest.raises(_C.CompilationError, match="has no attribute '%s'" % name):
+            _C.compile(src, "k", ["*fp32"], {}, "cpu")

@@ -10,144 +10,22 @@ called from plain Python.
 Layer 0, binding (python/tessera/__init__.py lists the layers).
 """
 
+import builtins as _builtins
 import functools
+import math as _math
+import typing as _typing
 
-__all__ = ["dtype", "pointer_type", "constexpr"]
+from . import _types
+from ._types import (base_type, base_value, block_type, check_bit_width, constexpr_type, dtype, pointer_type,
+                     slice, slice_type, tensor_descriptor, tensor_descriptor_base, tensor_descriptor_base_type,
+                     tensor_descriptor_type, tuple, tuple_type, validate_block_shape, TRITON_MAX_TENSOR_NUMEL)
 
-
-class dtype:
-    """A scalar type by Triton's name; ``str(tl.float32) == "fp32"``."""
-
-    _registry = {}
-
-    # Triton's lists of type names (tl.dtype(name) takes any of them).
-    SINT_TYPES = ["int8", "int16", "int32", "int64"]
-    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
-    FP_TYPES = ["fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
-    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
-
-    def __init__(self, name, short=None, bits=None, kind=None):
-        if short is None:  # tl.dtype("int8") / tl.dtype("fp16"): a known type by either name
-            known = dtype._named(name)
-            name, short, bits, kind = known.name, known.short, known.primitive_bitwidth, known.kind
-        self.name = name          # Triton's long name: float32, int8, bfloat16...
-        self.short = short        # signature spelling: fp32, i8, bf16...
-        self.primitive_bitwidth = bits
-        self.kind = kind          # "int", "uint", "float", "bool"
-        if name not in dtype._registry:
-            dtype._registry[name] = self
-
-    @staticmethod
-    def _named(name):
-        for known in dtype._registry.values():
-            if name in (known.name, known.short):
-                return known
-        raise TypeError("no dtype is named %r" % (name,))
-
-    # Float formats' (mantissa bits, exponent bias), as Triton's dtype gives them.
-    _FLOAT_FORMATS = {"fp8e4nv": (3, 7), "fp8e5": (2, 15), "fp16": (10, 15), "bf16": (7, 127), "fp32": (23, 127),
-                      "fp64": (52, 1023)}
-
-    @property
-    def fp_mantissa_width(self):
-        if self.short not in self._FLOAT_FORMATS:
-            raise AttributeError("fp_mantissa_width applies to floating-point dtypes, not %s" % self.name)
-        return self._FLOAT_FORMATS[self.short][0]
-
-    @property
-    def exponent_bias(self):
-        if self.short not in self._FLOAT_FORMATS:
-            raise AttributeError("exponent_bias applies to floating-point dtypes, not %s" % self.name)
-        return self._FLOAT_FORMATS[self.short][1]
-
-    @property
-    def int_bitwidth(self):
-        if not self.is_int():
-            raise AttributeError("int_bitwidth applies to integer dtypes, not %s" % self.name)
-        return self.primitive_bitwidth
-
-    def is_floating(self):
-        return self.kind == "float"
-
-    def is_fp8(self):
-        return self.short in ("fp8e4nv", "fp8e5")
-
-    def is_fp16(self):
-        return self.short == "fp16"
-
-    def is_bf16(self):
-        return self.short == "bf16"
-
-    def is_fp32(self):
-        return self.short == "fp32"
-
-    def is_fp64(self):
-        return self.short == "fp64"
-
-    def is_bool(self):
-        return self.kind == "bool"
-
-    def is_int(self):
-        return self.kind in ("int", "uint", "bool")
-
-    def is_int_signed(self):
-        return self.kind == "int"
-
-    def is_int_unsigned(self):
-        return self.kind == "uint"
-
-    def is_ptr(self):
-        return False
-
-    def __str__(self):
-        return self.short
-
-    def __repr__(self):
-        return "tl." + self.name
-
-    def __eq__(self, other):
-        return isinstance(other, dtype) and repr(other) == repr(self)
-
-    def __hash__(self):
-        return hash(repr(self))
-
-
-class pointer_type(dtype):
-    def __init__(self, element_ty, address_space=1):
-        self.element_ty = element_ty
-        self.name = "pointer<%s>" % element_ty.name
-        self.short = "*" + element_ty.short
-        self.primitive_bitwidth = 64
-        self.kind = "pointer"
-        self.address_space = address_space
-
-    def is_ptr(self):
-        return True
-
-    def __repr__(self):
-        return "tl.pointer_type(%r)" % (self.element_ty,)
-
-
-int1 = dtype("int1", "i1", 1, "bool")
-int8 = dtype("int8", "i8", 8, "int")
-int16 = dtype("int16", "i16", 16, "int")
-int32 = dtype("int32", "i32", 32, "int")
-int64 = dtype("int64", "i64", 64, "int")
-uint8 = dtype("uint8", "u8", 8, "uint")
-uint16 = dtype("uint16", "u16", 16, "uint")
-uint32 = dtype("uint32", "u32", 32, "uint")
-uint64 = dtype("uint64", "u64", 64, "uint")
-float8e4nv = dtype("float8e4nv", "fp8e4nv", 8, "float")
-float8e5 = dtype("float8e5", "fp8e5", 8, "float")
-float16 = dtype("float16", "fp16", 16, "float")
-bfloat16 = dtype("bfloat16", "bf16", 16, "float")
-float32 = dtype("float32", "fp32", 32, "float")
-float64 = dtype("float64", "fp64", 64, "float")
-__all__ += [d for d in dtype._registry]
-pi32_t = pointer_type(int32)
-# The most elements a tile may hold (Triton's limit, and the frontend's).
-TRITON_MAX_TENSOR_NUMEL = 1 << 20
-__all__ += ["pi32_t", "TRITON_MAX_TENSOR_NUMEL"]
+__all__ = ["dtype", "pointer_type", "block_type", "constexpr", "constexpr_type", "tuple", "tuple_type", "slice",
+           "tensor_descriptor"]
+for _name in _types.SCALAR_NAMES + ["pi32_t"]:
+    globals()[_name] = getattr(_types, _name)
+__all__ += _types.SCALAR_NAMES + ["pi32_t", "TRITON_MAX_TENSOR_NUMEL"]
+del _name
 
 
 def str_to_ty(name, c=None):
@@ -172,20 +50,6 @@ class tensor:
 __all__.append("tensor")
 
 
-class tensor_descriptor:
-    """The type of a tensor descriptor inside a kernel (what
-    tl.make_tensor_descriptor returns, or a host TensorDescriptor argument
-    becomes), for ``isinstance(x, tl.tensor_descriptor)`` in kernels, as
-    Triton's tl.tensor_descriptor; host code never holds one."""
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("tl.tensor_descriptor is a type; descriptors exist only inside a kernel "
-                        "(on the host, use tessera.tools.tensor_descriptor.TensorDescriptor)")
-
-
-__all__.append("tensor_descriptor")
-
-
 class const:
     """Annotation of a pointer parameter the kernel only reads through
     (``in_ptr: tl.const``): a store or atomic through it, or through a
@@ -198,7 +62,7 @@ class const:
 __all__.append("const")
 
 
-class constexpr:
+class constexpr(_types.constexpr_base):
     """Marks a compile-time parameter (``BLOCK: tl.constexpr``) or wraps a
     module-level constant (``BLOCK = tl.constexpr(128)``)."""
 
@@ -328,16 +192,37 @@ def get_primitive_bitwidth(name):
         raise KeyError(text) from None
 
 
-def validate_block_shape(shape):
-    """The number of elements of a block shape, checked as Triton checks it:
-    ints, each a power of two, at most TRITON_MAX_TENSOR_NUMEL in all."""
-    numel = 1
-    for i, d in enumerate(shape):
-        if not isinstance(d, int):
-            raise TypeError("Shape element %d must have type `constexpr[int]`, got `constexpr[%s]" % (i, type(d)))
-        if d <= 0 or d & (d - 1):
-            raise ValueError("Shape element %d must be a power of 2" % i)
-        numel *= d
-    if numel > TRITON_MAX_TENSOR_NUMEL:
-        raise ValueError("numel (%d) exceeds triton maximum tensor numel (%d)" % (numel, TRITON_MAX_TENSOR_NUMEL))
-    return numel
+T = _typing.TypeVar("T")
+N_ROUNDS_DEFAULT = constexpr(10)  # Philox rounds of tl.rand and its kin, as Triton's random module
+
+
+def is_negative_zero(x):
+    """Whether a Python float is -0.0."""
+    return x == 0.0 and _math.copysign(1.0, x) < 0
+
+
+def _constant_extremum(pick, args, propagate_nan):
+    """Python's min/max inside a kernel on constants (Triton's builtin_min
+    and builtin_max): NaN and -0.0 are refused, having no single answer."""
+    values = [v.value if isinstance(v, constexpr) else v for v in args]
+    if any(isinstance(v, _types.base_value) for v in values):
+        raise RuntimeError("%s of tensors can only be used inside a @tessera.jit kernel" % pick.__name__)
+    if propagate_nan is not _NOTHING:
+        raise ValueError("propagate_nan is not supported on builtin %s" % pick.__name__)
+    if any(isinstance(v, float) and (_math.isnan(v) or is_negative_zero(v)) for v in values):
+        raise ValueError("builtin %s of constants takes no NaN or -0.0" % pick.__name__)
+    return constexpr(pick(values))
+
+
+_NOTHING = object()
+
+
+@builtin
+def builtin_max(*args, propagate_nan=_NOTHING, _semantic=None):
+    return _constant_extremum(_builtins.max, args, propagate_nan)
+
+
+@builtin
+def builtin_min(*args, propagate_nan=_NOTHING, _semantic=None):
+    return _constant_extremum(_builtins.min, args, propagate_nan)
+

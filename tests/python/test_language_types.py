@@ -1,0 +1,125 @@
+"""tl's types on the Python side, with triton.language.core's semantics:
+dtypes by Triton's names, block, pointer, tuple and descriptor types, their
+equality and mangling."""
+import warnings
+
+import pytest
+
+import tessera.language as tl
+
+
+def test_dtypes_answer_by_tritons_names_and_take_any_spelling():
+    assert [tl.dtype(n).name for n in ("fp16", "float16", "int8", "i8", "uint8", "u8", "i1")] \
+        == ["fp16", "fp16", "int8", "int8", "uint8", "uint8", "int1"]
+    assert tl.dtype("bf16") is not tl.bfloat16 and tl.dtype("bf16") == tl.bfloat16
+    assert tl.dtype(tl.constexpr("fp32")) == tl.float32
+    with pytest.raises(TypeError, match="no dtype is named 'fp12'"):
+        tl.dtype("fp12")
+    assert tl.dtype.is_dtype("fp8e4b15") and not tl.dtype.is_dtype("float32")
+    assert tl.void.name == "void" and tl.void.is_void() and tl.void.primitive_bitwidth == 0 and tl.void.mangle() == "V"
+
+
+@pytest.mark.parametrize("ty,mantissa,bias", [(tl.float8e4b15, 3, 15), (tl.float8e4nv, 3, 7), (tl.float8e4b8, 3, 8),
+                                              (tl.float8e5, 2, 15), (tl.float8e5b16, 2, 16)])
+def test_fp8_formats(ty, mantissa, bias):
+    assert (ty.fp_mantissa_width, ty.exponent_bias, ty.primitive_bitwidth, ty.itemsize) == (mantissa, bias, 8, 1)
+    assert ty.is_fp8() and ty.is_floating() and not ty.is_standard_floating()
+    assert getattr(ty, "is_" + ty.name)() and ty.mangle() == ty.name
+
+
+def test_integer_kinds_limits_and_mangling():
+    assert tl.int1.kind() == tl.dtype.KIND.BOOLEAN and tl.int8.kind() == tl.dtype.KIND.INTEGRAL
+    assert tl.float16.kind() == tl.dtype.KIND.FLOATING
+    assert tl.int8.int_signedness == tl.dtype.SIGNEDNESS.SIGNED and tl.uint8.int_signedness == tl.dtype.SIGNEDNESS.UNSIGNED
+    assert (tl.int8.get_int_min_value(), tl.int8.get_int_max_value()) == (-128, 127)
+    assert (tl.uint16.get_int_min_value(), tl.uint16.get_int_max_value()) == (0, 65535)
+    assert [t.mangle() for t in (tl.int32, tl.uint64, tl.int1, tl.bfloat16)] == ["i32", "u64", "u1", "bf16"]
+    with pytest.raises(TypeError, match="integer dtypes"):
+        tl.float32.get_int_max_value()
+    with pytest.raises(AttributeError, match="integer dtypes, not fp32"):
+        tl.float32.int_bitwidth
+    assert tl.int32.is_int32() and not tl.int32.is_int64() and tl.uint32.is_uint32() and tl.int1.is_int1()
+
+
+def test_block_types():
+    b = tl.block_type(tl.float16, [64, tl.constexpr(32)])
+    assert b.shape == (64, 32) and b.numel == 2048 and b.nbytes == 4096 and b.get_block_shapes() == (64, 32)
+    assert b.is_block() and b.scalar == tl.float16 and str(b) == "<(64, 32), fp16>" and b.mangle() == "fp16S64_32S"
+    assert b == tl.block_type(tl.float16, (64, 32)) and b != tl.block_type(tl.float32, (64, 32))
+    assert b != tl.block_type(tl.float16, (32, 64)) and b != tl.float16
+    assert b.with_element_ty(tl.int8) == tl.block_type(tl.int8, [64, 32]) and tl.int8.with_element_ty(tl.int16) == tl.int16
+    assert len({b, tl.block_type(tl.float16, (64, 32))}) == 1
+    with pytest.raises(TypeError, match="0d block_type"):
+        tl.block_type(tl.float32, [])
+    with pytest.raises(ValueError, match="power of 2"):
+        tl.block_type(tl.float32, [48])
+
+
+def test_pointer_types():
+    p, k = tl.pointer_type(tl.float32), tl.pointer_type(tl.float32, const=True)
+    assert p.is_ptr() and not p.is_const() and k.is_const() and str(k) == "const_pointer<fp32>"
+    assert p == tl.pointer_type(tl.float32) and p != k and p != tl.pointer_type(tl.float32, 3) and p != tl.float32
+    assert p.mangle() == "Pfp32" and p.scalar is p and k.short == "*kfp32" and tl.pi32_t == tl.pointer_type(tl.int32)
+    with pytest.raises(TypeError, match="expected `dtype`"):
+        tl.pointer_type("fp32")
+
+
+def test_tuples_and_their_types():
+    t = tl.tuple([1, 2.5, tl.float32])
+    assert len(t) == 3 and list(t) == [1, 2.5, tl.float32] and t[tl.constexpr(0)] == 1 and t[1] == 2.5
+    assert t[1:] == tl.tuple([2.5, tl.float32]) and t[tl.slice(0, 2, None)] == (1, 2.5)
+    assert t + (4,) == tl.tuple([1, 2.5, tl.float32, 4]) and tl.tuple([7]) * tl.constexpr(3) == (7, 7, 7)
+    assert t.type == tl.tuple_type([tl.constexpr_type(1), tl.constexpr_type(2.5), tl.constexpr_type(tl.float32)])
+    assert t.type.mangle() == "Tconstexpr_type[1]_constexpr_type[2.5]_constexpr_type[fp32]T"
+    named = tl.tuple([3, 4], tl.tuple_type([tl.constexpr_type(3), tl.constexpr_type(4)], ["x", "y"]))
+    assert (named.x, named.y) == (3, 4) and str(named.type) == "[x:constexpr_type[3],y:constexpr_type[4]]"
+    with pytest.raises(AttributeError, match="no field 'z'"):
+        named.z
+    assert isinstance(t, tl.base_value) and isinstance(tl.constexpr(1), tl.base_value)
+    assert tl.slice(1, None, 2).type.name == "slice_type"
+
+
+def test_constexpr_type_and_base_type():
+    assert tl.constexpr_type(4) == tl.constexpr_type(4) and tl.constexpr_type(4) != tl.constexpr_type(5)
+    assert repr(tl.constexpr_type(4)) == "constexpr_type[4]" == tl.constexpr_type(4).mangle()
+    with pytest.raises(NotImplementedError):
+        tl.base_type() == tl.base_type()
+    with pytest.raises(NotImplementedError, match="mangling"):
+        tl.base_type().mangle()
+
+
+def test_tensor_descriptor_types():
+    block = tl.block_type(tl.bfloat16, [16, 32])
+    base = tl.tensor_descriptor_base_type(block)
+    assert str(base) == "tensor_descriptor<<(16, 32), bf16>>" and base.mangle() == "TDbf16S16_32S"
+    shape = tl.tuple_type([tl.int32, tl.int32])
+    full = tl.tensor_descriptor_type(block, shape, shape)
+    assert full == tl.tensor_descriptor_type(block, shape, shape) and full != base
+    assert full != tl.tensor_descriptor_type(block, shape, tl.tuple_type([tl.int64, tl.int64]))
+    assert issubclass(tl.tensor_descriptor, tl.tensor_descriptor_base)
+    with pytest.raises(TypeError, match="exist only inside a kernel"):
+        tl.tensor_descriptor()
+
+
+def test_check_bit_width_warns_on_wide_constant_shifts():
+    class Value:
+        type = tl.block_type(tl.int16, [8])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tl.check_bit_width(Value(), tl.constexpr(16))
+        tl.check_bit_width(Value(), tl.constexpr(15))
+        tl.check_bit_width(3, tl.constexpr(99))
+    assert len(caught) == 1 and "exceeds the maximum bitwidth (16)" in str(caught[0].message)
+
+
+def test_constant_min_and_max_and_negative_zero():
+    assert tl.builtin_max(1, tl.constexpr(7), 3, _semantic=object()) == 7
+    assert tl.builtin_min(2.5, 1.5, _semantic=object()) == tl.constexpr(1.5)
+    assert tl.is_builtin(tl.builtin_max) and tl.is_negative_zero(-0.0) and not tl.is_negative_zero(0.0)
+    with pytest.raises(ValueError, match="_semantic"):
+        tl.builtin_max(1, 2)  # outside a kernel, as Triton's builtins
+    with pytest.raises(ValueError, match="NaN or -0.0"):
+        tl.builtin_min(-0.0, 1.0, _semantic=object())
+    with pytest.raises(ValueError, match="propagate_nan"):
+        tl.builtin_max(1, 2, propagate_nan=tl.PropagateNan.ALL, _semantic=object())
+    assert tl.N_ROUNDS_DEFAULT == 10 and tl.math.core is tl and tl.T.__name__ == "T"
