@@ -111,10 +111,57 @@ class KernelParam:
     def __repr__(self):
         return "KernelParam(%d, %s%s)" % (self.num, self.name, ": " + self.annotation if self.annotation else "")
 
-# Called for every launch through run() while set (the profiler's, tessera.profiler):
+# Called for every launch through run() while set (add_launch_hook composes the
+# profiler's and tessera.compat's Triton launch hooks into it):
 # hook(jit_function, grid, args, kwargs, options, run) launches by calling
 # run(*args, grid=grid, **options, **kwargs) and returns what it returns.
 launch_hook = None
+_launch_hooks = []
+
+
+def add_launch_hook(hook):
+    """Adds a launch hook (see launch_hook); hooks added first are outermost."""
+    if hook not in _launch_hooks:
+        _launch_hooks.append(hook)
+    _compose_launch_hooks()
+
+
+def remove_launch_hook(hook):
+    if hook in _launch_hooks:
+        _launch_hooks.remove(hook)
+    _compose_launch_hooks()
+
+
+def _compose_launch_hooks():
+    global launch_hook
+    hooks = tuple(_launch_hooks)
+    if len(hooks) <= 1:
+        launch_hook = hooks[0] if hooks else None
+        return
+
+    def composed(fn, grid, args, kwargs, options, run):
+        def through(i):
+            if i == len(hooks):
+                return run
+
+            def next_run(*args, grid, **rest):
+                opts = {k: rest.pop(k) for k in options if k in rest}
+                return hooks[i](fn, grid, args, rest, opts, through(i + 1))
+            return next_run
+        return through(0)(*args, grid=grid, **options, **kwargs)
+    launch_hook = composed
+
+
+# Told of each compile a launch or warmup asks for (tessera.compat's Triton
+# jit_cache_hook and jit_post_compile_hook), while set: an object with
+# before(fn, key, bound, signature, constexprs, options, warmup) -> True to
+# skip the compile, and after(...) with the same arguments once compiled.
+compile_observer = None
+
+class CompilationSkipped(RuntimeError):
+    """A compile observer (Triton's jit_cache_hook) declined a compile;
+    warmup answers None for it, as Triton's does."""
+
 
 # The frontend's words for Python that kernels cannot hold (Triton's
 # UnsupportedLanguageConstruct), as opposed to type and name errors.
@@ -863,7 +910,10 @@ class JITFunction(KernelInterface):
         staged = self._stage(args, kwargs)  # specialized on the device copies a launch would make
         if staged is not None:
             args, kwargs = staged[0], staged[1]
-        return self._kernel_for(args, kwargs, num_warps, num_stages, debug, codegen, may_defer=True)[0]
+        try:
+            return self._kernel_for(args, kwargs, num_warps, num_stages, debug, codegen, may_defer=True)[0]
+        except CompilationSkipped:
+            return None
 
     def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN, may_defer=False):
         """(kernel, bound arguments, signature, launch values, device, checked)
@@ -895,8 +945,15 @@ class JITFunction(KernelInterface):
                                                                              num_stages, target, device, checked,
                                                                              codegen), finalize)
                 return future, bound, signature, values, device, checked
+            observer = compile_observer
+            told = (self, key, bound, signature, constexprs, dict(num_warps=num_warps, num_stages=num_stages,
+                                                                   device=device, target=target), may_defer)
+            if observer is not None and observer.before(*told):
+                raise CompilationSkipped("a compile hook declined to compile '%s' for this launch" % self.__name__)
             kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked, codegen)
             self.cache[key] = kernel
+            if observer is not None:
+                observer.after(*told)
         if readonly and kernel.written:
             for index, name in readonly:
                 if index in kernel.written:

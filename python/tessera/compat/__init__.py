@@ -209,6 +209,10 @@ def _triton_module():
     for name in ("get_full_name", "is_namedtuple", "convert_to_tuple_if_list", "find_paths_if", "get_iterable_path"):
         setattr(runtime.jit, name, getattr(_helpers, name))
     runtime.jit.GLUON_MODULE = "triton.experimental.gluon.language"
+    hooks = importlib.import_module("tessera.compat.hooks")
+    runtime.jit.JitFunctionInfo = hooks.JitFunctionInfo
+    runtime.jit.serialize_specialization_data = hooks.serialize_specialization_data
+    triton.must_use_result = tessera.language.must_use_result
     triton.knobs = importlib.import_module("tessera.compat.knobs")
     runtime.jit.knobs = runtime.autotuner.knobs = triton.knobs
     triton.knobs.apply_environment()
@@ -222,6 +226,7 @@ def _triton_module():
     for module in (triton.compiler, triton.compiler.compiler):
         for name in tessera.compiler.__all__:
             setattr(module, name, getattr(tessera.compiler, name))
+    triton.compiler.LazyDict = triton.compiler.compiler.LazyDict = hooks.LazyDict
     # What keys torch's compile caches by the compiler's identity.
     triton.compiler.compiler.triton_key = lambda: "tessera-" + tessera.__version__
     triton.compiler.errors = _module("triton.compiler.errors")

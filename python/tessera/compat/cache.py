@@ -9,7 +9,6 @@ Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import abc
 import base64
 import hashlib
-import importlib
 import json
 import os
 import uuid
@@ -123,14 +122,7 @@ def _base32(key):
 
 
 def _manager_class():
-    spec = knobs.cache.manager_class
-    if not spec:
-        return FileCacheManager
-    module, _, name = spec.rpartition(":") if ":" in spec else spec.rpartition(".")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError, ValueError) as e:
-        raise RuntimeError("TRITON_CACHE_MANAGER=%r names no class (module:Class): %s" % (spec, e)) from None
+    return knobs.cache.manager_class or FileCacheManager  # the knob imports and checks MODULE:CLASS
 
 
 def get_cache_manager(key):

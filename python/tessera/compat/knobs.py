@@ -24,7 +24,18 @@ Layer 4, api (python/tessera/__init__.py lists the layers)."""
 
 import contextlib
 import copy
+import dataclasses
+import functools
+import importlib
 import os
+import re
+import shutil
+import subprocess
+import typing
+
+from . import hooks
+from .hooks import (CompilationListener, CompileTimes, F, HookChain, InitHandleHook, JITHook, JITHookCompileInfo,
+                    KernelAttr, LaunchHook, PipelineStagesHook)
 
 class Env:
     """Setting a knob to `env` (Triton's sentinel) drops its value: it reads
@@ -93,8 +104,12 @@ class env_base:
         if group is None:
             return self
         if self.name in group._values:
-            return group._values[self.name]
+            return self.transform(group._values[self.name])
         return self.get()
+
+    def transform(self, value):
+        """A value set on the group as reading gives it (a path -> an NvidiaTool)."""
+        return value
 
     def __set__(self, group, value):
         if isinstance(value, Env):
@@ -124,6 +139,81 @@ class env_opt_str(env_base):
     pass
 
 
+class env_str_callable_default(env_str):
+    """A string knob whose default is computed when read."""
+
+    def __init__(self, key, default_factory, tessera=None):
+        super().__init__(key, default_factory, tessera)
+
+
+class env_class(env_base):
+    """A knob naming a class as MODULE:CLASS (TRITON_CACHE_MANAGER...):
+    reading it imports the class, which must derive from `type` (a name)."""
+
+    def __init__(self, key, type):
+        super().__init__(key)
+        self.type = type
+
+    def get(self):
+        text = os.environ.get(self.key)
+        return None if text is None else self.transform(text)
+
+    def transform(self, value):
+        if not isinstance(value, str):
+            return value
+        module, sep, name = value.partition(":")
+        if not sep:
+            raise RuntimeError("Unable to read %s: '%s' isn't of the form MODULE:CLASS" % (self.key, value))
+        try:
+            cls = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as e:
+            raise RuntimeError("Unable to use '%s' from %s: it names no class (%s)" % (value, self.key, e)) from None
+        if not any(c.__name__ == self.type for c in cls.mro()):
+            raise RuntimeError("Unable to use '%s' from %s: not of type '%s'" % (value, self.key, self.type))
+        return cls
+
+
+@dataclasses.dataclass
+class NvidiaTool:
+    """A CUDA tool (ptxas, cuobjdump, nvdisasm) and its release ("13.0")."""
+    path: str
+    version: str
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def from_path(path):
+        try:
+            text = subprocess.check_output([path, "--version"], stderr=subprocess.STDOUT).decode()
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        found = re.search(r"release (\d+\.\d+)", text)
+        return NvidiaTool(path, found.group(1)) if found else None
+
+
+class env_nvidia_tool(env_base):
+    """A CUDA tool's knob: its variable's path (TRITON_PTXAS_PATH, then
+    Tessera's where it has one), else the tool Tessera itself runs (on PATH,
+    else the CUDA toolkit's); reading gives an NvidiaTool or raises."""
+
+    def __init__(self, binary, tessera=None):
+        self.binary = binary
+        super().__init__("TRITON_%s_PATH" % binary.upper().replace("-", "_"), tessera=tessera)
+
+    def get(self):
+        paths = [os.environ.get(k) for k in (self.key, self.tessera) if k]
+        return self.transform(next((p for p in paths if p and p != "none"), None))
+
+    def transform(self, path):
+        candidates = [path] if path else []
+        candidates += [shutil.which(self.binary) or "", "/usr/local/cuda/bin/" + self.binary,
+                       "/opt/cuda/bin/" + self.binary]
+        for candidate in candidates:
+            tool = NvidiaTool.from_path(candidate) if candidate else None
+            if tool:
+                return tool
+        raise RuntimeError("Cannot find %s" % self.binary)
+
+
 class env_bool(env_base):
     kind = "bool"
 
@@ -146,6 +236,19 @@ class env_int(env_base):
             except ValueError as e:
                 raise RuntimeError("Unable to use %s=%s: expected int" % (key, text)) from e
         super().__init__(key, default, tessera, from_env=read)
+
+
+SetType = typing.TypeVar("SetType")
+GetType = typing.TypeVar("GetType")
+ClassType = typing.TypeVar("ClassType")
+knobs_type = typing.TypeVar("knobs_type", bound="base_knobs")
+
+
+class BuildImpl(typing.Protocol):
+    """Triton's hook that builds its C launcher; Tessera's launcher is prebuilt."""
+
+    def __call__(self, name: str, src: str, srcdir: str, library_dirs: list, include_dirs: list,
+                 libraries: list) -> str: ...
 
 
 class base_knobs:
@@ -207,8 +310,8 @@ class cache_knobs(base_knobs):
     override_dir = env_str("TRITON_OVERRIDE_DIR",
                            lambda: os.path.join(os.path.expanduser("~/"), ".triton", "override"))
     dir = env_str("TRITON_CACHE_DIR", _tessera_cache_dir, tessera="TESSERA_CACHE_DIR")
-    manager_class = env_opt_str("TRITON_CACHE_MANAGER")
-    remote_manager_class = env_opt_str("TRITON_REMOTE_CACHE_BACKEND")
+    manager_class = env_class("TRITON_CACHE_MANAGER", "CacheManager")
+    remote_manager_class = env_class("TRITON_REMOTE_CACHE_BACKEND", "RemoteCacheBackend")
 
 
 class compilation_knobs(base_knobs):
@@ -224,9 +327,9 @@ class compilation_knobs(base_knobs):
     allow_non_constexpr_globals = env_bool("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS")
     instrumentation_mode = env_str("TRITON_INSTRUMENTATION_MODE", "")
 
-    def __init__(self):
-        super().__init__()
-        self.listener = None
+    listener = property(lambda self: self.__dict__.get("_listener"),
+                        lambda self, value: (self.__dict__.__setitem__("_listener", value), _sync_hooks()),
+                        doc="A CompilationListener told of each compile (tessera.compat.hooks).")
 
 
 class autotuning_knobs(base_knobs):
@@ -234,19 +337,47 @@ class autotuning_knobs(base_knobs):
     print = env_bool("TRITON_PRINT_AUTOTUNING", tessera="TRITON_PRINT_AUTOTUNING")  # tessera.autotune reads it
 
 
+def _hook_knob(name):
+    def read(self):
+        return self.__dict__["_" + name]
+
+    def write(self, value):
+        if name == "add_stages_inspection_hook" and value is not None:
+            raise NotImplementedError("knobs.runtime.add_stages_inspection_hook changes Triton's MLIR pipeline, "
+                                      "which Tessera does not have")
+        if isinstance(value, HookChain):
+            value._on_change = _sync_hooks  # a chain made by the caller: its adds count too
+        self.__dict__["_" + name] = value
+        _sync_hooks()
+    return property(read, write)
+
+
+def _sync_hooks():
+    if "runtime" in globals() and "compilation" in globals():
+        hooks.sync(runtime, compilation)
+
+
 class runtime_knobs(base_knobs):
     interpret = env_bool("TRITON_INTERPRET")
     debug = env_bool("TRITON_DEBUG", tessera="TESSERA_DEBUG")
     override_arch = env_opt_str("TRITON_OVERRIDE_ARCH")
 
+    # Triton's hooks, called by Tessera's launches and compiles (tessera.compat.hooks).
+    launch_enter_hook = _hook_knob("launch_enter_hook")
+    launch_exit_hook = _hook_knob("launch_exit_hook")
+    kernel_load_start_hook = _hook_knob("kernel_load_start_hook")
+    kernel_load_end_hook = _hook_knob("kernel_load_end_hook")
+    jit_cache_hook = _hook_knob("jit_cache_hook")
+    jit_post_compile_hook = _hook_knob("jit_post_compile_hook")
+    add_stages_inspection_hook = _hook_knob("add_stages_inspection_hook")
+
     def __init__(self):
         super().__init__()
-        # Triton's hooks: present for code that sets or reads them; Tessera
-        # calls none of them (tessera.profiler hooks launches itself).
-        self.launch_enter_hook = self.launch_exit_hook = None
-        self.kernel_load_start_hook = self.kernel_load_end_hook = None
-        self.jit_cache_hook = self.jit_post_compile_hook = None
-        self.add_stages_inspection_hook = None
+        self.__dict__.update(_launch_enter_hook=HookChain(on_change=_sync_hooks),
+                             _launch_exit_hook=HookChain(reversed=True, on_change=_sync_hooks),
+                             _kernel_load_start_hook=HookChain(on_change=_sync_hooks),
+                             _kernel_load_end_hook=HookChain(reversed=True, on_change=_sync_hooks),
+                             _jit_cache_hook=None, _jit_post_compile_hook=None, _add_stages_inspection_hook=None)
 
 
 class language_knobs(base_knobs):
@@ -266,9 +397,9 @@ def _jit_default_fp_fusion():
 
 
 class nvidia_knobs(base_knobs):
-    ptxas = env_opt_str("TRITON_PTXAS_PATH", tessera="TESSERA_PTXAS")
-    cuobjdump = env_opt_str("TRITON_CUOBJDUMP_PATH")
-    nvdisasm = env_opt_str("TRITON_NVDISASM_PATH")
+    ptxas = env_nvidia_tool("ptxas", tessera="TESSERA_PTXAS")
+    cuobjdump = env_nvidia_tool("cuobjdump")
+    nvdisasm = env_nvidia_tool("nvdisasm")
     dump_nvptx = env_bool("NVPTX_ENABLE_DUMP")
     disable_ptxas_opt = env_bool("DISABLE_PTXAS_OPT")
     ptxas_options = env_opt_str("PTXAS_OPTIONS")

@@ -132,7 +132,7 @@ def start(name=None, *, context="shadow", data="tree", backend=None, mode=None, 
     sid = _next_id
     _next_id += 1
     _sessions[sid] = _Session(name or "proton", hook)
-    _jit.launch_hook = _launch
+    _jit.add_launch_hook(_launch)
     return sid
 
 
@@ -169,7 +169,7 @@ def finalize(session=None, output_format="hatchet"):
             json.dump([s.root.to_json(), {"tessera": True}], f)
         del _sessions[sid]
     if not _sessions:
-        _jit.launch_hook = None
+        _jit.remove_launch_hook(_launch)
 
 
 def _total_children(root):
