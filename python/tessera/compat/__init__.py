@@ -226,7 +226,13 @@ def _triton_module():
     for module in (triton.compiler, triton.compiler.compiler):
         for name in tessera.compiler.__all__:
             setattr(module, name, getattr(tessera.compiler, name))
-    triton.compiler.LazyDict = triton.compiler.compiler.LazyDict = hooks.LazyDict
+    names = importlib.import_module("tessera.compat.compiler")
+    for name in ("knobs", "OutOfResources", "get_cache_manager", "get_dump_manager", "get_override_manager",
+                 "get_cache_key", "driver", "get_cache_invalidating_env_vars", "max_shared_mem", "convert_type_repr",
+                 "get_sass", "AsmDict", "CompileTimer", "filter_traceback", "LazyDict", "ptx_prototype_pattern",
+                 "prototype_pattern", "ptx_arg_type_pattern", "arg_type_pattern"):
+        setattr(triton.compiler.compiler, name, getattr(names, name))
+    triton.compiler.LazyDict, triton.compiler.get_cache_key = names.LazyDict, names.get_cache_key
     # What keys torch's compile caches by the compiler's identity.
     triton.compiler.compiler.triton_key = lambda: "tessera-" + tessera.__version__
     triton.compiler.errors = _module("triton.compiler.errors")
