@@ -27,7 +27,8 @@ MODULE_NAME = "<tessera-module>"
 # Python modules the frontend knows, by the name the kernel's import gave them.
 _KNOWN_MODULES = tuple(root + sub for root in ("tessera", "triton") for sub in
                        ("", ".language", ".language.math", ".language.extra", ".language.extra.cuda",
-                        ".language.extra.hip"))
+                        ".language.extra.hip", ".language.core", ".language.standard", ".language.random",
+                        ".language.semantic"))
 
 
 class _Chunk:

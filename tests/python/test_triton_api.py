@@ -24,7 +24,7 @@ import tessera.compat  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 # The names present today; a change that loses one fails here.
-PRESENT_AT_LEAST = 900
+PRESENT_AT_LEAST = 907
 
 
 @pytest.fixture
@@ -526,3 +526,27 @@ def test_driver_config_as_tritons(triton):
     assert triton.runtime.driver.active.get_current_target().backend == "mine"
     triton.runtime.driver.reset_active()
     assert triton.runtime.driver.active is triton.runtime.driver.default
+
+
+def test_language_submodules_are_modules_of_their_own(triton, cpu_target, tmp_path, monkeypatch):
+    from triton.language import core, random, semantic, standard
+    import triton.language as tl
+    assert core.__name__ == "triton.language.core" and core.dtype is tl.dtype and core.program_id is tl.program_id
+    assert core.knobs is triton.knobs and isinstance(triton.jit(lambda x: None), core.JITCallable)
+    assert random.tl is tl and random.jit is triton.jit and standard.jit is triton.jit and semantic.tl is tl
+    assert tl.core is core and random.N_ROUNDS_DEFAULT == 10
+    with pytest.raises(tessera.compat.NotProvidedError, match="triton.language.core.ir"):
+        core.ir
+    # In kernels, each names the language, as `import triton.language.core as core` does in Triton's sources.
+    (tmp_path / "views_kernel.py").write_text(
+        "import triton\nfrom triton.language import core, standard\n\n"
+        "@triton.jit\ndef k(x, out, BLOCK: core.constexpr):\n"
+        "    offs = core.program_id(0) * BLOCK + core.arange(0, BLOCK)\n"
+        "    core.store(out + offs, standard.sigmoid(core.load(x + offs)))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import numpy as np
+    from views_kernel import k
+    x = np.random.default_rng(3).standard_normal(64).astype(np.float32)
+    out = np.full(64, np.nan, np.float32)
+    k[(4,)](x, out, BLOCK=16)
+    np.testing.assert_allclose(out, 1 / (1 + np.exp(-x)), rtol=1e-5)

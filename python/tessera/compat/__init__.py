@@ -50,6 +50,7 @@ when one is already imported, unless `replace=True`.
 Layer 4, api (python/tessera/__init__.py lists the layers).
 """
 
+import functools
 import importlib
 import importlib.machinery
 import os
@@ -59,10 +60,6 @@ import typing
 
 _ALIASES = {
     "triton.language": "tessera.language",
-    "triton.language.core": "tessera.language",
-    "triton.language.standard": "tessera.language",
-    "triton.language.semantic": "tessera.language",
-    "triton.language.random": "tessera.language",
     "triton.language.math": "tessera.language.math",
     "triton.language.extra": "tessera.language.extra",
     "triton.language.extra.libdevice": "tessera.language.extra.libdevice",
@@ -85,6 +82,8 @@ _ALIASES = {
 # on Hopper for one); those bugs are Triton's, not Tessera's, so
 # TESSERA_TRITON_VERSION may name another release for such a library, whose
 # own tests then judge the results.
+_LANGUAGE_VIEWS = ("triton.language.core", "triton.language.standard", "triton.language.random",
+                   "triton.language.semantic")
 TRITON_VERSION = os.environ.get("TESSERA_TRITON_VERSION", "3.6.0")
 
 # (module, name) attributes install() added to Tessera's modules (tl.core...).
@@ -156,6 +155,23 @@ def _jit_fn_file_line(fn):
         base = base.fn
     code = base.fn.__code__
     return code.co_filename, base.starting_line_number
+
+
+def _language_views(triton):
+    """triton.language.core, .standard, .random and .semantic: modules of
+    their own (Triton's define names tl does not re-export: core.knobs,
+    random.tl...) whose other names are tessera.language's."""
+    language = importlib.import_module("tessera.language")
+    extras = {"core": {"knobs": triton.knobs, "JITCallable": triton.JITFunction},
+              "standard": {"jit": triton.jit}, "random": {"jit": triton.jit, "tl": language},
+              "semantic": {"tl": language, "T": language.T, "TensorTy": typing.TypeVar("TensorTy")}}
+    views = {}
+    for leaf, names in extras.items():
+        view = _module("triton.language." + leaf, "Triton's triton.language.%s: tessera.language's names." % leaf)
+        view.__getattr__ = functools.partial(getattr, language)
+        view.__dict__.update(names)
+        views[view.__name__] = view
+    return views
 
 
 def _triton_module():
@@ -246,7 +262,8 @@ def _triton_module():
     # to decide whether torch.compile may trace Triton kernels on the CPU; it
     # then says so plainly, as tracing them needs Triton's own IR.
     triton.backends.backends = {}
-    return triton, {"triton.runtime": runtime, "triton.runtime.jit": runtime.jit, "triton.errors": triton.errors,
+    views = _language_views(triton)
+    return triton, {**views, "triton.runtime": runtime, "triton.runtime.jit": runtime.jit, "triton.errors": triton.errors,
                     "triton.knobs": triton.knobs, "triton.runtime.cache": runtime.cache,
                     "triton.runtime.autotuner": runtime.autotuner,
                     "triton.runtime.errors": runtime.errors, "triton.runtime.driver": runtime.driver,
@@ -352,7 +369,7 @@ def install(replace=False):
     sys.modules.update(extra)
     for alias, target in _ALIASES.items():
         sys.modules[alias] = importlib.import_module(target)
-    for alias in _ALIASES:  # attributes too: torch reads triton.language.core.view
+    for alias in list(_ALIASES) + list(_LANGUAGE_VIEWS):  # attributes too: torch reads triton.language.core.view
         parent, _, leaf = alias.rpartition(".")
         if not hasattr(sys.modules[parent], leaf):
             setattr(sys.modules[parent], leaf, sys.modules[alias])
