@@ -1424,6 +1424,11 @@ def libdevice_fast_tanf(x):
 
 
 @jit
+def libdevice_fast_tanhf(x):
+    return libdevice.tanh(x)  # Triton's is the approximation on AMD only; this is at least as accurate
+
+
+@jit
 def libdevice_fast_expf(x):
     return tl.exp(x)
 

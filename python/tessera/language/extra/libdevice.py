@@ -26,7 +26,7 @@ rsqrt_rn ffs rint llrint nearbyint isnan signbit copysign finitef isinf nextafte
 exp exp10 cosh sinh tanh atan2 atan asin acos log log10 log1p acosh asinh atanh expm1 hypot rhypot norm3d
 rnorm3d norm4d rnorm4d cbrt rcbrt j0 j1 y0 y1 yn jn cyl_bessel_i0 cyl_bessel_i1 erf erfinv erfc erfcx erfcinv
 normcdfinv normcdf lgamma ldexp scalbn fmod remainder fma pow tgamma round llround fdim ilogb logb isfinited
-fdiv umulhi max min maximum minimum clamp sigmoid
+fdiv umulhi max min maximum minimum clamp sigmoid fast_tanhf
 """.split()
 
 for _name in _NAMES:
@@ -82,7 +82,7 @@ SIGNATURES = {
     (("float32",), "int32"), "uint_as_float": (("uint32",), "float32"), "float_as_uint": (("float32",), "int32"),
     "longlong_as_double": (("int64",), "float64"), "double_as_longlong": (("float64",), "int64"), "fast_sinf":
     (("float32",), "float32"), "fast_cosf": (("float32",), "float32"), "fast_log2f": (("float32",), "float32"),
-    "fast_logf": (("float32",), "float32"), "fast_expf": (("float32",), "float32"), "fast_tanf": (("float32",),
+    "fast_logf": (("float32",), "float32"), "fast_expf": (("float32",), "float32"), "fast_tanhf": (("float32",), "float32"), "fast_tanf": (("float32",),
     "float32"), "fast_exp10f": (("float32",), "float32"), "fast_log10f": (("float32",), "float32"), "fast_powf":
     (("float32", "float32"), "float32"), "hadd": (("int32", "int32"), "int32"), "rhadd": (("int32", "int32"),
     "int32"), "sub_rn": (("float32", "float32"), "float32"), "sub_rz": (("float32", "float32"), "float32"),
