@@ -10,7 +10,11 @@ launch returns when the kernel has finished).
 Layer 3, launch (python/tessera/__init__.py lists the layers).
 """
 
+import contextlib
+import functools
+import os
 import statistics
+import sys
 import time
 
 from . import language as tl  # noqa: F401  (Triton's testing module has both names)
@@ -331,3 +335,66 @@ def get_max_simd_tflops(dtype, clock_rate, device=None):
 
 
 runtime.driver.benchmarker = do_bench  # driver.active.get_benchmarker() answers with it
+
+
+def _nvidia_smi(*args):
+    import subprocess
+    subprocess.check_output(["nvidia-smi", "-i", "0"] + list(args))
+
+
+@contextlib.contextmanager
+def set_gpu_clock(ref_sm_clock=1350, ref_mem_clock=1215):
+    """Locks GPU 0's SM and memory clocks (MHz) for steady timings, checks
+    they took, and yields (tensor-core TFLOP/s, DRAM GB/s) at those clocks,
+    with Triton's reference figures per clock (an A100's: 108
+    multiprocessors of 1024 FMAs per cycle, a 5120-bit bus). The clocks are
+    unlocked on exit, also after an error. Needs nvidia-smi and the right
+    to set clocks."""
+    try:
+        _nvidia_smi("-pm", "1")
+        _nvidia_smi("--lock-gpu-clocks=%d,%d" % (ref_sm_clock, ref_sm_clock))
+        _nvidia_smi("--lock-memory-clocks=%d,%d" % (ref_mem_clock, ref_mem_clock))
+        sm_clock, mem_clock = nvsmi(["clocks.current.sm"])[0], nvsmi(["clocks.current.memory"])[0]
+        if abs(sm_clock - ref_sm_clock) >= 10:
+            raise AssertionError("GPU SMs must run at %d MHz (they run at %d)" % (ref_sm_clock, sm_clock))
+        if abs(mem_clock - ref_mem_clock) >= 10:
+            raise AssertionError("GPU memory must run at %d MHz (it runs at %d)" % (ref_mem_clock, mem_clock))
+        yield 1e-6 * 2 * 108 * 4 * 256 * ref_sm_clock, 640 * 2 * ref_mem_clock * 1e-3
+    finally:
+        _nvidia_smi("-pm", "0")
+        _nvidia_smi("-rgc")
+        _nvidia_smi("-rmc")
+
+
+def _parent_process_name():
+    try:
+        with open("/proc/%d/comm" % os.getppid()) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def cuda_memcheck(**target_kwargs):
+    """Decorates a pytest test: the cases whose arguments include
+    `target_kwargs` run again in a pytest under NVIDIA's compute-sanitizer
+    (cuda-memcheck's successor), which must report no error; the test
+    needs a `request` fixture. Other cases, and the case inside the
+    sanitizer, run as they are."""
+    def decorator(test_fn):
+        @functools.wraps(test_fn)
+        def wrapper(*args, **kwargs):
+            if target_kwargs.items() <= kwargs.items() and _parent_process_name() != "compute-sanitizer":
+                import subprocess
+                if "request" not in kwargs:
+                    raise TypeError("a cuda_memcheck test needs a (possibly unused) `request` fixture")
+                path = os.path.realpath(test_fn.__globals__["__file__"])
+                case = "%s::%s[%s]" % (path, test_fn.__name__, kwargs["request"].node.callspec.id)
+                env = dict(os.environ, PYTORCH_NO_CUDA_MEMORY_CACHING="1")
+                out = subprocess.run(["compute-sanitizer", sys.executable, "-m", "pytest", "-vs", case],
+                                     capture_output=True, env=env)
+                assert out.returncode == 0, "compute-sanitizer returned an error: bounds checking failed"
+                assert "ERROR SUMMARY: 0 errors" in out.stdout.decode(errors="replace")
+            else:
+                test_fn(*args, **kwargs)
+        return wrapper
+    return decorator
