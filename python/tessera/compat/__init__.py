@@ -219,6 +219,8 @@ def _triton_module():
     runtime.jit.T = typing.TypeVar("T")
     runtime.jit.get_jit_fn_file_line = _jit_fn_file_line
     runtime.cache = importlib.import_module("tessera.compat.cache")
+    runtime.RemoteCacheBackend = runtime.cache.RemoteCacheBackend
+    runtime.RedisRemoteCacheBackend = runtime.cache.RedisRemoteCacheBackend
     runtime.autotuner.get_cache_manager = runtime.cache.get_cache_manager
     runtime.autotuner.triton_key = runtime.cache.triton_key
     runtime.jit.get_cache_key = runtime.cache.get_cache_key

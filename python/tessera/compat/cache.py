@@ -116,6 +116,74 @@ class RemoteCacheBackend:
         """Stores `data` (bytes) as `filename`."""
 
 
+class RedisRemoteCacheBackend(RemoteCacheBackend):
+    """Files in a Redis server (the `redis` package, which Tessera does not
+    install): knobs.redis' host, port and key format ("triton:{key}:{filename}")."""
+
+    def __init__(self, key):
+        import redis
+        self._key, self._key_format = key, knobs.redis.key_format
+        self._redis = redis.Redis(host=knobs.redis.host, port=knobs.redis.port)
+
+    def _name(self, filename):
+        return self._key_format.format(key=self._key, filename=filename)
+
+    def get(self, filenames):
+        values = self._redis.mget([self._name(f) for f in filenames])
+        return {f: v for f, v in zip(filenames, values) if v is not None}
+
+    def put(self, filename, data):
+        self._redis.set(self._name(filename), data)
+
+
+class RemoteCacheManager(CacheManager):
+    """A cache in the RemoteCacheBackend that TRITON_REMOTE_CACHE_BACKEND
+    names (MODULE:CLASS), its files materialized in a local FileCacheManager
+    to be read as paths. Dump and override folders stay local."""
+
+    def __init__(self, key, override=False, dump=False):
+        backend = knobs.cache.remote_manager_class
+        if not backend:
+            raise RuntimeError("Unable to instantiate RemoteCacheManager, TRITON_REMOTE_CACHE_BACKEND doesn't point "
+                               "to a valid class")
+        self._backend, self._local = backend(key), FileCacheManager(key, override=override, dump=dump)
+        self._remote = not (override or dump)
+
+    def get_file(self, filename):
+        if not self._remote:
+            return self._local.get_file(filename)
+        found = self._backend.get([filename])  # asked even when a local copy exists: the store's LRU counts it
+        if not found:
+            return None
+        return self._local.put(found[filename], filename, binary=True)
+
+    def put(self, data, filename, binary=True):
+        if not self._remote:
+            return self._local.put(data, filename, binary=binary)
+        data = data if isinstance(data, bytes) else str(data).encode("utf-8")
+        self._backend.put(filename, data)
+        return self._local.put(data, filename, binary=True)
+
+    def get_group(self, filename):
+        """{child: local path} of the group's files the store has, or None."""
+        if not self._remote:
+            return self._local.get_group(filename)
+        path = self.get_file("__grp__" + filename)
+        if path is None:
+            return None
+        with open(path) as f:
+            children = json.load(f).get("child_paths")
+        if children is None:
+            return None
+        return {name: self._local.put(data, name, binary=True) for name, data in self._backend.get(children).items()}
+
+    def put_group(self, filename, group):
+        """Records the group's children by name (their files are put on their own)."""
+        if not self._remote:
+            return self._local.put_group(filename, group)
+        return self.put(json.dumps({"child_paths": sorted(group)}), "__grp__" + filename, binary=False)
+
+
 def _base32(key):
     # Triton's folder names: the hash in base 32, shorter than hex.
     return base64.b32encode(bytes.fromhex(key)).decode().rstrip("=")
