@@ -125,25 +125,52 @@ def _target_and_arch(target):
     return backend, str(arch)
 
 
+# Triton's options that only tune speed on some vendor (programmatic dependent
+# launch, AMD's waves per EU and MFMA shape, Triton's instrumentation): accepted
+# and left to Tessera's own choices.
+_SPEED_HINTS = ("launch_pdl", "waves_per_eu", "matrix_instr_nonkdim", "kpack", "instrumentation_mode")
+# Options Tessera has at one value only (sanitize_overflow: the checked mode,
+# debug=True, checks signed overflow whatever it says): another is an error.
+_FIXED = {"num_ctas": 1, "launch_cooperative_grid": False, "extern_libs": None}
+
+
 def compile(src, target=None, options=None):
     """Compiles `src` (an ASTSource) for `target` (a GPUTarget, a target
     name, or None: the active device's) without a device: a CompiledKernel.
-    options: num_warps, num_stages, debug (Triton's keys; others are a
-    TypeError, as a misspelt option would otherwise be lost)."""
+    options (Triton's keys): num_warps, num_stages, debug, enable_fp_fusion,
+    maxnreg, enable_reflect_ftz; Triton's speed hints (launch_pdl,
+    waves_per_eu...) are accepted and left to Tessera; num_ctas,
+    launch_cooperative_grid and extern_libs only at their defaults. Other
+    keys are a TypeError, as a misspelt option would otherwise be lost."""
     if not isinstance(src, ASTSource):
         raise TypeError("tessera.compile takes an ASTSource, not %s" % type(src).__name__)
     options = dict(options or {})
     num_warps, num_stages = options.pop("num_warps", None), options.pop("num_stages", None)
     debug = bool(options.pop("debug", False))
+    fp_fusion = options.pop("enable_fp_fusion", None)
+    maxnreg = options.pop("maxnreg", None) or 0
+    ftz = bool(options.pop("enable_reflect_ftz", False))
+    for hint in _SPEED_HINTS:
+        options.pop(hint, None)
+    options.pop("sanitize_overflow", None)
+    for name, default in _FIXED.items():
+        value = options.pop(name, default)
+        if value != default and (name == "num_ctas" or value):  # extern_libs: None or empty
+            raise NotImplementedError("tessera.compile: %s=%r is not supported (only %r)" % (name, value, default))
     if options:
-        raise TypeError("tessera.compile: unknown options %s (known: num_warps, num_stages, debug)"
-                        % ", ".join(sorted(options)))
+        raise TypeError("tessera.compile: unknown options %s (known: num_warps, num_stages, debug, enable_fp_fusion, "
+                        "maxnreg, enable_reflect_ftz, and Triton's %s)"
+                        % (", ".join(sorted(options)), ", ".join(_SPEED_HINTS + tuple(_FIXED) + ("sanitize_overflow",))))
+    if type(maxnreg) is not int or maxnreg < 0:
+        raise ValueError("maxnreg must be a non-negative int, not %r" % (maxnreg,))
+    codegen = {} if fp_fusion in (None, True) and not maxnreg and not ftz else \
+        dict(fp_fusion=fp_fusion is not False, max_registers=maxnreg, flush_subnormals=ftz)
     name, arch = _target_and_arch(target)
     _C.find_target(name)  # an unknown name is an error listing the known ones
     signature, constexprs = src.specialization()
     src.fn._forget_if_stale()
     binary = src.fn._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=name,
-                                    arch=arch, checked=debug)
+                                    arch=arch, checked=debug, **codegen)
     metadata = KernelMetadata(src.name, target if target is not None else name, num_warps, num_stages,
                               binary.shared_memory, binary.threads, debug)
     return CompiledKernel(binary, metadata)

@@ -91,7 +91,9 @@ def test_compat_maps_tritons_compiler_modules():
         from triton.compiler.compiler import ASTSource as TritonSource
         import triton.compiler
         assert TritonTarget is GPUTarget and TritonSource is ASTSource
-        assert triton.compile is tessera.compile and triton.compiler.ASTSource is ASTSource
+        from tessera.compat.compiler import compile as compat_compile, CompiledKernel
+        assert triton.compile is compat_compile and triton.compiler.ASTSource is ASTSource
+        assert issubclass(triton.compiler.CompiledKernel, tessera.compiler.CompiledKernel) and CompiledKernel is triton.compiler.CompiledKernel
     finally:
         compat.uninstall()
         sys.modules.update(saved)

@@ -36,13 +36,16 @@ present or raises NotProvidedError naming it; a missing module is a
 ModuleNotFoundError saying the same.
 
 Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
-imported from these modules under any alias). Not covered: Triton's
-compiler internals (its IR levels, passes and backends' classes; triton._C
-holds only libtriton.nvidia.cublas.CublasLt),
-so torch.compile cannot trace a function that launches Triton kernels
-(torch's inductor analyses them in Triton's IR and generates Triton code),
-and any function the frontend does not implement
-(a kernel using one fails to compile with its location).
+imported from these modules under any alias). torch.compile's Inductor
+compiles its generated kernels through triton.compile (compat/compiler.py:
+Triton's CompiledKernel and launcher) and triton.backends (compat/backends.py),
+measured so far on the CPU (cpu_backend="triton"). Not covered: Triton's
+compiler internals (its IR levels and passes, a backend's MLIR stages;
+triton._C holds only libtriton.nvidia.cublas.CublasLt), so torch's mutation
+analysis of a user's Triton kernel inside torch.compile, which reads Triton's
+IR, takes its fallback (every argument assumed written); and any function the
+frontend does not implement (a kernel using one fails to compile with its
+location).
 
 A real Triton is never replaced behind the user's back: install() refuses
 when one is already imported, unless `replace=True`.
@@ -235,7 +238,7 @@ def _triton_module():
     runtime.jit.knobs = runtime.autotuner.knobs = triton.knobs
     triton.knobs.apply_environment()
     triton.runtime = runtime
-    triton.compile = tessera.compile
+    triton.compile = importlib.import_module("tessera.compat.compiler").compile  # Triton's CompiledKernel
     # triton.compiler[.compiler] and triton.backends[.compiler]: compiling
     # without a launch, and GPUTarget (torch's inductor imports both when it
     # finds a triton package).
@@ -251,6 +254,8 @@ def _triton_module():
                  "prototype_pattern", "ptx_arg_type_pattern", "arg_type_pattern"):
         setattr(triton.compiler.compiler, name, getattr(names, name))
     triton.compiler.LazyDict, triton.compiler.get_cache_key = names.LazyDict, names.get_cache_key
+    for module in (triton.compiler, triton.compiler.compiler):  # Triton's CompiledKernel, launchable
+        module.compile, module.CompiledKernel = names.compile, names.CompiledKernel
     # What keys torch's compile caches by the compiler's identity.
     triton.compiler.compiler.triton_key = lambda: "tessera-" + tessera.__version__
     triton.compiler.errors = _module("triton.compiler.errors")
@@ -260,10 +265,17 @@ def _triton_module():
     triton.backends = _package("triton.backends", "Triton's backend names that Tessera answers.")
     triton.backends.compiler = _module("triton.backends.compiler")
     triton.backends.compiler.GPUTarget = tessera.compiler.GPUTarget
-    # Triton's registry of compiler backends: none of Triton's. torch reads it
-    # to decide whether torch.compile may trace Triton kernels on the CPU; it
-    # then says so plainly, as tracing them needs Triton's own IR.
-    triton.backends.backends = {}
+    # Triton's registry of compiler backends, Tessera's under Triton's vendor
+    # names: torch checks for "nvidia" (and "amd", "cpu") before compiling.
+    backends = importlib.import_module("tessera.compat.backends")
+    for name in ("backends", "BaseBackend", "Backend", "T"):
+        setattr(triton.backends, name, getattr(backends, name))
+    triton.backends.DriverBase = tessera.runtime.driver.DriverBase
+    triton.backends.compiler.BaseBackend = backends.BaseBackend
+    triton.backends.compiler.Language = backends.Language
+    for name in ("make_backend", "backends", "BaseBackend", "Language"):
+        setattr(triton.compiler.compiler, name, getattr(backends, name))
+    triton.compiler.make_backend = backends.make_backend
     views = _language_views(triton)
     return triton, {**views, "triton.runtime": runtime, "triton.runtime.jit": runtime.jit, "triton.errors": triton.errors,
                     "triton.knobs": triton.knobs, "triton.runtime.cache": runtime.cache,
