@@ -103,13 +103,20 @@ def compiled_with(triton, **options):
     return triton.compile(src, target=GPUTarget("cpu", "", 32), options=options)
 
 
-def test_torch_compile_through_inductors_triton_cpu_backend(triton, tmp_path, monkeypatch):
+@pytest.fixture
+def inductor_on_triton_cpu(triton, tmp_path, monkeypatch):
+    """torch.compile with Inductor's Triton CPU backend, compiling in-process."""
     torch = pytest.importorskip("torch")
     import torch._inductor.config as config
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(config, "cpu_backend", "triton")
-    monkeypatch.setattr(config, "compile_threads", 1)
-    torch._dynamo.reset()
+    with config.patch(cpu_backend="triton", compile_threads=1):  # torch's config is no plain module
+        torch._dynamo.reset()
+        yield torch
+        torch._dynamo.reset()
+
+
+def test_torch_compile_through_inductors_triton_cpu_backend(inductor_on_triton_cpu):
+    torch = inductor_on_triton_cpu
 
     def f(x, y):
         return torch.relu(x * 2 + y).sum(dim=-1), torch.sigmoid(y).t() @ x
@@ -118,3 +125,23 @@ def test_torch_compile_through_inductors_triton_cpu_backend(triton, tmp_path, mo
     got, expected = torch.compile(f)(x, y), f(x.double(), y.double())
     for g, e in zip(got, expected):
         torch.testing.assert_close(g.double(), e, rtol=1e-4, atol=1e-4)
+
+
+def test_a_users_triton_kernel_inside_torch_compile(inductor_on_triton_cpu, triton):
+    torch = inductor_on_triton_cpu
+    import triton.language as tl
+
+    @triton.jit
+    def double_kernel(x, out, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out + offs, tl.load(x + offs, mask=offs < n) * 2, mask=offs < n)
+
+    def f(x):
+        y = x + 1
+        out = torch.empty_like(y)
+        double_kernel[(triton.cdiv(y.numel(), 64),)](y, out, y.numel(), BLOCK=64)
+        return out.relu()
+
+    x = torch.randn(100)
+    # torch reads Triton's IR to learn what the kernel writes; without it, it assumes every argument is written.
+    torch.testing.assert_close(torch.compile(f)(x), f(x))
