@@ -83,17 +83,17 @@ for step in $steps; do
       # KeyError on 'test_accuracy_clamp_tensor_[dtype2-max-shape0]', H100, session 33).
       COMPAT_BESIDE_TRITON=1 PYTHON="$py" FLAG_GEMS_TEST_SECONDS="${FLAG_GEMS_TEST_SECONDS:-300}" bash "$root/ci/flag_gems.sh" test \
         "$root/.flag_gems" "$out" -p no:xdist --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/flag_gems.log" | head -40; tail -2 "$out/flag_gems.log" "$out/flag_gems-triton.log" ;;
+      grep -E "^(FAILED|ERROR)" "$out/flag_gems.log" | head -40; tail -n 2 "$out/flag_gems.log" "$out/flag_gems-triton.log" ;;
     mamba)
       # mamba-ssm's Triton op tests (ci/mamba.sh; .mamba/ made by `ci/mamba.sh fetch .mamba GIT_DIR --python-version 3.12`).
       COMPAT_BESIDE_TRITON=1 PYTHON="$py" MAMBA_TEST_SECONDS="${MAMBA_TEST_SECONDS:-300}" bash "$root/ci/mamba.sh" test \
         "$root/.mamba" "$out" -n 6 --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/mamba.log" | head -40; tail -2 "$out/mamba.log" "$out/mamba-triton.log" ;;
+      grep -E "^(FAILED|ERROR)" "$out/mamba.log" | head -40; tail -n 2 "$out/mamba.log" "$out/mamba-triton.log" ;;
     attorch)
       # attorch's layer tests (ci/attorch.sh; .attorch/ made by `ci/attorch.sh fetch .attorch GIT_DIR --python-version 3.12`).
       COMPAT_BESIDE_TRITON=1 PYTHON="$py" ATTORCH_TEST_SECONDS="${ATTORCH_TEST_SECONDS:-300}" bash "$root/ci/attorch.sh" test \
         "$root/.attorch" "$out" -n 6 --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/attorch.log" | head -40; tail -2 "$out/attorch.log" "$out/attorch-triton.log" ;;
+      grep -E "^(FAILED|ERROR)" "$out/attorch.log" | head -40; tail -n 2 "$out/attorch.log" "$out/attorch-triton.log" ;;
     triton-core)
       # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
       # TRITON_CORE_K: a pytest -k expression (a shard: a full run takes over one call's 600 s).

@@ -1,0 +1,33 @@
+"""A block pointer's attributes as Triton code reads them: FlagGems'
+generated pointwise kernels store `out.to(out_bptr.type.element_ty)`."""
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera import _C
+
+
+@tessera.jit
+def _scale_through_block_pointers(x, out, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    x_bptr = tl.make_block_ptr(x, (n,), (1,), (pid * BLOCK,), (BLOCK,), (0,))
+    out_bptr = tl.make_block_ptr(out, (n,), (1,), (pid * BLOCK,), (BLOCK,), (0,))
+    value = tl.load(x_bptr, boundary_check=(0,)).to(tl.float32) * 2
+    tl.store(out_bptr, value.to(out_bptr.type.element_ty), boundary_check=(0,))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32])
+def test_store_converts_to_the_block_pointers_element_type(cpu_target, dtype):
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(37) * 10).astype(dtype)
+    out = np.full(37, 99, dtype)
+    _scale_through_block_pointers[(3,)](x, out, 37, BLOCK=16)
+    np.testing.assert_array_equal(out, (x.astype(np.float32) * 2).astype(dtype))
+
+
+def test_a_descriptor_has_no_type_attribute_yet(cpu_target):
+    src = ("import tessera.language as tl\n\ndef k(x, n):\n"
+           "    d = tl.make_tensor_descriptor(x, [n], [1], [16])\n    t = d.type\n")
+    with pytest.raises(_C.CompilationError, match="has no attribute 'type'"):
+        _C.compile(src, "k", ["*fp32", "i32"], {}, "cpu")
