@@ -759,6 +759,7 @@ class JITFunction(KernelInterface):
         takes them; arguments that would compile a different kernel are an
         error rather than a launch of this one with the wrong values."""
         num_warps, num_stages, checked, codegen = options
+        args = self._with_compiled_constexprs(kernel, args, kwargs)
         found, bound, signature, values, device, checked = self._kernel_for(args, dict(kwargs), num_warps, num_stages,
                                                                              checked, codegen)
         if found is not kernel:
@@ -769,6 +770,18 @@ class JITFunction(KernelInterface):
             return self._run_checked(kernel, grid, bound, signature, values, device, stream)
         self._launch(kernel, grid, bound, values, stream)
         return kernel
+
+    def _with_compiled_constexprs(self, kernel, args, kwargs):
+        """The arguments of `compiled[grid](*args)` given without the
+        constexprs (the runtime parameters only, as libraries written for
+        other Triton releases pass them; Triton 3.6 takes every parameter):
+        the constexprs are those the kernel was compiled with."""
+        runtime = [n for n in self.arg_names if n not in self.constexpr_names]
+        compiled = getattr(kernel, "_constexpr_arguments", None)
+        if kwargs or compiled is None or len(args) == len(self.arg_names) or len(args) != len(runtime):
+            return args
+        given = dict(zip(runtime, args))
+        return tuple(given[n] if n in given else compiled[n] for n in self.arg_names)
 
     def _kernel_name(self, signature, constexprs):
         if self._repr is None:
@@ -951,6 +964,7 @@ class JITFunction(KernelInterface):
             if observer is not None and observer.before(*told):
                 raise CompilationSkipped("a compile hook declined to compile '%s' for this launch" % self.__name__)
             kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked, codegen)
+            kernel._constexpr_arguments = {n: bound[n] for n in self.constexpr_names if n in bound}
             self.cache[key] = kernel
             if observer is not None:
                 observer.after(*told)

@@ -31,3 +31,36 @@ def test_a_descriptor_has_no_type_attribute_yet(cpu_target):
            "    d = tl.make_tensor_descriptor(x, [n], [1], [16])\n    t = d.type\n")
     with pytest.raises(_C.CompilationError, match="has no attribute 'type'"):
         _C.compile(src, "k", ["*fp32", "i32"], {}, "cpu")
+
+
+@tessera.jit
+def _cast_to_scalar_of(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    value = tl.load(x + offs)
+    tl.store(out + offs, (value * 3).to(out.dtype.element_ty.scalar))
+
+
+def test_a_dtypes_scalar_is_itself(cpu_target):
+    x = np.arange(8, dtype=np.float32)
+    out = np.zeros(8, np.int32)
+    _cast_to_scalar_of[(1,)](x, out, BLOCK=8)
+    np.testing.assert_array_equal(out, np.arange(8) * 3)
+
+
+@tessera.jit
+def _add_offset(x, out, n, OFFSET: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs, mask=offs < n) + OFFSET, mask=offs < n)
+
+
+def test_a_compiled_kernel_takes_its_runtime_arguments_alone_or_every_parameter(cpu_target):
+    x = np.random.default_rng(2).standard_normal(40).astype(np.float32)
+    kernel = _add_offset.warmup(x, x, 40, OFFSET=5, BLOCK=16, grid=(3,))
+    out = np.full(40, np.nan, np.float32)
+    kernel[(3,)](x, out, 40, 5, 16)  # every parameter (Triton 3.6)
+    np.testing.assert_allclose(out, x + 5)
+    out[:] = np.nan
+    kernel[(3,)](x, out, 40)  # the runtime ones (FlagGems' launches): the compiled constexprs
+    np.testing.assert_allclose(out, x + 5)
+    with pytest.raises(TypeError, match="specialize"):
+        kernel[(3,)](x, out, 40, 6, 16)  # another constexpr value is another kernel
