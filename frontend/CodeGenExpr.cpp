@@ -259,7 +259,8 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     }
     if (ns == "tl") {
       if (auto t = dtypeFromName(attr)) return SValue::dtype(*t);
-      if (auto p = prelude_.find(attr); p != prelude_.end() && attr.rfind("libdevice_", 0) != 0 && attr.rfind("_ld_", 0) != 0)
+      if (auto p = prelude_.find(attr); p != prelude_.end() && attr.rfind("libdevice_", 0) != 0 &&
+                                        attr.rfind("_ld_", 0) != 0 && attr.rfind("tensor_", 0) != 0)
         return SValue::jit(p->second);
       if (attr == "math") return SValue::ns("tl.math");
       if (attr == "extra") return SValue::ns("tl.extra");
@@ -313,6 +314,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       return callBuiltin("trans", a, loc);
     }
     if (isBuiltinName(attr) || isMathName(attr)) return SValue::method(base, attr);
+    if (prelude_.count("tensor_" + attr)) return SValue::method(base, "tensor_" + attr);
     fail(loc, "a tensor has no attribute '" + attr + "'");
   }
   case Kind::DType: {

@@ -304,3 +304,15 @@ def bitonic_merge(x, dim: tl.constexpr = None, descending: tl.constexpr = 0):
         if (n >> (i + 1)) >= 1:
             x = _bitonic_exchange(x, n >> (i + 1), descending)
     return x
+
+
+# Tensor methods without a tl function of their name (x.logical_and(y)):
+# the frontend looks them up as tensor_<name>.
+@jit
+def tensor_logical_and(x, y):
+    return (x != 0) & (y != 0)
+
+
+@jit
+def tensor_logical_or(x, y):
+    return (x != 0) | (y != 0)

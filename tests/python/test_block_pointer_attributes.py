@@ -64,3 +64,23 @@ def test_a_compiled_kernel_takes_its_runtime_arguments_alone_or_every_parameter(
     np.testing.assert_allclose(out, x + 5)
     with pytest.raises(TypeError, match="specialize"):
         kernel[(3,)](x, out, 40, 6, 16)  # another constexpr value is another kernel
+
+
+@tessera.jit
+def _logical(x, y, both, either, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a, b = tl.load(x + offs), tl.load(y + offs)
+    tl.store(both + offs, a.logical_and(b).to(tl.int8))
+    tl.store(either + offs, a.logical_or(b).to(tl.int8))
+
+
+def test_logical_and_and_or_as_tensor_methods(cpu_target):
+    rng = np.random.default_rng(4)
+    x, y = rng.integers(-2, 3, 64).astype(np.int32), (rng.random(64) < 0.5).astype(np.float32) * rng.random(64)
+    both, either = np.full(64, 7, np.int8), np.full(64, 7, np.int8)
+    _logical[(1,)](x, y, both, either, BLOCK=64)
+    np.testing.assert_array_equal(both, (x != 0) & (y != 0))
+    np.testing.assert_array_equal(either, (x != 0) | (y != 0))
+    src = "import tessera.language as tl\n\ndef k(x):\n    f = tl.tensor_logical_and\n"
+    with pytest.raises(_C.CompilationError, match="has no attribute"):
+        _C.compile(src, "k", ["*fp32"], {}, "cpu")
