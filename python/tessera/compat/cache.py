@@ -69,11 +69,7 @@ class FileCacheManager(CacheManager):
         return self._make_path(filename) if self.has_file(filename) else None
 
     def get_group(self, filename):
-        path = self.get_file("__grp__" + filename)
-        if path is None:
-            return None
-        with open(path) as f:
-            children = json.load(f).get("child_paths")
+        children = _group_children(self, filename)
         if children is None:
             return None
         return {name: p for name, p in children.items() if os.path.exists(p)}
@@ -168,11 +164,7 @@ class RemoteCacheManager(CacheManager):
         """{child: local path} of the group's files the store has, or None."""
         if not self._remote:
             return self._local.get_group(filename)
-        path = self.get_file("__grp__" + filename)
-        if path is None:
-            return None
-        with open(path) as f:
-            children = json.load(f).get("child_paths")
+        children = _group_children(self, filename)
         if children is None:
             return None
         return {name: self._local.put(data, name, binary=True) for name, data in self._backend.get(children).items()}
@@ -182,6 +174,15 @@ class RemoteCacheManager(CacheManager):
         if not self._remote:
             return self._local.put_group(filename, group)
         return self.put(json.dumps({"child_paths": sorted(group)}), "__grp__" + filename, binary=False)
+
+
+def _group_children(manager, filename):
+    """The child_paths of a group's record ("__grp__" + filename), or None."""
+    path = manager.get_file("__grp__" + filename)
+    if path is None:
+        return None
+    with open(path) as f:
+        return json.load(f).get("child_paths")
 
 
 def _base32(key):

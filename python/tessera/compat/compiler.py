@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import time
 
-from .. import _C, _checked
+from .. import _C, _checked, _specialize
 from .. import compiler as _compiler
 
 from . import knobs
@@ -145,9 +145,7 @@ def filter_traceback(error):
 
 # ---- compiled kernels as Triton's, launched as Inductor's launchers launch them
 
-_SCALAR_CTYPES = {"i1": ctypes.c_bool, "u1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
-                  "i32": ctypes.c_int32, "i64": ctypes.c_int64, "u8": ctypes.c_uint8, "u16": ctypes.c_uint16,
-                  "u32": ctypes.c_uint32, "u64": ctypes.c_uint64, "fp32": ctypes.c_float, "fp64": ctypes.c_double}
+_SCALAR_CTYPES = dict(_specialize._CTYPES, u1=ctypes.c_bool)  # the JIT's, and Triton's spelling of bool
 
 
 def _launch_value(ty, value):

@@ -209,19 +209,20 @@ class _CompileObserver:
         hook = self.runtime.jit_cache_hook
         if hook is not None and hook(already_compiled=False, **told):
             return True
+        self.started[key] = (time.perf_counter(), told)  # after() reuses what the hooks were told
         if _active(self.runtime.kernel_load_start_hook):
             self.runtime.kernel_load_start_hook(None, None, fn.__name__, {}, str(hash(key)))
-        self.started[key] = time.perf_counter()
         return False
 
     def after(self, fn, key, bound, signature, constexprs, options, warmup):
-        elapsed_us = int((time.perf_counter() - self.started.pop(key, time.perf_counter())) * 1e6)
+        began, told = self.started.pop(key)
+        elapsed_us = int((time.perf_counter() - began) * 1e6)
         kernel = fn.cache.get(key)
         if _active(self.runtime.kernel_load_end_hook):
             self.runtime.kernel_load_end_hook(kernel, kernel, getattr(kernel, "name", fn.__name__), {}, str(hash(key)))
         hook = self.runtime.jit_post_compile_hook
         if hook is not None:
-            hook(already_compiled=True, **self._told(fn, key, bound, signature, constexprs, options, warmup))
+            hook(already_compiled=True, **told)
         listener = self.compilation.listener
         if listener is not None:
             metadata = {"name": getattr(kernel, "name", fn.__name__), "num_warps": options["num_warps"],
