@@ -9,6 +9,10 @@
 #       DIR/COMMIT); DIR/wheels: PyYAML for that Python (scipy, which only the
 #       distribution tests need, is left out), to carry
 #       to a machine without a network. FlagGems needs torch on a GPU.
+#       FlagGems' launcher passes a compiled kernel its constexprs only for
+#       Triton 3.3-3.5 (libentry.py); 532ff43 predates Triton 3.6, whose
+#       launcher needs them too, so the copy widens that test to 3.6 (written
+#       to DIR/PATCHED) and Triton 3.6 can run beside Tessera as the peer.
 #   ci/flag_gems.sh test DIR [OUT] [pytest args...]
 #       installs DIR/wheels into DIR/site, runs the op tests (FlagGems' quick
 #       mode) with the pytest plugin tessera.compat.pytest_plugin, writes
@@ -23,17 +27,22 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TESTS="${FLAG_GEMS_TESTS:-unary_pointwise_ops binary_pointwise_ops reduction_ops general_reduction_ops norm_ops blas_ops tensor_constructor_ops special_ops}"
 py="${PYTHON:-python3}"
 cmd="${1:-}"; dir="${2:-}"
-[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift 2
 mkdir -p "$dir" && dir="$(cd "$dir" && pwd)"
 case "$cmd" in
   fetch)
     git_dir="${1:?ci/flag_gems.sh fetch DIR GIT_DIR}"; shift
-    compat_fetch_git "$dir" "$git_dir" "src tests pytest.ini" "pyyaml" "$@" || exit 1 ;;
+    compat_fetch_git "$dir" "$git_dir" "src tests pytest.ini" "pyyaml" "$@" || exit 1
+    libentry="$dir/src/src/flag_gems/utils/libentry.py"
+    if grep -q '3 <= minor_version <= 5' "$libentry"; then
+      sed -i 's/3 <= minor_version <= 5/3 <= minor_version <= 6/' "$libentry"
+      echo "libentry.py: constexprs passed to compiled kernels for Triton 3.3-3.6 (was 3.5)" > "$dir/PATCHED"
+    fi ;;
   test)
     out="${1:-$dir}"; shift || true
     files=(); for t in $TESTS; do files+=("tests/test_$t.py"); done
-    echo "FlagGems at $(cat "$dir/COMMIT" 2>/dev/null || echo '?')"
+    echo "FlagGems at $(cat "$dir/COMMIT" 2>/dev/null || echo '?')"; cat "$dir/PATCHED" 2>/dev/null
     GEMS_VENDOR="${GEMS_VENDOR:-nvidia}" \
       compat_suite flag_gems "$dir" "$out" "$dir/src" "${FLAG_GEMS_TEST_SECONDS:-0}" --mode quick "$@" "${files[@]}"
     exit $? ;;
