@@ -272,6 +272,8 @@ std::string backendForTarget(const std::string &target) {
 
 } // namespace tessera::capi
 
+extern "C" const char *tessera_prelude_source(void) { return frontend::preludeSource(); }
+
 extern "C" tessera_status tessera_compile(const tessera_compile_options *options, tessera_kernel *kernel) {
   return capi::guarded([&]() -> tessera_status {
     if (!options || !kernel) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: null argument");

@@ -636,6 +636,8 @@ static const char kPrelude[] =
 #include "Prelude.inc"
     ;
 
+const char *preludeSource() { return kPrelude; }
+
 CompileResult compileKernel(const CompileRequest &req) {
   SourceManager sources;
   const SourceFile &file = sources.addFile(req.filename, req.source);

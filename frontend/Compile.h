@@ -57,6 +57,11 @@ struct CompileResult {
 
 CompileResult compileKernel(const CompileRequest &request);
 
+// The part of the language written in the language (prelude.py, then
+// libdevice.py), as the frontend compiles it; the interpreter runs the same
+// text as Python.
+const char *preludeSource();
+
 // Triton's signature spellings: "*fp32", "*bf16", "i32", "u64", "fp16", "i1".
 // A ":16" suffix marks divisibility (or 16-byte alignment), ":1" equality to 1,
 // ":r32" a pointer into an allocation under 2 GiB; "*fp32:16:r32" has two.

@@ -72,6 +72,9 @@ TESSERA_API const char *tessera_last_error(void);
 TESSERA_API const char *tessera_status_string(tessera_status status);
 /* "tessera 0.1.0 (build <id>)"; part of every compile-cache key. */
 TESSERA_API const char *tessera_version(void);
+/* The language's functions written in the language (Philox, softmax, most
+ * of libdevice...): Python source, which the Python interpreter mode runs. */
+TESSERA_API const char *tessera_prelude_source(void);
 
 /* ---- backends and devices ("cuda", "host"; later "hip", "level_zero", "vulkan")
  *

@@ -128,6 +128,12 @@ def version():
     return library().tessera_version().decode()
 
 
+def prelude_source():
+    """The language's functions written in the language (frontend/prelude.py
+    and libdevice.py), as compiled into libtessera."""
+    return library().tessera_prelude_source().decode()
+
+
 def target_available(target):
     return bool(library().tessera_target_available(target.encode()))
 

@@ -93,6 +93,7 @@ FUNCTIONS = [
     ("tessera_last_error", ctypes.c_char_p, []),
     ("tessera_status_string", ctypes.c_char_p, [ctypes.c_int]),
     ("tessera_version", ctypes.c_char_p, []),
+    ("tessera_prelude_source", ctypes.c_char_p, []),
     ("tessera_backend_name", ctypes.c_char_p, [ctypes.c_int]),
     ("tessera_device_count", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     ("tessera_get_device", ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]),

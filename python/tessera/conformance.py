@@ -37,7 +37,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from . import _C, _array, _targets
+from . import _C, _array, _targets, interpreter
 from . import language as tl
 
 try:
@@ -242,6 +242,11 @@ def load_corpus(directory=None):
 # ---- targets
 
 
+# The column of the interpreter (tessera.interpreter): kernels run as Python
+# over numpy, on the host's arrays.
+INTERPRETER = "interpreter"
+
+
 class Target:
     def __init__(self, name, mode, reason=""):
         self.name, self.mode, self.reason = name, mode, reason  # mode: run or skip
@@ -257,11 +262,15 @@ def find_targets(names=None):
     """The matrix's columns: `names` (targets or aliases; default: every
     known target), each to run, compile only or skip here."""
     if names:
-        chosen = [(name, _targets.backend_of(name)) for name in names]  # an unknown name raises, listing the known ones
+        chosen = [(name, INTERPRETER if name == INTERPRETER else _targets.backend_of(name))
+                  for name in names]  # an unknown name raises, listing the known ones
     else:
         chosen = known_targets()
     out = []
     for name, backend in chosen:
+        if name == INTERPRETER:
+            out.append(Target(name, "run"))
+            continue
         if not _C.target_available(name):
             out.append(Target(name, "skip", "no code generator in this build yet"))
             continue
@@ -429,6 +438,8 @@ def run_case(case, dtype, target, seed):
 def _skip_run_reason(case, target_name):
     """Why `case` is compiled but not run on this target: its skip_run_on
     keys are target names or aliases, matched through the registry's rows."""
+    if target_name == INTERPRETER:
+        return case.skip_run_on.get(INTERPRETER)
     row = _C.find_target(target_name)[0]
     return next((why for name, why in case.skip_run_on.items() if _C.find_target(name)[0] is row), None)
 
@@ -472,7 +483,7 @@ def _run(case, dtype, target, seed):
         else:
             call[k] = v
     device = {}  # name -> (device array, host array it mirrors)
-    backend = _targets.backend_of(target.name)
+    backend = _C.HOST if target.name == INTERPRETER else _targets.backend_of(target.name)
     if backend != _C.HOST:
         for k, v in list(call.items()):
             if isinstance(v, np.ndarray):
@@ -487,7 +498,8 @@ def _run(case, dtype, target, seed):
     ref_in = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in ref_in.items()}
     grid = case.grid(call) if callable(case.grid) else case.grid
     kernel = case.kernel
-    with captured_stdout(case.stdout) as text:
+    with captured_stdout(case.stdout) as text, \
+            (interpreter.enabled() if target.name == INTERPRETER else contextlib.nullcontext()):
         if case.raises is not None:
             try:
                 kernel[grid](**call)

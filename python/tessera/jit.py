@@ -21,7 +21,8 @@ import re
 import sys
 import textwrap
 
-from . import _C, _array, _checked, _launch, _source, _targets
+from . import _C, _array, _checked, _launch, _source, _targets, interpreter
+from .language import _stubs
 from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IGNORED_OPTIONS, normalize_grid
 from . import language as tl
 from .compiler import KernelMetadata, asm_of
@@ -561,6 +562,8 @@ class JITFunction(KernelInterface):
         self.launch_metadata = None  # (grid, kernel, args) -> the profiler's name and metrics (jit(launch_metadata=))
 
     def __call__(self, *args, **kwargs):
+        if _stubs.INTERPRETER[0] is not None:  # a call from a kernel the interpreter runs
+            return interpreter.call_jit(self, args, kwargs)
         raise RuntimeError("%s is a kernel: launch it as %s[grid](...)" % (self.__name__, self.__name__))
 
     @property
@@ -829,6 +832,8 @@ class JITFunction(KernelInterface):
 
     def _run(self, *args, grid, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None, maxnreg=None,
              enable_reflect_ftz=None, **kwargs):
+        if interpreter.active(self._target):
+            return interpreter.launch(self, grid, args, kwargs)
         fast = self._fast
         codegen = _Codegen.of(enable_fp_fusion, maxnreg, enable_reflect_ftz)
         staged = self._stage(args, kwargs)

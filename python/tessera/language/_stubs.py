@@ -8,6 +8,10 @@ Layer 0, binding (python/tessera/__init__.py lists the layers)."""
 # The attribute Triton's is_builtin reads.
 TRITON_BUILTIN = "__triton_builtin__"
 
+# While the interpreter (tessera.interpreter) runs a kernel: its dispatch
+# function (stub name, args, kwargs) -> result, which the stubs call.
+INTERPRETER = [None]
+
 
 def stub(name, module="tessera.language"):
     """A builtin's Python stand-in; `_tessera_source` says where a kernel's
@@ -16,6 +20,9 @@ def stub(name, module="tessera.language"):
     attr = name.rsplit(".", 1)[-1]
 
     def builtin(*args, **kwargs):
+        interpret = INTERPRETER[0]
+        if interpret is not None:
+            return interpret(name, args, kwargs)
         raise RuntimeError("tl.%s can only be used inside a @tessera.jit kernel "
                            "(kernels are compiled from their source, not run by Python)" % name)
     builtin.__name__ = builtin.__qualname__ = attr
