@@ -77,6 +77,7 @@ _ALIASES = {
     "triton.profiler.viewer": "tessera.profiler.viewer",
     "triton._C": "tessera._C",
     "triton._C.libtriton": "tessera._C.libtriton",
+    "triton.runtime.interpreter": "tessera.interpreter",
 }
 
 # The Triton whose language Tessera follows, as triton.__version__ reports

@@ -32,5 +32,5 @@ class AutotunerError(_MessageError):
     """An autotuner misuse (Triton's)."""
 
 
-class InterpreterError(_MessageError):
-    """An error in a kernel run by the interpreter (Triton's)."""
+# An error in a kernel run by the interpreter (Triton's).
+from ..interpreter import InterpreterError  # noqa: E402,F401  (the interpreter's own)

@@ -358,7 +358,7 @@ def _sync_hooks():
 
 
 class runtime_knobs(base_knobs):
-    interpret = env_bool("TRITON_INTERPRET")
+    interpret = env_bool("TRITON_INTERPRET", tessera="TESSERA_INTERPRET")
     debug = env_bool("TRITON_DEBUG", tessera="TESSERA_DEBUG")
     override_arch = env_opt_str("TRITON_OVERRIDE_ARCH")
 

@@ -29,6 +29,7 @@ import dataclasses
 import inspect
 import math
 import os
+import sys
 import typing
 
 import numpy as np
@@ -56,9 +57,17 @@ def enabled():
         _forced[0] -= 1
 
 
+def _on(text):
+    return text is not None and text.strip().lower() in ("1", "true", "on")
+
+
 def active(target=None):
-    """Whether a launch of a kernel with this @jit target is interpreted."""
-    return target == "interpreter" or _forced[0] > 0 or os.environ.get("TESSERA_INTERPRET", "0") not in ("", "0")
+    """Whether a launch of a kernel with this @jit target is interpreted:
+    target "interpreter", inside enabled(), TESSERA_INTERPRET=1, or
+    TRITON_INTERPRET=1 while tessera.compat stands in for Triton."""
+    if target == "interpreter" or _forced[0] > 0 or _on(os.environ.get("TESSERA_INTERPRET")):
+        return True
+    return _on(os.environ.get("TRITON_INTERPRET")) and getattr(sys.modules.get("triton"), "__tessera_compat__", False)
 
 
 launch = _grid.launch

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from .. import _C
 from .. import language as tl
 from ..language import _types
 
@@ -21,9 +22,14 @@ except ImportError:  # bf16 and fp8 tiles need it (ci/requirements.txt pins it)
     ml_dtypes = None
 
 
-class InterpreterError(RuntimeError):
+class InterpreterError(_C.TesseraError):
     """A kernel did something the interpreter cannot run or that would be
-    undefined on a device (an access outside every argument's memory)."""
+    undefined on a device (an access outside every argument's memory).
+    Triton's triton.runtime.errors.InterpreterError under tessera.compat."""
+
+    def __init__(self, message=""):
+        super().__init__(_C.ERROR_LAUNCH, message)
+        self.error_message = message
 
 
 _NUMPY = {"int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
@@ -357,7 +363,7 @@ def _round_float(data, src, dst, rounding):
     """A float cast rounded once (ml_dtypes alone rounds float64 through
     float32, twice): to float32 rounding to odd, then to the narrow type to
     nearest even. fp8e4nv, which has no infinity, saturates."""
-    if dst.primitive_bitwidth >= src.primitive_bitwidth or dst.primitive_bitwidth >= 32:
+    if dst.primitive_bitwidth > src.primitive_bitwidth or dst.primitive_bitwidth >= 32:
         return data.astype(np_dtype(dst))
     exact = data.astype(np.float64)
     finite = np.isfinite(exact)
