@@ -25,6 +25,7 @@ import contextlib
 import fnmatch
 import glob
 import importlib.util
+import io
 import json
 import os
 import re
@@ -265,7 +266,7 @@ def find_targets(names=None):
         chosen = [(name, INTERPRETER if name == INTERPRETER else _targets.backend_of(name))
                   for name in names]  # an unknown name raises, listing the known ones
     else:
-        chosen = known_targets()
+        chosen = known_targets() + [(INTERPRETER, INTERPRETER)]
     out = []
     for name, backend in chosen:
         if name == INTERPRETER:
@@ -327,13 +328,14 @@ def case_rng(seed, case, dtype):
 
 @contextlib.contextmanager
 def captured_stdout(enabled):
-    """The kernel prints with dprintf(1, ...): capture file descriptor 1."""
+    """Compiled kernels print with dprintf(1, ...): capture file descriptor
+    1; the interpreter prints through sys.stdout: capture it too."""
     if not enabled:
         yield lambda: ""
         return
     sys.stdout.flush()
     saved = os.dup(1)
-    with tempfile.TemporaryFile(mode="w+b") as f:
+    with tempfile.TemporaryFile(mode="w+b") as f, contextlib.redirect_stdout(io.StringIO()) as python_text:
         os.dup2(f.fileno(), 1)
         text = []
         try:
@@ -342,7 +344,7 @@ def captured_stdout(enabled):
             os.dup2(saved, 1)
             os.close(saved)
             f.seek(0)
-            text.append(f.read().decode("utf-8", "replace"))
+            text.append(f.read().decode("utf-8", "replace") + python_text.getvalue())
 
 
 def _as_reference_input(v):
@@ -441,7 +443,8 @@ def _skip_run_reason(case, target_name):
     if target_name == INTERPRETER:
         return case.skip_run_on.get(INTERPRETER)
     row = _C.find_target(target_name)[0]
-    return next((why for name, why in case.skip_run_on.items() if _C.find_target(name)[0] is row), None)
+    return next((why for name, why in case.skip_run_on.items()
+                 if name != INTERPRETER and _C.find_target(name)[0] is row), None)
 
 
 def compile_case(case, dtype, target_name, seed, arch=None):
