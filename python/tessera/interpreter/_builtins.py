@@ -15,8 +15,8 @@ import numpy as np
 
 from .. import language as tl
 from . import _memory
-from ._values import (InterpreterError, Tensor, binary, broadcast_pair, cast, computation_type, is_constant,
-                      np_dtype, operands, scalar, to_tensor, unwrap)
+from ._values import (InterpreterError, Tensor, broadcast_pair, cast, hooks, is_constant, np_dtype, operands, scalar,
+                      to_tensor, unwrap)
 
 
 class Program:
@@ -493,8 +493,7 @@ def argmin(input, axis, tie_break_left=True, keep_dims=False):
 
 
 def _call(fn, *args):
-    from . import _grid
-    return _grid.call_function(fn, args, {})
+    return hooks["call_function"](fn, args, {})
 
 
 def reduce(input, axis, combine_fn, keep_dims=False):
@@ -783,10 +782,11 @@ _METHODS = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce_or", "re
 
 
 def tensor_method(name):
-    from . import _grid
+    prelude_function = hooks["prelude_function"]
     if name in _METHODS:
-        if name in TABLE:
-            return TABLE[name]
-        return _grid.prelude_function(name)
-    return _grid.prelude_function("tensor_" + name)
+        return TABLE[name] if name in TABLE else prelude_function(name)
+    return prelude_function("tensor_" + name)
+
+
+hooks.update(trans=trans, subscript=subscript, tensor_method=tensor_method, abs=abs_)
 

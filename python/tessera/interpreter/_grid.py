@@ -24,7 +24,7 @@ from .. import _C
 from .. import language as tl
 from ..language import _stubs
 from . import _builtins, _memory
-from ._values import InterpreterError, Tensor, constant_dtype, is_constant, scalar, tl_dtype, unwrap
+from ._values import InterpreterError, Tensor, constant_dtype, hooks, is_constant, scalar, tl_dtype, unwrap
 
 _lock = threading.RLock()
 
@@ -329,6 +329,9 @@ def launch(jit_fn, grid, args, kwargs):
 def _is_launch_option(name):
     return name in ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug",
                     "enable_reflect_ftz", "launch_cooperative_grid", "launch_pdl", "stream", "warmup")
+
+
+hooks.update(call_function=call_function, prelude_function=prelude_function)
 
 
 def call_jit(jit_fn, args, kwargs):

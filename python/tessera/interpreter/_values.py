@@ -40,6 +40,11 @@ if ml_dtypes is not None:
                   fp8e4b8=ml_dtypes.float8_e4m3fnuz, fp8e5b16=ml_dtypes.float8_e5m2fnuz)
 
 
+# Functions of the modules above this one that tiles call (x.T, x[None, :],
+# x.sum(), abs(x)), registered by _builtins and _grid when they load.
+hooks = {}
+
+
 def np_dtype(dt):
     """The numpy dtype that holds values of a language dtype (addresses, as
     uint64, for pointers)."""
@@ -95,8 +100,7 @@ class Tensor(_types.base_value):
 
     @property
     def T(self):
-        from . import _builtins
-        return _builtins.trans(self)
+        return hooks["trans"](self)
 
     def __repr__(self):
         return "tensor(%s, dtype=%s)" % (np.array2string(self._shown(), separator=", "), self.dtype.name)
@@ -132,13 +136,13 @@ class Tensor(_types.base_value):
         raise TypeError("tiles cannot be iterated over (index with tl.arange and masks, or use tl.split)")
 
     def __getitem__(self, index):
-        from . import _builtins
-        return _builtins.subscript(self, index)
+        return hooks["subscript"](self, index)
 
     def __getattr__(self, name):
         # The language's functions as methods (x.sum(), x.to(...), x.logical_and(y)).
-        from . import _builtins
-        method = _builtins.tensor_method(name)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        method = hooks["tensor_method"](name)
         if method is None:
             raise AttributeError("tensor has no attribute %r" % name)
         return lambda *args, **kwargs: method(self, *args, **kwargs)
@@ -189,8 +193,7 @@ class Tensor(_types.base_value):
         return Tensor(~self.data, self.dtype)
 
     def __abs__(self):
-        from . import _builtins
-        return _builtins.abs_(self)
+        return hooks["abs"](self)
 
     # ---- conversions
     def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
