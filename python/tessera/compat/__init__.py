@@ -166,9 +166,13 @@ def _language_views(triton):
     their own (Triton's define names tl does not re-export: core.knobs,
     random.tl...) whose other names are tessera.language's."""
     language = importlib.import_module("tessera.language")
+    specialization = importlib.import_module("tessera.compat.specialization")
     extras = {"core": {"knobs": triton.knobs, "JITCallable": triton.JITFunction},
-              "standard": {"jit": triton.jit}, "random": {"jit": triton.jit, "tl": language},
-              "semantic": {"tl": language, "T": language.T, "TensorTy": typing.TypeVar("TensorTy")}}
+              "standard": {"jit": triton.jit,
+                           "sort_impl": importlib.import_module("tessera.compat.standard_impl").sort_impl},
+              "random": {"jit": triton.jit, "tl": language},
+              "semantic": {"tl": language, "T": language.T, "TensorTy": typing.TypeVar("TensorTy"),
+                           "IncompatibleTypeErrorImpl": specialization.IncompatibleTypeErrorImpl}}
     views = {}
     for leaf, names in extras.items():
         view = _module("triton.language." + leaf, "Triton's triton.language.%s: tessera.language's names." % leaf)
@@ -222,6 +226,11 @@ def _triton_module():
     runtime.jit.TRITON_MODULE = "triton.language"
     runtime.jit.T = typing.TypeVar("T")
     runtime.jit.get_jit_fn_file_line = _jit_fn_file_line
+    specialization = importlib.import_module("tessera.compat.specialization")
+    for name in ("specialize_impl", "mangle_type", "create_function_from_signature", "compute_cache_key",
+                 "DependenciesFinder"):
+        setattr(runtime.jit, name, getattr(specialization, name))
+    runtime.jit.native_specialize_impl = specialization.specialize_impl
     runtime.cache = importlib.import_module("tessera.compat.cache")
     runtime.RemoteCacheBackend = runtime.cache.RemoteCacheBackend
     runtime.RedisRemoteCacheBackend = runtime.cache.RedisRemoteCacheBackend

@@ -1,0 +1,128 @@
+"""triton.runtime.jit's specialization helpers (specialize_impl, mangle_type,
+create_function_from_signature, compute_cache_key, DependenciesFinder),
+triton.language.standard.sort_impl and semantic.IncompatibleTypeErrorImpl
+under tessera.compat, with Triton 3.6's results (read from Triton's
+native_specialize_impl on the same values)."""
+
+import ast
+import inspect
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.compat
+
+
+@pytest.fixture
+def triton():
+    was = tessera.compat.installed()
+    module = tessera.compat.install(replace=True)
+    yield module
+    if not was:
+        tessera.compat.uninstall()
+
+
+class FakeTensor:
+    def __init__(self, address, dtype="torch.float32"):
+        self.address, self.dtype = address, dtype
+
+    def data_ptr(self):
+        return self.address
+
+
+def test_specialize_impl_gives_tritons_types_and_keys(triton):
+    from triton.backends.compiler import BaseBackend
+    from triton.runtime.jit import specialize_impl, mangle_type
+    cases = [(None, True, ("constexpr", None)), (True, True, ("u1", None)), (1, True, ("constexpr", 1)),
+             (1, False, ("i32", None)), (16, True, ("i32", "D")), (17, True, ("i32", "")), (-5, True, ("i32", "")),
+             (2**31, True, ("i64", "D")), (2**63 + 5, True, ("u64", "")), (1.5, True, ("fp32", None)),
+             (FakeTensor(4096), True, ("*fp32", "D")), (FakeTensor(4100), True, ("*fp32", "")),
+             (FakeTensor(4096), False, ("*fp32", None)), (FakeTensor(64, "torch.bfloat16"), True, ("*bf16", "D"))]
+    for value, specialize, want in cases:
+        assert specialize_impl(BaseBackend, value, False, specialize, True) == want, value
+    assert specialize_impl(BaseBackend, FakeTensor(4096), True, True, True) == ("*kfp32", "D")
+    assert specialize_impl(BaseBackend, FakeTensor(4096), False, True, False) == ("*fp32", "")
+    assert specialize_impl(BaseBackend, (1, FakeTensor(32)), False, False, True) == (("constexpr", "*fp32"), (1, "D"))
+    with pytest.raises(TypeError, match="failed to specialize argument of type: str"):
+        specialize_impl(BaseBackend, "abc", False, True, True)
+    assert (mangle_type(FakeTensor(16)), mangle_type(5), mangle_type(16, True)) == ("*fp32", "i32", "i32")
+
+
+def test_create_function_from_signature_binds_and_specializes(triton):
+    from triton.backends.compiler import BaseBackend
+    from triton.runtime.jit import create_function_from_signature
+    import triton.language as tl
+
+    @triton.jit(do_not_specialize=["m"])
+    def kernel(x_ptr, n, m, scale: tl.float32, BLOCK: tl.constexpr = 64):
+        pass
+
+    binder = create_function_from_signature(kernel.signature, kernel.params, BaseBackend)
+    params, specialization, options = binder(FakeTensor(4096), 32, 48, 2.0, num_warps=4)
+    assert params == {"x_ptr": params["x_ptr"], "n": 32, "m": 48, "scale": 2.0, "BLOCK": 64}
+    assert specialization == [("*fp32", "D"), ("i32", "D"), ("i32", None), ("fp32", None), ("constexpr", 64)]
+    assert options == {"num_warps": 4}
+    with pytest.raises(ValueError):
+        create_function_from_signature(kernel.signature, kernel.params[:2], BaseBackend)
+
+
+def test_compute_cache_key_counts_jit_functions_by_their_key_and_memoizes(triton):
+    from triton.runtime.jit import compute_cache_key
+
+    @triton.jit
+    def helper(x):
+        return x
+
+    cache = {}
+    spec = [("i32", "D"), ("constexpr", helper)]
+    key = compute_cache_key(cache, spec, {"num_warps": 4})
+    assert helper.cache_key in key and key.endswith("{'num_warps': 4}")
+    assert compute_cache_key(cache, spec, {"num_warps": 4}) is key
+    assert compute_cache_key(cache, spec, {"num_warps": 8}) != key
+
+
+def test_dependencies_finder_hashes_the_source_and_the_jit_functions_called(triton):
+    from triton.runtime.jit import DependenciesFinder
+    import triton.language as tl
+
+    @triton.jit
+    def helper(x):
+        return x * 2
+
+    SCALE = 3
+    source = "def k(x):\n    return helper(x) * SCALE\n"
+
+    def digest(g):
+        finder = DependenciesFinder("k", g, {}, source)
+        finder.visit(ast.parse(source))
+        return finder
+
+    first = digest({"helper": helper, "SCALE": SCALE, "tl": tl})
+    assert len(first.ret) == 64 and ("SCALE", id(first.globals)) in first.used_global_vals
+
+    @triton.jit
+    def helper(x):  # noqa: F811  (an edited helper)
+        return x * 4
+
+    assert digest({"helper": helper, "SCALE": SCALE, "tl": tl}).ret != first.ret
+
+
+def test_sort_impl_and_incompatible_type_error(triton):
+    import triton.language as tl
+    from triton.language.standard import sort_impl
+    from triton.language.semantic import IncompatibleTypeErrorImpl
+
+    @triton.jit
+    def kernel(x_ptr, out_ptr, top_ptr, N: tl.constexpr, K: tl.constexpr):
+        x = tl.load(x_ptr + tl.arange(0, N))
+        tl.store(out_ptr + tl.arange(0, N), sort_impl(x))
+        tl.store(top_ptr + tl.arange(0, K), sort_impl(x, k=K, descending=True))
+
+    x = np.random.default_rng(3).permutation(32).astype(np.float32)
+    out, top = np.zeros(32, np.float32), np.zeros(4, np.float32)
+    kernel[(1,)](x, out, top, N=32, K=4)
+    np.testing.assert_array_equal(out, np.sort(x))
+    np.testing.assert_array_equal(top, np.sort(x)[::-1][:4])
+    error = IncompatibleTypeErrorImpl(tl.float32, tl.int8)
+    assert str(error) == "invalid operands of type tl.float32 and tl.int8" and error.type_b is tl.int8
