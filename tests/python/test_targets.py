@@ -139,7 +139,9 @@ def test_default_target_and_conformance_columns():
     if not {"cuda", "hip"} & set(_C.backend_names()):  # no GPU here (Vulkan is never picked unasked)
         assert tessera.default_target() == "cpu"
     assert _targets.preferred()[-1] == ("cpu", "host")
-    assert [t.name for t in conformance.find_targets()] == NAMES
+    # Every registry target, then the interpreter (kernels run as Python, on the host's arrays).
+    assert [t.name for t in conformance.find_targets()] == NAMES + ["interpreter"]
+    assert [t.mode for t in conformance.find_targets(["interpreter"])] == ["run"]
     cols = conformance.find_targets(["hip", "spirv"])
     # amdgpu has a code generator: compile-only where there is no ROCm device.
     hip_mode = "run" if "hip" in _C.backend_names() else "compile"
