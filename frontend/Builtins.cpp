@@ -1705,7 +1705,19 @@ const std::unordered_map<std::string, Handler> &handlers() {
       if (!v.isConstexpr()) cg.fail(a.loc, "bool() of a tensor is not known at compile time");
       return SValue::boolean(v.truthy());
     };
-    t["py.print"] = t["static_print"];
+    // Python's print in a kernel is Triton's: tl.device_print at run time, its
+    // first argument the prefix, made to end in ": " when values follow.
+    t["py.print"] = [](CodeGen &cg, CallArgs &a) {
+      if (a.positional.empty() || !a.positional[0].is(Kind::Str))
+        cg.fail(a.loc, "print() in a kernel prints at run time, as tl.device_print: its first argument must be a "
+                       "string prefix, as in print(\"x:\", x) (tl.static_print prints at compile time)");
+      std::string &prefix = a.positional[0].s;
+      if (a.positional.size() > 1) {
+        if (prefix.empty() || prefix.back() != ' ') prefix += ' ';
+        if (prefix.size() < 2 || prefix.compare(prefix.size() - 2, 2, ": ") != 0) prefix = prefix.substr(0, prefix.size() - 1) + ": ";
+      }
+      return devicePrint(cg, a);
+    };
     t["py.tuple"] = [](CodeGen &cg, CallArgs &a) {
       SValue v = cg.requireArg(a, 0, "x");
       if (!v.is(Kind::Tuple)) cg.fail(a.loc, "tuple() of " + v.describe());

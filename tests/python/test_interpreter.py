@@ -284,3 +284,17 @@ def test_the_conformance_corpus_passes_in_the_interpreter(tmp_path):
     assert not by_status.get("fail"), [(r["case"], r["dtype"], r["message"]) for r in by_status["fail"]][:5]
     assert len(by_status["pass"]) >= 0.99 * len(results) and len(results) > 1000
     assert all(r["message"] for r in by_status.get("skip", []))  # each skip says why
+
+
+@tessera.jit
+def plain_print_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    print("x =", x)
+
+
+def test_plain_print_in_a_compiled_kernel_prints_at_run_time_as_triton(capfd):
+    """Compiled, Python's print is Triton's: tl.device_print with the prefix
+    made to end in ": " (the interpreter's is Python's, showing the tile)."""
+    plain_print_kernel[(1,)](np.array([3, 1, 4, 1], dtype=np.int32), BLOCK=4)
+    lines = [ln for ln in capfd.readouterr().out.splitlines() if "x =" in ln]
+    assert sorted(lines) == ["pid (0, 0, 0) idx (%d) x =: %d" % (i, v) for i, v in enumerate([3, 1, 4, 1])]

@@ -1,3 +1,4 @@
+# RUN: not tessera compile %s --entry print_tile --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PRINT_TILE
 # RUN: not tessera compile %s --entry range_call --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=RANGE_CALL
 # RUN: not tessera compile %s --entry len_int --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=LEN_INT
 # RUN: not tessera compile %s --entry min_empty --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MIN_EMPTY
@@ -634,3 +635,9 @@ def asm_pack(x):
 def desc_narrow(x):
     desc = tl.make_tensor_descriptor(x, [128, 128], [128, 1], [1, 2])
     desc.load([0, 0])
+
+
+# PRINT_TILE: builtins.py:[[@LINE+3]]:5: error: print() in a kernel prints at run time, as tl.device_print: its first argument must be a string prefix, as in print("x:", x) (tl.static_print prints at compile time)
+# PRINT_TILE-NEXT: {{^}}    print(tl.load(x))
+def print_tile(x):
+    print(tl.load(x))
