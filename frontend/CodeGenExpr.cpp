@@ -34,6 +34,9 @@ SValue CodeGen::evalName(const NameExpr &e) {
   }
   for (const char *b : kPythonBuiltins)
     if (e.id == b) return SValue::builtin(std::string("py.") + b);
+  if (e.id == "breakpoint")
+    fail(e.loc, "breakpoint() stops only in the interpreter: run with TESSERA_INTERPRET=1 (TRITON_INTERPRET=1 under "
+                "tessera.compat), where kernels run as Python");
   fail(e.loc, "name '" + e.id + "' is not defined");
 }
 

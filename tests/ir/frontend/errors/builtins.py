@@ -1,4 +1,5 @@
 # RUN: not tessera compile %s --entry print_tile --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PRINT_TILE
+# RUN: not tessera compile %s --entry compiled_breakpoint --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=COMPILED_BREAKPOINT
 # RUN: not tessera compile %s --entry range_call --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=RANGE_CALL
 # RUN: not tessera compile %s --entry len_int --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=LEN_INT
 # RUN: not tessera compile %s --entry min_empty --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MIN_EMPTY
@@ -641,3 +642,9 @@ def desc_narrow(x):
 # PRINT_TILE-NEXT: {{^}}    print(tl.load(x))
 def print_tile(x):
     print(tl.load(x))
+
+
+# COMPILED_BREAKPOINT: builtins.py:[[@LINE+3]]:5: error: breakpoint() stops only in the interpreter: run with TESSERA_INTERPRET=1 (TRITON_INTERPRET=1 under tessera.compat), where kernels run as Python
+# COMPILED_BREAKPOINT-NEXT: {{^}}    breakpoint()
+def compiled_breakpoint(x):
+    breakpoint()
