@@ -16,7 +16,7 @@ import numpy as np
 from .. import language as tl
 from . import _memory
 from ._values import (InterpreterError, Tensor, broadcast_pair, cast, hooks, is_constant, np_dtype, operands, scalar,
-                      to_tensor, unwrap)
+                      to_tensor, unwrap, wrap)
 
 
 class Program:
@@ -699,8 +699,9 @@ def loop_range(arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=N
     wide = _py.any(isinstance(b, Tensor) and b.dtype.primitive_bitwidth == 64 for b in bounds) or \
         _py.any(not isinstance(b, Tensor) and not -2**31 <= int(b) < 2**31 for b in bounds)
     dt = tl.int64 if wide else tl.int32
+    make = np.int64 if wide else np.int32
     for i in range(*[int(b) for b in bounds]):
-        yield scalar(i, dt)
+        yield wrap(make(i), dt)
 
 
 # ---- the registry: stub name -> implementation

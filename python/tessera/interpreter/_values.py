@@ -411,9 +411,52 @@ def _c_div(x, y):
     return np.where(y == 0, 0, q).astype(x.dtype)
 
 
+# Operators whose result for two operands of one (non-pointer, non-bool)
+# dtype is numpy's, in that dtype (int1 for comparisons): the fast path.
+_SAME_TYPE = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "and": np.bitwise_and, "or": np.bitwise_or,
+              "xor": np.bitwise_xor, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+              "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}
+_NO_FLOAT = {"and", "or", "xor"}
+
+
+def _same_type_operand(a, b):
+    """b as an array of a's type when the pair needs no promotion (a tile
+    of the same dtype and shape, or a Python int that fits a's integer
+    type), else None."""
+    dt = a.dtype
+    if type(b) is Tensor:
+        return b.data if b.dtype is dt and b.data.shape == a.data.shape else None
+    if type(b) is int and dt.name in _INT_LIMITS:
+        lo, hi = _INT_LIMITS[dt.name]
+        return np.array(b, dtype=a.data.dtype) if lo <= b <= hi else None
+    return None
+
+
+_INT_LIMITS = {n: (int(np.iinfo(t).min), int(np.iinfo(t).max)) for n, t in
+               (("int8", np.int8), ("int16", np.int16), ("int32", np.int32), ("int64", np.int64),
+                ("uint8", np.uint8), ("uint16", np.uint16), ("uint32", np.uint32), ("uint64", np.uint64))}
+
+
 def binary(op, a, b):
+    fn = _SAME_TYPE.get(op)
+    if fn is not None:
+        for x, y, swapped in ((a, b, False), (b, a, True)):
+            if type(x) is Tensor and not x.dtype.is_ptr() and x.dtype.name != "int1" and \
+                    not (op in _NO_FLOAT and x.dtype.is_floating()):
+                other = _same_type_operand(x, y)
+                if other is not None:  # (a launch runs under np.errstate(all="ignore"))
+                    data = fn(other, x.data) if swapped else fn(x.data, other)
+                    return wrap(data, tl.int1 if op in _COMPARE else x.dtype)
+                break
     with np.errstate(all="ignore"):
         return _binary(op, a, b)
+
+
+def wrap(data, dtype):
+    """A Tensor of an array already of dtype's numpy type (no conversion)."""
+    t = Tensor.__new__(Tensor)
+    t.data, t.dtype = np.asarray(data), dtype
+    return t
 
 
 def _pointer_arith(op, a, b):
