@@ -108,14 +108,23 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
   }
   req.filename = o.filename ? o.filename : "<kernel>";
   req.entry = o.entry;
+  if (o.constexpr_call) {
+    req.constexprCall = [call = o.constexpr_call, context = o.constexpr_call_context](
+                            const std::string &id, const std::string &arguments, std::string &result) {
+      const void *text = nullptr;
+      int status = call(context, id.c_str(), arguments.c_str(), &text);
+      result = text ? static_cast<const char *>(text) : "(no message)";
+      return status == 0;
+    };
+  }
   std::vector<std::string> params;
   if (!parameterNames(req.source, req.filename, req.entry, params)) return TESSERA_SUCCESS;  // the frontend will say why
   std::vector<bool> given(params.size(), false);
   for (size_t i = 0; i < o.num_constexprs; ++i) {
     const tessera_constexpr &c = o.constexprs[i];
     if (!c.name || !c.value) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: constexpr " + std::to_string(i) + " has a null name or value");
-    auto v = frontend::parseConstexpr(c.value);
     auto it = std::find(params.begin(), params.end(), c.name);
+    auto v = frontend::parseConstexpr(c.value);
     if (!v && frontend::isFunctionPath(c.value) && it != params.end()) {
       frontend::ArgSpec spec;
       spec.isConstexpr = true;

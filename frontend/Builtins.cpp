@@ -1788,11 +1788,62 @@ bool isMathName(const std::string &name) {
   return false;
 }
 
+// A compile-time value as a Python literal for a constexpr function's
+// arguments (dtypes as tl.str_to_ty("fp32")); false for values Python cannot
+// be given (tensors, functions, pointer types).
+static bool pythonLiteral(const SValue &v, std::string &out) {
+  switch (v.kind) {
+  case Kind::None: case Kind::Bool: case Kind::Int: case Kind::Str: out += v.key(); return true;
+  case Kind::Float:
+    if (std::isnan(v.f)) out += "float('nan')";
+    else if (std::isinf(v.f)) out += v.f > 0 ? "float('inf')" : "float('-inf')";
+    else out += v.key();
+    return true;
+  case Kind::DType:
+    if (v.type.isPointer()) return false;
+    out += "tl.str_to_ty(\"" + dtypeName(v.type) + "\")";
+    return true;
+  case Kind::Tuple:
+    out += "(";
+    for (auto &e : v.elems) {
+      if (!pythonLiteral(e, out)) return false;
+      out += ", ";
+    }
+    out += ")";
+    return true;
+  default: return false;
+  }
+}
+
+SValue CodeGen::callConstexprFunction(const std::string &id, CallArgs &args, SourceLoc loc) {
+  std::string name = id.substr(0, id.find('@'));
+  if (!constexprCall_) fail(loc, "constexpr function " + name + " cannot be called here: no Python to run it");
+  std::string text = "((";
+  auto add = [&](const SValue &v, const std::string &what) {
+    if (!pythonLiteral(v, text))
+      fail(loc, "constexpr function " + name + " takes compile-time values; its " + what + " is " + v.describe());
+    text += ", ";
+  };
+  for (size_t i = 0; i < args.positional.size(); ++i) add(args.positional[i], "argument " + std::to_string(i + 1));
+  text += "), {";
+  for (auto &[k, v] : args.keywords) {
+    text += ir::quoteString(k) + ": ";
+    add(v, "argument '" + k + "'");
+  }
+  text += "})";
+  std::string result;
+  if (!constexprCall_(id, text, result)) fail(loc, "constexpr function " + name + " raised " + result);
+  auto value = parseConstexpr(result);
+  if (!value) fail(loc, "constexpr function " + name + " returned " + result + ", which is not a compile-time value");
+  return *value;
+}
+
 SValue CodeGen::callBuiltin(const std::string &name, CallArgs &args, SourceLoc loc) {
   args.loc = loc;
   if (args.callee.empty()) args.callee = name;
   std::string key = name;
   if (key.rfind("tessera.", 0) == 0) fail(loc, "tessera." + key.substr(8) + " cannot be called inside a kernel");
+  if (key.rfind("constexpr_function:", 0) == 0) return callConstexprFunction(key.substr(19), args, loc);
   auto &table = handlers();
   auto it = table.find(key);
   if (it == table.end()) {

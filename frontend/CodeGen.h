@@ -44,6 +44,9 @@ public:
   // The standard library written in the kernel language (frontend/prelude.py).
   void addPrelude(const Module &ast);
   void setLaunchShape(int numWarps, int warpSize) { numWarps_ = numWarps, warpSize_ = warpSize; }
+  void setConstexprCall(decltype(CompileRequest::constexprCall) call) { constexprCall_ = std::move(call); }
+  // A call of a constexpr function: its arguments must be compile-time values.
+  SValue callConstexprFunction(const std::string &id, CallArgs &args, SourceLoc loc);
   int numWarps() const { return numWarps_; }
   int warpSize() const { return warpSize_; }
   void requestNoLicm() { disableLicm_ = true; }
@@ -170,6 +173,7 @@ private:
   ir::Module &module_;
   bool inlineCalls_;
   int numWarps_ = 4, warpSize_ = 32;  // CompileRequest's
+  decltype(CompileRequest::constexprCall) constexprCall_;
   bool disableLicm_ = false;           // set by tl.condition(..., disable_licm=True) in a while's test
   ir::Builder b_;
   Env globals_;          // the kernel file's module scope

@@ -664,6 +664,7 @@ CompileResult compileKernel(const CompileRequest &req) {
   try {
     cg.addPrelude(*preludeAst);
     cg.setLaunchShape(req.numWarps, req.warpSize);
+    cg.setConstexprCall(req.constexprCall);
     cg.addModuleScope(*ast, req.globals);
     const FunctionDef *fn = cg.findFunction(req.entry);
     if (!fn) {
@@ -775,6 +776,8 @@ bool isFunctionPath(std::string_view text) {
 }
 
 std::optional<SValue> parseConstexpr(std::string_view text) {
+  // A constexpr function, called through CompileRequest::constexprCall.
+  if (text.rfind("constexpr_function:", 0) == 0) return SValue::builtin(std::string(text));
   SourceManager sources;
   const SourceFile &file = sources.addFile("<constexpr>", std::string(text));
   DiagnosticEngine diags(sources);

@@ -5,6 +5,7 @@
 #include "frontend/Values.h"
 #include "ir/IR.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,6 +49,11 @@ struct CompileRequest {
   // target's lanes per warp (32 where it has no warps: the language's value).
   int numWarps = 4;
   int warpSize = 32;
+  // Calls a constexpr function (Triton's @constexpr_function, a global given
+  // as SValue::builtin("constexpr_function:<id>")) on its arguments as a
+  // Python tuple literal; true and the result as a Python literal, or false
+  // and the error. Empty: such calls are errors.
+  std::function<bool(const std::string &id, const std::string &arguments, std::string &result)> constexprCall;
 };
 
 struct CompileResult {
@@ -73,7 +79,8 @@ std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error = 
 bool isFunctionPath(std::string_view text);
 // A dtype by Triton's name ("fp32", "float32", "bfloat16", "int8", "float8e4nv"...).
 std::optional<ir::Type> dtypeFromName(std::string_view name);
-// A compile-time constant written as Python: 128, -1, 0.5, True, None, "x", fp16.
+// A compile-time constant written as Python: 128, -1, 0.5, True, None, "x", fp16;
+// "constexpr_function:<id>" is a constexpr function (CompileRequest::constexprCall).
 std::optional<SValue> parseConstexpr(std::string_view text);
 
 } // namespace tessera::frontend

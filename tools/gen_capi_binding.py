@@ -50,7 +50,7 @@ class Header:
                         re.finditer(r"^\s*#define\s+(TESSERA_[A-Z0-9_]+)\s+(-?\d+)\s*$", code, re.M)]
         code = "\n".join(line for line in code.split("\n") if not line.lstrip().startswith("#"))
         code = re.sub(r'extern\s+"C"\s*\{|^\s*\}\s*$', " ", code, flags=re.M)
-        self.enums, self.structs, self.handles, self.functions = [], [], [], []
+        self.enums, self.structs, self.handles, self.functions, self.callbacks = [], [], [], [], []
         for statement in self._statements(code):
             self._read(statement)
 
@@ -84,6 +84,12 @@ class Header:
         if m:
             fields = [self._declarator(f.strip()) for f in m.group(2).split(";") if f.strip()]
             self.structs.append((m.group(3), fields))
+            return
+        m = re.fullmatch(r"typedef (.+?)\(\*(\w+)\)\((.*)\)", s)
+        if m:  # a function pointer type: a ctypes CFUNCTYPE
+            result = m.group(1).strip()
+            args = [self._declarator(p.strip())[1] for p in m.group(3).split(",")]
+            self.callbacks.append((m.group(2), result, args))
             return
         m = re.fullmatch(r"typedef struct (\w+) \*(\w+)", s)
         if m:
@@ -124,6 +130,8 @@ def ctype(ty, header):
     base = base[0]
     if base in header.handles:
         base, stars = "void", stars + 1  # an opaque handle is a pointer to a struct
+    if base in {c[0] for c in header.callbacks} and not stars:
+        return base
     if base in dict(header.enums):
         expr = "ctypes.c_int"
     elif base in dict(header.structs):
@@ -157,6 +165,9 @@ def generate(text):
     for enum, members in header.enums:
         out += ["", "# enum %s" % enum]
         out += ["%s = %d" % (n, v) for n, v in members]
+    for name, result, args in header.callbacks:
+        out += ["", "# a function pointer type", "%s = ctypes.CFUNCTYPE(%s)" % (
+            name, ", ".join([ctype(result, header)] + [ctype(a, header) for a in args]))]
     for struct, fields in header.structs:
         out += ["", "", "class %s(ctypes.Structure):" % struct, "    _fields_ = ["]
         out += ['        ("%s", %s),' % (n, ctype(t, header)) for n, t in fields]

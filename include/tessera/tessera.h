@@ -143,6 +143,15 @@ typedef struct tessera_constexpr {
   const char *value; /* Python syntax: "1024", "0.5", "True", "None", "tl.float16" */
 } tessera_constexpr;
 
+/* Runs a constexpr function (Triton's @triton.constexpr_function) for the
+ * frontend: `function` is the id the module text gave it (a constexpr whose
+ * value is "constexpr_function:<id>"), `arguments` a Python literal
+ * ((positional...), {keyword: value}) of compile-time values. Returns 0 and
+ * sets *result to the value as a Python literal, or nonzero and sets *result
+ * to the error; *result stays valid until the next call. */
+typedef int (*tessera_constexpr_call)(void *context, const char *function, const char *arguments,
+                                      const void **result);
+
 typedef struct tessera_compile_options {
   const char *source;   /* the module's text (Python syntax) */
   const char *filename; /* shown in messages; NULL = "<kernel>" */
@@ -187,6 +196,10 @@ typedef struct tessera_compile_options {
   /* 1: libdevice and approximate exp/exp2 flush subnormals to zero (Triton's
    * enable_reflect_ftz, its default; nvptx only); 0: they keep them. */
   int flush_subnormals;
+  /* Runs the constexpr functions the kernel calls (NULL: a call is an error),
+   * with constexpr_call_context as its first argument. */
+  tessera_constexpr_call constexpr_call;
+  void *constexpr_call_context;
 } tessera_compile_options;
 
 #define TESSERA_CHECK_REPORT_SLOTS 10

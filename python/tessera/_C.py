@@ -18,6 +18,7 @@ import collections
 import ctypes
 import os
 import sys
+import threading
 
 from . import _capi
 
@@ -503,6 +504,29 @@ def _as_ctypes(value):
     return argument_converter(value)
 
 
+# Runs a constexpr function for the frontend: (id, arguments as a Python
+# literal) -> the result as a Python literal. The JIT sets it (the functions
+# and the literals' reading are its layer's); this layer passes the calls on.
+constexpr_function_runner = None
+_constexpr_results = threading.local()  # each thread's last result, alive until its next call
+
+
+def _run_constexpr_function(context, function, arguments, result):
+    try:
+        if constexpr_function_runner is None:
+            raise RuntimeError("no constexpr function is known to this process")
+        ok, text = True, constexpr_function_runner(function.decode(), arguments.decode())
+    except Exception as e:  # noqa: BLE001  (the frontend reports it at the call's line)
+        ok, text = False, "%s: %s" % (type(e).__name__, e)
+    buffer = ctypes.create_string_buffer(text.encode("utf-8", "replace"))
+    _constexpr_results.last = buffer
+    result[0] = ctypes.addressof(buffer)
+    return 0 if ok else 1
+
+
+_CONSTEXPR_CALL = _capi.tessera_constexpr_call(_run_constexpr_function)
+
+
 def _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, device=None, arch=None,
              checked=False, fp_fusion=True, max_registers=0, flush_subnormals=False):
     """tessera_compile_options for the C API (the arrays stay alive with it)."""
@@ -520,6 +544,7 @@ def _options(source, entry, signature, constexprs, target, filename, num_warps, 
     o.no_fp_fusion = int(not fp_fusion)
     o.max_registers = max_registers
     o.flush_subnormals = int(bool(flush_subnormals))
+    o.constexpr_call = _CONSTEXPR_CALL
     return o
 
 

@@ -43,13 +43,14 @@ from ._reinterpret import TensorWrapper, reinterpret
 from ._C import CompilationError, CompileTimeAssertionFailure, DeviceAssertionError, OutOfResources, TesseraError
 from .autotune import Autotuner, Config, Heuristics, autotune, heuristics
 from .compiler import compile
-from .jit import JITFunction, jit
+from .jit import ConstexprFunction, JITFunction, constexpr_function, jit
 
 __version__ = "0.1.0"
 
 __all__ = ["jit", "JITFunction", "default_target", "autotune", "Autotuner", "Config", "heuristics", "Heuristics", "cdiv",
            "next_power_of_2", "testing", "language", "CompilationError", "CompileTimeAssertionFailure", "DeviceAssertionError", "OutOfResources",
-           "TesseraError", "set_allocator", "TensorWrapper", "reinterpret", "Array", "empty", "zeros", "from_numpy", "compile", "compiler"]
+           "TesseraError", "set_allocator", "TensorWrapper", "reinterpret", "Array", "empty", "zeros", "from_numpy", "compile", "compiler",
+           "constexpr_function", "ConstexprFunction"]
 
 
 _allocator = None

@@ -24,6 +24,9 @@ TESSERA_ERROR_INTERNAL = 11
 TESSERA_ERROR_INTERRUPTED = 12
 TESSERA_ERROR_OUT_OF_RESOURCES = 13
 
+# a function pointer type
+tessera_constexpr_call = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+
 
 class tessera_constexpr(ctypes.Structure):
     _fields_ = [
@@ -50,6 +53,8 @@ class tessera_compile_options(ctypes.Structure):
         ("no_fp_fusion", ctypes.c_int),
         ("max_registers", ctypes.c_int),
         ("flush_subnormals", ctypes.c_int),
+        ("constexpr_call", tessera_constexpr_call),
+        ("constexpr_call_context", ctypes.c_void_p),
     ]
 
 

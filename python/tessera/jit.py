@@ -1099,6 +1099,81 @@ class JITFunction(KernelInterface):
 Specialization = collections.namedtuple("Specialization", "signature constants")
 
 
+# ---- constexpr functions (Triton's @triton.constexpr_function)
+
+_constexpr_functions = {}  # id in the module text -> ConstexprFunction
+
+
+class ConstexprFunction:
+    """A Python function a kernel calls at compile time on compile-time
+    values (`@tessera.constexpr_function`, Triton's constexpr_function): the
+    frontend hands it the arguments (numbers, strings, dtypes, tuples) and
+    takes its result as a compile-time value. Called from Python (host code,
+    another constexpr function, an interpreted kernel) it is the function."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        functools.update_wrapper(self, fn)
+        try:
+            source = textwrap.dedent(inspect.getsource(fn))
+        except (OSError, TypeError):
+            source = fn.__qualname__ + repr(fn.__code__.co_code) + repr(fn.__code__.co_consts)
+        self.src = source
+        self.cache_key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        # The source's hash is in the id, so the compile cache's key changes with the function.
+        self._tessera_constexpr_function_id = "%s.%s@%s" % (fn.__module__, fn.__qualname__, self.cache_key[:16])
+        _constexpr_functions[self._tessera_constexpr_function_id] = self
+
+    def __get__(self, instance, owner):
+        return BoundConstexprFunction(instance, self) if instance is not None else self
+
+    def __call__(self, *args, _semantic=None, **kwargs):
+        return self.fn(*[unwrap_constexpr(a) for a in args], **{k: unwrap_constexpr(v) for k, v in kwargs.items()})
+
+    def __repr__(self):
+        return "ConstexprFunction(%s)" % self.fn.__qualname__
+
+
+class BoundConstexprFunction:
+    """A constexpr function looked up on an instance (a method)."""
+
+    def __init__(self, instance, fn):
+        self.__self__, self.__func__ = instance, fn
+
+    @property
+    def cache_key(self):
+        return self.__func__.cache_key
+
+    def __call__(self, *args, **kwargs):
+        return self.__func__(self.__self__, *args, **kwargs)
+
+
+def constexpr_function(fn):
+    """Marks a Python function as callable from kernels at compile time."""
+    if not callable(fn):
+        raise TypeError("constexpr_function() takes a function, not %r" % (fn,))
+    return ConstexprFunction(fn)
+
+
+def unwrap_constexpr(value):
+    return value.value if isinstance(value, tl.constexpr) else value
+
+
+def _run_constexpr_function(function_id, arguments):
+    """_C.constexpr_function_runner: the frontend's call of a constexpr
+    function, its arguments and result as Python literals."""
+    fn = _constexpr_functions.get(function_id)
+    if fn is None:
+        raise KeyError("constexpr function %s is not defined in this process" % function_id)
+    args, kwargs = eval(arguments, {"__builtins__": {}, "tl": tl, "float": float})  # the frontend's literal
+    result = fn(*args, **kwargs)
+    text = constexpr_text(unwrap_constexpr(result))
+    return text
+
+
+_C.constexpr_function_runner = _run_constexpr_function
+
+
 def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, launch_metadata=None, version=None,
         do_not_specialize_on_alignment=(), noinline=None, **unknown):
     """``@tessera.jit`` or ``@tessera.jit(target=..., do_not_specialize=[...])``, where

@@ -126,3 +126,28 @@ def test_sort_impl_and_incompatible_type_error(triton):
     np.testing.assert_array_equal(top, np.sort(x)[::-1][:4])
     error = IncompatibleTypeErrorImpl(tl.float32, tl.int8)
     assert str(error) == "invalid operands of type tl.float32 and tl.int8" and error.type_b is tl.int8
+
+
+def test_target_info_answers_for_the_active_driver_at_compile_time(triton):
+    import triton.language as tl
+    import triton.language.target_info as ti
+    from triton.language.target_info import current_target, is_cuda
+
+    assert tl.target_info is ti
+    target = current_target()
+    assert target == triton.runtime.driver.active.get_current_target()
+    assert is_cuda() == (target.backend == "cuda") and ti.is_hip() == (target.backend == "hip")
+    assert ti.cuda_capability_geq(8, 0) == (target.backend == "cuda" and target.arch >= 80)
+
+    @triton.jit
+    def kernel(out_ptr):
+        if is_cuda():
+            tl.store(out_ptr, 1)
+        elif ti.is_hip_cdna3():
+            tl.store(out_ptr, 2)
+        else:
+            tl.store(out_ptr, 3)
+
+    out = np.zeros(1, np.int32)
+    kernel[(1,)](out)
+    assert out[0] == (1 if target.backend == "cuda" else 2 if target.arch == "gfx942" else 3)

@@ -78,6 +78,7 @@ _ALIASES = {
     "triton._C": "tessera._C",
     "triton._C.libtriton": "tessera._C.libtriton",
     "triton.runtime.interpreter": "tessera.interpreter",
+    "triton.language.target_info": "tessera.compat.target_info",
 }
 
 # The Triton whose language Tessera follows, as triton.__version__ reports
@@ -168,7 +169,7 @@ def _language_views(triton):
     language = importlib.import_module("tessera.language")
     specialization = importlib.import_module("tessera.compat.specialization")
     extras = {"core": {"knobs": triton.knobs, "JITCallable": triton.JITFunction},
-              "standard": {"jit": triton.jit,
+              "standard": {"jit": triton.jit, "constexpr_function": triton.constexpr_function,
                            "sort_impl": importlib.import_module("tessera.compat.standard_impl").sort_impl},
               "random": {"jit": triton.jit, "tl": language},
               "semantic": {"tl": language, "T": language.T, "TensorTy": typing.TypeVar("TensorTy"),
@@ -231,6 +232,8 @@ def _triton_module():
                  "DependenciesFinder"):
         setattr(runtime.jit, name, getattr(specialization, name))
     runtime.jit.native_specialize_impl = specialization.specialize_impl
+    for name in ("ConstexprFunction", "BoundConstexprFunction", "constexpr_function"):
+        setattr(runtime.jit, name, getattr(jit_module, name))
     runtime.cache = importlib.import_module("tessera.compat.cache")
     runtime.RemoteCacheBackend = runtime.cache.RemoteCacheBackend
     runtime.RedisRemoteCacheBackend = runtime.cache.RedisRemoteCacheBackend

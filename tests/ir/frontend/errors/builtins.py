@@ -1,5 +1,6 @@
 # RUN: not tessera compile %s --entry print_tile --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=PRINT_TILE
 # RUN: not tessera compile %s --entry compiled_breakpoint --signature "*fp32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=COMPILED_BREAKPOINT
+# RUN: not tessera compile %s --entry constexpr_fn_cli --signature "*fp32" -D "log2=constexpr_function:m.log2@0" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=CONSTEXPR_FN_CLI
 # RUN: not tessera compile %s --entry range_call --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=RANGE_CALL
 # RUN: not tessera compile %s --entry len_int --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=LEN_INT
 # RUN: not tessera compile %s --entry min_empty --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MIN_EMPTY
@@ -648,3 +649,11 @@ def print_tile(x):
 # COMPILED_BREAKPOINT-NEXT: {{^}}    breakpoint()
 def compiled_breakpoint(x):
     breakpoint()
+
+
+# A constexpr function needs Python to run it (tessera.constexpr_function; the C API's constexpr_call).
+# CONSTEXPR_FN_CLI: builtins.py:[[@LINE+4]]:23: error: constexpr function m.log2 cannot be called here: no Python to run it
+# CONSTEXPR_FN_CLI-NEXT: {{^}}    n: tl.constexpr = log2(16)
+# CONSTEXPR_FN_CLI-NEXT: {{^}}                      ^
+def constexpr_fn_cli(x):
+    n: tl.constexpr = log2(16)

@@ -31,6 +31,14 @@ import sys
 # Templates (as printed by this script, '*' for a runtime part) that user
 # input cannot reach, with why.
 ALLOW = {
+    # Constexpr functions run in Python, through the C API's constexpr_call:
+    # tests/python/test_constexpr_function.py checks these three messages.
+    "constexpr function * takes compile-time values; its * is *":
+        "reached through Python's constexpr_call only: tests/python/test_constexpr_function.py",
+    "constexpr function * raised *":
+        "reached through Python's constexpr_call only: tests/python/test_constexpr_function.py",
+    "constexpr function * returned *, which is not a compile-time value":
+        "reached through Python's constexpr_call only: tests/python/test_constexpr_function.py",
     "could not settle the types of the loop-carried variables":
         "internal: only attempts 0 and 1 may ask for a retry; attempt 2 either finishes the loop "
         "or reports the type mismatch",

@@ -1,0 +1,122 @@
+"""@tessera.constexpr_function (Triton's @triton.constexpr_function): Python
+functions kernels call at compile time on compile-time values, through the
+C API's constexpr_call; compiled and interpreted, with clear errors."""
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera import interpreter
+
+
+@tessera.constexpr_function
+def log2(n):
+    n = int(n)
+    out = 0
+    while n > 1:
+        n >>= 1
+        out += 1
+    return out
+
+
+@tessera.constexpr_function
+def block_for(dtype, n, *, halve=False):
+    """Reads a dtype's width; a keyword argument."""
+    return n // 2 if halve or dtype.primitive_bitwidth == 16 else n
+
+
+@tessera.constexpr_function
+def pair(n):
+    return (n, "tag", tl.float16)
+
+
+@tessera.jit
+def constexpr_fn_kernel(x_ptr, out_ptr, N: tl.constexpr, HALVE: tl.constexpr):
+    L: tl.constexpr = log2(N)
+    B: tl.constexpr = block_for(x_ptr.dtype.element_ty, N, halve=HALVE)
+    P: tl.constexpr = pair(B)
+    tl.static_assert(P[1] == "tag")
+    offs = tl.arange(0, B)
+    tl.store(out_ptr + offs, (tl.load(x_ptr + offs) * L).to(P[2]))
+
+
+@pytest.mark.parametrize("interpret", [False, True])
+@pytest.mark.parametrize("halve", [False, True])
+def test_a_kernel_calls_python_at_compile_time(interpret, halve):
+    x = np.random.default_rng(4).standard_normal(64).astype(np.float32)
+    out = np.full(64, np.nan, dtype=np.float16)
+    if interpret:
+        with interpreter.enabled():
+            constexpr_fn_kernel[(1,)](x, out, N=64, HALVE=halve)
+    else:
+        constexpr_fn_kernel[(1,)](x, out, N=64, HALVE=halve)
+    n = 32 if halve else 64
+    np.testing.assert_array_equal(out[:n], (x[:n] * 6).astype(np.float16))
+    assert np.isnan(out[n:]).all()
+
+
+def test_from_python_it_is_the_function():
+    assert log2(1024) == 10 and log2(tl.constexpr(8)) == 3
+    assert block_for(tl.float16, 64) == 32
+    assert isinstance(log2, tessera.ConstexprFunction) and len(log2.cache_key) == 64
+
+
+@tessera.constexpr_function
+def fails(n):
+    raise ValueError("n is %d" % n)
+
+
+@tessera.constexpr_function
+def gives_an_object(n):
+    return object()
+
+
+@tessera.constexpr_function
+def gives_a_function(n):
+    return tl.sigmoid
+
+
+@tessera.jit
+def calls_returning_a_function(x_ptr, N: tl.constexpr):
+    M: tl.constexpr = gives_a_function(N)
+
+
+@tessera.jit
+def calls_failing(x_ptr, N: tl.constexpr):
+    M: tl.constexpr = fails(N)
+
+
+@tessera.jit
+def calls_with_a_tile(x_ptr):
+    M: tl.constexpr = log2(tl.load(x_ptr))
+
+
+@tessera.jit
+def calls_returning_an_object(x_ptr, N: tl.constexpr):
+    M: tl.constexpr = gives_an_object(N)
+
+
+def test_errors_name_the_function_and_the_kernels_line():
+    x = np.zeros(4, np.int32)
+    with pytest.raises(tessera.CompilationError, match=r"constexpr function .*fails raised ValueError: n is 5") as e:
+        calls_failing[(1,)](x, N=5)
+    assert "M: tl.constexpr = fails(N)" in str(e.value)
+    with pytest.raises(tessera.CompilationError,
+                       match=r"constexpr function .*log2 takes compile-time values; its argument 1 is tensor"):
+        calls_with_a_tile[(1,)](x)
+    with pytest.raises(tessera.CompilationError, match=r"gives_an_object raised TypeError: cannot use a object"):
+        calls_returning_an_object[(1,)](x, N=5)
+    with pytest.raises(tessera.CompilationError, match=r"gives_a_function returned tessera.language.sigmoid, which is "
+                                                       r"not a compile-time value"):
+        calls_returning_a_function[(1,)](x, N=5)
+
+
+def test_editing_the_function_changes_its_id_and_so_the_compile_cache_key():
+    def make(k):
+        src = "def scale(n):\n    return n * %d\n" % k
+        ns = {}
+        exec(compile(src, "<scale%d>" % k, "exec"), ns)
+        return tessera.constexpr_function(ns["scale"])
+    a, b = make(2), make(3)
+    assert a._tessera_constexpr_function_id != b._tessera_constexpr_function_id
