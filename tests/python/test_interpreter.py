@@ -298,3 +298,23 @@ def test_plain_print_in_a_compiled_kernel_prints_at_run_time_as_triton(capfd):
     plain_print_kernel[(1,)](np.array([3, 1, 4, 1], dtype=np.int32), BLOCK=4)
     lines = [ln for ln in capfd.readouterr().out.splitlines() if "x =" in ln]
     assert sorted(lines) == ["pid (0, 0, 0) idx (%d) x =: %d" % (i, v) for i, v in enumerate([3, 1, 4, 1])]
+
+
+@tessera.jit(target="interpreter")
+def two_buffers_kernel(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    ptrs = tl.where(offs % 2 == 0, x_ptr + offs, y_ptr + offs)   # one tile of pointers into two arrays
+    tl.store(out_ptr + offs, tl.load(ptrs))
+    tl.store(tl.where(offs % 3 == 0, x_ptr + offs, y_ptr + offs), offs.to(tl.float32))
+
+
+def test_a_tile_of_pointers_into_several_arguments():
+    x, y = np.arange(8, dtype=np.float32), np.arange(8, dtype=np.float32) + 100
+    out = np.zeros(8, np.float32)
+    want_out = np.where(np.arange(8) % 2 == 0, x, y)
+    two_buffers_kernel[(1,)](x, y, out, BLOCK=8)
+    np.testing.assert_array_equal(out, want_out)
+    third = np.arange(8) % 3 == 0
+    np.testing.assert_array_equal(x[third], np.arange(8)[third])
+    np.testing.assert_array_equal(y[~third], np.arange(8)[~third])
+    np.testing.assert_array_equal(y[third], (np.arange(8) + 100)[third])

@@ -61,6 +61,22 @@ class Memory:
                                    "of bounds: mask it)" % (what, size, bad))
         return safe, (addresses - los[safe]).astype(np.int64)
 
+    def _one_region(self, addresses, size):
+        """(region, byte offsets) when every address lies, whole, in one
+        region and is aligned to `size` from its start (the common case,
+        indexed through a typed view), else None."""
+        los, his, _ = self._table()
+        lo, hi = addresses.min(), addresses.max()
+        r = int(np.searchsorted(los, lo, side="right")) - 1
+        if r < 0 or hi + np.uint64(size) > his[r]:
+            return None
+        offset = (addresses - los[r]).astype(np.int64)
+        return (r, offset) if not (offset % size).any() else None
+
+    def _typed(self, r, npdt):
+        view = self._table()[2][r]
+        return view[:len(view) // npdt.itemsize * npdt.itemsize].view(npdt)
+
     def read(self, addresses, dt):
         """Elements of dtype `dt` at a 1-D array of addresses."""
         npdt = np_dtype(dt)
@@ -68,6 +84,9 @@ class Memory:
         out = np.empty(len(addresses), dtype=npdt)
         if not len(addresses):
             return out
+        one = self._one_region(addresses, size)
+        if one is not None:
+            return self._typed(one[0], npdt)[one[1] // size]
         region, offset = self._locate(addresses, size, "a load")
         views = self._table()[2]
         raw = out.view(np.uint8).reshape(-1, size)
@@ -80,6 +99,10 @@ class Memory:
     def write(self, addresses, values, what="a store"):
         size = values.dtype.itemsize
         if not len(addresses):
+            return
+        one = self._one_region(addresses, size)
+        if one is not None:
+            self._typed(one[0], values.dtype)[one[1] // size] = values
             return
         region, offset = self._locate(addresses, size, what)
         views = self._table()[2]

@@ -277,8 +277,10 @@ def computation_type(a, a_const, b, b_const, div_or_mod):
     return integer_promote(a, b)
 
 
-def operands(a, b, div_or_mod=False, arithmetic=True):
-    """(a, b) as tiles of one computation type, broadcast to one shape."""
+def operands(a, b, div_or_mod=False, arithmetic=True, broadcast=True):
+    """(a, b) as tiles of one computation type, broadcast to one shape
+    (or, with broadcast=False, checked to broadcast: numpy's operators do
+    it themselves)."""
     a, b = unwrap(a), unwrap(b)
     a_const, b_const = is_constant(a), is_constant(b)
     ta, tb = to_tensor(a), to_tensor(b)
@@ -293,17 +295,24 @@ def operands(a, b, div_or_mod=False, arithmetic=True):
                 if not ret.get_int_min_value() <= v <= ret.get_int_max_value():
                     raise ValueError("Scalar %d is out of range for type %s" % (v, ret.name))
         ta, tb = cast(ta, ret), cast(tb, ret)
+    if not broadcast:
+        if ta.data.shape != tb.data.shape and ta.data.ndim and tb.data.ndim:
+            _broadcast_shape(ta.shape, tb.shape)
+        return ta, tb
     return broadcast_pair(ta, tb)
+
+
+def _broadcast_shape(a, b):
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        raise ValueError("Cannot broadcast, the shapes %s and %s are incompatible" % (list(a), list(b))) from None
 
 
 def broadcast_pair(a, b):
     if a.shape == b.shape:
         return a, b
-    try:
-        shape = np.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise ValueError("Cannot broadcast, the shapes %s and %s are incompatible" % (list(a.shape), list(b.shape))) \
-            from None
+    shape = _broadcast_shape(a.shape, b.shape)
     return (Tensor(np.broadcast_to(a.data, shape), a.dtype), Tensor(np.broadcast_to(b.data, shape), b.dtype))
 
 
@@ -425,7 +434,7 @@ def _same_type_operand(a, b):
     type), else None."""
     dt = a.dtype
     if type(b) is Tensor:
-        return b.data if b.dtype is dt and b.data.shape == a.data.shape else None
+        return b.data if b.dtype is dt and (b.data.shape == a.data.shape or not b.data.ndim) else None
     if type(b) is int and dt.name in _INT_LIMITS:
         lo, hi = _INT_LIMITS[dt.name]
         return np.array(b, dtype=a.data.dtype) if lo <= b <= hi else None
@@ -464,7 +473,8 @@ def _pointer_arith(op, a, b):
     if off.dtype.is_ptr() or not off.dtype.is_int() or op == "sub" and ptr is b:
         raise TypeError("pointer arithmetic takes a pointer and integer offsets, not %s %s %s"
                         % (a.dtype.name, op, b.dtype.name))
-    ptr, off = broadcast_pair(ptr, off)
+    if ptr.data.shape != off.data.shape and ptr.data.ndim and off.data.ndim:
+        _broadcast_shape(ptr.shape, off.shape)
     step = off.data.astype(np.int64) * np.int64(max(ptr.dtype.element_ty.primitive_bitwidth // 8, 1))
     if op == "sub":
         step = -step
@@ -482,13 +492,13 @@ def _binary(op, a, b):
     if (pa or pb) and op in ("add", "sub") and not (pa and pb):
         return _pointer_arith(op, to_tensor(ua), to_tensor(ub))
     if op in _COMPARE:
-        x, y = operands(ua, ub, arithmetic=not (pa or pb))
+        x, y = operands(ua, ub, arithmetic=not (pa or pb), broadcast=False)
         return Tensor(_COMPARE[op](x.data, y.data), tl.int1)
     if pa or pb:
         raise TypeError("operator %s does not take pointers" % op)
     if op == "truediv":
         return _truediv(ua, ub)
-    x, y = operands(ua, ub, div_or_mod=op in ("floordiv", "mod"))
+    x, y = operands(ua, ub, div_or_mod=op in ("floordiv", "mod"), broadcast=False)
     dt, xd, yd = x.dtype, x.data, y.data
     if op in ("and", "or", "xor", "shl", "shr") and dt.is_floating():
         raise TypeError("bitwise operator %s takes integers, not %s" % (op, dt.name))
