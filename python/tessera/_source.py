@@ -20,7 +20,9 @@ import re
 import textwrap
 import types
 
+from . import language as tl
 from ._specialize import is_constexpr_global
+from .language.extra import libdevice
 
 MODULE_NAME = "<tessera-module>"
 
@@ -263,8 +265,23 @@ def _resolve_through_modules(body, g, unwrap):
                     text[pos] = "_"
                     pos += 1
                 bound[name] = (value, owner)
+            elif callable(value):
+                missing.setdefault(names[0], _foreign_function(names[:i + 1], module))
             break
     return "".join(text), [(n, v, o) for n, (v, o) in bound.items()], missing
+
+
+def _foreign_function(names, module):
+    """Why a kernel cannot call a host library's function (np.exp): it
+    runs in Python on the host; the language's function of that name is
+    the one to use, where there is one."""
+    why = "%s is a function of module %r, which runs on the host and cannot be called in a kernel" % (
+        ".".join(names), module.__name__)
+    attr = names[-1]
+    for prefix, namespace in (("tl.", tl), ("libdevice.", libdevice)):
+        if callable(getattr(namespace, attr, None)) and not isinstance(getattr(namespace, attr), type):
+            return why + " (use %s%s)" % (prefix, attr)
+    return why
 
 
 def build(root, unwrap, exclude_globals=(), extra_roots=()):

@@ -318,3 +318,21 @@ def test_a_tile_of_pointers_into_several_arguments():
     np.testing.assert_array_equal(x[third], np.arange(8)[third])
     np.testing.assert_array_equal(y[~third], np.arange(8)[~third])
     np.testing.assert_array_equal(y[third], (np.arange(8) + 100)[third])
+
+
+def test_a_host_librarys_function_in_a_kernel_is_named_as_such():
+    """#51: np.exp in a kernel said "name 'np' is not defined"."""
+    @tessera.jit
+    def numpy_in_kernel(x_ptr):
+        x = tl.load(x_ptr)
+        tl.store(x_ptr, np.exp(x))
+
+    with pytest.raises(tessera.CompilationError,
+                       match=r"np\.exp is a function of module 'numpy', which runs on the host and cannot be called in "
+                             r"a kernel \(use tl\.exp\)"):
+        numpy_in_kernel[(1,)](np.ones(1, np.float32))
+    # In the interpreter the kernel is Python: numpy's exp reaches the tile's exp method.
+    x = np.ones(1, np.float32)
+    with interpreter.enabled():
+        numpy_in_kernel[(1,)](x)
+    np.testing.assert_allclose(x, np.exp(np.float32(1)), rtol=1e-6)
