@@ -629,8 +629,11 @@ class JITFunction(KernelInterface):
                 return dict(zip(self.arg_names, self._binder(*args, **kwargs)))
             except TypeError:
                 pass
-        # Let inspect word the error (missing or unexpected arguments).
-        bound = self.signature.bind(*args, **kwargs)
+        # Let inspect word the error (missing or unexpected arguments), naming the kernel.
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError("%s(): %s" % (self.__name__, e)) from None
         bound.apply_defaults()
         return dict(bound.arguments)
 

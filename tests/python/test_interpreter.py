@@ -336,3 +336,15 @@ def test_a_host_librarys_function_in_a_kernel_is_named_as_such():
     with interpreter.enabled():
         numpy_in_kernel[(1,)](x)
     np.testing.assert_allclose(x, np.exp(np.float32(1)), rtol=1e-6)
+
+
+def test_argument_errors_name_the_kernel():
+    """#51: a missing argument's error did not say which kernel."""
+    @tessera.jit
+    def needs_n(x_ptr, n, BLOCK: tl.constexpr):
+        pass
+
+    with pytest.raises(TypeError, match=r"^needs_n\(\): missing a required argument: 'n'$"):
+        needs_n[(1,)](np.zeros(4, np.float32), BLOCK=4)
+    with pytest.raises(TypeError, match=r"^needs_n\(\): too many positional arguments$"):
+        needs_n[(1,)](np.zeros(4, np.float32), 4, 8, 9)
