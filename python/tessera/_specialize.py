@@ -282,6 +282,16 @@ def specialize(arg, specialize_value=True):
     return ty, value
 
 
+def int_type(value):
+    """The signature type of a Python int argument ("i32", "i64", "u64"), or
+    None where it does not fit 64 bits."""
+    if -2**31 <= value < 2**31:
+        return "i32"
+    if -2**63 <= value < 2**63:
+        return "i64"
+    return "u64" if 0 <= value < 2**64 else None
+
+
 def specialize_arg(arg, specialize_value=True):
     """(signature entry, ctypes value, device) for one runtime argument; the
     device is "cpu", "cuda:N"... for pointers, None for scalars."""
@@ -290,13 +300,8 @@ def specialize_arg(arg, specialize_value=True):
     if isinstance(arg, bool):
         return "i1", ctypes.c_bool(arg), None
     if isinstance(arg, int):
-        if -2**31 <= arg < 2**31:
-            ty = "i32"
-        elif -2**63 <= arg < 2**63:
-            ty = "i64"
-        elif 0 <= arg < 2**64:
-            ty = "u64"
-        else:
+        ty = int_type(arg)
+        if ty is None:
             raise OverflowError("integer argument %d does not fit in 64 bits" % arg)
         value = _CTYPES[ty](arg)
         if specialize_value and arg == 1:

@@ -15,19 +15,18 @@ import inspect
 
 from .. import language as tl
 from ..jit import JITFunction
+from .._specialize import _dtype_name, int_type
 from ..tools.tensor_descriptor import TensorDescriptor
 
-_TORCH_NAMES = {"bool": "u1", "float16": "fp16", "bfloat16": "bf16", "float32": "fp32", "float64": "fp64",
-                "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16",
-                "uint32": "u32", "uint64": "u64", "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
-                "float8_e4m3fnuz": "fp8e4b8", "float8_e5m2fnuz": "fp8e5b16"}
+# Element types Triton spells otherwise than Tessera's signatures (bool
+# pointers are "*u1" there) or that only Triton's signatures name.
+_TRITON_ONLY = {"bool": "u1", "float8_e4m3fnuz": "fp8e4b8", "float8_e5m2fnuz": "fp8e5b16"}
 
 
 def _element_name(dtype):
     if isinstance(dtype, tl.dtype):
         return dtype.short
-    name = str(dtype).replace("torch.", "")
-    return _TORCH_NAMES.get(name) or tl.dtype._named(name).short
+    return _TRITON_ONLY.get(str(dtype).replace("torch.", "")) or _dtype_name(dtype)
 
 
 def specialize_impl(backend, arg, is_const=False, specialize=True, align=True):
@@ -43,13 +42,8 @@ def specialize_impl(backend, arg, is_const=False, specialize=True, align=True):
     if isinstance(arg, int):
         if specialize and arg == 1:
             return ("constexpr", 1)
-        if -2**31 <= arg < 2**31:
-            kind = "i32"
-        elif -2**63 <= arg < 2**63:
-            kind = "i64"
-        elif 0 <= arg < 2**64:
-            kind = "u64"
-        else:
+        kind = int_type(arg)
+        if kind is None:
             raise ValueError("integer %d does not fit 64 bits" % arg)
         if not specialize:
             return (kind, None)

@@ -228,23 +228,21 @@ def clamp(x, min, max, propagate_nan=0):
     return minimum(maximum(x, min, propagate_nan), max, propagate_nan)
 
 
-def py_min(*args, **kwargs):
-    """Python's min inside a kernel: elementwise on tiles."""
-    if len(args) == 1 or not _py.any(isinstance(unwrap(a), Tensor) for a in args):
-        return _py.min(*args, **kwargs)
-    out = args[0]
-    for a in args[1:]:
-        out = minimum(out, a)
-    return out
+def _python_extremum(python, elementwise):
+    """Python's min or max inside a kernel: elementwise on tiles."""
+    def apply(*args, **kwargs):
+        if len(args) == 1 or not _py.any(isinstance(unwrap(a), Tensor) for a in args):
+            return python(*args, **kwargs)
+        out = args[0]
+        for a in args[1:]:
+            out = elementwise(out, a)
+        return out
+    apply.__name__ = python.__name__
+    return apply
 
 
-def py_max(*args, **kwargs):
-    if len(args) == 1 or not _py.any(isinstance(unwrap(a), Tensor) for a in args):
-        return _py.max(*args, **kwargs)
-    out = args[0]
-    for a in args[1:]:
-        out = maximum(out, a)
-    return out
+py_min = _python_extremum(_py.min, minimum)
+py_max = _python_extremum(_py.max, maximum)
 
 
 # ---- math

@@ -21,6 +21,7 @@ import threading
 import numpy as np
 
 from .. import _C
+from .._specialize import int_type
 from .. import language as tl
 from ..language import _stubs
 from . import _builtins, _memory
@@ -213,12 +214,12 @@ class _Launch:
         if isinstance(value, (bool, np.bool_)):
             return scalar(bool(value), tl.int1)
         if isinstance(value, (int, np.integer)):
-            v = int(value)
-            dt = tl.int64 if not -2**31 <= v < 2**31 else tl.int32
-            if v >= 2**63:
-                dt = tl.uint64
-            return scalar(v, dt) if not isinstance(value, np.integer) else Tensor(np.asarray(value),
-                                                                                   tl_dtype(value.dtype))
+            if isinstance(value, np.integer):
+                return Tensor(np.asarray(value), tl_dtype(value.dtype))
+            kind = int_type(value)  # the type a compiled launch gives it
+            if kind is None:
+                raise OverflowError("integer argument %d does not fit in 64 bits" % value)
+            return scalar(value, tl.dtype._named(kind))
         if isinstance(value, (float, np.floating)):
             return scalar(value, tl.float32) if not isinstance(value, np.floating) else \
                 Tensor(np.asarray(value), tl_dtype(value.dtype))
