@@ -262,6 +262,12 @@ TESSERA_API void tessera_binary_destroy(tessera_binary binary);
 /* 1 when `target` ("cpu", ...) can compile in this build, else 0. */
 TESSERA_API int tessera_target_available(const char *target);
 
+/* Runs the `tessera` command line (argv[0] is the program's name, argv[1]
+ * the command: targets, compile, version...) and returns its exit status.
+ * `bench` and `conformance` are the Python package's programs: this exits 2
+ * saying so, and the `tessera` executable and console command run them. */
+TESSERA_API int tessera_cli_main(int argc, const char **argv);
+
 /* ---- the target registry
  *
  * One row per compile target ("cpu", "nvptx", "amdgpu", "spirv"), including

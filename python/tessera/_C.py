@@ -76,10 +76,18 @@ def _candidates():
     env = os.environ.get("TESSERA_LIBRARY")
     if env:
         yield env
-    here = os.path.dirname(os.path.abspath(__file__))
-    yield os.path.join(here, "libtessera.so")
-    repo = os.path.dirname(os.path.dirname(here))
+    for folder in package_folders():
+        yield os.path.join(folder, "libtessera.so")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     yield os.path.join(repo, "build", "capi", "libtessera.so")
+
+
+def package_folders():
+    """The folders of the tessera package: this file's, and in an editable
+    install (pip install -e) also the one the built files went to."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    package = sys.modules.get(__package__)
+    return [here] + [p for p in getattr(package, "__path__", []) if os.path.abspath(p) != here]
 
 
 def _load():

@@ -141,6 +141,7 @@ FUNCTIONS = [
     ("tessera_binary_shared_memory_bytes", ctypes.c_int64, [ctypes.c_void_p]),
     ("tessera_binary_destroy", None, [ctypes.c_void_p]),
     ("tessera_target_available", ctypes.c_int, [ctypes.c_char_p]),
+    ("tessera_cli_main", ctypes.c_int, [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]),
     ("tessera_target_count", ctypes.c_int, []),
     ("tessera_target_info_at", ctypes.POINTER(tessera_target_info), [ctypes.c_int]),
     ("tessera_target_lookup", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]),

@@ -222,9 +222,16 @@ class Case:
 
 
 def corpus_dir():
+    """$TESSERA_CONFORMANCE_DIR, else the corpus a wheel carries in the
+    package (tessera/conformance_cases), else the source tree's."""
+    env = os.environ.get("TESSERA_CONFORMANCE_DIR")
+    if env:
+        return env
+    for folder in _C.package_folders():
+        if os.path.isdir(os.path.join(folder, "conformance_cases")):
+            return os.path.join(folder, "conformance_cases")
     here = os.path.dirname(os.path.abspath(__file__))
-    return os.environ.get("TESSERA_CONFORMANCE_DIR") or os.path.join(os.path.dirname(os.path.dirname(here)),
-                                                                     "conformance", "cases")
+    return os.path.join(os.path.dirname(os.path.dirname(here)), "conformance", "cases")
 
 
 def load_corpus(directory=None):
@@ -647,8 +654,8 @@ def default_seed():
     return int(env) if env else int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m tessera.conformance", description=__doc__.split("\n\n")[0])
+def main(argv=None, prog="python -m tessera.conformance"):
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("--target", action="append", help="only these targets (repeatable; default: all known)")
     p.add_argument("--case", action="append", help="only cases matching (glob or substring; repeatable)")
     p.add_argument("--seed", type=int, default=None, help="input seed (default: random, or $TESSERA_SEED)")
@@ -657,7 +664,12 @@ def main(argv=None):
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     a = p.parse_args(argv)
     seed = a.seed if a.seed is not None else default_seed()
-    selected = select(load_corpus(), a.case)
+    corpus = load_corpus()
+    if not corpus:
+        p.error("no conformance cases in %s (set TESSERA_CONFORMANCE_DIR to a corpus)" % corpus_dir())
+    selected = select(corpus, a.case)
+    if not selected:
+        p.error("no case matches --case %s (--list shows them)" % " ".join(a.case))
     if a.list:
         for c, d in selected:
             print("%s[%s]" % (c.name, d))

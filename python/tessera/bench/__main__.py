@@ -20,14 +20,16 @@ from .workloads import WORKLOADS
 TOLERANCE = {"fp64": 1e-9, "fp32": 2e-5, "fp16": 5e-3, "bf16": 3e-2}
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(prog="tessera bench", description=__doc__)
+def parse_args(argv, prog="python -m tessera.bench"):
+    p = argparse.ArgumentParser(prog=prog, description="Times Tessera's kernels beside their peers (numpy, torch, "
+                                "Triton, cuBLAS where present) and the copy ceiling measured in the same run, "
+                                "checking every result.")
     p.add_argument("--target", action="append", help="target(s) to run, repeatable (default: tessera.default_target())")
     p.add_argument("--workload", help="comma-separated: " + ", ".join(WORKLOADS))
     p.add_argument("--shape", help="one shape for the chosen workloads, e.g. 4096x4096")
     p.add_argument("--dtype", help="comma-separated dtypes (fp32, fp16, bf16)")
-    p.add_argument("--reps", type=int, default=30)
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--reps", type=int, default=30, help="timed repetitions per measurement (default 30)")
+    p.add_argument("--seed", type=int, default=None, help="input seed (default: from the clock, printed)")
     p.add_argument("--json", help="write the results as JSON here")
     p.add_argument("--plot-dir", help="write one PNG plot per workload here")
     p.add_argument("--no-compile-time", action="store_true", help="skip the compile-time measurement")
@@ -44,8 +46,8 @@ def progress(text):
     sys.stderr.flush()
 
 
-def main(argv=None):
-    args = parse_args(argv)
+def main(argv=None, prog="python -m tessera.bench"):
+    args = parse_args(argv, prog)
     seed = args.seed if args.seed is not None else time.time_ns() % (1 << 31)
     rng = np.random.default_rng(seed)
     targets = args.target or [tessera.default_target()]
