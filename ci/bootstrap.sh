@@ -38,10 +38,13 @@ if [ ! -f "$stamp" ] || ! cmp -s "$req" "$stamp"; then
   cp "$req" "$stamp"
 fi
 
-# numpy's wheel, kept for ci/packages.sh's fresh virtual environment, so
-# that the test run reaches PyPI only here, at its start.
+# Wheels kept for ci/packages.sh's fresh virtual environments (numpy) and
+# their isolated builds (the build backend, scikit-build-core, and what it
+# needs), so that the test run reaches PyPI only here, at its start.
 wheels="$venv/wheels"
-numpy_req="$(grep -E '^numpy==' "$req")"
-if ! ls "$wheels"/numpy-"${numpy_req#numpy==}"-*.whl >/dev/null 2>&1; then
-  "$venv/bin/python" -m pip download -q --no-deps --only-binary=:all: -d "$wheels" "$numpy_req"
-fi
+for name in numpy scikit-build-core packaging pathspec; do
+  pin="$(grep -iE "^${name}==" "$req")"
+  if ! ls "$wheels"/"$(echo "$name" | tr - _)"-"${pin#*==}"-*.whl >/dev/null 2>&1; then
+    "$venv/bin/python" -m pip download -q --no-deps --only-binary=:all: -d "$wheels" "$pin"
+  fi
+done

@@ -61,6 +61,11 @@ if ml_dtypes is not None:
     _NP.update(bf16=ml_dtypes.bfloat16, fp8e4nv=ml_dtypes.float8_e4m3fn, fp8e5=ml_dtypes.float8_e5m2)
 
 
+class NoNumpyDtype(KeyError):
+    """A case needs numpy arrays of a type numpy lacks (bf16, fp8) without
+    ml_dtypes: the case is skipped, saying so."""
+
+
 def np_dtype(name):
     """The numpy dtype of a type named in any of tl's spellings ("i32", "int32", tl.int32)."""
     if name not in _NP:
@@ -69,7 +74,8 @@ def np_dtype(name):
         except TypeError:
             pass
     if name not in _NP:
-        raise KeyError("no numpy dtype for %s (ml_dtypes is needed for bf16 and fp8)" % name)
+        raise NoNumpyDtype("no numpy dtype for %s (ml_dtypes is needed for bf16 and fp8: pip install ml_dtypes, "
+                           "or tessera[conformance])" % name)
     return np.dtype(_NP[name])
 
 
@@ -431,6 +437,8 @@ def run_case(case, dtype, target, seed):
         message = _run(case, dtype, target, seed)
         if message:
             status = "fail"
+    except NoNumpyDtype as e:
+        status, message = "skip", e.args[0]
     except Exception as e:  # noqa: BLE001  (any failure is a result)
         status = "fail"
         message = "%s: %s" % (type(e).__name__, e) if isinstance(e, (_C.TesseraError, AssertionError)) else \

@@ -106,7 +106,7 @@ struct CompileOptions {
       cl::value_desc("T[@ARCH]"), cl::cat(compileCategory)};
 };
 
-static std::string versionLine() { return "tessera 0.1.0 (LLVM " + targets::llvmVersion() + ")"; }
+static std::string versionLine() { return "tessera " TESSERA_VERSION_STRING " (LLVM " + targets::llvmVersion() + ")"; }
 
 static bool isHelp(const char *a) { return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0; }
 
@@ -389,7 +389,7 @@ static std::string runsOn(const targets::TargetFlavour &f) {
 // `tessera targets`: the registry's rows and whether this build has each
 // one's code generator.
 static int printTargets() {
-  std::printf("Tessera 0.1.0, LLVM %s\n", targets::llvmVersion().c_str());
+  std::printf("Tessera " TESSERA_VERSION_STRING ", LLVM %s\n", targets::llvmVersion().c_str());
   for (const targets::BackendStatus &b : targets::availableBackends()) {
     const targets::TargetRow &row = *b.row;
     std::printf("\n%-8s %s: %s\n", row.name, b.generator.c_str(),
