@@ -29,7 +29,17 @@ def _normalize_device(device):
 
 
 class Array:
-    """A C-contiguous array in a device's memory."""
+    """A C-contiguous array in a device's memory: ``Array(shape,
+    dtype="float32", device=None)`` allocates one, uninitialized (as
+    tessera.empty). `shape` is an int or a tuple of ints; `dtype` anything
+    numpy.dtype takes, or "bfloat16", "float8_e4m3fn", "float8_e5m2" (with
+    ml_dtypes installed); `device` "cpu", "cuda", "cuda:N", "hip:N"... (None:
+    the device of tessera.default_target()). A negative dimension raises
+    ValueError.
+
+    Attributes: shape, dtype (a numpy dtype), device (its name: "cpu",
+    "cuda:0"), size, nbytes, ndim and is_cuda. The memory is freed with the
+    array."""
 
     def __init__(self, shape, dtype="float32", device=None):
         if isinstance(shape, int):
@@ -52,6 +62,7 @@ class Array:
     is_cuda = property(lambda self: self._dlpack_device[0] == _dlpack.CUDA)
 
     def data_ptr(self):
+        """The address of the first element, as a kernel takes it."""
         return self._buffer.ptr
 
     def __repr__(self):
@@ -65,6 +76,9 @@ class Array:
     # ---- copies
 
     def copy_from_numpy(self, arr):
+        """Copies a numpy array (or anything numpy.asarray takes), converted
+        to this array's dtype, into this array; the shapes must be equal
+        (ValueError). Returns this array."""
         import numpy as np
         arr = np.ascontiguousarray(arr, dtype=self.dtype)
         if arr.shape != self.shape:
@@ -129,6 +143,7 @@ def empty(shape, dtype="float32", device=None):
 
 
 def zeros(shape, dtype="float32", device=None):
+    """An array of zeros on `device` (as empty(), then zeroed from the host)."""
     import numpy as np
     a = Array(shape, dtype, device)
     return a.copy_from_numpy(np.zeros(a.shape, a.dtype))

@@ -37,7 +37,10 @@ def _type_name(dtype):
 
 class TensorWrapper:
     """A tensor's memory seen as elements of `dtype` (a tl.dtype of the
-    tensor's element size)."""
+    tensor's element size; a TypeError otherwise): a kernel takes it as a
+    pointer to `dtype`. `base` is the tensor; data_ptr(), stride(), size(),
+    numel(), cpu(), to(), clone(), copy_() and the like are answered by it,
+    those returning a tensor wrapped again."""
 
     def __init__(self, base, dtype):
         if not isinstance(dtype, tl.dtype):

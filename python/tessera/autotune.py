@@ -18,7 +18,12 @@ from .jit import KernelInterface
 
 
 class Config:
-    """Meta-parameters (constexpr values) plus launch options for one run."""
+    """One configuration of an autotuned kernel: `kwargs` maps constexpr
+    parameters to their values, and num_warps, num_stages, num_ctas and
+    maxnreg are the launch options it runs with (None leaves an option to
+    the launch). pre_hook, when given, is called with the launch's arguments
+    by name (this configuration's values included) before each run of it.
+    ir_override (Triton's IR files) raises NotImplementedError."""
 
     def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, ir_override=None):
         if ir_override is not None:
@@ -29,6 +34,8 @@ class Config:
         self.maxnreg, self.pre_hook, self.ir_override = maxnreg, pre_hook, None
 
     def all_kwargs(self):
+        """The keyword arguments a launch with this configuration passes:
+        `kwargs` and the options that are not None."""
         options = (("num_warps", self.num_warps), ("num_ctas", self.num_ctas), ("num_stages", self.num_stages),
                    ("maxnreg", self.maxnreg))
         return {**self.kwargs, **{k: v for k, v in options if v is not None}}
@@ -76,7 +83,10 @@ class Autotuner(_Wrapper):
     dtype of every argument that has one, as Triton builds it) to the best
     Config; `pre_hook(nargs, reset_only=False)` and `post_hook(nargs,
     exception)` zero `reset_to_zero` and restore `restore_value` around each
-    timed run unless the user gave hooks."""
+    timed run unless the user gave hooks. After a launch, `best_config` is
+    the configuration it ran, and `configs_timings` (config -> [median, p20,
+    p80] ms), `bench_time` (seconds) tell of the last tuning;
+    TRITON_PRINT_AUTOTUNING=1 prints each tuning's result."""
 
     def __init__(self, fn, arg_names, configs, key, reset_to_zero, restore_value, pre_hook=None, post_hook=None,
                  prune_configs_by=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None,
@@ -194,6 +204,13 @@ class Autotuner(_Wrapper):
             list(pool.map(compile_one, configs))
 
     def run(self, *args, **kwargs):
+        """Launches the kernel with the best configuration for these
+        arguments (``kernel[grid](...)`` calls it with grid=). The first
+        launch with a new key compiles the configurations prune_configs
+        keeps, side by side, then times each with do_bench and keeps the
+        fastest in `cache`; a configuration that is out of resources or fails
+        a tl.static_assert is skipped. With one configuration nothing is
+        timed. Returns what the kernel's run returns."""
         if kwargs.pop("warmup", False):
             return self._warmup_run(args, kwargs)
         self.nargs = dict(zip(self.arg_names, args))
@@ -240,7 +257,28 @@ def _median(t):
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None,
              post_hook=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None, cache_results=False):
-    """Triton's @autotune: picks the fastest of `configs` per value of `key`."""
+    """Triton's @autotune: picks the fastest of `configs` (Config objects)
+    per value of `key`, and launches it.
+
+        @tessera.autotune(configs=[tessera.Config({"BLOCK": 256}, num_warps=4),
+                                   tessera.Config({"BLOCK": 1024}, num_warps=8)], key=["n"])
+        @tessera.jit
+        def kernel(x_ptr, n, BLOCK: tl.constexpr): ...
+
+    key names the arguments whose values, with the dtype of every argument
+    that has one, select an entry of the cache: a new combination tunes
+    again. prune_configs_by: a dict of early_config_prune(configs, nargs,
+    **kwargs) -> configs, and a perf_model (called with the arguments and a
+    configuration's values by name, returning a predicted time) with top_k
+    (a count, or a fraction of the configurations) keeping the best.
+    reset_to_zero and restore_value name arguments zeroed, and saved and
+    restored, around each timed run (for kernels that accumulate into their
+    outputs); pre_hook(nargs, reset_only) and post_hook(nargs, exception)
+    replace that handling. warmup and rep are the ms do_bench spends on each
+    configuration (25 and 100 when None); do_bench(fn, quantiles) replaces
+    the timing. use_cuda_graph and cache_results are kept and change
+    nothing. Returns a decorator that makes an Autotuner of a JITFunction
+    (or of a Heuristics)."""
     def decorator(fn):
         return Autotuner(fn, fn.arg_names, configs, key, reset_to_zero, restore_value, pre_hook=pre_hook,
                          post_hook=post_hook, prune_configs_by=prune_configs_by, warmup=warmup, rep=rep,
@@ -262,6 +300,9 @@ class Heuristics(_Wrapper):
         return kwargs
 
     def run(self, *args, **kwargs):
+        """Launches the kernel with each rule's value added to the keyword
+        arguments (``kernel[grid](...)`` calls it with grid=); returns what
+        the kernel's run returns."""
         if kwargs.pop("warmup", False):
             return self._warmup_run(args, kwargs)
         return self.fn.run(*args, **self._with_values(args, kwargs))
@@ -272,7 +313,17 @@ class Heuristics(_Wrapper):
 
 
 def heuristics(values):
-    """Triton's @heuristics: constexpr values computed from the arguments."""
+    """Triton's @heuristics: constexpr values computed from the arguments.
+    `values` maps parameter names to rules, each a function of the launch's
+    arguments by name (with the values of the rules before it) whose result
+    is passed as that parameter.
+
+        @tessera.heuristics({"BLOCK": lambda args: tessera.next_power_of_2(args["n"])})
+        @tessera.jit
+        def kernel(x_ptr, n, BLOCK: tl.constexpr): ...
+
+    Returns a decorator that makes a Heuristics of a JITFunction (or of an
+    Autotuner)."""
     def decorator(fn):
         return Heuristics(fn, fn.arg_names, values)
     return decorator

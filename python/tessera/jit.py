@@ -526,6 +526,19 @@ class KernelInterface:
 
 
 class JITFunction(KernelInterface):
+    """A kernel: what ``@tessera.jit`` makes of a Python function. Launch it
+    with ``kernel[grid](*args, **options)``; calling it as a function raises
+    RuntimeError, except from a kernel the interpreter runs, where it is a
+    call of the @jit function.
+
+    Its attributes, as Triton's JITFunction has them: `fn` (the Python
+    function), `arg_names` (the parameters in order), `signature`
+    (inspect.Signature), `constexpr_names` (the parameters annotated
+    tl.constexpr), `do_not_specialize` (parameter names), `debug` (the
+    checked mode: True, False, or None to let TESSERA_DEBUG decide),
+    `pre_run_hooks`, `launch_metadata`, `version` and `noinline` (as jit()
+    was given them), and `cache`: specialization key -> compiled kernel, one
+    entry per specialization compiled in this process."""
     __tessera_wrapper__ = True
 
     def __init__(self, fn, target=None, do_not_specialize=(), debug=None):
@@ -568,6 +581,9 @@ class JITFunction(KernelInterface):
 
     @property
     def target(self):
+        """The target @jit(target=...) named, or None: each launch compiles
+        for its arguments' device. Setting it makes later launches compile
+        for the new target."""
         return self._target
 
     @target.setter
@@ -580,6 +596,12 @@ class JITFunction(KernelInterface):
             self._fast.clear()
 
     def __getitem__(self, grid):
+        """``kernel[grid]``: the launch on `grid`, to call with the kernel's
+        arguments; ``kernel[grid](*args, **options)`` is
+        ``kernel.run(*args, grid=grid, warmup=False, **options)``. `grid` is
+        an int, a tuple of 1 to 3 ints (y and z at most 65535), or a function
+        of the arguments (a dict of every parameter by name, defaults
+        applied) returning one."""
         # _launch.py replaces this with the same test and result in C
         # (_tessera_launch.Subscript) once the extension is loaded.
         fast = self._fast
@@ -771,6 +793,9 @@ class JITFunction(KernelInterface):
         if found is not kernel:
             raise TypeError("these arguments specialize '%s' differently from the arguments it was compiled for; "
                             "launch the @jit function to compile for them" % self.__name__)
+        if interpreter.active(self._target):  # TRITON_INTERPRET: the compiled kernel's launch runs interpreted too
+            interpreter.launch(self, grid, args, kwargs)
+            return kernel
         stream = _current_stream(device)
         if checked:
             return self._run_checked(kernel, grid, bound, signature, values, device, stream)
@@ -818,6 +843,40 @@ class JITFunction(KernelInterface):
 
     def run(self, *args, grid, warmup=False, num_warps=None, num_stages=None, debug=None, enable_fp_fusion=None,
             maxnreg=None, enable_reflect_ftz=None, **kwargs):
+        """Launches the kernel on `grid` with these arguments (what
+        ``kernel[grid](...)`` calls) and returns the compiled kernel it ran,
+        or None when the interpreter ran it.
+
+        The first launch of a specialization compiles the kernel, or finds
+        it in the on-disk cache; later ones launch it directly. The
+        specialization is the arguments' types, which pointers are 16-byte
+        aligned and which integers are 1 or multiples of 16 (not for
+        do_not_specialize parameters), the constexpr values, num_warps,
+        num_stages, the target and the device. Without @jit(target=...), the
+        pointer arguments' device picks the target (no pointers: the host
+        CPU). The kernel runs on
+        torch's current stream of that device when torch has one, else on
+        the device's default stream; on the host the launch returns when the
+        kernel has finished. With a target whose registry entry stages host
+        arrays (Vulkan, Level Zero), numpy arrays are copied to the device
+        and back.
+
+        num_warps (a power of 2; None: the compiler's choice) and num_stages
+        are Triton's options. debug=True runs this launch in the checked
+        mode, where the first access outside an argument's buffer raises
+        OutOfBoundsError and the first signed integer overflow
+        IntegerOverflowError (None: the decorator's debug, else
+        TESSERA_DEBUG). enable_fp_fusion, maxnreg
+        and enable_reflect_ftz change the generated code as Triton's do;
+        num_ctas, launch_cooperative_grid, launch_pdl and extern_libs are
+        accepted and change nothing. warmup=True compiles without launching
+        (warmup()). Each pre-run hook is called with the arguments first;
+        any other keyword is a kernel argument.
+
+        Raises TypeError for arguments the kernel does not take or cannot
+        be passed, CompilationError (located in the kernel's file) when it
+        does not compile, TesseraError when the arguments are on different
+        devices, and DeviceAssertionError when a tl.device_assert fails."""
         if warmup:  # Triton's run(..., warmup=True): compile, launch nothing
             return self.warmup(*args, grid=grid, num_warps=num_warps, num_stages=num_stages, debug=debug,
                                enable_fp_fusion=enable_fp_fusion, maxnreg=maxnreg,
@@ -985,7 +1044,9 @@ class JITFunction(KernelInterface):
 
     @property
     def params(self):
-        """One KernelParam per parameter, as Triton's JITFunction.params."""
+        """One KernelParam per parameter, as Triton's JITFunction.params: its
+        num, name, annotation, is_constexpr, is_const, default, has_default
+        and do_not_specialize."""
         return [KernelParam(i, p, p.name in self.do_not_specialize or i in self.do_not_specialize,
                             p.name in self.do_not_specialize_on_alignment)
                 for i, p in enumerate(self.signature.parameters.values())]
@@ -1152,7 +1213,12 @@ class BoundConstexprFunction:
 
 
 def constexpr_function(fn):
-    """Marks a Python function as callable from kernels at compile time."""
+    """Marks a Python function as callable from kernels at compile time
+    (Triton's @constexpr_function): a kernel's call runs it in Python while
+    compiling, with its compile-time arguments (numbers, strings, dtypes,
+    tuples), and its result is a tl.constexpr value. Editing the function
+    changes the kernels' cache key. Returns a ConstexprFunction; TypeError
+    when `fn` is not callable."""
     if not callable(fn):
         raise TypeError("constexpr_function() takes a function, not %r" % (fn,))
     return ConstexprFunction(fn)
@@ -1179,9 +1245,18 @@ _C.constexpr_function_runner = _run_constexpr_function
 
 def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, launch_metadata=None, version=None,
         do_not_specialize_on_alignment=(), noinline=None, **unknown):
-    """``@tessera.jit`` or ``@tessera.jit(target=..., do_not_specialize=[...])``, where
-    target is a name of the target registry (``tessera targets`` lists them);
-    without a target, each launch compiles for its arguments' device.
+    """Makes a Python function a kernel, a JITFunction: ``@tessera.jit`` or
+    ``@tessera.jit(target=..., do_not_specialize=[...], debug=...)``.
+
+    target is a name of the target registry (``tessera targets`` lists them
+    with their aliases, such as "cuda"), or "interpreter"; without a target,
+    each launch compiles for its arguments' device. do_not_specialize names
+    parameters (by name or index) whose values are not specialized on
+    (integers equal to 1 or multiples of 16, 16-byte aligned pointers), so
+    that new values do not compile new kernels. debug=True runs every
+    launch in the checked mode (None: TESSERA_DEBUG decides; a launch's own
+    debug= comes first).
+
     repr: Triton's kernel naming, a function of a Specialization
     (signature: parameter -> type, constants: parameter -> value) giving
     each compiled kernel's `name`. launch_metadata(grid, kernel, args)

@@ -107,8 +107,9 @@ def _clock():
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
     """Runs `fn` for about `warmup` ms, then about `rep` ms, and returns the
     time per call in ms on the active device: the `return_mode` statistic
-    ("min", "max", "mean", "median", "all"), or the list of `quantiles`
-    when given."""
+    ("min", "max", "mean", "median", or "all": every time), or the list of
+    `quantiles` when given (a single number for one quantile).
+    grad_to_none: tensors whose .grad is set to None before each call."""
     assert return_mode in ("min", "max", "mean", "median", "all")
     clock = _clock()
     fn()
@@ -129,7 +130,10 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
 
 
 def assert_close(x, y, atol=None, rtol=None, err_msg=""):
-    """numpy.testing.assert_allclose with Triton's default tolerances."""
+    """numpy.testing.assert_allclose with Triton's default tolerances: `x`
+    and `y` (anything numpy.asarray takes, compared as float64) must agree
+    within atol + rtol * |y| elementwise, atol 1e-2 and rtol 0 when None;
+    else AssertionError, with `err_msg`."""
     import numpy as np
     atol = 1e-2 if atol is None else atol
     rtol = 0.0 if rtol is None else rtol
@@ -162,7 +166,8 @@ class Benchmark:
 
 class Report:
     """What perf_report makes of a function: `.run(print_data=, show_plots=,
-    save_path=, return_df=)` measures every benchmark."""
+    save_path=, return_df=)` measures every benchmark. `Mark` is Triton's
+    name for it."""
 
     def __init__(self, fn, benchmarks):
         self.fn, self.benchmarks = fn, benchmarks
@@ -223,6 +228,12 @@ class Report:
         plt.close(fig)
 
     def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **kwargs):
+        """Measures every benchmark (fn once per x value and line, with
+        `kwargs` passed on) and prints its table (print_data), plots it with
+        matplotlib when that is installed (show_plots, or into
+        save_path/<plot_name>.png), writes save_path/<plot_name>.csv, and
+        with return_df returns the rows: a pandas DataFrame per benchmark (a
+        list of dicts without pandas), one for a single Benchmark."""
         single = isinstance(self.benchmarks, Benchmark)
         results = []
         for bench in [self.benchmarks] if single else self.benchmarks:

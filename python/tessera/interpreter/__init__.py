@@ -41,7 +41,9 @@ _forced = [0]
 
 @contextlib.contextmanager
 def enabled():
-    """Every kernel launched inside the block runs in the interpreter."""
+    """A context manager: every kernel launched inside ``with
+    tessera.interpreter.enabled():``, from any thread, runs in the
+    interpreter; blocks may nest."""
     _forced[0] += 1
     try:
         yield

@@ -1,11 +1,12 @@
 """tessera.language (``tl``): the kernel language's names on the Python side.
 
-Kernels are compiled from their source by the C++ frontend; Python never runs
-a kernel body. This module exists so that ``import tessera.language as tl``
-works, annotations such as ``BLOCK: tl.constexpr`` evaluate, dtypes can be
-passed and compared (``tl.float16``), and every builtin name a kernel uses
-resolves in the kernel's globals. The builtins are stubs that explain this if
-called from plain Python.
+Kernels are compiled from their source by the C++ frontend; Python runs a
+kernel body only in the interpreter (tessera.interpreter). This module exists
+so that ``import tessera.language as tl`` works, annotations such as
+``BLOCK: tl.constexpr`` evaluate, dtypes can be passed and compared
+(``tl.float16``), and every builtin name a kernel uses resolves in the
+kernel's globals. The builtins are stubs that explain this if called from
+plain Python.
 
 Layer 0, binding (python/tessera/__init__.py lists the layers).
 """

@@ -122,8 +122,11 @@ def _node_in(sid, session):
 
 
 def start(name=None, *, context="shadow", data="tree", backend=None, mode=None, hook=None):
-    """Starts a session recording into `name`.hatchet (default "proton");
-    hook="triton" records each kernel's launch_metadata. Returns its id."""
+    """Starts a session recording into `name`.hatchet (default "proton"),
+    written at finalize(); hook="triton" records each kernel's
+    launch_metadata. Returns the session's id. data must be "tree" and hook
+    None or "triton" (ValueError otherwise); proton's context, backend and
+    mode are accepted and change nothing."""
     global _next_id
     if hook not in (None, "triton"):
         raise ValueError("tessera.profiler.start: hook must be None or 'triton', not %r" % (hook,))
@@ -180,6 +183,9 @@ def _total_children(root):
 
 
 def enter_scope(name, *, triton_op=False, metrics=None):
+    """Opens a scope named `name` in every active session, inside the
+    innermost open one, with `metrics` (a dict) to add when it closes; what
+    `with scope(name, metrics):` does on entry. triton_op changes nothing."""
     opened = {}
     for sid, s in _active():
         node = _node_in(sid, s).child(name)
@@ -188,6 +194,9 @@ def enter_scope(name, *, triton_op=False, metrics=None):
 
 
 def exit_scope(name=None, **kwargs):
+    """Closes the innermost open scope, adding its time and metrics; a
+    RuntimeError when no scope is open or `name` is not the innermost
+    one's."""
     if not _stack:
         raise RuntimeError("tessera.profiler.exit_scope without an open scope")
     scope_name, metrics, opened = _stack.pop()

@@ -20,6 +20,10 @@ import sys
 from .. import _C, _targets
 
 GPUTarget = collections.namedtuple("GPUTarget", "backend arch warp_size")
+GPUTarget.__doc__ = """What kernels compile for, as Triton's GPUTarget: `backend` a target
+name or alias ("cuda", "hip", "cpu"...), `arch` Triton's architecture (90
+or "sm_90"; "gfx942"), `warp_size` the threads of a warp (32, 64; 1 on the
+host)."""
 _PROPERTIES = ("multiprocessor_count", "max_shared_mem", "max_num_regs", "warpSize", "sm_clock_rate",
                "mem_clock_rate", "mem_bus_width")
 
@@ -75,6 +79,10 @@ class DriverBase(abc.ABC):
 
 
 class _ActiveDriver(DriverBase):
+    """Tessera's driver, `driver.active` unless set_active replaced it: the
+    active device is torch's current CUDA device when torch has one, else
+    the device of tessera.default_target()."""
+
     def __init__(self):
         self.utils = _Utils(self)
 
@@ -95,6 +103,7 @@ class _ActiveDriver(DriverBase):
         return torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int, device=self.get_active_torch_device())
 
     def clear_cache(self, cache):
+        """Zeroes the buffer get_empty_cache_for_benchmark made."""
         cache.zero_()
 
     def _backend(self):
@@ -104,13 +113,17 @@ class _ActiveDriver(DriverBase):
 
     @classmethod
     def is_active(cls):
+        """True: Tessera's runtime answers for every device."""
         return True
 
     def get_current_device(self):
+        """The active device's index: torch's current CUDA device, else 0."""
         torch = _torch_cuda()
         return torch.cuda.current_device() if torch is not None else 0
 
     def get_active_torch_device(self):
+        """torch.device("cuda", index) when torch has a GPU, else
+        torch.device("cpu"); the string "cpu" without torch."""
         torch = _torch_cuda()
         if torch is not None:
             return torch.device("cuda", torch.cuda.current_device())
@@ -121,7 +134,8 @@ class _ActiveDriver(DriverBase):
             return "cpu"
 
     def get_current_target(self):
-        """GPUTarget("cuda", 90, 32) on an H200 (arch: the compute
+        """The GPUTarget kernels compile for on the active device:
+        GPUTarget("cuda", 90, 32) on an H200 (arch: the compute
         capability as a number, as Triton gives it, where the target's
         architectures have the registry's arch_prefix, "sm_"; else the
         device's architecture, "gfx942"); ("cpu", "cpu", 1) on the CPU: the
@@ -141,6 +155,9 @@ class _ActiveDriver(DriverBase):
         return GPUTarget(flavour.triton_backend, arch or flavour.triton_backend, warp)
 
     def get_current_stream(self, device=None):
+        """torch's current CUDA stream on `device` (None: the current
+        device) as its native handle; 0 (the default stream) without a torch
+        GPU."""
         torch = _torch_cuda()
         if torch is None:
             return 0
@@ -159,18 +176,23 @@ class DriverConfig:
 
     @property
     def default(self):
+        """Tessera's driver."""
         return self._default
 
     @property
     def active(self):
+        """The driver set_active set, else the default."""
         return self._active if self._active is not None else self._default
 
     def set_active(self, driver):
+        """Makes `driver` (a DriverBase) the active one, and this module's
+        `active` with it; None returns to the default."""
         global active
         self._active = driver
         active = self.active
 
     def reset_active(self):
+        """Makes the default driver the active one again."""
         self.set_active(None)
 
 

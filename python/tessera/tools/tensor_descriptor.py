@@ -24,6 +24,12 @@ __all__ = ["TensorDescriptor"]
 
 @dataclass
 class TensorDescriptor:
+    """A block-wise view of a tensor for a kernel argument (Triton's):
+    `base` the tensor, `shape` and `strides` (in elements) of the view,
+    `block_shape` the block each load or store moves, and `padding` for
+    elements out of bounds ("zero" only). The last stride must be 1 and
+    each block dimension a power of two (ValueError otherwise);
+    from_tensor() describes a whole tensor."""
     base: Any
     shape: List[int]
     strides: List[int]
