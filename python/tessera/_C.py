@@ -431,8 +431,15 @@ class Kernel:
     @property
     def n_regs(self):
         """Registers per thread, as the driver reports them (Triton's
-        CompiledKernel.n_regs); 0 on the host."""
-        return self.attribute("num_regs")
+        CompiledKernel.n_regs). On the host, where a program runs alone on a
+        core, its warps' shares of the core's vector registers
+        (max_num_regs // num_warps), so that Triton's occupancy arithmetic
+        counts one program per core."""
+        regs = self.attribute("num_regs")
+        if regs == 0 and library().tessera_device_backend(self.device) == b"host":
+            warps = getattr(self.metadata, "num_warps", None) or 1
+            regs = max(1, device_attribute(self.device, "max_num_regs") // warps)
+        return regs
 
     @property
     def n_spills(self):

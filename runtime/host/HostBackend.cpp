@@ -85,6 +85,16 @@ std::string cpuModelName() {
 
 // [offset, offset + bytes) inside a buffer of `size`, without overflow.
 
+int64_t vectorRegisterLanes() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) return 32 * 16;
+  if (__builtin_cpu_supports("avx")) return 16 * 8;
+  return 16 * 4;
+#else
+  return 32 * 4;  // AArch64's 32 NEON registers
+#endif
+}
+
 class HostDevice final : public Device {
 public:
   HostDevice() : defaultStream_(*this) {}
@@ -97,6 +107,11 @@ public:
   Status attribute(std::string_view name, int64_t &value) const override {
     if (name == "multiprocessor_count") value = std::max(1u, std::thread::hardware_concurrency());
     else if (name == "warpSize") value = 1;
+    // A core's vector registers in 32-bit lanes: with a program's warps
+    // sharing them (tessera.Kernel.n_regs on the host), Triton's occupancy
+    // arithmetic (registers per SM / registers per program) counts one
+    // program per core, as the host runs them.
+    else if (name == "max_num_regs") value = vectorRegisterLanes();
     // A program's tiles live on its thread's stack, or past a budget in a
     // per-thread heap area: what bounds them is memory, shared by the threads.
     else if (name == "max_shared_mem")

@@ -1,6 +1,7 @@
 #include "targets/cpu/CpuTarget.h"
 
 #include "targets/cpu/Lowering.h"
+#include "targets/cpu/StackFrames.h"
 #include "targets/llvm/Codegen.h"
 #include "targets/llvm/Lld.h"
 
@@ -48,6 +49,8 @@ const HostMachine &host() {
 std::unique_ptr<llvm::TargetMachine> makeMachine(int optLevel) {
   const HostMachine &h = host();
   llvm::TargetOptions opts;
+  // The frames' sizes: a kernel's shared memory on the host (StackFrames.h).
+  opts.EmitStackSizeSection = true;
   auto level = optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
                : optLevel == 1 ? llvm::CodeGenOptLevel::Less : llvm::CodeGenOptLevel::None;
@@ -111,6 +114,9 @@ public:
       return false;
     }
     timer.mark("codegen");
+    // A program's tiles live in its thread's stack frame: what Triton's
+    // occupancy arithmetic reads as the kernel's shared memory.
+    out.sharedMemoryBytes = largestStackFrame(object);
     // libmvec and libm provide the vector and scalar math functions.
     bool ok = llvmgen::linkSharedObject(object, {"--as-needed", "-L/usr/lib/x86_64-linux-gnu",
                                                        "-L/lib/x86_64-linux-gnu", "-lmvec", "-lm"},

@@ -348,3 +348,43 @@ def test_argument_errors_name_the_kernel():
         needs_n[(1,)](np.zeros(4, np.float32), BLOCK=4)
     with pytest.raises(TypeError, match=r"^needs_n\(\): too many positional arguments$"):
         needs_n[(1,)](np.zeros(4, np.float32), 4, 8, 9)
+
+
+def test_occupancy_from_warmup_then_an_interpreted_launch_under_TRITON_INTERPRET(tmp_path):
+    # Triton's tutorial 02 sizes a persistent grid from warmup()'s kernel
+    # (n_regs, metadata.shared) and the device's properties, then launches
+    # that kernel: under TRITON_INTERPRET the launch runs in the interpreter.
+    script = """
+        import tessera.compat; tessera.compat.install()
+        import numpy as np, torch, triton, triton.language as tl
+        from triton.runtime import driver
+
+        @triton.jit
+        def softmax_kernel(out_ptr, in_ptr, stride, n_rows, n_cols, BLOCK: tl.constexpr):
+            for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+                cols = tl.arange(0, BLOCK)
+                x = tl.load(in_ptr + row * stride + cols, mask=cols < n_cols, other=-float("inf"))
+                e = tl.exp(x - tl.max(x, axis=0))
+                if row == 0:
+                    print("row 0 sum", tl.sum(e, axis=0) > 0)
+                tl.store(out_ptr + row * stride + cols, e / tl.sum(e, axis=0), mask=cols < n_cols)
+
+        device = driver.active.get_active_torch_device()
+        props = driver.active.utils.get_device_properties(device.index)
+        x = torch.randn(37, 100, device=device)
+        y = torch.full_like(x, float("nan"))
+        num_warps = 8
+        kernel = softmax_kernel.warmup(y, x, x.stride(0), 37, 100, BLOCK=128, num_warps=num_warps, grid=(1,))
+        kernel._init_handles()
+        occupancy = props["max_num_regs"] // (kernel.n_regs * props["warpSize"] * num_warps)
+        occupancy = min(occupancy, props["max_shared_mem"] // kernel.metadata.shared)
+        programs = min(props["multiprocessor_count"] * occupancy, 37)
+        kernel[(programs, 1, 1)](y, x, x.stride(0), 37, 100, 128)
+        torch.testing.assert_close(y, torch.softmax(x, dim=1))
+        print("programs", programs, "cores", props["multiprocessor_count"])
+    """
+    r = _run(script, env={"TRITON_INTERPRET": "1"}, path=tmp_path / "app.py")
+    assert r.returncode == 0, r.stderr
+    assert "row 0 sum True" in r.stdout  # Python's print of a tile: the interpreter ran it
+    cores = os.cpu_count()
+    assert "programs %d cores" % min(cores, 37) in r.stdout, r.stdout
