@@ -2,7 +2,9 @@
 tessera.language (tl), tl.math and libdevice, with its parameters as the
 frontend states them (a call with an unknown keyword makes a C++ builtin name
 its parameters; the functions written in the language take theirs from
-frontend/prelude.py).
+frontend/prelude.py), and its semantics from tools/language_semantics.py (a
+function without an entry there, or an entry without a function, stops both
+the rewrite and the check).
 
     python tools/language_reference.py           # rewrite the page (measures every row: ~20 s)
     python tools/language_reference.py --check   # exit 1 if the page is stale
@@ -27,6 +29,7 @@ from tessera.language.extra import libdevice  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import language_probes as probes  # noqa: E402
+import language_semantics as semantics  # noqa: E402
 
 
 def _prelude_signatures(file="prelude.py", prefix=""):
@@ -91,14 +94,48 @@ def measure(key):
     return " ".join(dtypes), "all" if targets == probes.TARGETS else " ".join(targets)
 
 
-def _rows(names, callee, prelude, cells):
+class SemanticsMismatch(Exception):
+    """tools/language_semantics.py and the page's functions disagree."""
+
+
+def documented():
+    """The page's function sections (as language_semantics.SECTIONS names
+    them) and the names each lists."""
+    return {"tl": sorted(tl._BUILTINS), "tl.math": sorted(tl_math.__all__), "libdevice": sorted(libdevice.__all__)}
+
+
+def semantics_problems(sections=None, entries=None):
+    """What keeps the semantics column from matching the page: a documented
+    function without an entry, an entry naming no function of its section,
+    or text a table cell cannot hold. Empty when they agree."""
+    sections = sections if sections is not None else documented()
+    entries = entries if entries is not None else semantics.SECTIONS
+    problems = []
+    for section in sorted(set(sections) | set(entries)):
+        names, texts = set(sections.get(section, ())), entries.get(section, {})
+        problems += ["%s.%s has no semantics entry" % (section, n) for n in sorted(names - set(texts))]
+        problems += ["the semantics entry %s.%s names no function of the page" % (section, n)
+                     for n in sorted(set(texts) - names)]
+        problems += ["the semantics entry %s.%s is empty or spans lines" % (section, n)
+                     for n, text in sorted(texts.items()) if not text.strip() or "\n" in text]
+    return problems
+
+
+def _cell(text):
+    return text.replace("|", "\\|")
+
+
+def _rows(names, callee, prelude, cells, texts):
     rows = []
     for name in names:
         signature = prelude.get(name) or _probe(callee % name) or "(...)"
         key = ("libdevice." if callee.startswith("libdevice") else "tl.") + name
         dtypes, targets = cells[key]
-        rows.append("| `%s%s` | %s | %s |" % (name, signature, dtypes, targets))
+        rows.append("| `%s%s` | %s | %s | %s |" % (name, signature, dtypes, targets, _cell(texts[name])))
     return rows
+
+
+HEADER = ["| function | dtypes | targets | semantics |", "| --- | --- | --- | --- |"]
 
 
 def keys():
@@ -124,7 +161,12 @@ def _resolves_in_kernels(name):
 
 
 def generate(cells=None):
-    """The page; `cells` (by row key) instead of measuring them anew."""
+    """The page; `cells` (by row key) instead of measuring them anew. Raises
+    SemanticsMismatch when tools/language_semantics.py disagrees with it."""
+    problems = semantics_problems()
+    if problems:
+        raise SemanticsMismatch("tools/language_semantics.py disagrees with the page's functions:\n  " +
+                                "\n  ".join(problems))
     cells = cells if cells is not None else measure_all()
     prelude = _prelude_signatures()
     names = [n for n in tl.__all__ if _resolves_in_kernels(n)]
@@ -143,18 +185,19 @@ def generate(cells=None):
         "The dtypes and targets are measured: a probe kernel per function (`tools/language_probes.py`)",
         "compiled with its input of each dtype (%s) on the cpu target, and at" % ", ".join(probes.DTYPES),
         "fp32 (else i32, else the first that compiles) for each target (%s; `all`: every one)." % ", ".join(probes.TARGETS),
+        "The semantics are what each function computes in Tessera, kept in `tools/language_semantics.py` (checked",
+        "against the frontend, the IR's contract in `ir/IR.h` and the targets; this page cannot be written or pass",
+        "its check while a function lacks an entry there or an entry names no function). Rules they all share:",
         "",
-        "## Functions (`tl.*`, %d)" % len(builtins),
-        "",
-        "| function | dtypes | targets |",
-        "| --- | --- | --- |",
     ]
-    lines += _rows(builtins, "tl.%s", prelude, cells)
-    lines += ["", "## `tl.math` (%d)" % len(tl_math.__all__), "", "| function | dtypes | targets |", "| --- | --- | --- |"]
-    lines += _rows(sorted(tl_math.__all__), "tl.math.%s", prelude, cells)
-    lines += ["", "## `libdevice` (`tl.extra.libdevice`, %d)" % len(libdevice.__all__), "",
-              "| function | dtypes | targets |", "| --- | --- | --- |"]
-    lines += _rows(sorted(libdevice.__all__), "libdevice.%s", _prelude_signatures("libdevice.py", "libdevice_"), cells)
+    lines += ["- " + rule for rule in semantics.COMMON]
+    lines += ["", "## Functions (`tl.*`, %d)" % len(builtins), ""] + HEADER
+    lines += _rows(builtins, "tl.%s", prelude, cells, semantics.TL)
+    lines += ["", "## `tl.math` (%d)" % len(tl_math.__all__), ""] + HEADER
+    lines += _rows(sorted(tl_math.__all__), "tl.math.%s", prelude, cells, semantics.MATH)
+    lines += ["", "## `libdevice` (`tl.extra.libdevice`, %d)" % len(libdevice.__all__), ""] + HEADER
+    lines += _rows(sorted(libdevice.__all__), "libdevice.%s", _prelude_signatures("libdevice.py", "libdevice_"), cells,
+                   semantics.LIBDEVICE)
     lines += ["", "## Types (%d)" % len(dtypes), "", "| dtype | signature name | bits |", "| --- | --- | --- |"]
     for n in dtypes:
         d = getattr(tl, n)
@@ -165,7 +208,11 @@ def generate(cells=None):
 
 
 def main(argv):
-    text = generate()
+    try:
+        text = generate()
+    except SemanticsMismatch as e:
+        print(e, file=sys.stderr)
+        return 1
     if "--check" in argv:
         current = open(PAGE).read() if os.path.exists(PAGE) else ""
         if current != text:
