@@ -97,3 +97,21 @@ def test_model_under_torch_compile_matches_eager(model, step, tmp_path):
     r = subprocess.run([sys.executable, str(path)], env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-6000:]
     assert int(r.stdout.split("KERNELS")[1].split()[0]) >= (8 if step == "forward" else 30), r.stdout
+
+
+def test_the_torch_compile_bench_reports_cold_warm_and_kernel_compile_times(tmp_path):
+    out = tmp_path / "bench.json"
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    r = subprocess.run([sys.executable, "-m", "tessera.bench.torch_compile", "--device", "cpu", "--model", "bert",
+                        "--step", "forward", "--steps", "2", "--json", str(out)], env=env, capture_output=True,
+                       text=True, timeout=900, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "no Triton column: Triton has no CPU target" in r.stdout
+    import json
+    (row,) = json.loads(out.read_text())["rows"]
+    cold, warm = row["cold"], row["warm"]
+    assert row["backend"] == "tessera" and cold["kernels"] >= 8 and cold["generated"] >= 8
+    assert 0 < cold["kernel_compile_s"] < cold["first_call_s"]
+    # The warm process finds Inductor's and Tessera's caches filled: nothing to compile.
+    assert warm["kernels"] == 0 or warm["kernel_compile_s"] < cold["kernel_compile_s"]
+    assert warm["first_call_s"] < cold["first_call_s"] and cold["step_ms"] > 0

@@ -1,0 +1,214 @@
+"""python -m tessera.bench.torch_compile [--device cuda] [--model gpt2,llama,bert]
+        [--mode default,max-autotune-no-cudagraphs] [--step forward,train] [--json F]
+
+torch.compile's warm-up and steady speed with its Triton kernels compiled by
+Tessera (tessera.compat) beside Inductor on Triton itself, in the same run:
+transformers models built from configs with random weights (no download).
+Each measurement is a fresh process: "cold" with fresh Inductor, Triton and
+Tessera caches, then "warm" with the caches the cold process filled. For
+each it reports the first call's time (the whole torch.compile warm-up), the
+part of it spent compiling kernels (time inside `triton.compile`, which
+Inductor calls once per kernel and configuration, whichever compiler is
+behind it; Inductor compiles in this process: compile_threads=1), the
+kernels compiled, and the steady step time (median of timed steps after
+the warm-up). On the CPU, Inductor's Triton backend (cpu_backend="triton")
+runs on Tessera only: Triton has no CPU target.
+
+Layer 4, api (python/tessera/__init__.py lists the layers)."""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+MODELS = {
+    # name: (constructor, small config for the CPU, larger for a GPU)
+    "gpt2": ("GPT2LMHeadModel", "GPT2Config",
+             dict(n_layer=2, n_head=4, n_embd=64, vocab_size=512, n_positions=128, bos_token_id=0, eos_token_id=0),
+             dict(n_layer=6, n_head=12, n_embd=768, vocab_size=32768, n_positions=1024, bos_token_id=0, eos_token_id=0)),
+    "llama": ("LlamaForCausalLM", "LlamaConfig",
+              dict(num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, hidden_size=64,
+                   intermediate_size=128, vocab_size=512, max_position_embeddings=128),
+              dict(num_hidden_layers=6, num_attention_heads=16, num_key_value_heads=4, hidden_size=1024,
+                   intermediate_size=2816, vocab_size=32768, max_position_embeddings=2048)),
+    "bert": ("BertForMaskedLM", "BertConfig",
+             dict(num_hidden_layers=2, num_attention_heads=4, hidden_size=64, intermediate_size=128, vocab_size=512,
+                  max_position_embeddings=128),
+             dict(num_hidden_layers=6, num_attention_heads=12, hidden_size=768, intermediate_size=3072,
+                  vocab_size=30522, max_position_embeddings=512)),
+}
+SHAPES = {"cpu": (2, 37), "cuda": (8, 512)}  # (batch, sequence)
+
+
+def worker(a):
+    """One measurement in this (fresh) process; prints one JSON line."""
+    if a.backend == "tessera":
+        import tessera.compat
+        tessera.compat.install()
+    import time
+
+    import torch
+    import torch._inductor.config as config
+    import transformers
+    import triton
+    from torch._inductor import metrics
+
+    config.compile_threads = 1
+    if a.device == "cpu":
+        config.cpu_backend = "triton"
+    compiling = {"seconds": 0.0, "calls": 0}
+    compile_kernel = triton.compile
+
+    def timed_compile(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return compile_kernel(*args, **kwargs)
+        finally:
+            compiling["seconds"] += time.perf_counter() - start
+            compiling["calls"] += 1
+
+    triton.compile = timed_compile
+    torch.manual_seed(0)
+    model_class, config_class, small, large = MODELS[a.model]
+    settings = small if a.device == "cpu" else large
+    model = getattr(transformers, model_class)(getattr(transformers, config_class)(**settings)).to(a.device)
+    vocab = settings["vocab_size"]
+    ids = torch.randint(0, vocab, SHAPES[a.device], device=a.device)
+    compiled = torch.compile(model, mode=None if a.mode == "default" else a.mode)
+    sync = torch.cuda.synchronize if a.device == "cuda" else (lambda: None)
+    if a.step == "forward":
+        model.eval()
+
+        def step():
+            with torch.no_grad():
+                return compiled(ids).logits
+    else:
+        model.train()
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+
+        def step():
+            loss = compiled(input_ids=ids, labels=ids).loss
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            return loss
+
+    start = time.perf_counter()
+    step()
+    sync()
+    first = time.perf_counter() - start
+    warmup_compile, kernels = compiling["seconds"], compiling["calls"]
+    for _ in range(3):
+        step()
+    sync()
+    times = []
+    for _ in range(a.steps):
+        start = time.perf_counter()
+        step()
+        sync()
+        times.append(time.perf_counter() - start)
+    print("RESULT " + json.dumps({"first_call_s": first, "kernel_compile_s": warmup_compile, "kernels": kernels,
+                                  "generated": metrics.generated_kernel_count,
+                                  "step_ms": 1e3 * statistics.median(times)}))
+
+
+def _measure(backend, model, mode, step, device, steps, caches):
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(caches, "inductor"),
+               TESSERA_CACHE_DIR=os.path.join(caches, "tessera"), TRITON_CACHE_DIR=os.path.join(caches, "triton"),
+               TRANSFORMERS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    command = [sys.executable, "-m", "tessera.bench.torch_compile", "--worker", "--backend", backend, "--model", model,
+               "--mode", mode, "--step", step, "--device", device, "--steps", str(steps)]
+    r = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1800)
+    line = next((x for x in r.stdout.splitlines() if x.startswith("RESULT ")), None)
+    if r.returncode or line is None:
+        tail = (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no output"]
+        return {"error": tail[0][:200]}
+    return json.loads(line[len("RESULT "):])
+
+
+def _triton_usable(device):
+    if device == "cpu":
+        return "Triton has no CPU target"
+    try:
+        import triton  # noqa: F401  (the real one: this process has not installed compat)
+    except ImportError as e:
+        return "no Triton: %s" % e
+    return None
+
+
+def main(argv=None, prog="python -m tessera.bench.torch_compile"):
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[1].replace("\n", " "))
+    p.add_argument("--device", default=None, help="cuda or cpu (default: cuda when torch sees a GPU, else cpu)")
+    p.add_argument("--model", default=",".join(MODELS), help="comma-separated: " + ", ".join(MODELS))
+    p.add_argument("--mode", default="default,max-autotune-no-cudagraphs",
+                   help="comma-separated torch.compile modes (default: both; on the CPU, default only)")
+    p.add_argument("--step", default="forward,train", help="comma-separated: forward, train (forward, backward, SGD)")
+    p.add_argument("--steps", type=int, default=20, help="timed steady steps (default 20)")
+    p.add_argument("--json", help="write the results as JSON here")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--backend", help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.worker:
+        return worker(a)
+    import torch
+    device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
+    models = a.model.split(",")
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        p.error("unknown model(s) %s (have: %s)" % (", ".join(unknown), ", ".join(MODELS)))
+    modes = a.mode.split(",")
+    if device == "cpu" and a.mode == p.get_default("mode"):
+        modes = ["default"]  # torch 2.11's max-autotune writes a broken benchmark module for CPU Triton kernels
+    why_not_triton = _triton_usable(device)
+    backends = ["tessera"] + ([] if why_not_triton else ["triton"])
+    print("torch.compile on %s: Tessera%s" % (device, " beside Triton" if not why_not_triton else
+                                             " (no Triton column: %s)" % why_not_triton))
+    header = "%-6s %-26s %-7s %-7s | %9s %9s %7s | %9s | %9s" % (
+        "model", "mode", "step", "backend", "cold s", "kernels s", "kernels", "warm s", "step ms")
+    print(header + "\n" + "-" * len(header))
+    rows = []
+    for model in models:
+        for mode in modes:
+            for step in a.step.split(","):
+                for backend in backends:
+                    with tempfile.TemporaryDirectory(prefix="tessera-bench-tc-") as caches:
+                        cold = _measure(backend, model, mode, step, device, a.steps, caches)
+                        warm = _measure(backend, model, mode, step, device, a.steps, caches) if "error" not in cold \
+                            else {"error": "not run"}
+                    rows.append(dict(model=model, mode=mode, step=step, backend=backend, cold=cold, warm=warm))
+                    if "error" in cold:
+                        print("%-6s %-26s %-7s %-7s | error: %s" % (model, mode, step, backend, cold["error"]))
+                        continue
+                    print("%-6s %-26s %-7s %-7s | %9.2f %9.2f %7d | %9s | %9.2f" % (
+                        model, mode, step, backend, cold["first_call_s"], cold["kernel_compile_s"], cold["kernels"],
+                        "%.2f" % warm["first_call_s"] if "error" not in warm else "error", cold["step_ms"]), flush=True)
+    _print_ratios(rows)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"device": device, "rows": rows}, f, indent=2)
+    return 1 if any("error" in r["cold"] for r in rows) else 0
+
+
+def _print_ratios(rows):
+    """Tessera / Triton for each measurement both ran."""
+    pairs = {}
+    for r in rows:
+        pairs.setdefault((r["model"], r["mode"], r["step"]), {})[r["backend"]] = r
+    lines = []
+    for key, by in pairs.items():
+        t, p = by.get("tessera"), by.get("triton")
+        if not t or not p or "error" in t["cold"] or "error" in p["cold"]:
+            continue
+        ratio = lambda f: "%.2fx" % (f(t) / f(p)) if f(p) else "-"
+        lines.append("%-6s %-26s %-7s | cold %s, kernel compiles %s, warm %s, step %s" % (
+            *key, ratio(lambda r: r["cold"]["first_call_s"]), ratio(lambda r: r["cold"]["kernel_compile_s"]),
+            ratio(lambda r: r["warm"].get("first_call_s", 0)), ratio(lambda r: r["cold"]["step_ms"])))
+    if lines:
+        print("\nTessera / Triton (below 1: Tessera takes less)")
+        print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
