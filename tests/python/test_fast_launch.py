@@ -276,7 +276,9 @@ def test_launched_kernels_carry_tritons_facts():
     assert (meta.name, meta.target, meta.num_warps, meta.debug) == ("copy", "cpu", 2, False)
     assert meta.threads_per_program == kernel.attribute("threads") == 1  # the host runs a program on one thread
     assert meta.shared == kernel.attribute("shared_bytes") >= 0
-    assert kernel.n_regs == 0 and kernel.n_spills == 0  # the host has no register budget to report
+    # A program runs alone on a core: its 2 warps share the core's vector registers (test_host_occupancy.py).
+    props = tessera.runtime.driver.active.utils.get_device_properties(0)
+    assert kernel.n_regs == props["max_num_regs"] // 2 and kernel.n_spills == 0
     with pytest.raises(tessera.TesseraError, match="no attribute 'regs'.*num_regs"):
         kernel.attribute("regs")
 
