@@ -232,6 +232,27 @@ void printExpr(std::string& out, const Expr* e) {
     out += ')';
     return;
   }
+  case ExprKind::JoinedStr: {
+    // (fstring "text" (format x !r (fstring ">5")) ...)
+    out += "(fstring";
+    for (const FStringPart& p : static_cast<const JoinedStrExpr*>(e)->parts) {
+      out += ' ';
+      if (!p.value) {
+        quote(out, p.literal);
+        continue;
+      }
+      out += "(format ";
+      printExpr(out, p.value.get());
+      if (p.conversion) out += std::string(" !") + p.conversion;
+      if (p.formatSpec) {
+        out += ' ';
+        printExpr(out, p.formatSpec.get());
+      }
+      out += ')';
+    }
+    out += ')';
+    return;
+  }
   }
 }
 

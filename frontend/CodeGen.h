@@ -162,6 +162,8 @@ private:
   SValue evalName(const NameExpr &e);
   SValue evalCall(const CallExpr &e);
   SValue evalSubscript(const SubscriptExpr &e);
+  // An f-string's text: its fields must be compile-time values (as Triton's).
+  std::string evalFString(const JoinedStrExpr &e);
 
   // Functions.
   SValue genFunctionBody(const FunctionDef &fn, Env env);

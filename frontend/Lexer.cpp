@@ -71,6 +71,7 @@ std::string_view tokSpelling(Tok kind) {
   case Tok::Int: return "integer literal";
   case Tok::Float: return "float literal";
   case Tok::String: return "string literal";
+  case Tok::FString: return "f-string literal";
 #define TESSERA_KW(name, spelling) case Tok::Kw##name: return spelling;
     TESSERA_KEYWORDS(TESSERA_KW)
 #undef TESSERA_KW
@@ -324,9 +325,8 @@ void Lexer::lexNumber() {
 }
 
 void Lexer::lexString(size_t start, std::string_view prefix) {
-  if (hasPrefixChar(prefix, 'f'))
-    diags_.error(loc(start), "f-strings are not supported");
-  else if (hasPrefixChar(prefix, 'b'))
+  if (hasPrefixChar(prefix, 'f')) return lexFString(start, prefix);
+  if (hasPrefixChar(prefix, 'b'))
     diags_.error(loc(start), "bytes literals are not supported");
   bool raw = hasPrefixChar(prefix, 'r');
   pos_ = start + prefix.size();
