@@ -1,9 +1,8 @@
 #include "frontend/AST.h"
 
-#include <charconv>
-#include <cmath>
+#include "frontend/PythonFormat.h"
+
 #include <cstdio>
-#include <cstdlib>
 
 namespace tessera::frontend {
 
@@ -78,39 +77,6 @@ void quote(std::string& out, std::string_view s) {
   out += '"';
 }
 
-// Python's repr: shortest round-trip digits, positional for exponents in
-// [-4, 16), scientific with a two-digit exponent otherwise.
-void printFloat(std::string& out, double v) {
-  if (std::isnan(v)) return void(out += "nan");
-  if (std::isinf(v)) return void(out += v < 0 ? "-inf" : "inf");
-  if (std::signbit(v)) {
-    out += '-';
-    v = -v;
-  }
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string_view s(buf, static_cast<size_t>(end - buf));
-  size_t e = s.find('e');
-  std::string digits;
-  for (char c : s.substr(0, e))
-    if (c != '.') digits += c;
-  int exp = std::atoi(std::string(s.substr(e + 1)).c_str());
-  if (exp < -4 || exp >= 16) {
-    out += digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    char ebuf[16];
-    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-    out += ebuf;
-  } else if (exp < 0) {
-    out += "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
-  } else {
-    auto intDigits = static_cast<size_t>(exp) + 1;
-    if (digits.size() < intDigits) digits.append(intDigits - digits.size(), '0');
-    std::string frac = digits.substr(intDigits);
-    out += digits.substr(0, intDigits) + "." + (frac.empty() ? "0" : frac);
-  }
-}
-
 bool isDotted(const Expr& e) {
   if (e.kind == ExprKind::Name) return true;
   auto* a = dynCast<AttributeExpr>(&e);
@@ -137,7 +103,7 @@ void printExpr(std::string& out, const Expr* e) {
   switch (e->kind) {
   case ExprKind::Name: out += static_cast<const NameExpr*>(e)->id; return;
   case ExprKind::Int: out += std::to_string(static_cast<const IntExpr*>(e)->value); return;
-  case ExprKind::Float: printFloat(out, static_cast<const FloatExpr*>(e)->value); return;
+  case ExprKind::Float: out += pythonFloatRepr(static_cast<const FloatExpr*>(e)->value); return;
   case ExprKind::Bool: out += static_cast<const BoolExpr*>(e)->value ? "True" : "False"; return;
   case ExprKind::NoneLit: out += "None"; return;
   case ExprKind::Str: quote(out, static_cast<const StrExpr*>(e)->value); return;
@@ -263,6 +229,27 @@ void printExpr(std::string& out, const Expr* e) {
     for (size_t i = 0; i < l->params.size(); ++i) out += (i ? " " : "") + l->params[i];
     out += ") ";
     printExpr(out, l->body.get());
+    out += ')';
+    return;
+  }
+  case ExprKind::JoinedStr: {
+    // (fstring "text" (format x !r (fstring ">5")) ...)
+    out += "(fstring";
+    for (const FStringPart& p : static_cast<const JoinedStrExpr*>(e)->parts) {
+      out += ' ';
+      if (!p.value) {
+        quote(out, p.literal);
+        continue;
+      }
+      out += "(format ";
+      printExpr(out, p.value.get());
+      if (p.conversion) out += std::string(" !") + p.conversion;
+      if (p.formatSpec) {
+        out += ' ';
+        printExpr(out, p.formatSpec.get());
+      }
+      out += ')';
+    }
     out += ')';
     return;
   }

@@ -15,7 +15,7 @@ namespace tessera::frontend {
 
 enum class ExprKind : uint8_t {
   Name, Int, Float, Bool, NoneLit, Str, Tuple, List, Dict, Attribute, Call,
-  Subscript, Slice, Unary, Binary, Compare, BoolOp, IfExp, Lambda,
+  Subscript, Slice, Unary, Binary, Compare, BoolOp, IfExp, Lambda, JoinedStr,
 };
 
 enum class StmtKind : uint8_t {
@@ -120,6 +120,22 @@ struct LambdaExpr : ExprOf<ExprKind::Lambda> {
   using ExprOf::ExprOf;
   std::vector<std::string> params;
   ExprPtr body;
+};
+
+// A part of an f-string: literal text, or a replacement field
+// {value!conversion:formatSpec} when value is set.
+struct FStringPart {
+  std::string literal;
+  ExprPtr value;
+  char conversion = 0;  // 's', 'r', 'a', or 0 for none
+  ExprPtr formatSpec;   // a JoinedStrExpr (its own fields nest), or null
+  std::string source;   // the field's expression as written, for messages
+};
+// An f-string, with any string literals next to it ("a" f"{x}"), as Python's
+// JoinedStr: the parts in order, adjacent literals merged.
+struct JoinedStrExpr : ExprOf<ExprKind::JoinedStr> {
+  using ExprOf::ExprOf;
+  std::vector<FStringPart> parts;
 };
 
 struct Stmt {

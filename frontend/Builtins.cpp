@@ -254,7 +254,8 @@ std::vector<int64_t> boundaryCheck(CodeGen &cg, CallArgs &a, size_t i, size_t ra
 // The pointer decides a load's or store's shape: the mask, `other` and the
 // value broadcast to it, never the other way (Triton rejects a tile through a
 // scalar pointer, which would race on one address).
-ir::Value *toPointerShape(CodeGen &cg, ir::Value *v, ir::Value *ptr, const char *what, SourceLoc loc) {
+ir::Value *toPointerShape(CodeGen &cg, ir::Value *v, ir::Value *ptr, const char *what, SourceLoc loc,
+                          Type written = {}) {
   if (!ptr->type().isTile() && v->type().isTile())
     cg.fail(loc, std::string("the ") + what + " is a " + v->type().str() +
                      " but the pointer is a scalar; use a tile of pointers");
@@ -269,6 +270,14 @@ ir::Value *toPointerShape(CodeGen &cg, ir::Value *v, ir::Value *ptr, const char 
     cg.fail(loc, std::string("Cannot broadcast, rank mismatch: the ") + what + " has shape " + shape(v->type().shape()) +
                      " and the pointers " + shape(ptr->type().shape()) + "; expand_dims or reshape it first");
   }
+  // Named as written (a stored value is cast to the pointee first).
+  const std::vector<int64_t> &from = v->type().shape(), &to = ptr->type().shape();
+  for (size_t d = 0; d < from.size() && v->type().isTile(); ++d)
+    if (from[d] != to[d] && from[d] != 1)
+      cg.fail(loc, std::string("cannot broadcast the ") + what + " (" +
+                       (written ? written : v->type()).str() + ") to the pointers' shape " +
+                       ptr->type().str() + ": dimension " + std::to_string(d) + " is " + std::to_string(from[d]) +
+                       " and " + std::to_string(to[d]));
   return cg.broadcastTo(v, ptr->type().shape(), loc);
 }
 
@@ -358,8 +367,9 @@ SValue doLoad(CodeGen &cg, CallArgs &a) {
   if (mask) {
     ops.push_back(mask);
     if (!otherV.is(Kind::None)) {
+      Type written = otherV.isTensor() ? otherV.v->type() : Type();
       ir::Value *other = cg.toTensor(otherV, a.loc, elem);
-      ops.push_back(toPointerShape(cg, other, ptr, "other", a.loc));
+      ops.push_back(toPointerShape(cg, other, ptr, "other", a.loc, written));
     }
   }
   return tensorValue(b.createValue(OpCode::Load, ops, ptr->type().withElement(elem), std::move(attrs)));
@@ -398,9 +408,10 @@ SValue doStore(CodeGen &cg, CallArgs &a) {
   bool address = val->type().element().isPointer() && elem.isInteger() && elem.bitWidth() == 64;
   if (val->type().element().isPointer() != elem.isPointer() && !address)
     cg.fail(a.loc, "cannot store " + dtypeName(val->type().element()) + " through a pointer to " + dtypeName(elem));
+  Type written = val->type();
   val = cg.cast(val, elem, a.loc);
   SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
-  std::vector<ir::Value *> ops = {ptr, toPointerShape(cg, val, ptr, "value", a.loc)};
+  std::vector<ir::Value *> ops = {ptr, toPointerShape(cg, val, ptr, "value", a.loc, written)};
   if (maskV.isConstexpr() && !maskV.is(Kind::None) && !maskV.truthy()) return SValue::none();  // mask=False stores nothing
   if (!maskV.isConstexpr()) {
     ir::Value *mask = toPointerShape(cg, cg.toTensor(maskV, a.loc), ptr, "mask", a.loc);
@@ -435,8 +446,7 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
   if (cas) {
     ir::Value *cmp = cg.toTensor(cg.requireArg(a, 1, "cmp"), a.loc, elem);
     ir::Value *val = cg.toTensor(cg.requireArg(a, 2, "val"), a.loc, elem);
-    std::vector<int64_t> shape = cg.broadcastShapes(cg.broadcastShapes(ptr->type().shape(), cmp->type().shape(), a.loc),
-                                                    val->type().shape(), a.loc);
+    std::vector<int64_t> shape = cg.broadcastShapes({ptr, cmp, val}, a.loc);
     ptr = cg.broadcastTo(ptr, shape, a.loc);
     cmp = cg.broadcastTo(cmp, shape, a.loc);
     val = cg.broadcastTo(val, shape, a.loc);
@@ -454,8 +464,7 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
     cg.fail(a.loc, "a mask of False makes " + a.callee + "() do nothing; remove it");
   ir::Value *mask = maskV.isConstexpr() ? nullptr : cg.toTensor(maskV, a.loc);
   if (mask && !mask->type().isBool()) mask = cg.cast(mask, Type::i1(), a.loc);
-  std::vector<int64_t> shape = cg.broadcastShapes(ptr->type().shape(), val->type().shape(), a.loc);
-  if (mask) shape = cg.broadcastShapes(shape, mask->type().shape(), a.loc);
+  std::vector<int64_t> shape = mask ? cg.broadcastShapes({ptr, val, mask}, a.loc) : cg.broadcastShapes({ptr, val}, a.loc);
   ptr = cg.broadcastTo(ptr, shape, a.loc);
   val = cg.broadcastTo(val, shape, a.loc);
   std::vector<ir::Value *> ops = {ptr, val};
@@ -487,6 +496,7 @@ std::pair<ir::Value *, ir::Value *> typedPair(CodeGen &cg, const SValue &x, cons
   Type t = cg.computationType(xt, !x.isTensor(), yt, !y.isTensor(), false, loc);
   if (floats && !t.isFloat()) cg.fail(loc, "expected floating-point operands, found " + dtypeName(xt) + " and " + dtypeName(yt));
   cg.checkScalarsFit(x, y, t, loc);
+  cg.checkBroadcastable(x, y, loc);
   ir::Value *a = cg.toTensor(x, loc, t), *b = cg.toTensor(y, loc, t);
   cg.broadcastPair(a, b, loc);
   return {a, b};
@@ -670,8 +680,7 @@ SValue mapElementwise(CodeGen &cg, CallArgs &a) {
     pack = int64_t(v.i);
   }
   if (ins.empty()) cg.fail(a.loc, "map_elementwise needs at least one tile");
-  std::vector<int64_t> shape = ins[0]->type().shape();
-  for (ir::Value *v : ins) shape = cg.broadcastShapes(shape, v->type().shape(), a.loc);
+  std::vector<int64_t> shape = cg.broadcastShapes(ins, a.loc);
   for (ir::Value *&v : ins) v = cg.broadcastTo(v, shape, a.loc);
   if (pack > 1 && (shape.empty() || shape.back() % pack != 0))
     cg.fail(a.loc, "map_elementwise's pack (" + std::to_string(pack) + ") must divide the last dimension of " +
@@ -1057,11 +1066,8 @@ SValue inlineAsmElementwise(CodeGen &cg, CallArgs &a) {
   if (pack < 1 || pack > 16 || (pack & (pack - 1)) != 0)
     cg.fail(a.loc, "inline_asm_elementwise's pack must be a power of two from 1 to 16, found " + bigIntToString(pack));
   std::vector<ir::Value *> operands;
-  std::vector<int64_t> shape;
-  for (const SValue &v : items) {
-    operands.push_back(cg.toTensor(v, a.loc));
-    shape = cg.broadcastShapes(shape, operands.back()->type().shape(), a.loc);
-  }
+  for (const SValue &v : items) operands.push_back(cg.toTensor(v, a.loc));
+  std::vector<int64_t> shape = cg.broadcastShapes(operands, a.loc);
   for (ir::Value *&v : operands) v = cg.broadcastTo(v, shape, a.loc);
   std::vector<Type> results;
   for (Type t : types) results.push_back(shape.empty() ? t : Type::tile(shape, t));
@@ -1207,7 +1213,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
       ir::Value *cond = cg.toTensor(c, a.loc);
       if (!cond->type().isBool()) cond = cg.cast(cond, Type::i1(), a.loc);
       auto [xv, yv] = typedPair(cg, x, y, a.loc, false);
-      std::vector<int64_t> shape = cg.broadcastShapes(cond->type().shape(), xv->type().shape(), a.loc);
+      std::vector<int64_t> shape = cg.broadcastShapes({cond, xv}, a.loc);
       cond = cg.broadcastTo(cond, shape, a.loc);
       xv = cg.broadcastTo(xv, shape, a.loc);
       yv = cg.broadcastTo(yv, shape, a.loc);
@@ -1472,7 +1478,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
         if (ft.bitWidth() < 32) ft = Type::f32();
         x = cg.cast(x, ft, a.loc);
         order = cg.cast(cg.cast(order, Type::i32(), a.loc), ft, a.loc);
-        std::vector<int64_t> shape = cg.broadcastShapes(x->type().shape(), order->type().shape(), a.loc);
+        std::vector<int64_t> shape = cg.broadcastShapes({x, order}, a.loc);
         x = cg.broadcastTo(x, shape, a.loc), order = cg.broadcastTo(order, shape, a.loc);
         ir::AttrDict attrs;
         attrs.set("fn", ir::Attribute(name));
@@ -1484,7 +1490,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
       SValue xs = cg.requireArg(a, 0, "x"), ys = cg.requireArg(a, 1, "y"), zs = cg.requireArg(a, 2, "z");
       auto [x, y] = typedPair(cg, xs, ys, a.loc, true);
       ir::Value *z = cg.toTensor(zs, a.loc, x->type().element());
-      std::vector<int64_t> shape = cg.broadcastShapes(x->type().shape(), z->type().shape(), a.loc);
+      std::vector<int64_t> shape = cg.broadcastShapes({x, z}, a.loc);
       x = cg.broadcastTo(x, shape, a.loc), y = cg.broadcastTo(y, shape, a.loc), z = cg.broadcastTo(z, shape, a.loc);
       return tensorValue(cg.builder().sameType(OpCode::Fma, {x, y, z}));
     };

@@ -72,8 +72,11 @@ public:
                   std::string rounding = "");
   ir::Value *splatTo(ir::Value *v, const std::vector<int64_t> &shape, SourceLoc loc);
   ir::Value *broadcastTo(ir::Value *v, const std::vector<int64_t> &shape, SourceLoc loc);
-  std::vector<int64_t> broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
-                                       SourceLoc loc) const;
+  // The shape all of `values` broadcast to; an error names two that clash, by their types.
+  std::vector<int64_t> broadcastShapes(const std::vector<ir::Value *> &values, SourceLoc loc) const;
+  // Checked on operands as written, before the casts to their common type,
+  // so that an error names the types the user gave them.
+  void checkBroadcastable(const SValue &a, const SValue &b, SourceLoc loc) const;
   void broadcastPair(ir::Value *&a, ir::Value *&b, SourceLoc loc);
   ir::Value *constant(double f, ir::Type type);
   ir::Value *constant(BigInt i, ir::Type type);
@@ -162,6 +165,8 @@ private:
   SValue evalName(const NameExpr &e);
   SValue evalCall(const CallExpr &e);
   SValue evalSubscript(const SubscriptExpr &e);
+  // An f-string's text: its fields must be compile-time values (as Triton's).
+  std::string evalFString(const JoinedStrExpr &e);
 
   // Functions.
   SValue genFunctionBody(const FunctionDef &fn, Env env);

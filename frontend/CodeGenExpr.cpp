@@ -2,8 +2,10 @@
 #include "frontend/CodeGen.h"
 
 #include "frontend/Parser.h"
+#include "frontend/PythonFormat.h"
 #include "ir/Verifier.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -149,10 +151,56 @@ SValue CodeGen::evalUnchecked(const Expr &e) {
     std::vector<ir::Value *> results = real->results();
     return rebuild(shape, results, pos);
   }
+  case ExprKind::JoinedStr: return SValue::str(evalFString(static_cast<const JoinedStrExpr &>(e)));
   case ExprKind::Lambda: fail(e.loc, "lambda expressions are not supported inside kernels");
   case ExprKind::Dict: fail(e.loc, "dict expressions are not supported inside kernels");
   }
   fail(e.loc, "unsupported expression");
+}
+
+std::string CodeGen::evalFString(const JoinedStrExpr &e) {
+  std::string out;
+  for (const FStringPart &p : e.parts) {
+    if (!p.value) {
+      out += p.literal;
+      continue;
+    }
+    SValue v = eval(*p.value);
+    if (!v.isConstexpr()) {
+      // The runtime value, also inside a tuple.
+      auto runtime = [](const SValue &x, auto &self) -> const SValue * {
+        if (x.isTensor()) return &x;
+        if (x.is(SValue::Kind::Tuple))
+          for (const SValue &el : x.elems)
+            if (const SValue *r = self(el, self)) return r;
+        return nullptr;
+      };
+      if (const SValue *r = runtime(v, runtime))
+        fail(p.value->loc, "f-string value '" + p.source + "' is not a compile-time constant (it is a " +
+                               (r == &v ? "" : "tuple holding a ") + r->describe() +
+                               "): f-strings in kernels format only constexprs (tl.constexpr parameters, globals, "
+                               "literals), as in Triton; formatting runtime values is not supported (tl.device_print "
+                               "prints them)");
+      fail(p.value->loc, "f-string value '" + p.source + "' cannot be formatted: it is a " + v.describe() +
+                             " (f-strings format numbers, strings, None, dtypes and tuples of them)");
+    }
+    std::string error;
+    std::optional<std::string> text;
+    SValue shown = v;
+    if (p.conversion) {
+      text = p.conversion == 'r' ? pythonRepr(v, error) : p.conversion == 'a' ? pythonAscii(v, error) : pythonStr(v, error);
+      if (!text) fail(p.value->loc, "f-string value '" + p.source + "' cannot be formatted: " + error);
+      shown = SValue::str(*text);
+    }
+    std::string spec = p.formatSpec ? evalFString(static_cast<const JoinedStrExpr &>(*p.formatSpec)) : "";
+    if (!(text = pythonFormat(shown, spec, error))) {
+      if (spec.empty()) fail(p.value->loc, "f-string value '" + p.source + "' cannot be formatted: " + error);
+      std::string field = "{" + p.source + (p.conversion ? std::string("!") + p.conversion : "") + ":" + spec + "}";
+      fail(p.formatSpec->loc, "f-string field " + field + " cannot be formatted: " + error);
+    }
+    out += *text;
+  }
+  return out;
 }
 
 SValue CodeGen::evalSubscript(const SubscriptExpr &e) {

@@ -1,5 +1,7 @@
 #include "frontend/Lexer.h"
 
+#include "frontend/Utf8.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -41,24 +43,6 @@ constexpr Spelling kPunctuators[] = {
 #undef TESSERA_P
 };
 
-void appendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 bool isStringPrefix(std::string_view p) {
   static constexpr std::string_view kPrefixes[] = {"r", "u", "b", "f", "br", "rb", "fr", "rf"};
   if (p.size() > 2) return false;
@@ -87,6 +71,7 @@ std::string_view tokSpelling(Tok kind) {
   case Tok::Int: return "integer literal";
   case Tok::Float: return "float literal";
   case Tok::String: return "string literal";
+  case Tok::FString: return "f-string literal";
 #define TESSERA_KW(name, spelling) case Tok::Kw##name: return spelling;
     TESSERA_KEYWORDS(TESSERA_KW)
 #undef TESSERA_KW
@@ -340,9 +325,8 @@ void Lexer::lexNumber() {
 }
 
 void Lexer::lexString(size_t start, std::string_view prefix) {
-  if (hasPrefixChar(prefix, 'f'))
-    diags_.error(loc(start), "f-strings are not supported");
-  else if (hasPrefixChar(prefix, 'b'))
+  if (hasPrefixChar(prefix, 'f')) return lexFString(start, prefix);
+  if (hasPrefixChar(prefix, 'b'))
     diags_.error(loc(start), "bytes literals are not supported");
   bool raw = hasPrefixChar(prefix, 'r');
   pos_ = start + prefix.size();

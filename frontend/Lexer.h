@@ -43,7 +43,7 @@ namespace tessera::frontend {
   P(RBracket, "]") P(LBrace, "{") P(RBrace, "}")
 
 enum class Tok : uint8_t {
-  EndOfFile, Newline, Indent, Dedent, Name, Int, Float, String,
+  EndOfFile, Newline, Indent, Dedent, Name, Int, Float, String, FString,
 #define TESSERA_KW(name, spelling) Kw##name,
   TESSERA_KEYWORDS(TESSERA_KW)
 #undef TESSERA_KW
@@ -55,11 +55,27 @@ enum class Tok : uint8_t {
 // The spelling used in messages: "NEWLINE", "end of file", "def", "**=".
 std::string_view tokSpelling(Tok kind);
 
+// A piece of an f-string as the lexer splits it: literal text, or a
+// replacement field {expr=!c:spec}. The parser makes the field's source range
+// an expression (lexed again there, so that nested strings and brackets need
+// no tokens here).
+struct FStringPiece {
+  std::string literal;  // escapes decoded, {{ and }} undoubled
+  bool isField = false;
+  size_t exprBegin = 0, exprEnd = 0;  // the field's expression: bytes of the file
+  std::string debugText;              // {expr=}: "expr=" as written, shown before the value
+  char conversion = 0;                // after '!': 's', 'r' or 'a'
+  bool hasSpec = false;
+  size_t specBegin = 0;               // the spec's first byte (after ':')
+  std::vector<FStringPiece> spec;     // literal text and nested fields
+};
+
 struct Token {
   Tok kind = Tok::EndOfFile;
   SourceLoc loc;
   std::string_view text;  // the source spelling; empty for synthetic tokens
   std::string str;        // String: the decoded value
+  std::vector<FStringPiece> pieces;  // FString: its literal text and fields
   uint64_t intValue = 0;
   double floatValue = 0;
 
@@ -74,6 +90,10 @@ public:
   // Always ends with NEWLINE (when the last line had tokens), the DEDENTs
   // that close open blocks, and EndOfFile.
   std::vector<Token> lexAll();
+  // An f-string field's expression, bytes [begin, end) of the file: lexed
+  // as if inside parentheses (its lines join), then NEWLINE and EndOfFile.
+  static std::vector<Token> lexFieldExpression(const SourceFile& file, DiagnosticEngine& diags, size_t begin,
+                                               size_t end);
 
 private:
   void lexLines();
@@ -86,6 +106,20 @@ private:
   void lexNumber();
   void lexString(size_t start, std::string_view prefix);
   bool lexEscape(std::string& out);
+  // f-strings (LexerFString.cpp).
+  struct Quote {
+    size_t start;  // the literal's first byte (its prefix)
+    char q;
+    bool triple, raw;
+  };
+  enum class FStringEnd { Quote, Brace, Error };
+  void lexFString(size_t start, std::string_view prefix);
+  FStringEnd lexFStringText(const Quote& quote, int specDepth, std::vector<FStringPiece>& out);
+  bool lexFStringField(const Quote& quote, int specDepth, std::vector<FStringPiece>& out);
+  bool skipStringInField(const Quote& quote, size_t fieldStart);
+  bool expectingBrace(const Quote& quote, size_t fieldStart);
+  void skipRestOfString(const Quote& quote);
+  bool atClosingQuote(const Quote& quote) const;
   bool scanDigits(int base, bool leadingUnderscoreOk, std::string& digits);
   void lexPunctuator();
   void skipInvalidCharacter();

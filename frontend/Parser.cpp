@@ -306,6 +306,7 @@ std::string_view exprDescription(const Expr& e) {
   case ExprKind::IfExp: return "conditional expression";
   case ExprKind::Lambda: return "lambda";
   case ExprKind::Slice: return "slice";
+  case ExprKind::JoinedStr: return "f-string expression";
   default: return "expression";
   }
 }

@@ -99,6 +99,10 @@ private:
   ExprPtr parseParenthesized();
   ExprPtr parseListDisplay();
   ExprPtr parseDictDisplay();
+  // f-strings (ParserFString.cpp).
+  ExprPtr parseStringLiterals();
+  bool appendFStringPieces(JoinedStrExpr& out, const std::vector<FStringPiece>& pieces);
+  ExprPtr parseFieldExpression(const FStringPiece& field);
   bool rejectComprehension();
   bool startsElement() const;
 

@@ -10,7 +10,7 @@ namespace {
 
 bool startsExpression(Tok k) {
   switch (k) {
-  case Tok::Name: case Tok::Int: case Tok::Float: case Tok::String:
+  case Tok::Name: case Tok::Int: case Tok::Float: case Tok::String: case Tok::FString:
   case Tok::KwTrue: case Tok::KwFalse: case Tok::KwNone: case Tok::KwNot: case Tok::KwLambda:
   case Tok::LParen: case Tok::LBracket: case Tok::LBrace:
   case Tok::Minus: case Tok::Plus: case Tok::Tilde: case Tok::Star: case Tok::Ellipsis:
@@ -372,11 +372,8 @@ ExprPtr Parser::parseAtom() {
     n->value = advance().floatValue;
     return n;
   }
-  case Tok::String: {
-    auto n = node<StrExpr>(t.loc);
-    while (at(Tok::String)) n->value += advance().str;  // "a" "b" concatenates
-    return n;
-  }
+  case Tok::String:
+  case Tok::FString: return parseStringLiterals();
   case Tok::KwTrue:
   case Tok::KwFalse: {
     auto n = node<BoolExpr>(t.loc);

@@ -4,6 +4,7 @@
 
 #include "ir/Fold.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -121,20 +122,53 @@ ir::Value *CodeGen::splatTo(ir::Value *v, const std::vector<int64_t> &shape, Sou
   return b_.splat(v, shape);
 }
 
-std::vector<int64_t> CodeGen::broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
-                                              SourceLoc loc) const {
+namespace {
+
+// numpy's rule: shapes align at their last dimension, and each pair of sizes
+// must match or have a 1. False at the first pair that does not, with its
+// dimension (numbered in the result).
+bool broadcastShape(const std::vector<int64_t> &a, const std::vector<int64_t> &b, std::vector<int64_t> &out,
+                    size_t &clash) {
   size_t n = std::max(a.size(), b.size());
-  std::vector<int64_t> out(n);
+  out.assign(n, 1);
   for (size_t i = 0; i < n; ++i) {
     int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
-    if (da != db && da != 1 && db != 1)
-      fail(loc, "cannot broadcast shapes " + Type::tile(a.empty() ? std::vector<int64_t>{1} : a, Type::i1()).str() +
-                    " and " + Type::tile(b.empty() ? std::vector<int64_t>{1} : b, Type::i1()).str() +
-                    ": dimension " + std::to_string(i) + " is " + std::to_string(da) + " and " + std::to_string(db));
+    if (da != db && da != 1 && db != 1) return clash = i, false;
     out[i] = std::max(da, db);
   }
-  return out;
+  return true;
+}
+
+// The size of dimension `dim` (numbered in a result of rank `rank`) of `shape`.
+int64_t sizeAt(const std::vector<int64_t> &shape, size_t dim, size_t rank) {
+  return dim < rank - shape.size() ? 1 : shape[dim - (rank - shape.size())];
+}
+
+} // namespace
+
+std::vector<int64_t> CodeGen::broadcastShapes(const std::vector<ir::Value *> &values, SourceLoc loc) const {
+  std::vector<int64_t> shape, next;
+  size_t clash = 0;
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (broadcastShape(shape, values[j]->type().shape(), next, clash)) {
+      shape = next;
+      continue;
+    }
+    // The size that clashes came from an earlier value: name the two, by
+    // their own types (the error is about these operands, not a shape).
+    const std::vector<int64_t> &b = values[j]->type().shape();
+    for (size_t i = 0; i < j; ++i) {
+      const std::vector<int64_t> &a = values[i]->type().shape();
+      if (broadcastShape(a, b, next, clash))
+        continue;
+      size_t rank = next.size();
+      fail(loc, "cannot broadcast shapes " + values[i]->type().str() + " and " + values[j]->type().str() +
+                    ": dimension " + std::to_string(clash) + " is " + std::to_string(sizeAt(a, clash, rank)) +
+                    " and " + std::to_string(sizeAt(b, clash, rank)));
+    }
+  }
+  return shape;
 }
 
 ir::Value *CodeGen::broadcastTo(ir::Value *v, const std::vector<int64_t> &shape, SourceLoc loc) {
@@ -143,6 +177,15 @@ ir::Value *CodeGen::broadcastTo(ir::Value *v, const std::vector<int64_t> &shape,
   b_.setLoc(irLoc(loc));
   if (!t.isTile()) return b_.splat(v, shape);
   if (size_t(t.rank()) > shape.size()) fail(loc, "cannot broadcast " + t.str() + " to fewer dimensions");
+  std::vector<int64_t> result;
+  size_t clash = 0;
+  bool grows = broadcastShape(t.shape(), shape, result, clash);
+  if (grows && result != shape)  // a dimension would have to shrink to the target's 1
+    clash = size_t(std::mismatch(result.begin(), result.end(), shape.begin()).first - result.begin());
+  if (!grows || result != shape)
+    fail(loc, "cannot broadcast " + t.str() + " to " + Type::tile(shape, t.element()).str() + ": dimension " +
+                  std::to_string(clash) + " is " + std::to_string(sizeAt(t.shape(), clash, shape.size())) + " and " +
+                  std::to_string(shape[clash]));
   // Leading new dimensions first (numpy's rule), then the size-1 ones grow.
   for (size_t r = t.rank(); r < shape.size(); ++r) {
     ir::AttrDict a;
@@ -151,14 +194,17 @@ ir::Value *CodeGen::broadcastTo(ir::Value *v, const std::vector<int64_t> &shape,
     s.insert(s.begin(), 1);
     v = b_.createValue(OpCode::ExpandDims, {v}, Type::tile(s, t.element()), std::move(a));
   }
-  broadcastShapes(v->type().shape(), shape, loc);
   if (v->type().shape() != shape) v = b_.createValue(OpCode::Broadcast, {v}, Type::tile(shape, t.element()));
   return v;
 }
 
+void CodeGen::checkBroadcastable(const SValue &a, const SValue &b, SourceLoc loc) const {
+  if (a.isTensor() && b.isTensor()) broadcastShapes({a.v, b.v}, loc);
+}
+
 void CodeGen::broadcastPair(ir::Value *&a, ir::Value *&b, SourceLoc loc) {
   if (a->type().shape() == b->type().shape()) return;
-  std::vector<int64_t> shape = broadcastShapes(a->type().shape(), b->type().shape(), loc);
+  std::vector<int64_t> shape = broadcastShapes({a, b}, loc);
   a = broadcastTo(a, shape, loc);
   b = broadcastTo(b, shape, loc);
 }
@@ -322,6 +368,7 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
     if (!ok || !offT.isInteger())
       fail(loc, "unsupported pointer arithmetic: " + std::string(spelling(op)) + " between " + dtypeName(at) +
                     " and " + dtypeName(bt) + " (pointers take + and - of integers)");
+    checkBroadcastable(ptr, off, loc);
     ir::Value *p = toTensor(ptr, loc);
     ir::Value *o = toTensor(off, loc, offT.isBool() ? Type::i32() : Type());
     if (op == BinaryOp::Sub) o = b_.sameType(OpCode::Neg, {o});
@@ -346,6 +393,7 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
   if (op == BinaryOp::Div && ret.isInteger()) ret = Type::f32();  // int / int is a float division
   if (op == BinaryOp::FloorDiv && ret.isFloat())
     fail(loc, "// on floats is not supported on tensors; use tl.math.floor(x / y)");
+  checkBroadcastable(a, b, loc);
   ir::Value *x = toTensor(a, loc, ret), *y = toTensor(b, loc, ret);
   broadcastPair(x, y, loc);
   OpCode code;
@@ -423,6 +471,7 @@ SValue CodeGen::compare(CmpOp op, const SValue &a, const SValue &b, SourceLoc lo
   if (at.isPointer() != bt.isPointer()) fail(loc, "cannot compare " + dtypeName(at) + " with " + dtypeName(bt));
   Type ret = at.isPointer() && bt.isPointer() ? at : computationType(at, !a.isTensor(), bt, !b.isTensor(), false, loc);
   if (!ret.isPointer()) checkScalarsFit(a, b, ret, loc);
+  checkBroadcastable(a, b, loc);
   ir::Value *x = toTensor(a, loc, ret), *y = toTensor(b, loc, ret);
   broadcastPair(x, y, loc);
   const char *pred = op == CmpOp::Lt ? "lt" : op == CmpOp::Le ? "le" : op == CmpOp::Gt ? "gt"
@@ -465,6 +514,7 @@ SValue CodeGen::logical(BoolOpKind op, const SValue &a, const SValue &b, SourceL
     ir::Value *t = toTensor(v, loc);
     return t->type().isBool() ? t : cast(t, Type::i1(), loc);
   };
+  checkBroadcastable(a, b, loc);
   ir::Value *x = toBool(a), *y = toBool(b);
   broadcastPair(x, y, loc);
   b_.setLoc(irLoc(loc));
@@ -473,6 +523,7 @@ SValue CodeGen::logical(BoolOpKind op, const SValue &a, const SValue &b, SourceL
 
 ir::Value *CodeGen::minMax(bool isMin, ir::Value *a, ir::Value *b, bool propagateNan, SourceLoc loc) {
   Type t = computationType(a->type().element(), false, b->type().element(), false, false, loc);
+  broadcastShapes({a, b}, loc);
   a = cast(a, t, loc);
   b = cast(b, t, loc);
   broadcastPair(a, b, loc);

@@ -65,7 +65,7 @@ class CompileTimeAssertionFailure(CompilationError):
 
 class UnsupportedLanguageConstruct(CompilationError):
     """The kernel uses Python that kernels cannot hold (a lambda, a class,
-    f-strings...; Triton's name)."""
+    a runtime value in an f-string...; Triton's name)."""
 
 
 class DeviceAssertionError(TesseraError):

@@ -80,6 +80,19 @@ def test_store_of_a_lower_rank_value_is_refused(cpu_target):
     assert (out == -1).all()
 
 
+def test_a_broadcast_error_names_the_operands_types(cpu_target):
+    """The operands are f32 tiles; the message once called them tile<4xi1>."""
+    @tessera.jit
+    def b(x_ptr, y_ptr):
+        a = tl.load(x_ptr + tl.arange(0, 4))
+        c = tl.load(y_ptr + tl.arange(0, 8))
+        tl.store(x_ptr + tl.arange(0, 4), a + c)
+
+    with pytest.raises(_C.CompilationError, match=r"cannot broadcast shapes tile<4xf32> and tile<8xf32>: "
+                                                  r"dimension 0 is 4 and 8"):
+        b[(1,)](np.zeros(4, np.float32), np.zeros(8, np.float32))
+
+
 @tessera.jit
 def _shift_right(x, s, out):
     r = tl.arange(0, 8)

@@ -163,7 +163,7 @@ TEST(Diagnostics, UnsupportedConstructs) {
   EXPECT_EQ(firstMessage("def f():\n    for i in x:\n        pass\n    else:\n        pass\n"),
             "4:5: 'else' clauses on loops are not supported in kernels");
   EXPECT_EQ(firstMessage("from a import *\n"), "1:15: wildcard imports ('*') are not supported");
-  EXPECT_EQ(firstMessage("x = f'{a}'\n"), "1:5: f-strings are not supported");
+  EXPECT_EQ(firstMessage("x = b'a'\n"), "1:5: bytes literals are not supported");
 }
 
 TEST(Diagnostics, DefinitionErrors) {

@@ -12,6 +12,23 @@ struct Lexed {
   std::vector<Token> toks;  // their text views the source kept alive above
 };
 
+// An f-string's pieces: literal text as it is, a field as {debug<expression
+// source>!conversion:spec}.
+std::string showPieces(const std::string& src, const std::vector<FStringPiece>& pieces) {
+  std::string s;
+  for (const FStringPiece& p : pieces) {
+    if (!p.isField) {
+      s += p.literal;
+      continue;
+    }
+    s += "{" + p.debugText + "<" + src.substr(p.exprBegin, p.exprEnd - p.exprBegin) + ">";
+    if (p.conversion) s += std::string("!") + p.conversion;
+    if (p.hasSpec) s += ":" + showPieces(src, p.spec);
+    s += "}";
+  }
+  return s;
+}
+
 // Names and keywords print as spelled; literals with their decoded values.
 Lexed lex(const std::string& src) {
   Lexed out;
@@ -33,6 +50,7 @@ Lexed lex(const std::string& src) {
       break;
     }
     case Tok::String: out.tokens += "STR(" + t.str + ")"; break;
+    case Tok::FString: out.tokens += "FSTR(" + showPieces(src, t.pieces) + ")"; break;
     default: out.tokens += std::string(t.text); break;
     }
   }
@@ -158,13 +176,42 @@ TEST(Lexer, TripleQuotedStringsSpanLines) {
 }
 
 TEST(Lexer, StringErrorsAreLocatedAtTheLiteral) {
-  EXPECT_EQ(lex("x = f'{y}'\n").errors, "1:5: f-strings are not supported\n");
   EXPECT_EQ(lex("x = b'abc'\n").errors, "1:5: bytes literals are not supported\n");
   EXPECT_EQ(lex("x = 'abc\ny = 1\n").errors, "1:5: unterminated string literal\n");
   EXPECT_EQ(lex("x = '''abc\ny = 1\n").errors, "1:5: unterminated triple-quoted string literal\n");
   EXPECT_EQ(lex("x = '\\x4'\n").errors, "1:6: invalid \\x escape in string literal\n");
   // Recovery: the line after an unterminated string still lexes.
   EXPECT_EQ(lex("x = 'abc\ny = 1\n").tokens, "x = STR(abc) NL y = INT(1) NL EOF");
+}
+
+TEST(Lexer, FStringsSplitIntoLiteralTextAndFields) {
+  EXPECT_EQ(lex("f'a{x}b'\n").tokens, "FSTR(a{<x>}b) NL EOF");
+  EXPECT_EQ(lex("f'{x!r:>{w}.3}{{}}'\n").tokens, "FSTR({<x>!r:>{<w>}.3}{}) NL EOF");
+  EXPECT_EQ(lex("f'{ a + b = }{c=:5}{d=!s}'\n").tokens, "FSTR({ a + b = < a + b >!r}{c=<c>:5}{d=<d>!s}) NL EOF");
+  EXPECT_EQ(lex("f'{a != b}{a<=b}{(lambda: 1)()}{x[1:2]}{\"}\"}'\n").tokens,
+            "FSTR({<a != b>}{<a<=b>}{<(lambda: 1)()>}{<x[1:2]>}{<\"}\">}) NL EOF");
+  EXPECT_EQ(lex("rf'\\d{x}\\n' F\"\\t{y}\"\n").tokens, "FSTR(\\d{<x>}\\n) FSTR(\t{<y>}) NL EOF");
+  EXPECT_EQ(lex("f'''a\n{\n x\n}'''\n").tokens, "FSTR(a\n{<\n x\n>}) NL EOF");
+  EXPECT_EQ(lex("f'\\{x}'\n").tokens, "FSTR(\\{<x>}) NL EOF");
+}
+
+TEST(Lexer, FStringErrorsAreLocatedAndLexingGoesOn) {
+  EXPECT_EQ(lex("x = f'{y'\n").errors, "1:7: f-string: expecting '}'\n");
+  EXPECT_EQ(lex("x = f'{y' + 1\n").tokens, "x = FSTR() + INT(1) NL EOF");
+  EXPECT_EQ(lex("x = f'a}'\n").errors, "1:8: f-string: single '}' is not allowed\n");
+  EXPECT_EQ(lex("x = f'{ }'\n").errors, "1:7: f-string: empty expression not allowed\n");
+  EXPECT_EQ(lex("x = f'{y!z}'\n").errors, "1:10: f-string: invalid conversion character 'z': expected 's', 'r', or 'a'\n");
+  EXPECT_EQ(lex("x = f'{y!}'\n").errors, "1:10: f-string: missing conversion character after '!'\n");
+  EXPECT_EQ(lex("x = f'{y:{a:{b}}}'\n").errors, "1:13: f-string: expressions nested too deeply\n");
+  EXPECT_EQ(lex("x = f'{y#}'\n").errors, "1:9: f-string expression part cannot include '#'\n");
+  EXPECT_EQ(lex("x = f'{y)}'\n").errors, "1:9: f-string: unmatched ')'\n");
+  EXPECT_EQ(lex("x = f'{(y]}'\n").errors,
+            "1:10: f-string: closing parenthesis ']' does not match opening parenthesis '('\n");
+  EXPECT_EQ(lex("x = f'{d['k']}'\n").errors,
+            "1:7: f-string: expecting '}' (a string inside a field must use other quotes than the f-string's own, as "
+            "before Python 3.12)\n");
+  EXPECT_EQ(lex("x = f'{y\nz = 1\n").errors, "1:7: f-string: expecting '}'\n");
+  EXPECT_EQ(lex("x = f'\\N{DASH}'\n").errors, "1:7: named Unicode escapes (\\N{...}) are not supported in f-strings\n");
 }
 
 TEST(Lexer, InvalidCharactersAreReportedAndSkipped) {

@@ -90,6 +90,35 @@ TEST(ParserExpressions, LiteralsAndDisplays) {
   EXPECT_EQ(expr("{}"), "(dict)");
 }
 
+TEST(ParserExpressions, FStringsAreJoinedStrings) {
+  EXPECT_EQ(expr("f'N is {N}'"), "(fstring \"N is \" (format N))");
+  EXPECT_EQ(expr("'a' f'{x!r:>{w}}' \"b\" f'c'"), "(fstring \"a\" (format x !r (fstring \">\" (format w))) \"bc\")");
+  EXPECT_EQ(expr("f'{x=}'"), "(fstring \"x=\" (format x !r))");
+  EXPECT_EQ(expr("f'{a + b * 2:.3f}'"), "(fstring (format (+ a (* b 2)) (fstring \".3f\")))");
+  EXPECT_EQ(expr("f'{f\"{x}\"}'"), "(fstring (format (fstring (format x))))");
+  EXPECT_EQ(expr("f'{a, b}'"), "(fstring (format (tuple a b)))");
+  EXPECT_EQ(expr("f''"), "(fstring)");
+  EXPECT_EQ(expr("f'{x y}'"), "error: expected '}' after the f-string field's expression, found 'y'");
+  EXPECT_EQ(expr("f'{x +}'"), "error: expected expression, found 'NEWLINE'");
+}
+
+TEST(ParserExpressions, FStringFieldsHaveTheirLocationsInTheFile) {
+  Parsed p = parse("def f(a):\n    x = f'ab{a}' f'{\\\n  a+1:>{a}}'\n");
+  ASSERT_EQ(p.errors, "");
+  auto* assign = dynCast<AssignStmt>(p.function().body[0].get());
+  ASSERT_NE(assign, nullptr);
+  auto* s = dynCast<JoinedStrExpr>(assign->value.get());
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->parts.size(), 3u);
+  EXPECT_EQ(s->parts[1].value->loc, (SourceLoc{s->loc.fileId, 2, 14}));
+  EXPECT_EQ(s->parts[2].value->loc, (SourceLoc{s->loc.fileId, 3, 3}));
+  EXPECT_EQ(s->parts[2].source, "a+1");
+  auto* spec = dynCast<JoinedStrExpr>(s->parts[2].formatSpec.get());
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->loc, (SourceLoc{s->loc.fileId, 3, 7}));
+  EXPECT_EQ(spec->parts[1].value->loc, (SourceLoc{s->loc.fileId, 3, 9}));
+}
+
 TEST(ParserExpressions, AttributesCallsAndKeywords) {
   EXPECT_EQ(expr("tl.arange(0, BLOCK)"), "(call tl.arange 0 BLOCK)");
   EXPECT_EQ(expr("tl.program_id(axis=0)"), "(call tl.program_id axis=0)");

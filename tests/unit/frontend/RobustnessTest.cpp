@@ -9,8 +9,8 @@
 namespace tessera::frontend::test {
 namespace {
 
-const char* const kKernels[] = {"vector_add.py", "fused_softmax.py", "matmul.py",
-                                "dropout.py",    "layernorm.py",     "attention.py"};
+const char* const kKernels[] = {"vector_add.py", "fused_softmax.py", "matmul.py", "dropout.py",
+                                "layernorm.py",  "attention.py",     "fstrings.py"};
 
 // Every step a caller would take on a result: parse, dump, format errors.
 void exercise(const std::string& src) {
@@ -105,6 +105,10 @@ TEST(Robustness, PathologicalShapes) {
       [] { std::string s; for (int i = 0; i < 20000; ++i) s += ")]}\n"; return s; }(),
       std::string(20000, '\n') + "    x",
       "'''" + std::string(100000, 'a'),
+      "x = f'{" + std::string(100000, '(') + "a'\n",
+      "x = f'{" + std::string(100000, '(') + "a" + std::string(100000, ')') + "}'\n",
+      "x = f'" + std::string(100001, '{') + "'\n",
+      [] { std::string s = "x = f'"; for (int i = 0; i < 20000; ++i) s += "{a:{b}}"; return s + "}'\n"; }(),
   };
   for (size_t i = 0; i < inputs.size(); ++i) {
     SCOPED_TRACE("pathological input #" + std::to_string(i));

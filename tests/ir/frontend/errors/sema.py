@@ -541,7 +541,7 @@ def k51(X):
     x = tl.load(X + tl.arange(0, 4))
     y = tl.reduce(x, 0, tl.exp)
 
-# E52: sema.py:[[@LINE+5]]:9: error: cannot broadcast shapes tile<4xi1> and tile<8xi1>: dimension 0 is 4 and 8
+# E52: sema.py:[[@LINE+5]]:9: error: cannot broadcast shapes tile<4xf32> and tile<8xf32>: dimension 0 is 4 and 8
 # E52-NEXT: {{^}}    x = tl.load(X + tl.arange(0, 4)) + tl.load(X + tl.arange(0, 8))
 # E52-NEXT: {{^}}        ^
 @tessera.jit
