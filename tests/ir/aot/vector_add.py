@@ -30,7 +30,7 @@ def add(x_ptr, y_ptr, out_ptr, n, scale, flag, BLOCK: tl.constexpr):
 # SOURCE-NEXT: 127, 69, 76, 70,
 # SOURCE: static const unsigned char binary_1[{{[0-9]+}}] = {
 # SOURCE-NEXT: 3, 2, 35, 7,
-# SOURCE: {"host", "", "elf-shared-object", "tessera_kernel_add", binary_0, sizeof binary_0, 1, 0},
+# SOURCE: {"host", "", "elf-shared-object", "tessera_kernel_add", binary_0, sizeof binary_0, 1, {{[0-9]+}}},
 # SOURCE-NEXT: {"vulkan", "sg32-48k", "spirv", "add", binary_1, sizeof binary_1, 128, 0},
 # SOURCE: tessera_kernel_load(device, binaries[i].format, binaries[i].data, binaries[i].size, binaries[i].entry, 6, kernel);
 # SOURCE: void *args[6] = {&x_ptr, &y_ptr, &out_ptr, &n, &scale, &flag};
