@@ -177,7 +177,7 @@ SECTIONS = [
         "[differences-from-triton.md](differences-from-triton.md) says what differs.")),
     Section("The kernel language: `tessera.language`", [], module="tessera.language", text=(
         "[language-reference.md](language-reference.md) lists every name of `tl`, `tl.math` and `libdevice` with "
-        "its parameters, dtypes and targets (generated from the compiler).")),
+        "its parameters, semantics, dtypes and targets (generated from the compiler).")),
 ]
 
 # Modules whose public names the page must account for; tessera.compat and
