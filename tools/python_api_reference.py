@@ -429,6 +429,10 @@ def render_entry(entry, obj, names, seen):
                                "Entry in tools/python_api_reference.py)" % (entry.path, ", ".join(missing)))
     for name in entry.members:
         member, how = _member(obj, name)
+        if name == "__getitem__" and hasattr(obj, "_python_getitem"):
+            # Once a kernel has launched, the fast lane's C Subscript stands in
+            # for JITFunction.__getitem__; the Python one holds the documentation.
+            member = obj._python_getitem
         label = "%s.%s" % (entry.prefix, name)
         mdoc = own_doc(member, label)
         if name == "__getitem__":
