@@ -480,6 +480,35 @@ def python_launch_from_an_atexit_handler():
     assert r.returncode == 0 and "late ok" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
 
 
+# ---- 8. numpy scalars are the numbers they hold
+
+@case
+def numpy_scalar_arguments():
+    @tessera.jit
+    def k(o_ptr, n, f):
+        tl.store(o_ptr, n)
+        tl.store(o_ptr + 1, (f * 4.0).to(tl.int64))
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_):
+        for ft in (np.float16, np.float32, np.float64):
+            for _ in range(2):  # cold and warm
+                o = np.zeros(2, np.int64)
+                k[(1,)](o, t(7) if t is not np.bool_ else t(True), ft(0.5))
+                assert list(o) == [7 if t is not np.bool_ else 1, 2], (t, ft, o)
+
+
+@case
+def numpy_scalar_constexprs():
+    @tessera.jit
+    def k(o_ptr, BLOCK: tl.constexpr, F: tl.constexpr, B: tl.constexpr):
+        v = tl.zeros([BLOCK], dtype=tl.float32) + F
+        if B:
+            v = v + 1.0
+        tl.store(o_ptr + tl.arange(0, BLOCK), v)
+    o = np.zeros(1024, np.float32)
+    k[(1,)](o, BLOCK=np.int64(1024), F=np.float64(1024.0), B=np.bool_(True))
+    assert (o == 1025.0).all(), o[:4]
+
+
 def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(CASES))
