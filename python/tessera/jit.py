@@ -549,6 +549,7 @@ class JITFunction(KernelInterface):
         self.__doc__ = fn.__doc__
         self.__module__ = self.module = fn.__module__
         self.__globals__ = fn.__globals__
+        _source.capture(fn)  # the text compiled is the one this function was made from (a reload makes a new one)
         self._fn_name = "%s.%s" % (fn.__module__, fn.__qualname__)
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
@@ -1054,7 +1055,7 @@ class JITFunction(KernelInterface):
     @property
     def raw_src(self):
         """The function's source lines, decorators included (Triton's raw_src)."""
-        return inspect.getsourcelines(self.fn)[0]
+        return _source._source_lines(self.fn)[0]
 
     @property
     def starting_line_number(self):

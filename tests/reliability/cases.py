@@ -509,6 +509,32 @@ def numpy_scalar_constexprs():
     assert (o == 1025.0).all(), o[:4]
 
 
+# ---- 9. reloading an edited module
+
+@case
+def reload_after_an_edit_compiles_the_new_text():
+    import importlib
+    src = ("import tessera\nimport tessera.language as tl\n@tessera.jit\ndef k(o_ptr):\n"
+           "    tl.store(o_ptr, %s)\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "edited_module.py")
+        sys.path.insert(0, d)
+        sys.dont_write_bytecode = True
+        for i, expr in enumerate(("3", "4 * 10")):
+            with open(path, "w") as f:
+                f.write(src % expr)
+            os.utime(path, (time.time() + 100 * i, time.time() + 100 * i))
+            if i == 0:
+                import edited_module
+                o = np.zeros(1, np.int32)
+                edited_module.k[(1,)](o)
+                assert o[0] == 3, o
+            else:
+                importlib.reload(edited_module)
+                edited_module.k[(1,)](o)
+                assert o[0] == 40, o
+
+
 def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(CASES))

@@ -21,6 +21,7 @@ import threading
 import numpy as np
 
 from .. import _C
+from .. import _source
 from .._specialize import int_type, python_scalar
 from .. import language as tl
 from ..language import _stubs
@@ -114,7 +115,7 @@ def _rewritten_code(fn):
     code = _compiled.get(fn)
     if code is None:
         try:
-            lines, first = inspect.getsourcelines(fn)
+            lines, first = _source._source_lines(fn)  # the text kept at decoration
             filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
         except (OSError, TypeError):
             _compiled[fn] = False  # no source: run it unchanged
