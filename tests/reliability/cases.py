@@ -535,6 +535,25 @@ def reload_after_an_edit_compiles_the_new_text():
                 assert o[0] == 40, o
 
 
+# ---- 10. pickling kernels
+
+@case
+def pickle_and_deepcopy_a_launched_kernel():
+    import copy
+    import pickle
+    x, y = _vectors(64)
+    out = np.zeros(64, np.float32)
+    add_kernel[(1,)](x, y, out, 64, BLOCK=64)
+    assert copy.deepcopy(add_kernel) is add_kernel
+    data = pickle.dumps(add_kernel)
+    assert pickle.loads(data) is add_kernel
+    code = ("import pickle, sys, numpy as np; k = pickle.loads(sys.stdin.buffer.read()); "
+            "x = np.ones(64, np.float32); o = np.zeros(64, np.float32); k[(1,)](x, x, o, 64, BLOCK=64); "
+            "assert (o == 2).all(); print('fresh ok')")
+    r = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, timeout=120)
+    assert r.returncode == 0 and b"fresh ok" in r.stdout, r.stderr[-2000:]
+
+
 def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(CASES))
