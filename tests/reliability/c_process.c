@@ -3,6 +3,9 @@
  *                      the first Tessera call (it runs after the runtime's
  *                      static destructors)
  *   c_process fork     a launch, fork(), a launch in the child
+ *   c_process cuda     CUDA initialized (a device, a buffer), fork(): in the
+ *                      child every CUDA call is a clear error, the host works
+ *                      ("ok (no CUDA)" where CUDA is not usable at all)
  * Prints "ok" and exits 0 when every launch computed the right sums. */
 #include <tessera/tessera.h>
 
@@ -78,6 +81,41 @@ int main(int argc, char **argv) {
     printf("ok\n");
     return 0;
   }
-  fprintf(stderr, "usage: c_process atexit|fork\n");
+  if (strcmp(mode, "cuda") == 0) {
+    tessera_device gpu;
+    tessera_buffer buf;
+    if (tessera_get_device("cuda", 0, &gpu) != TESSERA_SUCCESS) {
+      printf("ok (no CUDA: %s)\n", tessera_last_error());
+      return 0;
+    }
+    if (tessera_buffer_alloc(gpu, 1024, &buf) != TESSERA_SUCCESS) {
+      fprintf(stderr, "parent: buffer: %s\n", tessera_last_error());
+      return 1;
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+      tessera_device again;
+      tessera_buffer other;
+      tessera_status a = tessera_get_device("cuda", 0, &again);
+      printf("child get_device: %s: %s\n", tessera_status_string(a), tessera_last_error());
+      tessera_status b = tessera_buffer_alloc(gpu, 1024, &other);
+      printf("child alloc: %s: %s\n", tessera_status_string(b), tessera_last_error());
+      float host[4] = {0};
+      tessera_status c = tessera_copy_device_to_host(host, buf, 0, sizeof host, NULL);
+      printf("child copy: %s: %s\n", tessera_status_string(c), tessera_last_error());
+      int bad = a == TESSERA_SUCCESS || b == TESSERA_SUCCESS || c == TESSERA_SUCCESS ||
+                !strstr(tessera_last_error(), "fork");
+      fflush(stdout);
+      _exit(bad || launch_and_check("child (host)"));
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 1;
+    tessera_buffer_free(buf);
+    printf("ok\n");
+    return 0;
+  }
+  fprintf(stderr, "usage: c_process atexit|fork|cuda\n");
   return 2;
 }

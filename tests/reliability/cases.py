@@ -470,6 +470,12 @@ def c_launch_from_an_atexit_handler():
 
 
 @case
+def c_cuda_in_a_forked_child_is_an_error():
+    r = subprocess.run([_c_program(), "cuda"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip().splitlines()[-1].startswith("ok"), (r.returncode, r.stdout, r.stderr)
+
+
+@case
 def python_launch_from_an_atexit_handler():
     code = ("import atexit, sys; sys.path.insert(0, %r)\n"
             "def late():\n"
