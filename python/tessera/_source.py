@@ -94,7 +94,38 @@ class ModuleText:
         return message.replace(MODULE_NAME, default_file)
 
 
+_CAPTURED = "__tessera_source__"  # the function attribute capture() sets: (code object, lines, first line)
+
+
+def capture(fn):
+    """Reads fn's source now, when it is decorated, and keeps it with the
+    function: the text compiled later is the one this function object was
+    made from, even when its file is edited meanwhile, and a module
+    reloaded after an edit (importlib.reload, IPython's autoreload) makes
+    new functions with the new text (linecache is checked against the file
+    first). Nothing is kept where no source can be read (exec'd code
+    reads it later, as before)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return
+    try:
+        linecache.checkcache(code.co_filename)
+        lines, first = _read_source_lines(fn)
+        fn.__dict__[_CAPTURED] = (code, tuple(lines), first)
+    except (OSError, TypeError, IndexError, SyntaxError, AttributeError):
+        pass
+
+
 def _source_lines(fn):
+    """The function's source lines and first line number: those capture()
+    kept at decoration, else read now."""
+    kept = getattr(fn, "__dict__", {}).get(_CAPTURED)
+    if kept is not None and kept[0] is fn.__code__:
+        return list(kept[1]), kept[2]
+    return _read_source_lines(fn)
+
+
+def _read_source_lines(fn):
     """The function's source lines and first line number. The block is cut by
     indentation from linecache (cheap); inspect.getsourcelines, which
     tokenizes, is the fallback when that text does not parse."""

@@ -292,11 +292,26 @@ def int_type(value):
     return "u64" if 0 <= value < 2**64 else None
 
 
+def python_scalar(value):
+    """A numpy scalar (np.bool_, np.int8..np.uint64, np.float16..np.float64)
+    as the Python bool, int or float it holds; anything else unchanged. A
+    numpy scalar has an __array_interface__, but as an argument it is the
+    number, as a Python number is: np.int64(7) is the int 7 ("i32", as 7
+    is), np.float32(0.5) the float 0.5 ("fp32"), np.bool_(True) True ("i1").
+    (Triton 3.6 takes np.float64, a float subclass, as "fp32" and refuses
+    the others; a 0-d array stays an array: a pointer.)"""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.generic) and isinstance(value, (np.bool_, np.integer, np.floating)):
+        return value.item()
+    return value
+
+
 def specialize_arg(arg, specialize_value=True):
     """(signature entry, ctypes value, device) for one runtime argument; the
     device is "cpu", "cuda:N"... for pointers, None for scalars."""
     if isinstance(arg, tl.constexpr):
         arg = arg.value
+    arg = python_scalar(arg)
     if isinstance(arg, bool):
         return "i1", ctypes.c_bool(arg), None
     if isinstance(arg, int):
@@ -325,6 +340,7 @@ def constexpr_text(value):
     """A compile-time value as Python source for the frontend."""
     if isinstance(value, tl.constexpr):
         value = value.value
+    value = python_scalar(value)  # np.int64(1024) is 1024, np.float64(1024.0) 1024.0
     if value is None or isinstance(value, (bool, int)):
         return repr(value)
     if isinstance(value, float):
@@ -373,7 +389,7 @@ def constexpr_text_cached(value):
 
 def is_constexpr_global(value):
     """Module-level globals a kernel may read as compile-time constants."""
-    return isinstance(value, (bool, int, float, tl.dtype, tl.constexpr)) or \
+    return isinstance(python_scalar(value), (bool, int, float, tl.dtype, tl.constexpr)) or \
         getattr(value, "_tessera_constexpr_function_id", None) is not None
 
 

@@ -17,6 +17,7 @@ import functools
 import hashlib
 import inspect
 import os
+import pickle
 import re
 import sys
 import textwrap
@@ -396,6 +397,21 @@ class _JitConstexpr(str):
         return hash((str(self), id(self.fn)))
 
 
+def _kernel_by_name(module, qualname):
+    """The @jit kernel `qualname` of `module` (importing it): how a pickled
+    kernel is loaded. A wrapper there (autotune, heuristics) is followed
+    through its .fn to the kernel."""
+    import importlib
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    for _ in range(8):
+        if isinstance(obj, JITFunction):
+            return obj
+        obj = getattr(obj, "fn", None)
+    raise pickle.UnpicklingError("%s.%s is not a tessera.jit kernel" % (module, qualname))
+
+
 def unwrap(value):
     """The JITFunction behind a global: itself, or inside autotune/heuristics."""
     while value is not None and not isinstance(value, JITFunction):
@@ -549,6 +565,7 @@ class JITFunction(KernelInterface):
         self.__doc__ = fn.__doc__
         self.__module__ = self.module = fn.__module__
         self.__globals__ = fn.__globals__
+        _source.capture(fn)  # the text compiled is the one this function was made from (a reload makes a new one)
         self._fn_name = "%s.%s" % (fn.__module__, fn.__qualname__)
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
@@ -613,6 +630,39 @@ class JITFunction(KernelInterface):
 
     def __repr__(self):
         return "JITFunction(%s)" % self.__name__
+
+    # Pickling and copying: a kernel is a function, so it pickles by
+    # reference (its module and qualified name), as functions do; its
+    # compiled kernels, loaded binaries and launch state never travel. The
+    # unpickled kernel is the module's own (in a fresh process, the one its
+    # import makes), so it compiles and launches as usual. (Triton 3.6's
+    # JITFunction does not pickle at all: pickle finds its function's name
+    # bound to the JITFunction and refuses it.)
+    def __reduce__(self):
+        module, qualname = self.__module__, self.__qualname__
+        if "<locals>" in qualname.split("."):
+            raise pickle.PicklingError(
+                "cannot pickle kernel %s: it is defined inside a function (%s.%s); only kernels defined at a "
+                "module's top level pickle, by reference, as functions do" % (self.__name__, module, qualname))
+        try:
+            found = _kernel_by_name(module, qualname)
+        except Exception as e:  # noqa: BLE001  (what the import or the lookup raised)
+            found = e
+        if found is not self:
+            raise pickle.PicklingError(
+                "cannot pickle kernel %s: it is pickled by reference, and %s.%s is not this kernel (%s); a "
+                "reloaded module's old kernels, or kernels rebound to another name, do not pickle"
+                % (self.__name__, module, qualname,
+                   "lookup failed: %s" % found if isinstance(found, Exception) else "it is %r" % (found,)))
+        return _kernel_by_name, (module, qualname)
+
+    def __deepcopy__(self, memo):
+        return self  # as copy.deepcopy(function): the same object
+
+    def __copy__(self):
+        new = object.__new__(type(self))  # copy.copy: a shallow copy, as before (and as Triton's)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def _forget_if_stale(self):
         """Drops the module text and compiled kernels when a global or closure
@@ -1054,7 +1104,7 @@ class JITFunction(KernelInterface):
     @property
     def raw_src(self):
         """The function's source lines, decorators included (Triton's raw_src)."""
-        return inspect.getsourcelines(self.fn)[0]
+        return _source._source_lines(self.fn)[0]
 
     @property
     def starting_line_number(self):

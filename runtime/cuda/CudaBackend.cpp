@@ -5,8 +5,10 @@
 #include "runtime/cuda/CudaInternal.h"
 #include "runtime/BackendSupport.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <unistd.h>
 
 namespace tessera::runtime {
 
@@ -16,6 +18,7 @@ class CudaBuffer final : public Buffer {
 public:
   CudaBuffer(CudaDevice &device, CUdeviceptr ptr, size_t size) : device_(device), ptr_(ptr), size_(size) {}
   ~CudaBuffer() override {
+    if (!cudaUsableHere()) return;  // a forked child: the parent's, and CUDA is unusable here
     ContextGuard guard(device_.driver(), device_.context());
     (void)device_.driver().cuMemFree(ptr_);  // fails only at driver teardown, when nothing is left to free
   }
@@ -34,6 +37,7 @@ class CudaEvent final : public Event {
 public:
   CudaEvent(const CudaDriver &driver, CUcontext context, CUevent event) : driver_(driver), context_(context), event_(event) {}
   ~CudaEvent() override {
+    if (!cudaUsableHere()) return;  // a forked child: the parent's, and CUDA is unusable here
     ContextGuard guard(driver_, context_);
     (void)driver_.cuEventDestroy(event_);
   }
@@ -92,12 +96,18 @@ private:
   std::vector<std::unique_ptr<CudaDevice>> devices_;
 };
 
+// The process that called cuInit (0: none yet): its children by fork() cannot use CUDA.
+std::atomic<pid_t> initializedIn{0};
+
 // The whole probe: library, cuInit, at least one device.
 Status probe(const std::string &path, std::unique_ptr<Backend> &out) {
   out.reset();
+  if (Status st = cudaUsableHere(); !st) return st;
   std::unique_ptr<CudaDriver> drv;
   if (Status st = openCudaDriver(path, drv); !st) return st;
-  if (Status st = drv->check(drv->cuInit(0), "cuInit", StatusCode::Unavailable); !st)
+  CUresult init = drv->cuInit(0);
+  initializedIn.store(getpid());  // even when it failed: the driver's state is the parent's now
+  if (Status st = drv->check(init, "cuInit", StatusCode::Unavailable); !st)
     return {StatusCode::Unavailable, "no usable CUDA device: " + st.message()};
   int count = 0;
   if (Status st = drv->check(drv->cuDeviceGetCount(&count), "cuDeviceGetCount", StatusCode::Unavailable); !st)
@@ -119,7 +129,20 @@ ProbedBackend &processBackend() {
 
 } // namespace
 
+Status cudaUsableHere() {
+  pid_t parent = initializedIn.load();
+  if (parent == 0 || parent == getpid()) return Status::ok();
+  return {StatusCode::Unavailable,
+          "CUDA cannot be used in this process: it is a child of fork() (process " + std::to_string(getpid()) +
+              "), and its parent (process " + std::to_string(parent) +
+              ") had initialized CUDA; CUDA does not survive fork. Start workers with the 'spawn' or 'forkserver' "
+              "method (multiprocessing.set_start_method('spawn'), DataLoader(multiprocessing_context='spawn')), or "
+              "use CUDA only in the children; the host (\"cpu\") target works in a forked child"};
+}
+
 ContextGuard::ContextGuard(const CudaDriver &driver, CUcontext context) : driver_(driver) {
+  status_ = cudaUsableHere();
+  if (!status_) return;
   status_ = driver.check(driver.cuCtxGetCurrent(&previous_), "cuCtxGetCurrent");
   if (status_ && previous_ != context) {
     status_ = driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent");
@@ -133,6 +156,7 @@ ContextGuard::~ContextGuard() {
 
 CudaStream::~CudaStream() {
   if (!owned_) return;
+  if (!cudaUsableHere()) return;  // a forked child: the parent's, and CUDA is unusable here
   ContextGuard guard(driver_, context_);
   (void)driver_.cuStreamDestroy(handle_);
 }
@@ -299,9 +323,12 @@ Status CudaDevice::synchronize() {
   return driver_.check(driver_.cuCtxSynchronize(), "cuCtxSynchronize", StatusCode::LaunchFailed);
 }
 
-Backend *cudaBackend() { return processBackend().backend.get(); }
+Backend *cudaBackend() { return cudaUsableHere() ? processBackend().backend.get() : nullptr; }
 
-Status cudaBackendStatus() { return processBackend().status; }
+Status cudaBackendStatus() {
+  if (Status st = cudaUsableHere(); !st) return st;
+  return processBackend().status;
+}
 
 Status openCudaBackend(const std::string &path, std::unique_ptr<Backend> &out) { return probe(path, out); }
 

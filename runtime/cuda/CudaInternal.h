@@ -12,9 +12,14 @@
 
 namespace tessera::runtime {
 
+// An error once this process is a child of fork() whose parent initialized
+// CUDA (cuInit): CUDA is not usable there (its rule), so every CUDA call
+// fails with this message instead of hanging or crashing; else Ok.
+Status cudaUsableHere();
+
 // Makes `context` current on this thread for the guard's lifetime and then
 // restores the previous one, so a caller's (PyTorch's) notion of the current
-// device is left as it was.
+// device is left as it was. Its status is cudaUsableHere()'s first.
 class ContextGuard {
 public:
   ContextGuard(const CudaDriver &driver, CUcontext context);

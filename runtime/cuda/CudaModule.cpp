@@ -227,6 +227,7 @@ Status loadImage(const CudaDriver &d, std::string_view format, const void *image
 } // namespace
 
 LoadedCudaModule::~LoadedCudaModule() {
+  if (!cudaUsableHere()) return;  // a forked child: the parent's, and CUDA is unusable here
   ContextGuard guard(*driver, context);
   (void)driver->cuModuleUnload(module);  // fails only after driver teardown at exit
 }

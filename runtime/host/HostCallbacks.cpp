@@ -8,13 +8,27 @@
 #include <dlfcn.h>
 #include <csignal>
 #include <memory>
+#include <new>
+#include <pthread.h>
 
 namespace tessera::runtime {
 
-HostLaunchFailure &hostLaunchFailure() {
-  static HostLaunchFailure state;
-  return state;
+namespace {
+// Never destroyed: a launch from an atexit handler that runs after static
+// destructors still has it.
+HostLaunchFailure *failureState = new HostLaunchFailure();
+std::mutex *printMutex = new std::mutex();
+
+// A child of fork() has only the forking thread: a lock another thread held
+// (a launch, a kernel printing) would stay locked forever.
+void resetLocksInForkChild() {
+  new (&failureState->mutex) std::mutex();
+  new (printMutex) std::mutex();
 }
+const bool forkHandlerRegistered = pthread_atfork(nullptr, nullptr, resetLocksInForkChild) == 0;
+} // namespace
+
+HostLaunchFailure &hostLaunchFailure() { return *failureState; }
 
 void exposeHostCallbacks() {
   static const bool done = [] {
@@ -66,8 +80,7 @@ bool InterruptScope::interrupted() const { return tessera_host_interrupted != 0;
 
 extern "C" void tessera_host_print(const char *text) {
   // One line at a time from many threads: a lock keeps lines whole.
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(*tessera::runtime::printMutex);
   const char *t = text ? text : "";
   std::fputs(t, stdout);
   size_t n = std::strlen(t);

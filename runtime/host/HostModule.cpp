@@ -13,11 +13,20 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <mutex>
+#include <new>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace tessera::runtime {
 
 namespace {
+
+// One grid at a time: the pool runs one range, and the assertion record
+// belongs to the launch. Re-made in a child of fork(), where a launch another
+// thread of the parent was running when it forked would hold it forever.
+std::mutex launchMutex;
+const bool launchMutexForkHandler =
+    pthread_atfork(nullptr, nullptr, [] { new (&launchMutex) std::mutex(); }) == 0;
 
 using EntryFn = void (*)(void **args, int32_t gx, int32_t gy, int32_t gz, int64_t first, int64_t last);
 
@@ -56,9 +65,6 @@ public:
     if (total == 0) return Status::ok();  // an empty grid runs nothing, as on GPUs
 
     auto &failure = hostLaunchFailure();
-    // One grid at a time: the pool runs one range, and the assertion record
-    // belongs to this launch.
-    static std::mutex launchMutex;
     std::lock_guard<std::mutex> lock(launchMutex);
     failure.reset();
     InterruptScope interrupt;

@@ -2,30 +2,78 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <new>
+#include <pthread.h>
+#include <unistd.h>
 
 namespace tessera::runtime {
 
+namespace {
+
+int configuredThreads() {
+  if (const char *env = std::getenv("TESSERA_NUM_THREADS"))
+    if (int n = std::atoi(env); n > 0) return n;
+  return std::max(1, int(std::thread::hardware_concurrency()));
+}
+
+// The process's pool, made on first use. Pools are never freed: a child of
+// fork() abandons its parent's (whose workers it does not have: joining or
+// destroying them would wait forever or crash), and exit() only stops the
+// workers, so that a launch from a later atexit handler still finds a pool.
+std::mutex poolMutex;
+ThreadPool *current = nullptr;
+ThreadPool *abandoned[64];  // the parents' pools, reachable (no leak reports)
+int abandonedCount = 0;
+bool exiting = false;
+
+void atForkChild() {
+  // fork() copied this one thread: the workers and any lock they (or other
+  // threads) held stay behind. A new pool is made on the first launch.
+  new (&poolMutex) std::mutex();
+  if (current && abandonedCount < 64) abandoned[abandonedCount++] = current;
+  current = nullptr;
+}
+
+// Destroyed when exit() runs static destructors: stops the workers (a
+// process may not end with threads blocked in the library it unloads).
+struct Reaper {
+  ~Reaper() {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    exiting = true;
+    if (current) current->shutDown();
+  }
+};
+
+} // namespace
+
 ThreadPool &ThreadPool::instance() {
-  static ThreadPool pool([] {
-    if (const char *env = std::getenv("TESSERA_NUM_THREADS"))
-      if (int n = std::atoi(env); n > 0) return n;
-    return std::max(1, int(std::thread::hardware_concurrency()));
-  }());
-  return pool;
+  static const bool registered = [] { return pthread_atfork(nullptr, nullptr, atForkChild) == 0; }();
+  (void)registered;
+  static Reaper reaper;
+  std::lock_guard<std::mutex> lock(poolMutex);
+  if (!current) {
+    // During exit: a pool without workers (ranges run on the caller).
+    current = new ThreadPool(exiting ? 1 : configuredThreads());
+  }
+  return *current;
 }
 
-ThreadPool::ThreadPool(int threads) {
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
-}
-
-ThreadPool::~ThreadPool() {
+void ThreadPool::shutDown() {
+  std::lock_guard<std::mutex> call(callMutex_);  // no range is running
   {
     std::lock_guard<std::mutex> lock(m_);
     quit_ = true;
   }
   wake_.notify_all();
   for (std::thread &t : workers_) t.join();
+  workers_.clear();
 }
+
+ThreadPool::ThreadPool(int threads) {
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
+}
+
+ThreadPool::~ThreadPool() { shutDown(); }
 
 void ThreadPool::runChunks() {
   for (;;) {

@@ -1,6 +1,11 @@
 // A persistent pool of worker threads, one per core, that runs a range of
 // program ids in chunks. Threads are created once (on first use) because a
 // launch is often shorter than creating threads would be.
+//
+// The pool belongs to a process: the child of fork() (which copies only the
+// forking thread) gets a new one on its first launch, and once exit() has
+// begun (static destructors; an atexit handler registered before the first
+// launch runs after them) the workers are gone and ranges run on the caller.
 #pragma once
 
 #include <atomic>
@@ -15,8 +20,9 @@ namespace tessera::runtime {
 
 class ThreadPool {
 public:
-  // Threads: TESSERA_NUM_THREADS when set, else every core. The caller of
-  // parallelFor works too, so the pool holds one thread fewer.
+  // This process's pool. Threads: TESSERA_NUM_THREADS when set, else every
+  // core. The caller of parallelFor works too, so the pool holds one thread
+  // fewer. Never destroyed (exit stops its workers: see shutDown).
   static ThreadPool &instance();
   explicit ThreadPool(int threads);
   ~ThreadPool();
@@ -24,6 +30,9 @@ public:
   ThreadPool &operator=(const ThreadPool &) = delete;
 
   int threads() const { return int(workers_.size()) + 1; }
+
+  // Stops and joins the workers; later ranges run on the calling thread.
+  void shutDown();
 
   // Calls body(first, last) on disjoint chunks covering [0, n) and returns
   // when all have run. Once `stop` becomes true no new chunk starts (a failed

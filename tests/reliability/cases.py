@@ -378,6 +378,188 @@ def compiles_do_not_leak():
     assert per_compile < 512, "each compile keeps %.0f bytes of heap" % per_compile
 
 
+# ---- 7. process events: fork, exit
+
+def _add_one_check(n=5000):
+    x, y = _vectors(n, seed=n)
+    out = np.zeros(n, np.float32)
+    add_kernel[(tessera.cdiv(n, 128),)](x, y, out, n, BLOCK=128)
+    close(out, x.astype(np.float64) + y)
+    return float(out.sum())
+
+
+@case
+def fork_after_a_launch():
+    _add_one_check()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            _add_one_check()
+            _add_one_check(777)
+            os._exit(0)
+        except BaseException:  # noqa: BLE001
+            os._exit(3)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0, status
+            _add_one_check()  # the parent's pool still works
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    raise AssertionError("the forked child's launch hangs")
+
+
+def _pool_work(i):
+    return _add_one_check(1000 + 37 * i)
+
+
+@case
+def multiprocessing_fork_pool():
+    import multiprocessing
+    expected = [_pool_work(i) for i in range(8)]  # launched in the parent first
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        got = pool.map_async(_pool_work, range(8)).get(timeout=60)
+    assert got == expected, (got, expected)
+
+
+@case
+def torch_dataloader_fork_workers():
+    try:
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+    except ImportError:
+        return
+
+    class Sums(Dataset):
+        def __len__(self):
+            return 16
+
+        def __getitem__(self, i):
+            return torch.tensor(_add_one_check(500 + i))
+    expected = [_add_one_check(500 + i) for i in range(16)]
+    loader = DataLoader(Sums(), batch_size=4, num_workers=4, multiprocessing_context="fork", timeout=60)
+    got = [float(v) for batch in loader for v in batch]
+    assert got == expected, (got, expected)
+
+
+def _c_program():
+    """Builds tests/reliability/c_process.c against this run's libtessera."""
+    lib = os.environ.get("TESSERA_LIBRARY") or os.path.join(os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))), "build", "capi", "libtessera.so")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    exe = os.path.join(os.environ.get("TESSERA_CACHE_DIR") or tempfile.mkdtemp(), "c_process")
+    libdir = os.path.dirname(os.path.abspath(lib))
+    subprocess.run(["clang-19", "-O1", "-I", os.path.join(root, "include"), os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "c_process.c"), "-o", exe, "-L", libdir, "-ltessera", "-Wl,-rpath," + libdir],
+        check=True, timeout=120)
+    return exe
+
+
+@case
+def c_fork_after_a_launch():
+    r = subprocess.run([_c_program(), "fork"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stdout, r.stderr)
+
+
+@case
+def c_launch_from_an_atexit_handler():
+    r = subprocess.run([_c_program(), "atexit"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stdout, r.stderr)
+
+
+@case
+def c_cuda_in_a_forked_child_is_an_error():
+    r = subprocess.run([_c_program(), "cuda"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip().splitlines()[-1].startswith("ok"), (r.returncode, r.stdout, r.stderr)
+
+
+@case
+def python_launch_from_an_atexit_handler():
+    code = ("import atexit, sys; sys.path.insert(0, %r)\n"
+            "def late():\n"
+            "    import cases; cases._add_one_check(); print('late ok', flush=True)\n"
+            "atexit.register(late)\n"
+            "import cases; cases._add_one_check()\n" % os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "late ok" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+
+
+# ---- 8. numpy scalars are the numbers they hold
+
+@case
+def numpy_scalar_arguments():
+    @tessera.jit
+    def k(o_ptr, n, f):
+        tl.store(o_ptr, n)
+        tl.store(o_ptr + 1, (f * 4.0).to(tl.int64))
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_):
+        for ft in (np.float16, np.float32, np.float64):
+            for _ in range(2):  # cold and warm
+                o = np.zeros(2, np.int64)
+                k[(1,)](o, t(7) if t is not np.bool_ else t(True), ft(0.5))
+                assert list(o) == [7 if t is not np.bool_ else 1, 2], (t, ft, o)
+
+
+@case
+def numpy_scalar_constexprs():
+    @tessera.jit
+    def k(o_ptr, BLOCK: tl.constexpr, F: tl.constexpr, B: tl.constexpr):
+        v = tl.zeros([BLOCK], dtype=tl.float32) + F
+        if B:
+            v = v + 1.0
+        tl.store(o_ptr + tl.arange(0, BLOCK), v)
+    o = np.zeros(1024, np.float32)
+    k[(1,)](o, BLOCK=np.int64(1024), F=np.float64(1024.0), B=np.bool_(True))
+    assert (o == 1025.0).all(), o[:4]
+
+
+# ---- 9. reloading an edited module
+
+@case
+def reload_after_an_edit_compiles_the_new_text():
+    import importlib
+    src = ("import tessera\nimport tessera.language as tl\n@tessera.jit\ndef k(o_ptr):\n"
+           "    tl.store(o_ptr, %s)\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "edited_module.py")
+        sys.path.insert(0, d)
+        sys.dont_write_bytecode = True
+        for i, expr in enumerate(("3", "4 * 10")):
+            with open(path, "w") as f:
+                f.write(src % expr)
+            os.utime(path, (time.time() + 100 * i, time.time() + 100 * i))
+            if i == 0:
+                import edited_module
+                o = np.zeros(1, np.int32)
+                edited_module.k[(1,)](o)
+                assert o[0] == 3, o
+            else:
+                importlib.reload(edited_module)
+                edited_module.k[(1,)](o)
+                assert o[0] == 40, o
+
+
+# ---- 10. pickling kernels
+
+@case
+def pickle_and_deepcopy_a_launched_kernel():
+    import copy
+    import pickle
+    x, y = _vectors(64)
+    out = np.zeros(64, np.float32)
+    add_kernel[(1,)](x, y, out, 64, BLOCK=64)
+    assert copy.deepcopy(add_kernel) is add_kernel
+    data = pickle.dumps(add_kernel)
+    assert pickle.loads(data) is add_kernel
+    code = ("import pickle, sys, numpy as np; k = pickle.loads(sys.stdin.buffer.read()); "
+            "x = np.ones(64, np.float32); o = np.zeros(64, np.float32); k[(1,)](x, x, o, 64, BLOCK=64); "
+            "assert (o == 2).all(); print('fresh ok')")
+    r = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, timeout=120)
+    assert r.returncode == 0 and b"fresh ok" in r.stdout, r.stderr[-2000:]
+
+
 def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(CASES))

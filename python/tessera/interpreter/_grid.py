@@ -21,7 +21,8 @@ import threading
 import numpy as np
 
 from .. import _C
-from .._specialize import int_type
+from .. import _source
+from .._specialize import int_type, python_scalar
 from .. import language as tl
 from ..language import _stubs
 from . import _builtins, _memory
@@ -114,7 +115,7 @@ def _rewritten_code(fn):
     code = _compiled.get(fn)
     if code is None:
         try:
-            lines, first = inspect.getsourcelines(fn)
+            lines, first = _source._source_lines(fn)  # the text kept at decoration
             filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
         except (OSError, TypeError):
             _compiled[fn] = False  # no source: run it unchanged
@@ -211,18 +212,16 @@ class _Launch:
         value = unwrap(value)
         if value is None or isinstance(value, (str, tl.dtype)):
             return value
-        if isinstance(value, (bool, np.bool_)):
-            return scalar(bool(value), tl.int1)
-        if isinstance(value, (int, np.integer)):
-            if isinstance(value, np.integer):
-                return Tensor(np.asarray(value), tl_dtype(value.dtype))
+        value = python_scalar(value)  # a numpy scalar is the number it holds, as in a compiled launch
+        if isinstance(value, bool):
+            return scalar(value, tl.int1)
+        if isinstance(value, int):
             kind = int_type(value)  # the type a compiled launch gives it
             if kind is None:
                 raise OverflowError("integer argument %d does not fit in 64 bits" % value)
             return scalar(value, tl.dtype._named(kind))
-        if isinstance(value, (float, np.floating)):
-            return scalar(value, tl.float32) if not isinstance(value, np.floating) else \
-                Tensor(np.asarray(value), tl_dtype(value.dtype))
+        if isinstance(value, float):
+            return scalar(value, tl.float32)
         if isinstance(value, tuple):
             return tuple(self.convert(v) for v in value)
         if isinstance(value, np.ndarray):
@@ -301,7 +300,7 @@ def launch(jit_fn, grid, args, kwargs):
     with _lock:
         state = _Launch()
         constexprs = jit_fn.constexpr_names
-        call = {name: (unwrap(v) if name in constexprs else state.convert(v)) for name, v in meta.items()}
+        call = {name: (python_scalar(unwrap(v)) if name in constexprs else state.convert(v)) for name, v in meta.items()}
         previous = (_stubs.INTERPRETER[0], _memory.current[0], _builtins.Program.pid, _builtins.Program.grid)
         _stubs.INTERPRETER[0] = dispatch
         _memory.current[0] = state.memory
