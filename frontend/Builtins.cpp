@@ -1032,6 +1032,34 @@ struct BinaryAxes {
   int64_t dim = 0, k = 0;
 };
 
+// One stage of Triton's bitonic network (standard.py's
+// _bitonic_merge_hypercube) on a BinaryAxes view: compare-and-swap across
+// index bits stage-1 .. 0, each pair (lo, hi) put in descending order where
+// `flip` is set: bit `flipBit` of the index, or everywhere iff `descending`
+// when flipBit < 0. As Triton's, each element takes its partner's value
+// where (element > partner) != (flip ^ it is the pair's hi): NaN compares
+// false, so a pair holding NaN becomes two copies of one of its values
+// (lo's without flip, hi's with it) and -0.0 and 0.0 likewise, as in Triton.
+ir::Value *bitonicStage(BinaryAxes &bits, ir::Value *y, int64_t stage, int64_t flipBit, bool descending) {
+  CodeGen &cg = bits.cg;
+  ir::Builder &b = cg.builder();
+  for (int64_t t = stage - 1; t >= 0; --t) {
+    int64_t axis = bits.axisOfBit(t);
+    y = bits.onHalves(y, axis, [&](ir::Value *lo, ir::Value *hi) {
+      ir::Value *gt = b.cmp("gt", lo, hi), *lt = b.cmp("gt", hi, lo);
+      if (flipBit >= 0) {
+        ir::Value *down = bits.bitIsSet(lo->type(), bits.axisOfBit(flipBit), axis);
+        gt = b.sameType(OpCode::Xor, {gt, down});
+        lt = b.sameType(OpCode::Xor, {lt, down});
+      } else if (descending) {
+        std::swap(lo, hi);  // select(!c, hi, lo) is select(c, lo, hi)
+      }
+      return std::make_pair(b.select(gt, hi, lo), b.select(lt, hi, lo));
+    });
+  }
+  return y;
+}
+
 // Functions only libdevice has (tl.extra.libdevice.<name>): the math_fn op's
 // `fn` values (ir/Ops.def).
 const char *const kLibdeviceOnly[] = {"tanh",  "sinh",  "cosh",  "tan",   "asin",   "acos",   "atan",
@@ -1375,24 +1403,47 @@ const std::unordered_map<std::string, Handler> &handlers() {
       bool descending = boolArg(cg, a, 2, "descending", false);
       if (bits.input->type().element().isBool() || bits.input->type().element().isPointer())
         cg.fail(a.loc, "tl.sort needs numbers, found " + bits.input->type().str());
-      if (bits.k == 0) return tensorValue(bits.input);
-      // Bitonic sort: for blocks of 2^s (s = 1..k), compare-and-swap at
-      // distance 2^t (t = s-1..0); a block sorts ascending where bit s of the
-      // index is 0 and descending where it is 1 (the last pass is all one way).
       ir::Value *y = bits.view;
-      for (int64_t s = 1; s <= bits.k; ++s)
-        for (int64_t t = s - 1; t >= 0; --t) {
-          int64_t axis = bits.axisOfBit(t);
-          int64_t dirAxis = s < bits.k ? bits.axisOfBit(s) : -1;
-          y = bits.onHalves(y, axis, [&](ir::Value *lo, ir::Value *hi) {
-            ir::Value *mn = cg.minMax(true, lo, hi, false, a.loc), *mx = cg.minMax(false, lo, hi, false, a.loc);
-            ir::Value *down = dirAxis < 0 ? nullptr : bits.bitIsSet(lo->type(), dirAxis, axis);
-            bool flipAll = descending && dirAxis < 0;
-            if (!down) return flipAll ? std::make_pair(mx, mn) : std::make_pair(mn, mx);
-            if (descending) std::swap(mn, mx);  // every block's direction reverses with the final one
-            return std::make_pair(cg.builder().select(down, mx, mn), cg.builder().select(down, mn, mx));
-          });
-        }
+      for (int64_t s = 1; s <= bits.k; ++s) y = bitonicStage(bits, y, s, s < bits.k ? s : -1, descending);
+      return tensorValue(bits.restore(y));
+    };
+    // topk(x, k, dim=None, descending=True): Triton's bitonic top-k. Runs of
+    // k are sorted (in alternating directions while more remain), then
+    // repeatedly each run is paired with the next, the larger (smaller unless
+    // descending) of each pair kept by tl.max (tl.min) and the runs merged
+    // again, until one run of k is left: the same network as Triton's, so
+    // NaN (which compares false, and which tl.max drops) ends where Triton's
+    // does; tl.max's widening of 8- and 16-bit values carries to the result
+    // when k < n, as in Triton.
+    t["topk"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "k", "dim", "descending"});
+      CallArgs view = a;  // BinaryAxes reads x and dim (positional 0 and 1)
+      view.positional.resize(std::min<size_t>(a.positional.size(), 1));
+      if (a.positional.size() > 2) view.positional.push_back(a.positional[2]);
+      BinaryAxes bits(cg, view, "tl.topk");
+      if (bits.dim != bits.input->type().rank() - 1)
+        cg.fail(a.loc, "tl.topk: only the last dimension is supported (as in Triton)");
+      if (bits.input->type().element().isBool() || bits.input->type().element().isPointer())
+        cg.fail(a.loc, "tl.topk needs numbers, found " + bits.input->type().str());
+      BigInt kv = cg.intArg(a, 1, "k");
+      int64_t n = int64_t(1) << bits.k;
+      if (kv < 1 || kv > BigInt(n) || (kv & (kv - 1)) != 0)
+        cg.fail(a.loc, "tl.topk: k must be a power of two from 1 to the dimension's " + std::to_string(n) + ", found " +
+                           bigIntToString(kv));
+      bool descending = boolArg(cg, a, 3, "descending", true);
+      int64_t logK = 0, logN = bits.k;
+      while ((int64_t(1) << logK) < int64_t(kv)) ++logK;
+      ir::Value *y = bits.view;
+      for (int64_t s = 1; s <= logK; ++s) y = bitonicStage(bits, y, s, s < logN ? s : -1, descending);
+      for (int64_t s = logK + 1; s <= logN; ++s) {
+        CallArgs r;
+        r.loc = a.loc;
+        r.positional = {tensorValue(y), SValue::integer(bits.axisOfBit(logK))};
+        y = cg.callBuiltin(descending ? "max" : "min", r, a.loc).v;
+        --bits.k;  // the pair's bit is gone; the bits above it move down one
+        y = bitonicStage(bits, y, logK, s < logN ? logK : -1, descending);
+      }
+      bits.shape[size_t(bits.dim)] = int64_t(kv);
       return tensorValue(bits.restore(y));
     };
     t["cat"] = [](CodeGen &cg, CallArgs &a) {

@@ -91,7 +91,7 @@ TL = {
                   "`mask`, `sem` and `scope` as `atomic_add`'s.",
     "bitonic_merge": "One bitonic merge network along the last dimension (a power of two, at least 2; `dim` may only "
                      "name it): a line that rises then falls, or falls then rises, comes out sorted, ascending unless "
-                     "`descending`. Elements are only exchanged, never lost (NaN compares false).",
+                     "`descending`. Its compare-and-swaps are Triton's, as in `sort` (NaN as there).",
     "broadcast": "`input` and `other` broadcast to their common shape (NumPy's rules); returns the pair.",
     "broadcast_to": "`broadcast_to(input, *shape)` (the shape as arguments or one tuple): `input` broadcast to "
                     "`shape` by NumPy's rules; a scalar is splatted.",
@@ -261,8 +261,10 @@ TL = {
                "reductions keep the axis only with `keep_dims=True`, so another `dim` than 0 needs it: without, a "
                "2-D tile fails to broadcast, or computes wrong values when square.",
     "sort": "`x` sorted along `dim` (default the last; its length a power of two), ascending unless `descending`, "
-            "by a bitonic network. NaNs are lost: a compare-exchange of a NaN and a number puts the number in both "
-            "places (Triton's keeps every element).",
+            "by Triton's bitonic network. Each compare-and-swap is Triton's: an element takes its partner's value "
+            "where (element > partner) differs from (the pair is to descend xor the element is the upper one), so "
+            "a pair with a NaN (which compares false) becomes two copies of one of its values, as -0.0 and 0.0 "
+            "do: with NaN the result is Triton's, not a permutation of `x`.",
     "split": "The inverse of `join`: a tile whose last dimension is 2 as the pair `(a[..., 0], a[..., 1])` (a "
              "`[2]` tile gives two scalars).",
     "sqrt": "Square root, correctly rounded on cpu, nvptx and amdgpu (Triton's is `sqrt.approx` on NVIDIA).",
@@ -289,8 +291,10 @@ TL = {
                  "down columns within bands of `size_g` rows (the last band may be shorter): returns "
                  "`(new_i, new_j)`, the grouped ordering that improves L2 reuse in matmuls.",
     "to_tensor": "`x` as a tensor: a Python number becomes a scalar of its default type (int32, fp32, ...).",
-    "topk": "The `k` largest values (smallest unless `descending`) along the last dimension, sorted, by `sort` "
-            "(NaN as there); `k` is a power of two no larger than that dimension.",
+    "topk": "The `k` largest values (smallest unless `descending`) along the last dimension, sorted; `k` is a "
+            "power of two no larger than that dimension. Triton's bitonic top-k: runs of `k` sorted by `sort`'s "
+            "network, then pairs of runs reduced by `max` (`min`), which drops NaN and widens 8- and 16-bit "
+            "values to 32 bits (the result's type when `k` is less than the dimension, as in Triton), and merged.",
     "trans": "`trans(input, *dims)`: `permute` by `dims`; without them the last two dimensions swap.",
     "uint_to_uniform_float": "A 32- or 64-bit random integer mapped to fp32 in [0, 1): read as signed, a negative "
                              "`x` becomes `-x - 1`, which converts to fp32 and is multiplied by 4.6566127342e-10 "

@@ -115,10 +115,10 @@ def _dims(dims):
 def trans(input, *dims):
     x = to_tensor(input)
     dims = _dims(dims)
-    if not dims:
-        if len(x.shape) != 2:
-            raise ValueError("trans() without dims needs a 2-D tile, not %d-D" % len(x.shape))
-        dims = (1, 0)
+    if not dims:  # the last two dimensions swap (as the frontend's and Triton's)
+        if len(x.shape) < 2:
+            raise ValueError("trans() without dims needs a tile of rank 2 or more, not %d-D" % len(x.shape))
+        dims = tuple(range(len(x.shape) - 2)) + (len(x.shape) - 1, len(x.shape) - 2)
     return Tensor(np.transpose(x.data, dims), x.dtype)
 
 
@@ -566,11 +566,59 @@ def cumprod(input, axis=0, reverse=False, dtype=None):
     return _scan(input, axis, reverse, dtype, "mul")
 
 
+def _bitonic_stage(a, stage, flip_bit, descending):
+    """One stage of Triton's bitonic network along a's last axis (as the
+    frontend's bitonicStage): compare-and-swap across index bits stage-1 .. 0,
+    where each element takes its partner's value if (element > partner) !=
+    (flip ^ it is the upper one), flip being index bit `flip_bit` (or
+    `descending` everywhere when flip_bit < 0). NaN compares false."""
+    idx = np.arange(a.shape[-1])
+    flip = ((idx >> flip_bit) & 1).astype(bool) if flip_bit >= 0 else np.full(idx.shape, bool(descending))
+    for b in range(stage - 1, -1, -1):
+        other = a[..., idx ^ (1 << b)]
+        with np.errstate(invalid="ignore"):
+            take = (a > other) != (flip ^ ((idx >> b) & 1).astype(bool))
+        a = np.where(take, other, a)
+    return a
+
+
+def _network_axis(t, dim, what):
+    ax = len(t.shape) - 1 if unwrap(dim) is None else int(unwrap(dim)) % len(t.shape)
+    n = t.shape[ax]
+    if n & (n - 1):
+        raise ValueError("%s needs a power-of-two dimension, found %d" % (what, n))
+    return ax, n.bit_length() - 1
+
+
 def sort(x, dim=None, descending=False):
     t = to_tensor(x)
-    ax = len(t.shape) - 1 if unwrap(dim) is None else int(unwrap(dim)) % len(t.shape)
-    out = np.sort(t.data, axis=ax, kind="stable")
-    return Tensor(np.flip(out, ax) if unwrap(descending) else out, t.dtype)
+    ax, log_n = _network_axis(t, dim, "sort")
+    a = np.moveaxis(t.data, ax, -1)
+    for s in range(1, log_n + 1):
+        a = _bitonic_stage(a, s, s if s < log_n else -1, unwrap(descending))
+    return Tensor(np.ascontiguousarray(np.moveaxis(a, -1, ax)), t.dtype)
+
+
+def topk(x, k, dim=None, descending=True):
+    """Triton's bitonic top-k (the frontend's topk): runs of k sorted, then
+    pairs of runs reduced by max (min) and merged until one run is left."""
+    t = to_tensor(x)
+    ax, log_n = _network_axis(t, dim, "topk")
+    k = int(unwrap(k))
+    if k < 1 or k > (1 << log_n) or k & (k - 1):
+        raise ValueError("topk: k must be a power of two from 1 to the dimension's %d, found %d" % (1 << log_n, k))
+    desc = unwrap(descending)
+    log_k = k.bit_length() - 1
+    a, dt = np.moveaxis(t.data, ax, -1), t.dtype
+    for s in range(1, log_k + 1):
+        a = _bitonic_stage(a, s, s if s < log_n else -1, desc)
+    for s in range(log_k + 1, log_n + 1):
+        m = a.shape[-1]
+        pairs = Tensor(np.ascontiguousarray(a.reshape(a.shape[:-1] + (m // (2 * k), 2, k))), dt)
+        r = (max if desc else min)(pairs, a.ndim)  # the axis of the pair
+        a, dt = r.data.reshape(a.shape[:-1] + (m // 2,)), r.dtype
+        a = _bitonic_stage(a, log_k, log_k if s < log_n else -1, desc)
+    return Tensor(np.ascontiguousarray(np.moveaxis(a, -1, ax)), dt)
 
 
 def flip(x, dim=None):
@@ -741,7 +789,7 @@ def _core_table():
                  store_tensor_descriptor=lambda desc, offsets, value: desc.store(offsets, value),
                  dot=dot, sum=sum, max=max, min=min, argmax=argmax, argmin=argmin, xor_sum=xor_sum,
                  reduce_or=reduce_or, reduce=reduce, cumsum=cumsum, cumprod=cumprod, associative_scan=associative_scan,
-                 flip=flip, sort=sort, histogram=histogram, gather=gather, where=where, maximum=maximum,
+                 flip=flip, sort=sort, topk=topk, histogram=histogram, gather=gather, where=where, maximum=maximum,
                  minimum=minimum, clamp=clamp, item=item, reshape=reshape, view=view, trans=trans, permute=permute,
                  broadcast=broadcast, broadcast_to=broadcast_to, expand_dims=expand_dims, ravel=ravel, cat=cat,
                  join=join, split=split, multiple_of=_identity, max_contiguous=_identity, max_constancy=_identity,
