@@ -1663,12 +1663,27 @@ const std::unordered_map<std::string, Handler> &handlers() {
       cg.checkArgs(a, {"cond", "msg", "mask"});
       SValue c = cg.requireArg(a, 0, "cond");
       std::string msg = stringArg(cg, a, 1, "msg", "");
-      if (c.isConstexpr()) {
+      // With a mask, Triton checks cond | ~mask: a masked-off element passes.
+      SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
+      if (maskV.isConstexpr() && !maskV.is(Kind::None)) {
+        if (!maskV.truthy()) return SValue::none();  // nothing is checked
+        maskV = SValue::none();
+      }
+      if (c.isConstexpr() && maskV.is(Kind::None)) {
         if (!c.truthy()) cg.fail(a.loc, "device_assert of a condition that is False at compile time: " + msg);
         return SValue::none();
       }
-      ir::Value *v = cg.toTensor(c, a.loc);
-      if (!v->type().isBool()) v = cg.cast(v, Type::i1(), a.loc);
+      if (c.isConstexpr() && c.truthy()) return SValue::none();
+      auto boolTensor = [&](const SValue &x) {
+        ir::Value *t = cg.toTensor(x, a.loc);
+        return t->type().isBool() ? t : cg.cast(t, Type::i1(), a.loc);
+      };
+      ir::Value *v = boolTensor(c);
+      if (!maskV.is(Kind::None)) {
+        ir::Value *m = boolTensor(maskV);
+        cg.broadcastPair(v, m, a.loc);
+        v = cg.builder().sameType(OpCode::Or, {v, cg.builder().sameType(OpCode::Not, {m})});
+      }
       ir::AttrDict attrs;
       attrs.set("message", ir::Attribute(msg));
       cg.builder().create(OpCode::Assert, {v}, {}, std::move(attrs));

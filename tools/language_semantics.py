@@ -121,8 +121,9 @@ TL = {
                      "element after it (on cpu a program is one thread).",
     "device_assert": "Checks `cond` for every element at run time; a failure ends the launch with "
                      "`DeviceAssertionError` naming `msg` and the source line. Always on (Triton checks only under "
-                     "`TRITON_DEBUG`). `mask` is accepted but not applied: masked-off elements are checked too. A "
-                     "compile-time False is a compile error.",
+                     "`TRITON_DEBUG`). With `mask`, `cond | ~mask` is checked (as Triton's): masked-off elements "
+                     "pass; the two broadcast together. A compile-time False (without a run-time mask) is a "
+                     "compile error.",
     "device_print": "`device_print(prefix, *args, hex=False)`: prints `prefix` and each element of `args` at run "
                     "time, a line per element with the program id and the element's index (`hex=True`: in "
                     "hexadecimal). Python's `print(prefix, ...)` in a kernel is the same.",

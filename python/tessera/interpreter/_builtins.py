@@ -719,8 +719,9 @@ def device_print(prefix, *args, hex=False):
 def device_assert(cond, msg="", mask=None):
     c = to_tensor(unwrap(cond))
     bad = ~c.data.astype(bool)
-    if unwrap(mask) is not None:
-        bad &= np.broadcast_to(to_tensor(unwrap(mask)).data.astype(bool), bad.shape)
+    if unwrap(mask) is not None:  # Triton checks cond | ~mask (the two broadcast together)
+        bad, m = np.broadcast_arrays(bad, to_tensor(unwrap(mask)).data.astype(bool))
+        bad = bad & m
     if bad.any():
         from .._C import ERROR_ASSERT, DeviceAssertionError
         where = np.argwhere(bad)[0] if bad.ndim else ()
