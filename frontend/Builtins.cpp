@@ -768,6 +768,20 @@ SValue dotOverBatches(CodeGen &cg, CallArgs &a, ir::Value *x, ir::Value *y) {
   return tensorValue(reshape(cg, r, shape, false, a.loc));
 }
 
+// A dtype as tl spells it (tl.float32), for messages that suggest code.
+std::string tlDtypeName(Type t) {
+  if (t.isFloat() && t.isScalar()) {
+    switch (t.scalarKind()) {
+    case ir::ScalarKind::F16: return "tl.float16";
+    case ir::ScalarKind::BF16: return "tl.bfloat16";
+    case ir::ScalarKind::F32: return "tl.float32";
+    case ir::ScalarKind::F64: return "tl.float64";
+    default: break;
+    }
+  }
+  return "tl." + dtypeName(t);
+}
+
 SValue dot(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
@@ -786,8 +800,25 @@ SValue dot(CodeGen &cg, CallArgs &a) {
   }
   Type in = xt.element();
   SValue outDt = cg.argOr(a, 6, "out_dtype", SValue::dtype(Type::f32()));
-  Type out = cg.dtypeArg(outDt, a.loc);
-  if (in.isInteger()) out = Type::i32();
+  Type outArg = cg.dtypeArg(outDt, a.loc);
+  // The result type, as Triton's semantic.dot picks it: int32 for integers,
+  // fp32 for fp32 and bf16 operands and fp64 for fp64 (whatever out_dtype
+  // says), out_dtype (fp16 or fp32) for fp16 and fp8.
+  Type out = outArg;
+  bool fixedResult = in.isInteger() || in == Type::f32() || in == Type::scalar(ir::ScalarKind::BF16) ||
+                     in == Type::scalar(ir::ScalarKind::F64);
+  if (in.isInteger()) {
+    out = Type::i32();
+  } else {
+    if (outArg == Type::scalar(ir::ScalarKind::BF16))
+      cg.fail(a.loc, "tl.dot: out_dtype=bfloat16 is unsupported (as in Triton): use out_dtype=tl.float32 or tl.float16 "
+                     "and cast with .to(tl.bfloat16)");
+    if (in == Type::f32() || in == Type::scalar(ir::ScalarKind::BF16)) out = Type::f32();
+    else if (in == Type::scalar(ir::ScalarKind::F64)) out = in;
+    else if (outArg != Type::f32() && outArg != Type::scalar(ir::ScalarKind::F16))
+      cg.fail(a.loc, "tl.dot of " + dtypeName(in) + " operands: out_dtype must be float32 or float16, found " +
+                         dtypeName(outArg));
+  }
   std::vector<int64_t> shape = xt.shape();
   shape[shape.size() - 1] = dim(yt, 1);
   SValue accV = cg.argOr(a, 2, "acc", SValue::none());
@@ -798,6 +829,15 @@ SValue dot(CodeGen &cg, CallArgs &a) {
     acc = cg.toTensor(accV, a.loc);
     if (acc->type().shape() != shape)
       cg.fail(a.loc, "the accumulator of tl.dot must have shape " + Type::tile(shape, out).str() + ", found " + acc->type().str());
+    // Triton asserts acc's dtype is out_dtype; the result is `out` whatever acc is, so acc must be that too.
+    Type ae = acc->type().element();
+    if (ae != out)
+      cg.fail(a.loc, "tl.dot of " + dtypeName(in) + " operands gives " + dtypeName(out) +
+                         (fixedResult ? " whatever out_dtype is" : " with out_dtype=" + dtypeName(outArg)) +
+                         "; its accumulator must be " + dtypeName(out) + ", found " + dtypeName(ae));
+    if (ae != outArg)
+      cg.fail(a.loc, "tl.dot: the accumulator's dtype " + dtypeName(ae) + " must be out_dtype, which is " +
+                         dtypeName(outArg) + " (as Triton asserts): pass out_dtype=" + tlDtypeName(ae));
   }
   ir::AttrDict attrs;
   std::string prec;

@@ -128,10 +128,12 @@ TL = {
                     "time, a line per element with the program id and the element's index (`hex=True`: in "
                     "hexadecimal). Python's `print(prefix, ...)` in a kernel is the same.",
     "div_rn": "`x / y` correctly rounded to nearest even, for floats promoted as `+` does (fp16 stays fp16).",
-    "dot": "Matrix product of `[M, K]` and `[K, N]` tiles (or with equal leading batch dimensions) plus `acc`, the "
-           "result in `acc`'s type when given. Operands share one dtype (two fp8 kinds may mix). Float dots "
-           "accumulate in `out_dtype`, in an order the target picks (default fp32, also for fp64 operands, where "
-           "Triton returns fp64); integer dots give int32, saturating on NVIDIA tensor cores and wrapping "
+    "dot": "Matrix product of `[M, K]` and `[K, N]` tiles (or with equal leading batch dimensions) plus `acc`. "
+           "Operands share one dtype (two fp8 kinds may mix). The result type is Triton's: fp32 for fp32 and bf16 "
+           "operands and fp64 (summed in fp64) for fp64 whatever `out_dtype` says, `out_dtype` (fp32 or fp16) for "
+           "fp16 and fp8; `out_dtype=bfloat16` is an error. Sums run in an order the target picks. A given `acc` "
+           "must have the result's dtype and be `out_dtype` (Triton's assertion: an int32 or fp64 `acc` needs "
+           "`out_dtype` to say so). Integer dots give int32, saturating on NVIDIA tensor cores and wrapping "
            "elsewhere. fp32 operands follow `input_precision`: `\"tf32\"` (default; rounded to 10 mantissa bits on "
            "NVIDIA tensor cores and AMD CDNA3, exact fp32 elsewhere), `\"ieee\"`, `\"tf32x3\"`, `\"bf16x3\"`, "
            "`\"bf16x6\"`; `allow_tf32` is its older boolean form, `max_num_imprecise_acc` applies to fp8 on Hopper.",

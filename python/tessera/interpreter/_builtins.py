@@ -653,18 +653,40 @@ def gather(src, index, axis):
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
         out_dtype=tl.float32):
     """a @ b: exact products summed in float64 (int64 for integers), then
-    rounded once to the result type; tf32 inputs are not rounded."""
+    rounded once to the result type; tf32 inputs are not rounded. The result
+    type is Triton's (the frontend's): int32 for integers, fp32 for fp32 and
+    bf16, fp64 for fp64, out_dtype (fp16 or fp32) otherwise; an acc must have
+    that type and be out_dtype."""
     a, b = to_tensor(input), to_tensor(other)
-    out_dt = _dtype(out_dtype)
+    out_arg = _dtype(out_dtype)
+    name = lambda t: t.name
+    fixed = True
     if a.dtype.is_int():
         out_dt = tl.int32
         prod = np.matmul(a.data.astype(np.int64), b.data.astype(np.int64))
     else:
+        if out_arg == tl.bfloat16:
+            raise ValueError("tl.dot: out_dtype=bfloat16 is unsupported (as in Triton): use out_dtype=tl.float32 or "
+                             "tl.float16 and cast with .to(tl.bfloat16)")
+        if a.dtype in (tl.float32, tl.bfloat16, tl.float64):
+            out_dt = tl.float64 if a.dtype == tl.float64 else tl.float32
+        else:
+            fixed = False
+            if out_arg not in (tl.float32, tl.float16):
+                raise ValueError("tl.dot of %s operands: out_dtype must be float32 or float16, found %s"
+                                 % (name(a.dtype), name(out_arg)))
+            out_dt = out_arg
         prod = np.matmul(a.data.astype(np.float64), b.data.astype(np.float64))
     acc = unwrap(acc)
     if acc is not None:
         c = to_tensor(acc)
-        out_dt = c.dtype
+        if c.dtype != out_dt:
+            raise ValueError("tl.dot of %s operands gives %s %s; its accumulator must be %s, found %s" % (
+                name(a.dtype), name(out_dt), "whatever out_dtype is" if fixed else "with out_dtype=" + name(out_arg),
+                name(out_dt), name(c.dtype)))
+        if c.dtype != out_arg:
+            raise ValueError("tl.dot: the accumulator's dtype %s must be out_dtype, which is %s (as Triton asserts)"
+                             % (name(c.dtype), name(out_arg)))
         prod = prod + c.data.astype(prod.dtype)
     with np.errstate(all="ignore"):
         return Tensor(prod.astype(np_dtype(out_dt)), out_dt)
