@@ -1559,15 +1559,17 @@ const std::unordered_map<std::string, Handler> &handlers() {
         ir::Value *order = cg.toTensor(ns, a.loc);
         if (!order->type().element().isInteger())
           cg.fail(a.loc, "libdevice." + name + " takes an integer order n, found " + order->type().element().str());
-        Type ft = x->type().element();
-        if (ft.bitWidth() < 32) ft = Type::f32();
+        // fp16 and bf16 compute in fp32 and round back, as the rest of libdevice here
+        // (Triton's jn/yn take fp32 and fp64 only).
+        Type xt = x->type().element(), ft = xt.bitWidth() < 32 ? Type::f32() : xt;
         x = cg.cast(x, ft, a.loc);
         order = cg.cast(cg.cast(order, Type::i32(), a.loc), ft, a.loc);
         std::vector<int64_t> shape = cg.broadcastShapes(x->type().shape(), order->type().shape(), a.loc);
         x = cg.broadcastTo(x, shape, a.loc), order = cg.broadcastTo(order, shape, a.loc);
         ir::AttrDict attrs;
         attrs.set("fn", ir::Attribute(name));
-        return tensorValue(cg.builder().sameType(OpCode::MathFn2, {order, x}, std::move(attrs)));
+        ir::Value *r = cg.builder().sameType(OpCode::MathFn2, {order, x}, std::move(attrs));
+        return tensorValue(xt == ft ? r : cg.cast(r, xt, a.loc));
       };
     }
     t["fma"] = [](CodeGen &cg, CallArgs &a) {

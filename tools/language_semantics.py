@@ -350,8 +350,7 @@ LIBDEVICE = {
     "hypot": "sqrt(x² + y²) without intermediate overflow or underflow; " + _LIBRARY + ".",
     "j0": "Bessel function of the first kind of order 0; " + _LIBRARY + ".",
     "j1": "Bessel function of the first kind of order 1; " + _LIBRARY + ".",
-    "jn": "Bessel function of the first kind of integer order `n` (converted to int32); " + _LIBRARY + ". fp16 and "
-          "bf16 `x` give fp32.",
+    "jn": "Bessel function of the first kind of integer order `n` (converted to int32); " + _LIBRARY + ".",
     "lgamma": "ln(abs(Γ(x))); " + _LIBRARY + ".",
     "log10": "Base-10 logarithm; " + _LIBRARY + ".",
     "log1p": "ln(1 + x), accurate near 0; " + _LIBRARY + ".",
@@ -365,8 +364,7 @@ LIBDEVICE = {
     "trunc": "The integral value toward zero, exact.",
     "y0": "Bessel function of the second kind of order 0 (NaN below 0, -inf at 0); " + _LIBRARY + ".",
     "y1": "Bessel function of the second kind of order 1; " + _LIBRARY + ".",
-    "yn": "Bessel function of the second kind of integer order `n` (converted to int32); " + _LIBRARY + ". fp16 "
-          "and bf16 `x` give fp32.",
+    "yn": "Bessel function of the second kind of integer order `n` (converted to int32); " + _LIBRARY + ".",
     # ---- written in the language (frontend/libdevice.py): the same code on every target
     "brev": "The bits of a 32- or 64-bit integer in reverse order.",
     "byte_perm": "CUDA's `__byte_perm` on 32-bit integers: byte i of the int32 result is byte `(s >> 4i) & 7` of "
@@ -397,7 +395,7 @@ LIBDEVICE = {
     "fast_tanhf": "The same function as `libdevice.tanh` (Triton's is an approximation on AMD).",
     "fdim": "`x - y` where `x > y`, else +0; NaN when either is NaN.",
     "ffs": "1 + the index of the lowest set bit of a 32- or 64-bit integer, 0 for 0 (int32).",
-    "finitef": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (Triton's is int32).",
+    "finitef": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (int1, as Triton's).",
     "float_as_int": "The bits of an fp32 as int32.",
     "float_as_uint": "The bits of an fp32 (as int32, Triton's typing).",
     "hadd": "`(x + y) >> 1` without overflow (rounded down), for 32-bit integers.",
@@ -406,9 +404,9 @@ LIBDEVICE = {
              "for ±inf.",
     "int2double_rn": "The 32-bit integer `x`, read as int32, to fp64, exact.",
     "int_as_float": "The bits of a 32-bit integer as fp32.",
-    "isfinited": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (Triton's is int32).",
-    "isinf": "Whether `x` (fp32 or fp64) is ±inf, as a boolean tile (Triton's is int32).",
-    "isnan": "Whether `x` (fp32 or fp64) is NaN, as a boolean tile (Triton's is int32).",
+    "isfinited": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (int1, as Triton's).",
+    "isinf": "Whether `x` (fp32 or fp64) is ±inf, as a boolean tile (int1, as Triton's).",
+    "isnan": "Whether `x` (fp32 or fp64) is NaN, as a boolean tile (int1, as Triton's).",
     "ldexp": "x·2^n for an integer `n`, rounded once (exact unless the result is subnormal or overflows).",
     "llrint": "`x` to the nearest integer, ties to even, as int64 (saturating; NaN gives 0).",
     "llround": "`x` to the nearest integer, ties away from zero, as int64 (saturating; NaN gives 0).",
@@ -416,8 +414,8 @@ LIBDEVICE = {
     "longlong_as_double": "The bits of a 64-bit integer as fp64.",
     "mul24": "The low 32 bits of the product of the low 24 bits of `x` and `y` (sign-extended from bit 23 for "
              "int32).",
-    "mulhi": "The high half of the 2N-bit product of `x` and `y`: signed for int32 and int64, unsigned otherwise "
-             "(unsigned types, and 8- and 16-bit integers of either signedness).",
+    "mulhi": "The high half of the 2N-bit product of `x` and `y`, two int32, uint32, int64 or uint64 of one type "
+             "(Triton's only; others are a compile error): signed for int32 and int64, unsigned for the others.",
     "nearbyint": "The nearest integral value, ties to even (as `rint`).",
     "nextafter": "The next representable value after `x` toward `y` (fp32 or fp64): `y` when they are equal, NaN "
                  "when either is NaN.",

@@ -319,8 +319,12 @@ def _bessel(name):
               "jn": lambda n, x: sp.jv(n, x), "yn": lambda n, x: sp.yn(n, x)}[name]
         ts = [to_tensor(unwrap(a)) for a in args]
         x = ts[-1]
-        data = fn(*([t.data for t in ts[:-1]] + [x.data.astype(np.float64)]))
-        return Tensor(np.asarray(data).astype(x.data.dtype), x.dtype)
+        dt = x.dtype if x.dtype.is_floating() else tl.float32  # an integer x is an fp32 value
+        with np.errstate(all="ignore"):
+            data = fn(*([t.data for t in ts[:-1]] + [x.data.astype(np.float64)]))
+            if dt.primitive_bitwidth < 32:  # fp16 and bf16 compute in fp32 and round back (the frontend's)
+                data = np.asarray(data).astype(np.float32)
+        return Tensor(np.asarray(data).astype(np_dtype(dt)), dt)
     return apply
 
 
