@@ -95,8 +95,9 @@ TL = {
     "broadcast": "`input` and `other` broadcast to their common shape (NumPy's rules); returns the pair.",
     "broadcast_to": "`broadcast_to(input, *shape)` (the shape as arguments or one tuple): `input` broadcast to "
                     "`shape` by NumPy's rules; a scalar is splatted.",
-    "cast": "Converts to `dtype`. Float to float rounds to nearest even (`fp_downcast_rounding=\"rtz\"` truncates "
-            "instead, only from fp32 to bf16: other pairs are a compile error); fp8e4nv (no infinities) saturates "
+    "cast": "Converts to `dtype`. Float to float rounds to nearest even; `fp_downcast_rounding=\"rtz\"` rounds "
+            "toward zero instead, for every cast to a narrower float type (as Triton's `semantic.cast` takes it; "
+            "past the largest finite value it gives that value, inf stays inf); fp8e4nv (no infinities) saturates "
             "at ±448. Float to integer truncates toward zero and saturates, NaN giving 0; integers wrap or extend "
             "by the source's signedness; to int1 is `x != 0`. `bitcast=True` reinterprets the bits (equal widths); "
             "pointers convert to and from int64.",
