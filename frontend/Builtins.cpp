@@ -777,6 +777,20 @@ SValue dotOverBatches(CodeGen &cg, CallArgs &a, ir::Value *x, ir::Value *y) {
   return tensorValue(reshape(cg, r, shape, false, a.loc));
 }
 
+// A dtype as tl spells it (tl.float32), for messages that suggest code.
+std::string tlDtypeName(Type t) {
+  if (t.isFloat() && t.isScalar()) {
+    switch (t.scalarKind()) {
+    case ir::ScalarKind::F16: return "tl.float16";
+    case ir::ScalarKind::BF16: return "tl.bfloat16";
+    case ir::ScalarKind::F32: return "tl.float32";
+    case ir::ScalarKind::F64: return "tl.float64";
+    default: break;
+    }
+  }
+  return "tl." + dtypeName(t);
+}
+
 SValue dot(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
@@ -795,8 +809,25 @@ SValue dot(CodeGen &cg, CallArgs &a) {
   }
   Type in = xt.element();
   SValue outDt = cg.argOr(a, 6, "out_dtype", SValue::dtype(Type::f32()));
-  Type out = cg.dtypeArg(outDt, a.loc);
-  if (in.isInteger()) out = Type::i32();
+  Type outArg = cg.dtypeArg(outDt, a.loc);
+  // The result type, as Triton's semantic.dot picks it: int32 for integers,
+  // fp32 for fp32 and bf16 operands and fp64 for fp64 (whatever out_dtype
+  // says), out_dtype (fp16 or fp32) for fp16 and fp8.
+  Type out = outArg;
+  bool fixedResult = in.isInteger() || in == Type::f32() || in == Type::scalar(ir::ScalarKind::BF16) ||
+                     in == Type::scalar(ir::ScalarKind::F64);
+  if (in.isInteger()) {
+    out = Type::i32();
+  } else {
+    if (outArg == Type::scalar(ir::ScalarKind::BF16))
+      cg.fail(a.loc, "tl.dot: out_dtype=bfloat16 is unsupported (as in Triton): use out_dtype=tl.float32 or tl.float16 "
+                     "and cast with .to(tl.bfloat16)");
+    if (in == Type::f32() || in == Type::scalar(ir::ScalarKind::BF16)) out = Type::f32();
+    else if (in == Type::scalar(ir::ScalarKind::F64)) out = in;
+    else if (outArg != Type::f32() && outArg != Type::scalar(ir::ScalarKind::F16))
+      cg.fail(a.loc, "tl.dot of " + dtypeName(in) + " operands: out_dtype must be float32 or float16, found " +
+                         dtypeName(outArg));
+  }
   std::vector<int64_t> shape = xt.shape();
   shape[shape.size() - 1] = dim(yt, 1);
   SValue accV = cg.argOr(a, 2, "acc", SValue::none());
@@ -807,6 +838,15 @@ SValue dot(CodeGen &cg, CallArgs &a) {
     acc = cg.toTensor(accV, a.loc);
     if (acc->type().shape() != shape)
       cg.fail(a.loc, "the accumulator of tl.dot must have shape " + Type::tile(shape, out).str() + ", found " + acc->type().str());
+    // Triton asserts acc's dtype is out_dtype; the result is `out` whatever acc is, so acc must be that too.
+    Type ae = acc->type().element();
+    if (ae != out)
+      cg.fail(a.loc, "tl.dot of " + dtypeName(in) + " operands gives " + dtypeName(out) +
+                         (fixedResult ? " whatever out_dtype is" : " with out_dtype=" + dtypeName(outArg)) +
+                         "; its accumulator must be " + dtypeName(out) + ", found " + dtypeName(ae));
+    if (ae != outArg)
+      cg.fail(a.loc, "tl.dot: the accumulator's dtype " + dtypeName(ae) + " must be out_dtype, which is " +
+                         dtypeName(outArg) + " (as Triton asserts): pass out_dtype=" + tlDtypeName(ae));
   }
   ir::AttrDict attrs;
   std::string prec;
@@ -1040,6 +1080,34 @@ struct BinaryAxes {
   std::vector<int64_t> shape;
   int64_t dim = 0, k = 0;
 };
+
+// One stage of Triton's bitonic network (standard.py's
+// _bitonic_merge_hypercube) on a BinaryAxes view: compare-and-swap across
+// index bits stage-1 .. 0, each pair (lo, hi) put in descending order where
+// `flip` is set: bit `flipBit` of the index, or everywhere iff `descending`
+// when flipBit < 0. As Triton's, each element takes its partner's value
+// where (element > partner) != (flip ^ it is the pair's hi): NaN compares
+// false, so a pair holding NaN becomes two copies of one of its values
+// (lo's without flip, hi's with it) and -0.0 and 0.0 likewise, as in Triton.
+ir::Value *bitonicStage(BinaryAxes &bits, ir::Value *y, int64_t stage, int64_t flipBit, bool descending) {
+  CodeGen &cg = bits.cg;
+  ir::Builder &b = cg.builder();
+  for (int64_t t = stage - 1; t >= 0; --t) {
+    int64_t axis = bits.axisOfBit(t);
+    y = bits.onHalves(y, axis, [&](ir::Value *lo, ir::Value *hi) {
+      ir::Value *gt = b.cmp("gt", lo, hi), *lt = b.cmp("gt", hi, lo);
+      if (flipBit >= 0) {
+        ir::Value *down = bits.bitIsSet(lo->type(), bits.axisOfBit(flipBit), axis);
+        gt = b.sameType(OpCode::Xor, {gt, down});
+        lt = b.sameType(OpCode::Xor, {lt, down});
+      } else if (descending) {
+        std::swap(lo, hi);  // select(!c, hi, lo) is select(c, lo, hi)
+      }
+      return std::make_pair(b.select(gt, hi, lo), b.select(lt, hi, lo));
+    });
+  }
+  return y;
+}
 
 // Functions only libdevice has (tl.extra.libdevice.<name>): the math_fn op's
 // `fn` values (ir/Ops.def).
@@ -1381,24 +1449,47 @@ const std::unordered_map<std::string, Handler> &handlers() {
       bool descending = boolArg(cg, a, 2, "descending", false);
       if (bits.input->type().element().isBool() || bits.input->type().element().isPointer())
         cg.fail(a.loc, "tl.sort needs numbers, found " + bits.input->type().str());
-      if (bits.k == 0) return tensorValue(bits.input);
-      // Bitonic sort: for blocks of 2^s (s = 1..k), compare-and-swap at
-      // distance 2^t (t = s-1..0); a block sorts ascending where bit s of the
-      // index is 0 and descending where it is 1 (the last pass is all one way).
       ir::Value *y = bits.view;
-      for (int64_t s = 1; s <= bits.k; ++s)
-        for (int64_t t = s - 1; t >= 0; --t) {
-          int64_t axis = bits.axisOfBit(t);
-          int64_t dirAxis = s < bits.k ? bits.axisOfBit(s) : -1;
-          y = bits.onHalves(y, axis, [&](ir::Value *lo, ir::Value *hi) {
-            ir::Value *mn = cg.minMax(true, lo, hi, false, a.loc), *mx = cg.minMax(false, lo, hi, false, a.loc);
-            ir::Value *down = dirAxis < 0 ? nullptr : bits.bitIsSet(lo->type(), dirAxis, axis);
-            bool flipAll = descending && dirAxis < 0;
-            if (!down) return flipAll ? std::make_pair(mx, mn) : std::make_pair(mn, mx);
-            if (descending) std::swap(mn, mx);  // every block's direction reverses with the final one
-            return std::make_pair(cg.builder().select(down, mx, mn), cg.builder().select(down, mn, mx));
-          });
-        }
+      for (int64_t s = 1; s <= bits.k; ++s) y = bitonicStage(bits, y, s, s < bits.k ? s : -1, descending);
+      return tensorValue(bits.restore(y));
+    };
+    // topk(x, k, dim=None, descending=True): Triton's bitonic top-k. Runs of
+    // k are sorted (in alternating directions while more remain), then
+    // repeatedly each run is paired with the next, the larger (smaller unless
+    // descending) of each pair kept by tl.max (tl.min) and the runs merged
+    // again, until one run of k is left: the same network as Triton's, so
+    // NaN (which compares false, and which tl.max drops) ends where Triton's
+    // does; tl.max's widening of 8- and 16-bit values carries to the result
+    // when k < n, as in Triton.
+    t["topk"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {"x", "k", "dim", "descending"});
+      CallArgs view = a;  // BinaryAxes reads x and dim (positional 0 and 1)
+      view.positional.resize(std::min<size_t>(a.positional.size(), 1));
+      if (a.positional.size() > 2) view.positional.push_back(a.positional[2]);
+      BinaryAxes bits(cg, view, "tl.topk");
+      if (bits.dim != bits.input->type().rank() - 1)
+        cg.fail(a.loc, "tl.topk: only the last dimension is supported (as in Triton)");
+      if (bits.input->type().element().isBool() || bits.input->type().element().isPointer())
+        cg.fail(a.loc, "tl.topk needs numbers, found " + bits.input->type().str());
+      BigInt kv = cg.intArg(a, 1, "k");
+      int64_t n = int64_t(1) << bits.k;
+      if (kv < 1 || kv > BigInt(n) || (kv & (kv - 1)) != 0)
+        cg.fail(a.loc, "tl.topk: k must be a power of two from 1 to the dimension's " + std::to_string(n) + ", found " +
+                           bigIntToString(kv));
+      bool descending = boolArg(cg, a, 3, "descending", true);
+      int64_t logK = 0, logN = bits.k;
+      while ((int64_t(1) << logK) < int64_t(kv)) ++logK;
+      ir::Value *y = bits.view;
+      for (int64_t s = 1; s <= logK; ++s) y = bitonicStage(bits, y, s, s < logN ? s : -1, descending);
+      for (int64_t s = logK + 1; s <= logN; ++s) {
+        CallArgs r;
+        r.loc = a.loc;
+        r.positional = {tensorValue(y), SValue::integer(bits.axisOfBit(logK))};
+        y = cg.callBuiltin(descending ? "max" : "min", r, a.loc).v;
+        --bits.k;  // the pair's bit is gone; the bits above it move down one
+        y = bitonicStage(bits, y, logK, s < logN ? logK : -1, descending);
+      }
+      bits.shape[size_t(bits.dim)] = int64_t(kv);
       return tensorValue(bits.restore(y));
     };
     t["cat"] = [](CodeGen &cg, CallArgs &a) {
@@ -1474,15 +1565,17 @@ const std::unordered_map<std::string, Handler> &handlers() {
         ir::Value *order = cg.toTensor(ns, a.loc);
         if (!order->type().element().isInteger())
           cg.fail(a.loc, "libdevice." + name + " takes an integer order n, found " + order->type().element().str());
-        Type ft = x->type().element();
-        if (ft.bitWidth() < 32) ft = Type::f32();
+        // fp16 and bf16 compute in fp32 and round back, as the rest of libdevice here
+        // (Triton's jn/yn take fp32 and fp64 only).
+        Type xt = x->type().element(), ft = xt.bitWidth() < 32 ? Type::f32() : xt;
         x = cg.cast(x, ft, a.loc);
         order = cg.cast(cg.cast(order, Type::i32(), a.loc), ft, a.loc);
         std::vector<int64_t> shape = cg.broadcastShapes({x, order}, a.loc);
         x = cg.broadcastTo(x, shape, a.loc), order = cg.broadcastTo(order, shape, a.loc);
         ir::AttrDict attrs;
         attrs.set("fn", ir::Attribute(name));
-        return tensorValue(cg.builder().sameType(OpCode::MathFn2, {order, x}, std::move(attrs)));
+        ir::Value *r = cg.builder().sameType(OpCode::MathFn2, {order, x}, std::move(attrs));
+        return tensorValue(xt == ft ? r : cg.cast(r, xt, a.loc));
       };
     }
     t["fma"] = [](CodeGen &cg, CallArgs &a) {
@@ -1618,12 +1711,27 @@ const std::unordered_map<std::string, Handler> &handlers() {
       cg.checkArgs(a, {"cond", "msg", "mask"});
       SValue c = cg.requireArg(a, 0, "cond");
       std::string msg = stringArg(cg, a, 1, "msg", "");
-      if (c.isConstexpr()) {
+      // With a mask, Triton checks cond | ~mask: a masked-off element passes.
+      SValue maskV = cg.argOr(a, 2, "mask", SValue::none());
+      if (maskV.isConstexpr() && !maskV.is(Kind::None)) {
+        if (!maskV.truthy()) return SValue::none();  // nothing is checked
+        maskV = SValue::none();
+      }
+      if (c.isConstexpr() && maskV.is(Kind::None)) {
         if (!c.truthy()) cg.fail(a.loc, "device_assert of a condition that is False at compile time: " + msg);
         return SValue::none();
       }
-      ir::Value *v = cg.toTensor(c, a.loc);
-      if (!v->type().isBool()) v = cg.cast(v, Type::i1(), a.loc);
+      if (c.isConstexpr() && c.truthy()) return SValue::none();
+      auto boolTensor = [&](const SValue &x) {
+        ir::Value *t = cg.toTensor(x, a.loc);
+        return t->type().isBool() ? t : cg.cast(t, Type::i1(), a.loc);
+      };
+      ir::Value *v = boolTensor(c);
+      if (!maskV.is(Kind::None)) {
+        ir::Value *m = boolTensor(maskV);
+        cg.broadcastPair(v, m, a.loc);
+        v = cg.builder().sameType(OpCode::Or, {v, cg.builder().sameType(OpCode::Not, {m})});
+      }
       ir::AttrDict attrs;
       attrs.set("message", ir::Attribute(msg));
       cg.builder().create(OpCode::Assert, {v}, {}, std::move(attrs));

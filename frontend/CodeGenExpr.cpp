@@ -375,6 +375,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       return SValue::dtype(t.pointee());
     }
     if (attr == "primitive_bitwidth") return SValue::integer(t.bitWidth());
+    if (attr == "name") return SValue::str(dtypeName(t));  // Triton's dtype.name: "int32", "fp16", "pointer<fp32>"
     if (attr == "scalar") return base;  // Triton's dtype.scalar: a scalar (or pointer) type is its own
     if (attr == "int_bitwidth") {
       if (!t.isInteger()) fail(loc, "int_bitwidth applies to integer dtypes, not " + dtypeName(t));

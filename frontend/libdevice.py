@@ -913,7 +913,14 @@ def _ld_int_pair(x, y, name: tl.constexpr):
 
 @jit
 def libdevice_mulhi(x, y):
-    x, y = _ld_int_pair(x, y, "mulhi")
+    # Triton's libdevice defines mulhi on two int32, uint32, int64 or uint64
+    # of one type only (8- and 16-bit integers, or mixed types, are refused).
+    x = tl.to_tensor(x)
+    y = tl.to_tensor(y)
+    tl.static_assert((x.dtype == tl.int32 or x.dtype == tl.uint32 or x.dtype == tl.int64 or x.dtype == tl.uint64)
+                     and y.dtype == x.dtype,
+                     "libdevice.mulhi takes two int32, uint32, int64 or uint64 values of one type (as Triton's), "
+                     "found " + x.dtype.name + " and " + y.dtype.name)
     if x.dtype == tl.int32:
         return ((x.to(tl.int64) * y.to(tl.int64)) >> 32).to(tl.int32)
     elif x.dtype == tl.int64:

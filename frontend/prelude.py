@@ -261,34 +261,19 @@ def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale, rhs_for
 
 
 @jit
-def topk(x, k: tl.constexpr, dim: tl.constexpr = None, descending: tl.constexpr = True):
-    # The k largest (smallest unless descending) along the last dimension,
-    # in sorted order: a sort, then the first half kept until k remain.
-    last: tl.constexpr = len(x.shape) - 1
-    tl.static_assert(dim is None or dim == last or dim == -1, "topk: only the last dimension is supported (as in Triton)")
-    n: tl.constexpr = x.shape[last]
-    tl.static_assert(k >= 1 and k <= n and (k & (k - 1)) == 0,
-                     "topk: k must be a power of two no larger than the dimension")
-    v = tl.sort(x, dim=last, descending=descending)
-    for _ in tl.static_range(20):
-        if v.shape[last] > k:
-            halves = tl.trans(tl.reshape(v, v.shape[:last] + (2, v.shape[last] // 2)))
-            v, _rest = tl.split(halves)
-    return v
-
-
-@jit
 def _bitonic_exchange(x, distance: tl.constexpr, descending: tl.constexpr):
     # One stage of the merge network along the last dimension: each element
-    # i with bit `distance` clear is compared with i + distance, the pair
-    # put in order (NaN compares false: such pairs stay as they are).
+    # i with bit `distance` clear (lo) is compared with i + distance (hi) as
+    # Triton's _compare_and_swap does: each takes the other's value where
+    # (itself > the other) != (descending ^ it is hi). NaN compares false,
+    # so a pair holding NaN becomes two copies of one of its values, as in
+    # Triton (tl.sort's network, Builtins.cpp, is the same).
     last: tl.constexpr = len(x.shape) - 1
     n: tl.constexpr = x.shape[last]
     blocks = tl.reshape(x, x.shape[:last] + (n // (2 * distance), 2, distance))
     lo, hi = tl.split(tl.trans(blocks))
-    swap = (lo > hi) != descending
-    low = tl.where(swap, hi, lo)
-    high = tl.where(swap, lo, hi)
+    low = tl.where((lo > hi) != descending, hi, lo)
+    high = tl.where((hi > lo) != descending, hi, lo)
     return tl.reshape(tl.trans(tl.join(low, high)), x.shape)
 
 

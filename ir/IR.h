@@ -33,8 +33,9 @@
 //   on NaN, as in Python. cast from float to int truncates toward zero and
 //   saturates, with NaN giving 0; cast between floats rounds to nearest even
 //   unless `rounding = "rtz"`. fp8 e4m3 has no infinities (finite saturating).
-//   A dot's sums are f32 in an order the target picks; f32 inputs with
-//   input_precision tf32 keep 10 mantissa bits (rounded, or truncated where
+//   A dot's sums are f32 (f64 with an f64 accumulator) in an order the
+//   target picks; f32 inputs with input_precision tf32 keep 10 mantissa
+//   bits (rounded, or truncated where
 //   the matrix unit reads them from memory: Hopper's wgmma), and fp8 dots on
 //   Hopper's wgmma add their products with less than f32 precision, as
 //   Triton's default (max_num_imprecise_acc) does.

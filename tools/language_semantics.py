@@ -91,12 +91,13 @@ TL = {
                   "`mask`, `sem` and `scope` as `atomic_add`'s.",
     "bitonic_merge": "One bitonic merge network along the last dimension (a power of two, at least 2; `dim` may only "
                      "name it): a line that rises then falls, or falls then rises, comes out sorted, ascending unless "
-                     "`descending`. Elements are only exchanged, never lost (NaN compares false).",
+                     "`descending`. Its compare-and-swaps are Triton's, as in `sort` (NaN as there).",
     "broadcast": "`input` and `other` broadcast to their common shape (NumPy's rules); returns the pair.",
     "broadcast_to": "`broadcast_to(input, *shape)` (the shape as arguments or one tuple): `input` broadcast to "
                     "`shape` by NumPy's rules; a scalar is splatted.",
-    "cast": "Converts to `dtype`. Float to float rounds to nearest even (`fp_downcast_rounding=\"rtz\"` truncates "
-            "instead, only from fp32 to bf16: other pairs are a compile error); fp8e4nv (no infinities) saturates "
+    "cast": "Converts to `dtype`. Float to float rounds to nearest even; `fp_downcast_rounding=\"rtz\"` rounds "
+            "toward zero instead, for every cast to a narrower float type (as Triton's `semantic.cast` takes it; "
+            "past the largest finite value it gives that value, inf stays inf); fp8e4nv (no infinities) saturates "
             "at ±448. Float to integer truncates toward zero and saturates, NaN giving 0; integers wrap or extend "
             "by the source's signedness; to int1 is `x != 0`. `bitcast=True` reinterprets the bits (equal widths); "
             "pointers convert to and from int64.",
@@ -121,16 +122,19 @@ TL = {
                      "element after it (on cpu a program is one thread).",
     "device_assert": "Checks `cond` for every element at run time; a failure ends the launch with "
                      "`DeviceAssertionError` naming `msg` and the source line. Always on (Triton checks only under "
-                     "`TRITON_DEBUG`). `mask` is accepted but not applied: masked-off elements are checked too. A "
-                     "compile-time False is a compile error.",
+                     "`TRITON_DEBUG`). With `mask`, `cond | ~mask` is checked (as Triton's): masked-off elements "
+                     "pass; the two broadcast together. A compile-time False (without a run-time mask) is a "
+                     "compile error.",
     "device_print": "`device_print(prefix, *args, hex=False)`: prints `prefix` and each element of `args` at run "
                     "time, a line per element with the program id and the element's index (`hex=True`: in "
                     "hexadecimal). Python's `print(prefix, ...)` in a kernel is the same.",
     "div_rn": "`x / y` correctly rounded to nearest even, for floats promoted as `+` does (fp16 stays fp16).",
-    "dot": "Matrix product of `[M, K]` and `[K, N]` tiles (or with equal leading batch dimensions) plus `acc`, the "
-           "result in `acc`'s type when given. Operands share one dtype (two fp8 kinds may mix). Float dots "
-           "accumulate in `out_dtype`, in an order the target picks (default fp32, also for fp64 operands, where "
-           "Triton returns fp64); integer dots give int32, saturating on NVIDIA tensor cores and wrapping "
+    "dot": "Matrix product of `[M, K]` and `[K, N]` tiles (or with equal leading batch dimensions) plus `acc`. "
+           "Operands share one dtype (two fp8 kinds may mix). The result type is Triton's: fp32 for fp32 and bf16 "
+           "operands and fp64 (summed in fp64) for fp64 whatever `out_dtype` says, `out_dtype` (fp32 or fp16) for "
+           "fp16 and fp8; `out_dtype=bfloat16` is an error. Sums run in an order the target picks. A given `acc` "
+           "must have the result's dtype and be `out_dtype` (Triton's assertion: an int32 or fp64 `acc` needs "
+           "`out_dtype` to say so). Integer dots give int32, saturating on NVIDIA tensor cores and wrapping "
            "elsewhere. fp32 operands follow `input_precision`: `\"tf32\"` (default; rounded to 10 mantissa bits on "
            "NVIDIA tensor cores and AMD CDNA3, exact fp32 elsewhere), `\"ieee\"`, `\"tf32x3\"`, `\"bf16x3\"`, "
            "`\"bf16x6\"`; `allow_tf32` is its older boolean form, `max_num_imprecise_acc` applies to fp8 on Hopper.",
@@ -261,8 +265,10 @@ TL = {
                "reductions keep the axis only with `keep_dims=True`, so another `dim` than 0 needs it: without, a "
                "2-D tile fails to broadcast, or computes wrong values when square.",
     "sort": "`x` sorted along `dim` (default the last; its length a power of two), ascending unless `descending`, "
-            "by a bitonic network. NaNs are lost: a compare-exchange of a NaN and a number puts the number in both "
-            "places (Triton's keeps every element).",
+            "by Triton's bitonic network. Each compare-and-swap is Triton's: an element takes its partner's value "
+            "where (element > partner) differs from (the pair is to descend xor the element is the upper one), so "
+            "a pair with a NaN (which compares false) becomes two copies of one of its values, as -0.0 and 0.0 "
+            "do: with NaN the result is Triton's, not a permutation of `x`.",
     "split": "The inverse of `join`: a tile whose last dimension is 2 as the pair `(a[..., 0], a[..., 1])` (a "
              "`[2]` tile gives two scalars).",
     "sqrt": "Square root, correctly rounded on cpu, nvptx and amdgpu (Triton's is `sqrt.approx` on NVIDIA).",
@@ -289,8 +295,10 @@ TL = {
                  "down columns within bands of `size_g` rows (the last band may be shorter): returns "
                  "`(new_i, new_j)`, the grouped ordering that improves L2 reuse in matmuls.",
     "to_tensor": "`x` as a tensor: a Python number becomes a scalar of its default type (int32, fp32, ...).",
-    "topk": "The `k` largest values (smallest unless `descending`) along the last dimension, sorted, by `sort` "
-            "(NaN as there); `k` is a power of two no larger than that dimension.",
+    "topk": "The `k` largest values (smallest unless `descending`) along the last dimension, sorted; `k` is a "
+            "power of two no larger than that dimension. Triton's bitonic top-k: runs of `k` sorted by `sort`'s "
+            "network, then pairs of runs reduced by `max` (`min`), which drops NaN and widens 8- and 16-bit "
+            "values to 32 bits (the result's type when `k` is less than the dimension, as in Triton), and merged.",
     "trans": "`trans(input, *dims)`: `permute` by `dims`; without them the last two dimensions swap.",
     "uint_to_uniform_float": "A 32- or 64-bit random integer mapped to fp32 in [0, 1): read as signed, a negative "
                              "`x` becomes `-x - 1`, which converts to fp32 and is multiplied by 4.6566127342e-10 "
@@ -343,8 +351,7 @@ LIBDEVICE = {
     "hypot": "sqrt(x² + y²) without intermediate overflow or underflow; " + _LIBRARY + ".",
     "j0": "Bessel function of the first kind of order 0; " + _LIBRARY + ".",
     "j1": "Bessel function of the first kind of order 1; " + _LIBRARY + ".",
-    "jn": "Bessel function of the first kind of integer order `n` (converted to int32); " + _LIBRARY + ". fp16 and "
-          "bf16 `x` give fp32.",
+    "jn": "Bessel function of the first kind of integer order `n` (converted to int32); " + _LIBRARY + ".",
     "lgamma": "ln(abs(Γ(x))); " + _LIBRARY + ".",
     "log10": "Base-10 logarithm; " + _LIBRARY + ".",
     "log1p": "ln(1 + x), accurate near 0; " + _LIBRARY + ".",
@@ -358,8 +365,7 @@ LIBDEVICE = {
     "trunc": "The integral value toward zero, exact.",
     "y0": "Bessel function of the second kind of order 0 (NaN below 0, -inf at 0); " + _LIBRARY + ".",
     "y1": "Bessel function of the second kind of order 1; " + _LIBRARY + ".",
-    "yn": "Bessel function of the second kind of integer order `n` (converted to int32); " + _LIBRARY + ". fp16 "
-          "and bf16 `x` give fp32.",
+    "yn": "Bessel function of the second kind of integer order `n` (converted to int32); " + _LIBRARY + ".",
     # ---- written in the language (frontend/libdevice.py): the same code on every target
     "brev": "The bits of a 32- or 64-bit integer in reverse order.",
     "byte_perm": "CUDA's `__byte_perm` on 32-bit integers: byte i of the int32 result is byte `(s >> 4i) & 7` of "
@@ -390,7 +396,7 @@ LIBDEVICE = {
     "fast_tanhf": "The same function as `libdevice.tanh` (Triton's is an approximation on AMD).",
     "fdim": "`x - y` where `x > y`, else +0; NaN when either is NaN.",
     "ffs": "1 + the index of the lowest set bit of a 32- or 64-bit integer, 0 for 0 (int32).",
-    "finitef": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (Triton's is int32).",
+    "finitef": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (int1, as Triton's).",
     "float_as_int": "The bits of an fp32 as int32.",
     "float_as_uint": "The bits of an fp32 (as int32, Triton's typing).",
     "hadd": "`(x + y) >> 1` without overflow (rounded down), for 32-bit integers.",
@@ -399,9 +405,9 @@ LIBDEVICE = {
              "for ±inf.",
     "int2double_rn": "The 32-bit integer `x`, read as int32, to fp64, exact.",
     "int_as_float": "The bits of a 32-bit integer as fp32.",
-    "isfinited": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (Triton's is int32).",
-    "isinf": "Whether `x` (fp32 or fp64) is ±inf, as a boolean tile (Triton's is int32).",
-    "isnan": "Whether `x` (fp32 or fp64) is NaN, as a boolean tile (Triton's is int32).",
+    "isfinited": "Whether `x` (fp32 or fp64) is finite, as a boolean tile (int1, as Triton's).",
+    "isinf": "Whether `x` (fp32 or fp64) is ±inf, as a boolean tile (int1, as Triton's).",
+    "isnan": "Whether `x` (fp32 or fp64) is NaN, as a boolean tile (int1, as Triton's).",
     "ldexp": "x·2^n for an integer `n`, rounded once (exact unless the result is subnormal or overflows).",
     "llrint": "`x` to the nearest integer, ties to even, as int64 (saturating; NaN gives 0).",
     "llround": "`x` to the nearest integer, ties away from zero, as int64 (saturating; NaN gives 0).",
@@ -409,8 +415,8 @@ LIBDEVICE = {
     "longlong_as_double": "The bits of a 64-bit integer as fp64.",
     "mul24": "The low 32 bits of the product of the low 24 bits of `x` and `y` (sign-extended from bit 23 for "
              "int32).",
-    "mulhi": "The high half of the 2N-bit product of `x` and `y`: signed for int32 and int64, unsigned otherwise "
-             "(unsigned types, and 8- and 16-bit integers of either signedness).",
+    "mulhi": "The high half of the 2N-bit product of `x` and `y`, two int32, uint32, int64 or uint64 of one type "
+             "(Triton's only; others are a compile error): signed for int32 and int64, unsigned for the others.",
     "nearbyint": "The nearest integral value, ties to even (as `rint`).",
     "nextafter": "The next representable value after `x` toward `y` (fp32 or fp64): `y` when they are equal, NaN "
                  "when either is NaN.",

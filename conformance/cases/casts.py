@@ -6,8 +6,8 @@ import numpy as np
 
 import tessera
 import tessera.language as tl
-from tessera.conformance import ALL, FP8, Case, Out, full_range, is_float, np_dtype, rand, round_float, \
-    tl_dtype
+from tessera.conformance import ALL, FLOAT_FORMATS, FP8, Case, Out, full_range, is_float, np_dtype, rand, \
+    round_float, tl_dtype
 
 BLOCK = 128
 DTYPES = ALL + FP8
@@ -99,6 +99,38 @@ def rtz_ref(a):
 
 Case("cast.fp32_to_bf16_rtz", cast_kernel, rtz_inputs, rtz_ref, dtypes=["bf16"],
      grid=lambda a: (tessera.cdiv(a["n"], BLOCK),), tol=(0, 0))
+
+
+def round_toward_zero(x, dst):
+    """float64 values rounded toward zero to `dst` (as float64): the
+    magnitude truncated to the destination's ulp; past the largest finite
+    value, that value (inf stays inf where the format has it; e4m3 has not)."""
+    mbits, emin, fmax, has_inf = FLOAT_FORMATS[dst]
+    a = np.abs(x)
+    with np.errstate(all="ignore"):
+        e = np.maximum(np.floor(np.log2(np.where(np.isfinite(a) & (a > 0), a, 1.0))), emin)
+        ulp = np.exp2(e - mbits)
+        q = np.minimum(np.floor(a / ulp) * ulp, fmax)
+    q = np.where(np.isinf(a), np.inf if has_inf else fmax, q)
+    return np.where(np.isnan(x), np.nan, np.copysign(q, x))
+
+
+def rtz_case(dst, sources):
+    """fp_downcast_rounding="rtz" from each wider float type to `dst` (Triton's
+    semantic.cast takes it for every narrowing float cast)."""
+    def inputs(rng, src):
+        a = cast_inputs(dst)(rng, src)
+        a["RTZ"] = True
+        return a
+    Case("cast.to_%s_rtz" % dst, cast_kernel, inputs, lambda a: {"out_ptr": round_toward_zero(a["x_ptr"], dst)},
+         dtypes=sources, grid=lambda a: (tessera.cdiv(a["n"], BLOCK),), tol=(0, 0))
+
+
+rtz_case("fp32", ["fp64"])
+rtz_case("fp16", ["fp32", "fp64"])
+rtz_case("bf16", ["fp32", "fp64"])
+rtz_case("fp8e5", ["fp16", "bf16", "fp32", "fp64"])
+rtz_case("fp8e4nv", ["fp16", "bf16", "fp32", "fp64"])
 
 BITCASTS = [("fp32", "i32"), ("fp32", "u32"), ("i32", "fp32"), ("fp16", "i16"), ("bf16", "u16"), ("u16", "bf16"),
             ("fp64", "i64"), ("u64", "fp64"), ("fp8e4nv", "u8"), ("i8", "fp8e5"), ("i16", "u16"), ("u32", "i32")]

@@ -139,3 +139,29 @@ def assert_pass_inputs(rng, dt):
 
 
 Case("control.device_assert_holds", assert_kernel, assert_pass_inputs, lambda a: {}, dtypes=["i32"], grid=(8,))
+
+
+@tessera.jit
+def assert_masked_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    # Triton checks cond | ~mask: the zeros (masked off) pass, a negative fails.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=1)
+    tl.device_assert(x > 0, "x must be positive where nonzero", mask=x != 0)
+
+
+def assert_masked_inputs(fail):
+    def inputs(rng, dt):
+        x = rand(rng, 1000, "i32", 1, 100)
+        x[rng.random(1000) < 0.3] = 0
+        if fail:
+            x[int(rng.integers(0, 1000))] = -5
+        return dict(x_ptr=x, n=1000, BLOCK=128)
+    return inputs
+
+
+Case("control.device_assert_masked_holds", assert_masked_kernel, assert_masked_inputs(False), lambda a: {},
+     dtypes=["i32"], grid=(8,))
+Case("control.device_assert_masked", assert_masked_kernel, assert_masked_inputs(True), None, dtypes=["i32"],
+     grid=(8,), raises=tessera.DeviceAssertionError, match="x must be positive where nonzero",
+     skip_run_on={"nvptx": "a failed device assert aborts the CUDA context (as in CUDA C++ and Triton), so no later "
+                           "kernel of the process could run; compiled, not run"})

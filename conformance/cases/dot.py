@@ -19,7 +19,7 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K
         r = tl.dot(a, b, input_precision="ieee")
     elif MODE == "acc":
         c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
-        r = tl.dot(a, b, acc=c)
+        r = tl.dot(a, b, acc=c, out_dtype=c.dtype)  # Triton asserts acc's dtype is out_dtype
     elif MODE == "out_dtype":
         r = tl.dot(a, b, out_dtype=OUT)
     elif MODE == "method":
@@ -43,8 +43,9 @@ def dot_case(mode, dtypes, out=None, shape=(16, 32, 32)):
 
     def inputs(rng, dt):
         a, b = rand(rng, (M, K), dt, -4, 4), rand(rng, (K, N), dt, -4, 4)
-        acc_dt = "i32" if dt == "i8" else (out or "fp32")
-        c = rand(rng, (M, N), "fp32" if dt != "i8" else "i32")
+        # int8 gives int32 and fp64 gives fp64 (whatever out_dtype is), as in Triton.
+        acc_dt = "i32" if dt == "i8" else "fp64" if dt == "fp64" else (out or "fp32")
+        c = rand(rng, (M, N), acc_dt)
         return dict(a_ptr=a, b_ptr=b, c_ptr=c, out_ptr=Out((M, N), acc_dt), M=M, N=N, K=K, MODE=mode,
                     OUT=tl_dtype(out or "fp32"))
 
@@ -53,14 +54,16 @@ def dot_case(mode, dtypes, out=None, shape=(16, 32, 32)):
         if mode == "acc":
             r = r + a["c_ptr"]
         return {"out_ptr": r}
+    # fp64 sums in fp64: a few ulp of the products' magnitude (fp32 sums would be 1e-7 off).
+    tol = {dt: (1e-13, 1e-12) if dt == "fp64" else DOT_TOL[mode] for dt in ("fp16", "bf16", "fp32", "fp64")}
     Case("dot.%s%s_%dx%dx%d" % (mode, "_" + out if out else "", M, N, K), dot_kernel, inputs, ref, dtypes=dtypes,
-         tol=DOT_TOL[mode])
+         tol=tol)
 
 
 dot_case("ieee", ["fp32", "fp16", "bf16", "fp64", "i8"])
 dot_case("ieee", ["fp32"], shape=(64, 16, 128))
-dot_case("default", ["fp32", "fp16", "bf16", "fp8e4nv", "fp8e5", "i8"])
-dot_case("acc", ["fp32", "fp16", "bf16", "i8"])
+dot_case("default", ["fp32", "fp16", "bf16", "fp8e4nv", "fp8e5", "i8", "fp64"])
+dot_case("acc", ["fp32", "fp16", "bf16", "i8", "fp64"])
 dot_case("out_dtype", ["fp16"], out="fp16")
 dot_case("method", ["fp32", "fp16"])
 # Below 16 in some dimension: no matrix-unit shape fits, so the dot runs on the

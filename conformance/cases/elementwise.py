@@ -1,12 +1,13 @@
 """Elementwise operators and math: arithmetic with wrap-around, C-style
 integer // and %, shifts, bitwise ops, comparisons, min/max with NaN
-propagation, clamp, cdiv, umulhi, fdiv, div_rn, fma and the math functions,
+propagation, clamp, cdiv, umulhi, libdevice.mulhi, fdiv, div_rn, fma and the math functions,
 on every dtype they apply to (Triton's result types)."""
 
 import numpy as np
 
 import tessera
 import tessera.language as tl
+from tessera.language.extra import libdevice
 from tessera.conformance import FLOATS, INTS, SIGNED, Case, Out, full_range, np_dtype, rand
 
 BLOCK = 128
@@ -65,6 +66,8 @@ def binary_kernel(x_ptr, y_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexp
         r = tl.cdiv(x, y)
     elif OP == "umulhi":
         r = tl.umulhi(x, y)
+    elif OP == "libdevice_mulhi":
+        r = libdevice.mulhi(x, y)
     elif OP == "fdiv":
         r = tl.fdiv(x, y)
     elif OP == "div_rn":
@@ -92,6 +95,13 @@ def umulhi(x, y):
     ux = x.view("u%d" % x.dtype.itemsize).astype(object)
     uy = y.view("u%d" % y.dtype.itemsize).astype(object)
     return (((ux * uy) >> w) & ((1 << w) - 1)).astype("u%d" % x.dtype.itemsize).view(x.dtype)
+
+
+def mulhi(x, y):
+    """The high half of the exact product, signed as the operands' type."""
+    w = x.dtype.itemsize * 8
+    return np.array([((int(a) * int(b)) >> w) & ((1 << w) - 1) for a, b in zip(x, y)],
+                    "u%d" % x.dtype.itemsize).view(x.dtype)
 
 
 def binary(op, dtypes, ref, out=None, y=None, x=None, tol=None, xfail=None):
@@ -153,6 +163,8 @@ binary("minimum_nan", FLOATS, nan_max(np.fmin), x=with_nans, y=with_nans)
 binary("cdiv", INTS, lambda x, y: trunc_div(x.astype(np.int64) + y - 1, y.astype(np.int64)),
        x=lambda rng, n, dt: rand(rng, n, dt, 1, 100), y=lambda rng, n, dt: rand(rng, n, dt, 1, 9))
 binary("umulhi", ["i32", "u32", "i64", "u64"], umulhi, x=full_range, y=full_range)
+# Triton's libdevice defines mulhi on these four only (8- and 16-bit integers are refused).
+binary("libdevice_mulhi", ["i32", "u32", "i64", "u64"], mulhi, x=full_range, y=full_range)
 binary("fdiv", FLOATS, lambda x, y: x / y, tol={"fp32": (2e-6, 1e-6)})
 binary("div_rn", FLOATS, lambda x, y: x / y)
 binary("py_minmax", NUMERIC, lambda x, y: np.minimum(x, y) + np.maximum(x, y))

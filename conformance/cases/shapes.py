@@ -1,12 +1,13 @@
 """Tile construction and shape ops: arange, full, zeros, zeros_like,
 broadcasting, broadcast_to, expand_dims, squeeze/unsqueeze, reshape, view, trans/permute,
-split, join, cat, interleave, where, gather."""
+split, join, cat, interleave, where, gather; sort, topk and bitonic_merge
+(Triton's bitonic network, NaN included)."""
 
 import numpy as np
 
 import tessera
 import tessera.language as tl
-from tessera.conformance import ALL, FLOATS, Case, Out, np_dtype, rand, tl_dtype
+from tessera.conformance import ALL, FLOATS, Case, Out, is_float, np_dtype, rand, tl_dtype
 
 SOME = ["i8", "u16", "i32", "i64", "fp16", "bf16", "fp32", "fp64"]
 
@@ -176,3 +177,74 @@ gather_case((8, 16), (8, 4), 1, "u8", ["fp32"])
 # Triton's test_core sizes: 2^21 and 2^20 source-by-index pairs (one shared-memory read each).
 gather_case((128, 64), (256, 64), 0, "i32", ["fp32"])
 gather_case((128, 64), (128, 128), 1, "i16", ["bf16"])
+
+
+@tessera.jit
+def sort_kernel(x_ptr, out_ptr, OP: tl.constexpr):
+    # x is 4 x 32; topk keeps 8 of each row.
+    offs = tl.arange(0, 4)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    x = tl.load(x_ptr + offs)
+    if OP == "sort":
+        y = tl.sort(x)
+    elif OP == "sort_descending":
+        y = tl.sort(x, descending=True)
+    elif OP == "sort_dim0":
+        y = tl.sort(x, 0, descending=True)
+    elif OP == "bitonic_merge":
+        y = tl.bitonic_merge(x, descending=True)
+    else:
+        tl.static_assert(OP == "topk", "unknown op")
+        y = tl.topk(x, 8)
+    tl.store(out_ptr + tl.arange(0, 4)[:, None] * y.shape[1] + tl.arange(0, y.shape[1])[None, :], y)
+
+
+def _network_stage(x, stage, flip_bit, descending):
+    """Triton's compare-and-swap network (standard.py) over the last axis:
+    an element takes its partner's value where (element > partner) != (flip
+    ^ it is the upper one); NaN compares false."""
+    idx = np.arange(x.shape[-1])
+    flip = ((idx >> flip_bit) & 1).astype(bool) if flip_bit >= 0 else np.full(idx.shape, descending)
+    for bit in range(stage - 1, -1, -1):
+        partner = x[..., idx ^ (1 << bit)]
+        with np.errstate(invalid="ignore"):
+            x = np.where((x > partner) != (flip ^ ((idx >> bit) & 1).astype(bool)), partner, x)
+    return x
+
+
+def _network_sort(x, descending, k=None):
+    log_n = x.shape[-1].bit_length() - 1
+    log_k = log_n if k is None else k.bit_length() - 1
+    for s in range(1, log_k + 1):
+        x = _network_stage(x, s, s if s < log_n else -1, descending)
+    for s in range(log_k + 1, log_n + 1):  # topk: pairs of runs reduce by max (NaN dropped), then merge
+        runs = x.reshape(x.shape[:-1] + (x.shape[-1] // (2 * k), 2, k))
+        x = np.fmax(runs[..., 0, :], runs[..., 1, :]).reshape(x.shape[:-1] + (-1,))
+        x = _network_stage(x, log_k, log_k if s < log_n else -1, descending)
+    return x
+
+
+def sort_ref(op):
+    def ref(a):
+        x = a["x_ptr"].reshape(4, 32)
+        if op == "sort_dim0":
+            y = _network_sort(np.ascontiguousarray(x.T), True).T
+        elif op == "bitonic_merge":
+            y = _network_stage(x, 5, -1, True)
+        else:
+            y = _network_sort(x, op != "sort", 8 if op == "topk" else None)
+        return {"out_ptr": np.ascontiguousarray(y).reshape(-1)}
+    return ref
+
+
+def sort_inputs(op):
+    def inputs(rng, dt):
+        x = rng.integers(-8, 8, 128).astype(np.float64)
+        if is_float(dt):
+            x[rng.random(128) < 0.25] = np.nan
+        return dict(x_ptr=x.astype(np_dtype(dt)), out_ptr=Out(32 if op == "topk" else 128, dt), OP=op)
+    return inputs
+
+
+for _op in ["sort", "sort_descending", "sort_dim0", "bitonic_merge", "topk"]:
+    Case("shape." + _op + "_nan", sort_kernel, sort_inputs(_op), sort_ref(_op),
+         dtypes=["i8", "u16", "i32", "fp16", "bf16", "fp32", "fp64"])

@@ -104,6 +104,25 @@ llvm::Value *ElementwiseEmitter::castValue(llvm::Value *v, ir::Type from, ir::Ty
     if (from.isPointer() && to.isPointer()) return v;
     return from.isPointer() ? b.CreatePtrToInt(v, toTy) : b.CreateIntToPtr(v, toTy);
   }
+  if (rounding == "rtz" && from.isFloat() && to.isFloat() && to.bitWidth() < from.bitWidth() &&
+      !(to.scalarKind() == ScalarKind::BF16 && from.scalarKind() == ScalarKind::F32)) {
+    // Toward zero (f32 -> bf16 truncates its bits below): to nearest, then
+    // one ulp back toward zero where that grew the magnitude, comparing in
+    // a type that holds both exactly. An overflow to inf becomes the largest
+    // finite value; NaN compares false and stays NaN. f64 -> bf16 truncates
+    // to f32 first (toward zero twice is once: f32 holds every bf16), as
+    // LLVM's f32 -> bf16 may flush subnormals (x86's vcvtneps2bf16).
+    if (to.scalarKind() == ScalarKind::BF16)
+      return castValue(castValue(v, from, ir::Type::f32(), "rtz", where), ir::Type::f32(), to, "rtz", where);
+    llvm::Value *r = castValue(v, from, to, "rtne", where);
+    ir::Type wide = from.bitWidth() >= 32 ? from : ir::Type::f32();
+    auto abs = [&](llvm::Value *x) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x); };
+    llvm::Value *grew = b.CreateFCmpOGT(abs(castValue(r, to, wide, "rtne", where)), abs(castValue(v, from, wide, "rtne", where)));
+    llvm::Type *bitsTy = withScalar(r->getType(), b.getIntNTy(unsigned(to.bitWidth())));
+    llvm::Value *bits = b.CreateBitCast(r, bitsTy);
+    llvm::Value *back = b.CreateBitCast(b.CreateSub(bits, llvm::ConstantInt::get(bitsTy, 1)), r->getType());
+    return b.CreateSelect(grew, back, r);
+  }
   if (isF8(from)) return castValue(f8ToF32(v, from.scalarKind()), ir::Type::f32(), to, rounding, where);
   if (isF8(to)) {
     llvm::Value *f = from.scalarKind() == ScalarKind::F64 ? truncToOdd(v, b.getFloatTy())
@@ -140,8 +159,6 @@ llvm::Value *ElementwiseEmitter::castValue(llvm::Value *v, ir::Type from, ir::Ty
       hi = b.CreateSelect(nan, b.CreateOr(hi, llvm::ConstantInt::get(i16, 0x40)), hi);
       return b.CreateBitCast(hi, toTy);
     }
-    throw LoweringError{(where ? where->loc().str() + ": " : std::string()) +
-                        "error: " + targetName_ + " target: rounding toward zero is supported only for f32 to bf16"};
   }
   // LLVM lowers f64 -> bf16 to __truncdfbf2, which nothing links here.
   if (to.scalarKind() == ScalarKind::BF16 && from.scalarKind() == ScalarKind::F64)

@@ -172,11 +172,26 @@ Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string 
     if (from.isPointer()) return op(Op::OpUConvert, toTy, {v});
     return op(from.isSigned() ? Op::OpSConvert : Op::OpUConvert, toTy, {v});
   }
+  if (rounding == "rtz" && from.isFloat() && to.isFloat() && to.bitWidth() < from.bitWidth() &&
+      !(isBf16(to) && from.scalarKind() == ScalarKind::F32)) {
+    // Toward zero (f32 -> bf16 truncates its bits in f32ToBf16): to nearest,
+    // then one ulp back toward zero where that grew the magnitude, comparing
+    // in a type that holds both exactly (an overflow to inf becomes the
+    // largest finite value; NaN compares false and stays NaN).
+    Id r = castValue(v, from, to, "rtne", where);
+    ir::Type wide = from.bitWidth() >= 32 ? from : ir::Type::f32();
+    Id wideTy = typeOf(wide);
+    auto abs = [&](Id x) { return glsl(wideTy, GLSLstd450FAbs, {x}); };
+    Id grew = op(Op::OpFOrdGreaterThan, boolTy(), {abs(castValue(r, to, wide, "rtne", where)),
+                                                   abs(castValue(v, from, wide, "rtne", where))});
+    Id bitsTy = b.intType(to.bitWidth());
+    Id bits = bitsFloat(to) ? r : op(Op::OpBitcast, bitsTy, {r});
+    Id back = op(Op::OpISub, bitsTy, {bits, uconst(bitsTy, 1)});
+    return select(grew, bitsFloat(to) ? back : op(Op::OpBitcast, typeOf(to), {back}), r);
+  }
   if (bitsFloat(from)) return castValue(bitsToF32(v, from.scalarKind()), ir::Type::f32(), to, rounding, where);
   if (bitsFloat(to)) {
-    bool rtz = rounding == "rtz";
-    if (rtz && !(isBf16(to) && from.scalarKind() == ScalarKind::F32))
-      fail(where, "rounds toward zero only from f32 to bf16");
+    bool rtz = rounding == "rtz";  // f32 -> bf16 (the others are above)
     Id f = from.scalarKind() == ScalarKind::F64 ? truncToOdd(v, f32()) : castValue(v, from, ir::Type::f32(), "rtne", where);
     return f32ToBits(f, to.scalarKind(), rtz);
   }
@@ -205,7 +220,6 @@ Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string 
     Id out = select(big, uconst(toTy, maxV), select(small, uconst(toTy, minV), uconst(toTy, 0)));
     return select(inRange, conv, out);
   }
-  if (rounding == "rtz") fail(where, "rounds toward zero only from f32 to bf16");
   // f64 -> f16 in one rounding (drivers may round through f32 twice).
   if (from.scalarKind() == ScalarKind::F64 && to.scalarKind() == ScalarKind::F16) v = truncToOdd(v, f32());
   return op(Op::OpFConvert, toTy, {v});

@@ -115,10 +115,10 @@ def _dims(dims):
 def trans(input, *dims):
     x = to_tensor(input)
     dims = _dims(dims)
-    if not dims:
-        if len(x.shape) != 2:
-            raise ValueError("trans() without dims needs a 2-D tile, not %d-D" % len(x.shape))
-        dims = (1, 0)
+    if not dims:  # the last two dimensions swap (as the frontend's and Triton's)
+        if len(x.shape) < 2:
+            raise ValueError("trans() without dims needs a tile of rank 2 or more, not %d-D" % len(x.shape))
+        dims = tuple(range(len(x.shape) - 2)) + (len(x.shape) - 1, len(x.shape) - 2)
     return Tensor(np.transpose(x.data, dims), x.dtype)
 
 
@@ -319,8 +319,12 @@ def _bessel(name):
               "jn": lambda n, x: sp.jv(n, x), "yn": lambda n, x: sp.yn(n, x)}[name]
         ts = [to_tensor(unwrap(a)) for a in args]
         x = ts[-1]
-        data = fn(*([t.data for t in ts[:-1]] + [x.data.astype(np.float64)]))
-        return Tensor(np.asarray(data).astype(x.data.dtype), x.dtype)
+        dt = x.dtype if x.dtype.is_floating() else tl.float32  # an integer x is an fp32 value
+        with np.errstate(all="ignore"):
+            data = fn(*([t.data for t in ts[:-1]] + [x.data.astype(np.float64)]))
+            if dt.primitive_bitwidth < 32:  # fp16 and bf16 compute in fp32 and round back (the frontend's)
+                data = np.asarray(data).astype(np.float32)
+        return Tensor(np.asarray(data).astype(np_dtype(dt)), dt)
     return apply
 
 
@@ -566,11 +570,59 @@ def cumprod(input, axis=0, reverse=False, dtype=None):
     return _scan(input, axis, reverse, dtype, "mul")
 
 
+def _bitonic_stage(a, stage, flip_bit, descending):
+    """One stage of Triton's bitonic network along a's last axis (as the
+    frontend's bitonicStage): compare-and-swap across index bits stage-1 .. 0,
+    where each element takes its partner's value if (element > partner) !=
+    (flip ^ it is the upper one), flip being index bit `flip_bit` (or
+    `descending` everywhere when flip_bit < 0). NaN compares false."""
+    idx = np.arange(a.shape[-1])
+    flip = ((idx >> flip_bit) & 1).astype(bool) if flip_bit >= 0 else np.full(idx.shape, bool(descending))
+    for b in range(stage - 1, -1, -1):
+        other = a[..., idx ^ (1 << b)]
+        with np.errstate(invalid="ignore"):
+            take = (a > other) != (flip ^ ((idx >> b) & 1).astype(bool))
+        a = np.where(take, other, a)
+    return a
+
+
+def _network_axis(t, dim, what):
+    ax = len(t.shape) - 1 if unwrap(dim) is None else int(unwrap(dim)) % len(t.shape)
+    n = t.shape[ax]
+    if n & (n - 1):
+        raise ValueError("%s needs a power-of-two dimension, found %d" % (what, n))
+    return ax, n.bit_length() - 1
+
+
 def sort(x, dim=None, descending=False):
     t = to_tensor(x)
-    ax = len(t.shape) - 1 if unwrap(dim) is None else int(unwrap(dim)) % len(t.shape)
-    out = np.sort(t.data, axis=ax, kind="stable")
-    return Tensor(np.flip(out, ax) if unwrap(descending) else out, t.dtype)
+    ax, log_n = _network_axis(t, dim, "sort")
+    a = np.moveaxis(t.data, ax, -1)
+    for s in range(1, log_n + 1):
+        a = _bitonic_stage(a, s, s if s < log_n else -1, unwrap(descending))
+    return Tensor(np.ascontiguousarray(np.moveaxis(a, -1, ax)), t.dtype)
+
+
+def topk(x, k, dim=None, descending=True):
+    """Triton's bitonic top-k (the frontend's topk): runs of k sorted, then
+    pairs of runs reduced by max (min) and merged until one run is left."""
+    t = to_tensor(x)
+    ax, log_n = _network_axis(t, dim, "topk")
+    k = int(unwrap(k))
+    if k < 1 or k > (1 << log_n) or k & (k - 1):
+        raise ValueError("topk: k must be a power of two from 1 to the dimension's %d, found %d" % (1 << log_n, k))
+    desc = unwrap(descending)
+    log_k = k.bit_length() - 1
+    a, dt = np.moveaxis(t.data, ax, -1), t.dtype
+    for s in range(1, log_k + 1):
+        a = _bitonic_stage(a, s, s if s < log_n else -1, desc)
+    for s in range(log_k + 1, log_n + 1):
+        m = a.shape[-1]
+        pairs = Tensor(np.ascontiguousarray(a.reshape(a.shape[:-1] + (m // (2 * k), 2, k))), dt)
+        r = (max if desc else min)(pairs, a.ndim)  # the axis of the pair
+        a, dt = r.data.reshape(a.shape[:-1] + (m // 2,)), r.dtype
+        a = _bitonic_stage(a, log_k, log_k if s < log_n else -1, desc)
+    return Tensor(np.ascontiguousarray(np.moveaxis(a, -1, ax)), dt)
 
 
 def flip(x, dim=None):
@@ -605,18 +657,40 @@ def gather(src, index, axis):
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
         out_dtype=tl.float32):
     """a @ b: exact products summed in float64 (int64 for integers), then
-    rounded once to the result type; tf32 inputs are not rounded."""
+    rounded once to the result type; tf32 inputs are not rounded. The result
+    type is Triton's (the frontend's): int32 for integers, fp32 for fp32 and
+    bf16, fp64 for fp64, out_dtype (fp16 or fp32) otherwise; an acc must have
+    that type and be out_dtype."""
     a, b = to_tensor(input), to_tensor(other)
-    out_dt = _dtype(out_dtype)
+    out_arg = _dtype(out_dtype)
+    name = lambda t: t.name
+    fixed = True
     if a.dtype.is_int():
         out_dt = tl.int32
         prod = np.matmul(a.data.astype(np.int64), b.data.astype(np.int64))
     else:
+        if out_arg == tl.bfloat16:
+            raise ValueError("tl.dot: out_dtype=bfloat16 is unsupported (as in Triton): use out_dtype=tl.float32 or "
+                             "tl.float16 and cast with .to(tl.bfloat16)")
+        if a.dtype in (tl.float32, tl.bfloat16, tl.float64):
+            out_dt = tl.float64 if a.dtype == tl.float64 else tl.float32
+        else:
+            fixed = False
+            if out_arg not in (tl.float32, tl.float16):
+                raise ValueError("tl.dot of %s operands: out_dtype must be float32 or float16, found %s"
+                                 % (name(a.dtype), name(out_arg)))
+            out_dt = out_arg
         prod = np.matmul(a.data.astype(np.float64), b.data.astype(np.float64))
     acc = unwrap(acc)
     if acc is not None:
         c = to_tensor(acc)
-        out_dt = c.dtype
+        if c.dtype != out_dt:
+            raise ValueError("tl.dot of %s operands gives %s %s; its accumulator must be %s, found %s" % (
+                name(a.dtype), name(out_dt), "whatever out_dtype is" if fixed else "with out_dtype=" + name(out_arg),
+                name(out_dt), name(c.dtype)))
+        if c.dtype != out_arg:
+            raise ValueError("tl.dot: the accumulator's dtype %s must be out_dtype, which is %s (as Triton asserts)"
+                             % (name(c.dtype), name(out_arg)))
         prod = prod + c.data.astype(prod.dtype)
     with np.errstate(all="ignore"):
         return Tensor(prod.astype(np_dtype(out_dt)), out_dt)
@@ -671,8 +745,9 @@ def device_print(prefix, *args, hex=False):
 def device_assert(cond, msg="", mask=None):
     c = to_tensor(unwrap(cond))
     bad = ~c.data.astype(bool)
-    if unwrap(mask) is not None:
-        bad &= np.broadcast_to(to_tensor(unwrap(mask)).data.astype(bool), bad.shape)
+    if unwrap(mask) is not None:  # Triton checks cond | ~mask (the two broadcast together)
+        bad, m = np.broadcast_arrays(bad, to_tensor(unwrap(mask)).data.astype(bool))
+        bad = bad & m
     if bad.any():
         from .._C import ERROR_ASSERT, DeviceAssertionError
         where = np.argwhere(bad)[0] if bad.ndim else ()
@@ -741,7 +816,7 @@ def _core_table():
                  store_tensor_descriptor=lambda desc, offsets, value: desc.store(offsets, value),
                  dot=dot, sum=sum, max=max, min=min, argmax=argmax, argmin=argmin, xor_sum=xor_sum,
                  reduce_or=reduce_or, reduce=reduce, cumsum=cumsum, cumprod=cumprod, associative_scan=associative_scan,
-                 flip=flip, sort=sort, histogram=histogram, gather=gather, where=where, maximum=maximum,
+                 flip=flip, sort=sort, topk=topk, histogram=histogram, gather=gather, where=where, maximum=maximum,
                  minimum=minimum, clamp=clamp, item=item, reshape=reshape, view=view, trans=trans, permute=permute,
                  broadcast=broadcast, broadcast_to=broadcast_to, expand_dims=expand_dims, ravel=ravel, cat=cat,
                  join=join, split=split, multiple_of=_identity, max_contiguous=_identity, max_constancy=_identity,

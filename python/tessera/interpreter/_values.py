@@ -375,11 +375,13 @@ def _round_float(data, src, dst, rounding):
     """A float cast rounded once (ml_dtypes alone rounds float64 through
     float32, twice): to float32 rounding to odd, then to the narrow type to
     nearest even. fp8e4nv, which has no infinity, saturates."""
-    if dst.primitive_bitwidth > src.primitive_bitwidth or dst.primitive_bitwidth >= 32:
+    if dst.primitive_bitwidth > src.primitive_bitwidth or (dst.primitive_bitwidth >= 32 and rounding != "rtz"):
         return data.astype(np_dtype(dst))
     exact = data.astype(np.float64)
     finite = np.isfinite(exact)
-    if src.name == "fp64":
+    if dst.primitive_bitwidth >= 32:  # fp64 -> fp32 toward zero
+        narrow = data.astype(np.float32)
+    elif src.name == "fp64":
         y = exact.astype(np.float32)
         bits = y.view(np.uint32).copy()
         grew = finite & (np.abs(y.astype(np.float64)) > np.abs(exact))

@@ -208,7 +208,7 @@ def mmt(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, 
         kk = k0 + rk
         x = tl.load(a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
         y = tl.load(b + rn[None, :] * K + kk[:, None], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0)
-        acc = tl.dot(x, y, acc, input_precision=PRECISION)
+        acc = tl.dot(x, y, acc, input_precision=PRECISION, out_dtype=ACC)
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 

@@ -35,7 +35,9 @@ __all__ = list(_NAMES)
 del _name
 
 # Triton 3.6 libdevice's signatures: name -> (argument dtypes, result dtype) of
-# its first overload (most also take float64; see frontend/libdevice.py).
+# its first overload (most also take float64; see frontend/libdevice.py). The
+# result is the extern's: isnan, isinf, finitef and isfinited convert theirs
+# to int1, in Triton as here.
 SIGNATURES = {
     "clz": (("int32",), "int32"), "popc": (("int32",), "int32"), "byte_perm": (("int32", "int32", "int32"),
     "int32"), "mulhi": (("int32", "int32"), "int32"), "mul24": (("int32", "int32"), "int32"), "brev": (("int32",),

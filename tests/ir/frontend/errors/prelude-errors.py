@@ -6,8 +6,6 @@
 # RUN: not tessera compile %s --entry scaled_e2m1_float --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_E2M1_FLOAT
 # RUN: not tessera compile %s --entry scaled_scale_int32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_SCALE_INT32
 # RUN: not tessera compile %s --entry scaled_out_f16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_OUT_F16
-# RUN: not tessera compile %s --entry topk_dim --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TOPK_DIM
-# RUN: not tessera compile %s --entry topk_k --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=TOPK_K
 # RUN: not tessera compile %s --entry merge_dim --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_DIM
 # RUN: not tessera compile %s --entry merge_size --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_SIZE
 # Errors inside tl functions written in the language (frontend/prelude.py) are
@@ -85,22 +83,6 @@ def scaled_scale_int32(p):
 def scaled_out_f16(p):
     a = tl.zeros([32, 32], tl.bfloat16)
     c = tl.dot_scaled(a, None, "bf16", a, None, "bf16", out_dtype=tl.float16)
-
-
-# TOPK_DIM: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: topk: only the last dimension is supported (as in Triton) (in tl.topk)
-# TOPK_DIM-NEXT: {{^}}    x = tl.topk(tl.zeros([4, 8], tl.float32), 2, dim=0)
-# TOPK_DIM-NEXT: {{^}}        ^
-@tessera.jit
-def topk_dim(n):
-    x = tl.topk(tl.zeros([4, 8], tl.float32), 2, dim=0)
-
-
-# TOPK_K: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: topk: k must be a power of two no larger than the dimension (in tl.topk)
-# TOPK_K-NEXT: {{^}}    x = tl.topk(tl.zeros([8], tl.float32), 3)
-# TOPK_K-NEXT: {{^}}        ^
-@tessera.jit
-def topk_k(n):
-    x = tl.topk(tl.zeros([8], tl.float32), 3)
 
 
 # MERGE_DIM: prelude-errors.py:[[@LINE+3]]:9: error: static_assert failed: bitonic_merge: only the last dimension is supported (in tl.bitonic_merge)
