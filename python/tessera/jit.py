@@ -121,6 +121,19 @@ launch_hook = None
 _launch_hooks = []
 
 
+def _through_python(fn, grid, args, kwargs, options, run):
+    """A launch hook that only launches: while it is set, the fast lane
+    hands every launch to run(), which sees interpreter.active()."""
+    return run(*args, grid=grid, **options, **kwargs)
+
+
+def _interpreter_switched(on):
+    (add_launch_hook if on else remove_launch_hook)(_through_python)
+
+
+interpreter.on_switch[0] = _interpreter_switched
+
+
 def add_launch_hook(hook):
     """Adds a launch hook (see launch_hook); hooks added first are outermost."""
     if hook not in _launch_hooks:

@@ -388,3 +388,24 @@ def test_occupancy_from_warmup_then_an_interpreted_launch_under_TRITON_INTERPRET
     assert "row 0 sum True" in r.stdout  # Python's print of a tile: the interpreter ran it
     cores = os.cpu_count()
     assert "programs %d cores" % min(cores, 37) in r.stdout, r.stdout
+
+
+def test_enabled_interprets_a_kernel_the_fast_lane_already_launches(capfd):
+    @tessera.jit
+    def bump(x_ptr):
+        i = tl.arange(0, 4)
+        x = tl.load(x_ptr + i)
+        print("seen", x)
+        tl.store(x_ptr + i, x + 1)
+
+    x = np.zeros(4, np.float32)
+    for _ in range(3):  # compiled; later launches take the fast lane (C)
+        bump[(1,)](x)
+    capfd.readouterr()
+    with interpreter.enabled():
+        bump[(1,)](x)
+    out = capfd.readouterr().out
+    assert "seen [3. 3. 3. 3.]" in out  # Python's print of the tile: interpreted
+    bump[(1,)](x)  # compiled again after the block
+    assert "seen [" not in capfd.readouterr().out
+    np.testing.assert_array_equal(x, np.full(4, 5, np.float32))

@@ -37,6 +37,10 @@ __all__ = ["InterpreterError", "enabled", "active", "launch", "InterpretedFuncti
            "np_erf_fp32", "np_erf_fp64", "np_umulhi_u64", "interpreter_builder", "interpreter_semantic", "T"]
 
 _forced = [0]
+# Called with True when the first enabled() block opens and False when the
+# last one closes: jit.py sets it, so that kernels whose launches the fast
+# lane would take (in C, past active()) go through Python meanwhile.
+on_switch = [None]
 
 
 @contextlib.contextmanager
@@ -45,10 +49,14 @@ def enabled():
     tessera.interpreter.enabled():``, from any thread, runs in the
     interpreter; blocks may nest."""
     _forced[0] += 1
+    if _forced[0] == 1 and on_switch[0] is not None:
+        on_switch[0](True)
     try:
         yield
     finally:
         _forced[0] -= 1
+        if _forced[0] == 0 and on_switch[0] is not None:
+            on_switch[0](False)
 
 
 def _on(text):
