@@ -8,6 +8,7 @@ Layer 2, compile (python/tessera/__init__.py lists the layers)."""
 
 import numpy as np
 
+from .. import language as tl
 from ..language import _device_library, _stubs
 from ._values import InterpreterError, Tensor, cast, operands, to_tensor
 
@@ -50,5 +51,8 @@ SEMANTIC = ExternSemantic()
 
 def call(fn, *args, **kwargs):
     """A kernel's call of extern function `fn` (language/_extern.py's
-    ExternFunction, without `_semantic`) while interpreting."""
-    return fn(*args, _semantic=SEMANTIC, **kwargs)
+    ExternFunction, without `_semantic`) while interpreting. Values other
+    than tiles reach the body as tl.constexpr, as they do when it compiles
+    (and in Triton)."""
+    wrap = (lambda v: v if isinstance(v, (Tensor, tl.constexpr)) else tl.constexpr(v))
+    return fn(*[wrap(a) for a in args], _semantic=SEMANTIC, **{k: wrap(v) for k, v in kwargs.items()})

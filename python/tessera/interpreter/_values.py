@@ -196,7 +196,7 @@ class Tensor(_types.base_value):
         return hooks["abs"](self)
 
     # ---- conversions
-    def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
+    def to(self, dtype, fp_downcast_rounding=None, bitcast=False, _semantic=None):  # _semantic: as Triton's, for extern functions
         return cast(self, unwrap(dtype), unwrap(fp_downcast_rounding), unwrap(bitcast))
 
 
