@@ -136,13 +136,13 @@ SValue CodeGen::callExternFunction(const std::string &id, CallArgs &args, Source
       continue;
     }
     if (own.is(Kind::None)) {
-      std::string libraries;
-      for (const std::string &prefix : deviceLibraryPrefixes_) libraries += (libraries.empty() ? "" : ", ") + prefix + "*";
-      fail(loc, "extern function " + name + " calls " + symbol + ", which the " + target_ +
-                    " target cannot resolve: it links " +
-                    (libraries.empty() ? std::string("no device library") : "only the device library functions " + libraries) +
-                    ", and Tessera has no version of " + symbol + " of its own" +
-                    (libPath.empty() ? "" : " (lib_path " + ir::quoteString(libPath) + " is not linked, as in Triton 3.6)"));
+      std::string links = "no device library";
+      for (size_t i = 0; i < deviceLibraryPrefixes_.size(); ++i)
+        links = (i ? links + ", " : std::string("only the device library functions ")) + deviceLibraryPrefixes_[i] + "*";
+      // As Triton 3.6, which links the compile's extern_libs (libdevice), not the call's lib_path.
+      std::string unlinked = libPath.empty() ? "" : " (lib_path " + ir::quoteString(libPath) + " is not linked)";
+      fail(loc, "extern function " + name + " calls " + symbol + ", which the " + target_ + " target cannot resolve: it links " +
+                    links + ", and Tessera has no version of " + symbol + " of its own" + unlinked);
     }
     // Tessera's version: the arguments as the library function takes them.
     const std::string &function = answer.item(own, 0, Kind::Str).s;

@@ -318,7 +318,7 @@ def test_an_unknown_function_is_a_compile_error_naming_it_and_the_target():
         _call_unknown[(1,)](x32, BLOCK=16)
     assert ("calls mylib_tanhf, which the cpu target cannot resolve: it links no device library, and Tessera has "
             "no version of mylib_tanhf of its own") in str(e.value)
-    assert 'lib_path "/opt/mylib/mylib.bc" is not linked' in str(e.value)
+    assert '(lib_path "/opt/mylib/mylib.bc" is not linked)' in str(e.value)
     with interpreter.enabled(), pytest.raises(interpreter.InterpreterError,
                                               match="calls mylib_tanhf, which the interpreter cannot run"):
         _call_unknown[(1,)](x32, BLOCK=16)
@@ -355,6 +355,26 @@ def test_a_body_cannot_compute_with_the_kernels_values():
                                                        "function's body sees the kernel's values without their "
                                                        "elements"):
         _call_computes[(1,)](np.ones(16, np.float32), BLOCK=16)
+
+
+@tessera.jit
+def _call_with_pointer(x_ptr, BLOCK: tl.constexpr):
+    tl.store(x_ptr, fast_exp(x_ptr))
+
+
+@tessera.jit
+def _call_with_function(x_ptr, BLOCK: tl.constexpr):
+    tl.store(x_ptr, fast_exp(tl.sigmoid))
+
+
+def test_arguments_are_numbers_tensors_and_compile_time_values():
+    x = np.ones(16, np.float32)
+    with pytest.raises(tessera.CompilationError, match=r"extern function \S*fast_exp takes numbers; its argument 1 "
+                                                       r"is a tensor of type ptr<f32>"):
+        _call_with_pointer[(1,)](x, BLOCK=16)
+    with pytest.raises(tessera.CompilationError, match=r"extern function \S*fast_exp takes tensors and compile-time "
+                                                       r"values; its argument 1 is function sigmoid"):
+        _call_with_function[(1,)](x, BLOCK=16)
 
 
 def test_from_python_extern_functions_need_a_kernel():
