@@ -71,7 +71,7 @@ def test_a_name_outside_tritons_api_fails_as_usual(triton):
     assert not isinstance(e.value, tessera.compat.NotProvidedError)
     tessera.compat.uninstall()
     with pytest.raises(AttributeError) as e:  # uninstalled: no Triton wording left on Tessera's modules
-        tl.dispatch
+        tl.ir
     assert not isinstance(e.value, tessera.compat.NotProvidedError)
 
 
