@@ -141,8 +141,9 @@ SValue CodeGen::callExternFunction(const std::string &id, CallArgs &args, Source
         links = (i ? links + ", " : std::string("only the device library functions ")) + deviceLibraryPrefixes_[i] + "*";
       // As Triton 3.6, which links the compile's extern_libs (libdevice), not the call's lib_path.
       std::string unlinked = libPath.empty() ? "" : " (lib_path " + ir::quoteString(libPath) + " is not linked)";
-      fail(loc, "extern function " + name + " calls " + symbol + ", which the " + target_ + " target cannot resolve: it links " +
-                    links + ", and Tessera has no version of " + symbol + " of its own" + unlinked);
+      fail(loc, "extern function " + name + " calls " + symbol + ", which the " + target_ +
+                    " target cannot resolve: it links " + links + ", and Tessera has no version of " + symbol +
+                    " of its own" + unlinked);
     }
     // Tessera's version: the arguments as the library function takes them.
     const std::string &function = answer.item(own, 0, Kind::Str).s;

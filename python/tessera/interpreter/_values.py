@@ -196,7 +196,7 @@ class Tensor(_types.base_value):
         return hooks["abs"](self)
 
     # ---- conversions
-    def to(self, dtype, fp_downcast_rounding=None, bitcast=False, _semantic=None):  # _semantic: as Triton's, for extern functions
+    def to(self, dtype, fp_downcast_rounding=None, bitcast=False, _semantic=None):  # _semantic: extern functions'
         return cast(self, unwrap(dtype), unwrap(fp_downcast_rounding), unwrap(bitcast))
 
 
@@ -227,7 +227,6 @@ def _wrap_int(x, dt):
 
 # ---- promotion (the frontend's, which is Triton's semantic.computation_type_impl)
 
-integer_promote = _promotion.integer_promote
 computation_type = _promotion.computation_type
 
 

@@ -30,7 +30,7 @@ def constant_dtype(x):
         if ax in (0.0, float("inf")) or ax != ax or 2**-126 <= ax <= (2 - 2**-23) * 2**127:
             return _types.float32
         return _types.float64
-    raise TypeError("cannot make a tensor of %r" % (x,))
+    raise TypeError("cannot make a tile of %r" % (x,))
 
 
 def integer_promote(a, b):
