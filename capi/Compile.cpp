@@ -103,8 +103,10 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
   req.numWarps = topts.numWarps;
   // The language's warp is 32 threads where the target has no warps (the CPU).
   if (target) {
-    int lanes = target->facts(topts).warpSize;
-    req.warpSize = lanes > 1 ? lanes : 32;
+    targets::TargetFacts facts = target->facts(topts);
+    req.warpSize = facts.warpSize > 1 ? facts.warpSize : 32;
+    req.target = target->name();
+    req.deviceLibraryPrefixes = facts.deviceLibraryPrefixes;
   }
   req.filename = o.filename ? o.filename : "<kernel>";
   req.entry = o.entry;

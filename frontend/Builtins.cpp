@@ -1905,7 +1905,7 @@ bool isMathName(const std::string &name) {
 // A compile-time value as a Python literal for a constexpr function's
 // arguments (dtypes as tl.str_to_ty("fp32")); false for values Python cannot
 // be given (tensors, functions, pointer types).
-static bool pythonLiteral(const SValue &v, std::string &out) {
+bool pythonLiteral(const SValue &v, std::string &out) {
   switch (v.kind) {
   case Kind::None: case Kind::Bool: case Kind::Int: case Kind::Str: out += v.key(); return true;
   case Kind::Float:
@@ -1958,6 +1958,7 @@ SValue CodeGen::callBuiltin(const std::string &name, CallArgs &args, SourceLoc l
   std::string key = name;
   if (key.rfind("tessera.", 0) == 0) fail(loc, "tessera." + key.substr(8) + " cannot be called inside a kernel");
   if (key.rfind("constexpr_function:", 0) == 0) return callConstexprFunction(key.substr(19), args, loc);
+  if (key.rfind("extern_function:", 0) == 0) return callExternFunction(key.substr(16), args, loc);
   auto &table = handlers();
   auto it = table.find(key);
   if (it == table.end()) {

@@ -47,6 +47,14 @@ public:
   void setConstexprCall(decltype(CompileRequest::constexprCall) call) { constexprCall_ = std::move(call); }
   // A call of a constexpr function: its arguments must be compile-time values.
   SValue callConstexprFunction(const std::string &id, CallArgs &args, SourceLoc loc);
+  // CompileRequest's target and deviceLibraryPrefixes.
+  void setDeviceLibraries(std::string target, std::vector<std::string> prefixes) {
+    target_ = std::move(target), deviceLibraryPrefixes_ = std::move(prefixes);
+  }
+  // A call of an extern function (Triton's @core.extern, a global given as
+  // SValue::builtin("extern_function:<id>")): its body, run in Python, picks
+  // the device-library functions to call (ExternCall.cpp).
+  SValue callExternFunction(const std::string &id, CallArgs &args, SourceLoc loc);
   int numWarps() const { return numWarps_; }
   int warpSize() const { return warpSize_; }
   void requestNoLicm() { disableLicm_ = true; }
@@ -179,6 +187,8 @@ private:
   bool inlineCalls_;
   int numWarps_ = 4, warpSize_ = 32;  // CompileRequest's
   decltype(CompileRequest::constexprCall) constexprCall_;
+  std::string target_ = "cpu";                    // CompileRequest's
+  std::vector<std::string> deviceLibraryPrefixes_;  // CompileRequest's
   bool disableLicm_ = false;           // set by tl.condition(..., disable_licm=True) in a while's test
   ir::Builder b_;
   Env globals_;          // the kernel file's module scope
@@ -210,6 +220,11 @@ private:
   };
   std::unordered_map<std::string, DeviceFn> deviceFns_;
 };
+
+// Appends a compile-time value as a Python literal (dtypes as
+// tl.str_to_ty("fp32")) for a Python function's arguments; false for values
+// Python cannot be given (tensors, functions, pointer types). Builtins.cpp.
+bool pythonLiteral(const SValue &v, std::string &out);
 
 // Element `index` of a tile as a scalar (Builtins.cpp).
 ir::Value *extractElement(CodeGen &cg, ir::Value *v, int64_t index, SourceLoc loc);

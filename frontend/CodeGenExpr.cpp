@@ -714,6 +714,7 @@ CompileResult compileKernel(const CompileRequest &req) {
     cg.addPrelude(*preludeAst);
     cg.setLaunchShape(req.numWarps, req.warpSize);
     cg.setConstexprCall(req.constexprCall);
+    cg.setDeviceLibraries(req.target, req.deviceLibraryPrefixes);
     cg.addModuleScope(*ast, req.globals);
     const FunctionDef *fn = cg.findFunction(req.entry);
     if (!fn) {
@@ -826,7 +827,8 @@ bool isFunctionPath(std::string_view text) {
 
 std::optional<SValue> parseConstexpr(std::string_view text) {
   // A constexpr function, called through CompileRequest::constexprCall.
-  if (text.rfind("constexpr_function:", 0) == 0) return SValue::builtin(std::string(text));
+  if (text.rfind("constexpr_function:", 0) == 0 || text.rfind("extern_function:", 0) == 0)
+    return SValue::builtin(std::string(text));
   SourceManager sources;
   const SourceFile &file = sources.addFile("<constexpr>", std::string(text));
   DiagnosticEngine diags(sources);

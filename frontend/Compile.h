@@ -54,6 +54,13 @@ struct CompileRequest {
   // Python tuple literal; true and the result as a Python literal, or false
   // and the error. Empty: such calls are errors.
   std::function<bool(const std::string &id, const std::string &arguments, std::string &result)> constexprCall;
+  // The target, for messages, and the name prefixes of the device-library
+  // functions it links (targets::TargetFacts::deviceLibraryPrefixes): an
+  // extern function's call of such a function (Triton's extern_elementwise,
+  // frontend/ExternCall.cpp) is left to the library; any other takes
+  // Tessera's own version of it. None: every call takes Tessera's version.
+  std::string target = "cpu";
+  std::vector<std::string> deviceLibraryPrefixes;
 };
 
 struct CompileResult {
@@ -80,7 +87,8 @@ bool isFunctionPath(std::string_view text);
 // A dtype by Triton's name ("fp32", "float32", "bfloat16", "int8", "float8e4nv"...).
 std::optional<ir::Type> dtypeFromName(std::string_view name);
 // A compile-time constant written as Python: 128, -1, 0.5, True, None, "x", fp16;
-// "constexpr_function:<id>" is a constexpr function (CompileRequest::constexprCall).
+// "constexpr_function:<id>" is a constexpr function and "extern_function:<id>"
+// an extern function (both run through CompileRequest::constexprCall).
 std::optional<SValue> parseConstexpr(std::string_view text);
 
 } // namespace tessera::frontend

@@ -115,6 +115,20 @@ bool verifyInlineAsm(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyExternElementwise(const Operation &op, Checker &c) {
+  if (op.attr("symbol")->getString().empty()) return c.fail("attribute 'symbol': expected a function's name");
+  Type result = op.result()->type();
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    Type t = op.operand(i)->type();
+    if (t.element().isPointer()) return c.fail("operand #" + std::to_string(i) + " is a pointer");
+    if (t.isTile() && t.shape() != result.shape())
+      return c.fail("operand #" + std::to_string(i) + " is not of the result's shape");
+    if (!t.isTile() && result.isTile()) return c.fail("operand #" + std::to_string(i) + " is a scalar; a tile result needs tile operands");
+  }
+  if (result.element().isPointer()) return c.fail("result is a pointer");
+  return true;
+}
+
 bool verifyHardwareRegister(const Operation &op, Checker &c) {
   return expectType(c, "result", op.result()->type(), op.attr("name")->getString() == "globaltimer" ? Type::i64() : Type::i32());
 }

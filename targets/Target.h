@@ -64,6 +64,11 @@ struct TargetFacts {
   // wgmma: a warpgroup's instruction spans 64 rows, 16 per warp, and n up
   // to 256).
   bool kMajorDotRegisters = false;
+  // Name prefixes of the device-library functions its kernels are linked
+  // with (libdevice's "__nv_", ocml's "__ocml_"): the frontend leaves calls
+  // of such functions (Triton's extern_elementwise) to the library and gives
+  // others Tessera's own version of the function (frontend/ExternCall.cpp).
+  std::vector<std::string> deviceLibraryPrefixes;
 };
 
 // One runtime parameter of a compiled kernel, in launch order. Compile-time

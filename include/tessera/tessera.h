@@ -148,7 +148,11 @@ typedef struct tessera_constexpr {
  * value is "constexpr_function:<id>"), `arguments` a Python literal
  * ((positional...), {keyword: value}) of compile-time values. Returns 0 and
  * sets *result to the value as a Python literal, or nonzero and sets *result
- * to the error; *result stays valid until the next call. */
+ * to the error; *result stays valid until the next call. The body of an
+ * extern function (Triton's @core.extern; a constexpr "extern_function:<id>")
+ * runs through it too, its tensor arguments written operand(index, dtype,
+ * shape) and its result the library calls it asks for
+ * (python/tessera/_extern.py has the format). */
 typedef int (*tessera_constexpr_call)(void *context, const char *function, const char *arguments,
                                       const void **result);
 

@@ -519,9 +519,10 @@ def _as_ctypes(value):
     return argument_converter(value)
 
 
-# Runs a constexpr function for the frontend: (id, arguments as a Python
-# literal) -> the result as a Python literal. The JIT sets it (the functions
-# and the literals' reading are its layer's); this layer passes the calls on.
+# Runs a constexpr function, or an extern function's body, for the frontend:
+# (id, arguments as a Python literal) -> the result as a Python literal. The
+# JIT sets it (the functions and the literals' reading are its layer's); this
+# layer passes the calls on.
 constexpr_function_runner = None
 _constexpr_results = threading.local()  # each thread's last result, alive until its next call
 

@@ -356,6 +356,9 @@ def constexpr_text(value):
     function_id = getattr(value, "_tessera_constexpr_function_id", None)
     if function_id is not None:  # a constexpr function, called through _C.constexpr_function_runner
         return "constexpr_function:" + function_id
+    function_id = getattr(value, "_tessera_extern_function_id", None)
+    if function_id is not None:  # an extern function (tl.extern), whose body runs there too
+        return "extern_function:" + function_id
     # A language function (tl.sigmoid, tl.extra.cuda.smid, Triton's own) by its
     # module path; the frontend resolves it in the kernel's scope.
     source = getattr(value, "_tessera_source", None)
@@ -390,7 +393,8 @@ def constexpr_text_cached(value):
 def is_constexpr_global(value):
     """Module-level globals a kernel may read as compile-time constants."""
     return isinstance(python_scalar(value), (bool, int, float, tl.dtype, tl.constexpr)) or \
-        getattr(value, "_tessera_constexpr_function_id", None) is not None
+        getattr(value, "_tessera_constexpr_function_id", None) is not None or \
+        getattr(value, "_tessera_extern_function_id", None) is not None
 
 
 def _launch_argument(value):

@@ -22,7 +22,7 @@ import re
 import sys
 import textwrap
 
-from . import _C, _array, _checked, _launch, _source, _targets, interpreter
+from . import _C, _array, _checked, _extern, _launch, _source, _targets, interpreter
 from .language import _stubs
 from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IGNORED_OPTIONS, normalize_grid
 from . import language as tl
@@ -1293,7 +1293,11 @@ def unwrap_constexpr(value):
 
 def _run_constexpr_function(function_id, arguments):
     """_C.constexpr_function_runner: the frontend's call of a constexpr
-    function, its arguments and result as Python literals."""
+    function, or of an extern function (whose body picks the library calls
+    to make: _extern.py), its arguments and result as Python literals."""
+    extern = _extern.function(function_id)
+    if extern is not None:
+        return _extern.run(extern, arguments)
     fn = _constexpr_functions.get(function_id)
     if fn is None:
         raise KeyError("constexpr function %s is not defined in this process" % function_id)

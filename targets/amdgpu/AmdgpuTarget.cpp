@@ -99,6 +99,7 @@ public:
     m.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", uint32_t(500));
     return amdgpu::linkDeviceLibraries(m, arch_.isaVersion, arch_.waveSize, error);
   }
+  std::string deviceLibraries() const override { return "ROCm's device libraries (ocml, ockl)"; }
   // Assembly, which Assemble.cpp turns into an object (see there why).
   llvm::CodeGenFileType codegenOutput() const override { return llvm::CodeGenFileType::AssemblyFile; }
 
@@ -138,6 +139,7 @@ public:
     // with this one's MFMAs.
     f.defaultStages = 2;
     f.asyncCopies = false;
+    f.deviceLibraryPrefixes = {"__ocml_"};  // ocml (DeviceLibs.cpp)
     return f;
   }
 

@@ -83,6 +83,9 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
   case OpCode::Barrier: return;  // one thread runs a program: nothing to synchronize
   case OpCode::GridDependency: return;  // host launches run in stream order
   case OpCode::InlineAsm: fail(op, "holds GPU assembly (tl.inline_asm_elementwise), which the cpu target cannot run");
+  case OpCode::ExternElementwise:
+    fail(op, "calls " + op.attr("symbol")->getString() +
+                 " of a GPU device library (tl.extern_elementwise), which the cpu target does not link");
   case OpCode::HardwareRegister: {
     // The host's real-time clock in nanoseconds, or the core running the program.
     bool timer = op.attr("name")->getString() == "globaltimer";

@@ -103,8 +103,9 @@ llvm::Value *ElementwiseEmitter::elementwise(const ir::Operation &op, std::vecto
   for (llvm::Value *&v : in) v = splatIfNeeded(v, width);
   ir::Type t = op.numOperands() ? op.operand(0)->type().element() : op.result()->type().element();
   ir::Type rt = op.numResults() ? op.result()->type().element() : t;
+  // (A device-library function takes fp8 as the bits its declaration says.)
   bool promote = isF8(t) && !op.is(OpCode::Cast) && !op.is(OpCode::Bitcast) && !op.is(OpCode::Select) &&
-                 !op.is(OpCode::Constant);
+                 !op.is(OpCode::Constant) && !op.is(OpCode::ExternElementwise);
   if (!promote) return elementwiseIn(op, in, t, rt, width);
   for (llvm::Value *&v : in) v = f8ToF32(v, t.scalarKind());
   llvm::Value *r = elementwiseIn(op, in, ir::Type::f32(), isF8(rt) ? ir::Type::f32() : rt, width);
@@ -246,8 +247,52 @@ llvm::Value *ElementwiseEmitter::elementwiseIn(const ir::Operation &op, std::vec
     }
     return mathCall2(fn.c_str(), in[0], in[1], t);
   }
+  case OpCode::ExternElementwise: return externCall(op, in, width);
   default: fail(op, "is not an elementwise op");
   }
+}
+
+// Triton's extern_elementwise: the device library's function called on each
+// element (the libraries have no vector forms), declared with the operands'
+// and the result's types. Two calls of one function with different types are
+// an error here; a library whose definition has other types is one after
+// linking (ExternCalls.h).
+llvm::Value *ElementwiseEmitter::externCall(const ir::Operation &op, const std::vector<llvm::Value *> &in,
+                                            unsigned width) {
+  const std::string &symbol = op.attr("symbol")->getString();
+  std::vector<llvm::Type *> params;
+  for (const ir::Value *v : op.operands()) params.push_back(computeType(v->type().element()));
+  auto *type = llvm::FunctionType::get(computeType(op.result()->type().element()), params, false);
+  llvm::Function *fn = m.getFunction(symbol);
+  if (fn && fn->getFunctionType() != type)
+    fail(op, "calls " + symbol + " as " + typeText(type) + ", but the kernel also calls it as " +
+                 typeText(fn->getFunctionType()));
+  if (!fn) fn = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, symbol, m);
+  bool pure = op.attr("pure")->getBool();
+  auto call = [&](const std::vector<llvm::Value *> &args) -> llvm::Value * {
+    llvm::CallInst *c = b.CreateCall(fn, args);
+    if (pure) {  // LLVM may then merge, hoist or drop it, as the IR's pure ops
+      c->setDoesNotAccessMemory();
+      c->setDoesNotThrow();
+      c->addFnAttr(llvm::Attribute::WillReturn);
+    }
+    return c;
+  };
+  if (width == 1) return call(in);
+  llvm::Value *out = llvm::PoisonValue::get(llvm::FixedVectorType::get(type->getReturnType(), width));
+  for (unsigned lane = 0; lane < width; ++lane) {
+    std::vector<llvm::Value *> args;
+    for (llvm::Value *v : in) args.push_back(v->getType()->isVectorTy() ? b.CreateExtractElement(v, uint64_t(lane)) : v);
+    out = b.CreateInsertElement(out, call(args), uint64_t(lane));
+  }
+  return out;
+}
+
+std::string typeText(const llvm::Type *type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type->print(os);
+  return text;
 }
 
 std::vector<llvm::Value *> ElementwiseEmitter::combineRegion(

@@ -51,6 +51,8 @@ public:
   llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
   llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
   llvm::Value *truncToOdd(llvm::Value *f, llvm::Type *narrow);
+  // An extern_elementwise op's call of its function on `in`.
+  llvm::Value *externCall(const ir::Operation &op, const std::vector<llvm::Value *> &in, unsigned width);
 
   // The values a reduce/scan combine region yields for block arguments
   // `args` (scalars or vectors); `outside` gives values defined outside the
@@ -99,6 +101,8 @@ private:
 };
 
 bool isF8(ir::Type t);
+// An LLVM type as LLVM prints it ("float (float)"), for messages.
+std::string typeText(const llvm::Type *type);
 // False with `error` set when `m` is not valid LLVM IR (a lowering bug).
 bool verifyLowered(llvm::Module &m, const std::string &target, std::string &error);
 // A check_failed op (ir/Ops.def) at the builder's insertion point: when

@@ -2,6 +2,7 @@
 
 #include "targets/llvm/Codegen.h"
 #include "targets/llvm/Elementwise.h"
+#include "targets/llvm/ExternCalls.h"
 #include "targets/llvm/ThreadEmitter.h"
 
 #include "llvm/IR/Module.h"
@@ -38,7 +39,9 @@ bool compileGpuKernel(const Target &target, const GpuToolchain &toolchain, ir::M
     return false;
   }
   if (options.lowerOnly) return true;
+  std::vector<ExternCallSite> externCalls = externCallSites(module, m);
   if (!toolchain.linkDeviceLibraries(m, error)) return false;
+  if (!checkExternCalls(externCalls, m, target.name(), toolchain.deviceLibraries(), error)) return false;
   timer.mark("libraries");
   optimizeModule(m, *tm, toolchain.llvmOptLevel(options.optLevel));
   timer.mark("optimize");

@@ -26,6 +26,8 @@ public:
   virtual std::string architecture() const = 0;  // for messages: "sm_90a", "gfx942"
   // Links the device libraries the module calls (libdevice, ocml...).
   virtual bool linkDeviceLibraries(llvm::Module &m, std::string &error) const = 0;
+  // Their names, for messages ("libdevice").
+  virtual std::string deviceLibraries() const = 0;
   // The level of LLVM's optimizer for a requested one (0-3). A target
   // whose assembler optimizes the code again (ptxas) may need less of it.
   virtual int llvmOptLevel(int requested) const { return requested; }

@@ -125,6 +125,7 @@ public:
     m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(llvmgen::flushesSubnormals(m) ? 1 : 0));
     return true;
   }
+  std::string deviceLibraries() const override { return "libdevice"; }
   // ptxas optimizes the PTX again: beyond LLVM's O1 (about two thirds of
   // O3's time) the benchmark kernels' SASS is byte for byte the same.
   int llvmOptLevel(int requested) const override { return std::min(requested, 1); }
@@ -187,6 +188,7 @@ public:
     f.tensorMaps = f.sharedAtomBytes > 0;
     f.kMajorDotBits = f.sharedAtomBytes > 0 ? 32 : 0;  // wgmma's tf32
     f.kMajorDotRegisters = f.kMajorDotBits > 0;       // wgmma's A from registers (Wgmma.h)
+    f.deviceLibraryPrefixes = {"__nv_"};               // libdevice (Libdevice.cpp)
     return f;
   }
 

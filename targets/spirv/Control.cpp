@@ -13,6 +13,9 @@ void KernelEmitter::emitBlock(const ir::Block &block) {
 }
 
 void KernelEmitter::emitOp(const ir::Operation &o) {
+  if (o.is(OpCode::ExternElementwise))
+    fail(o, "calls " + o.attr("symbol")->getString() +
+                " of a GPU device library (tl.extern_elementwise), which the spirv target does not link");
   if (o.hasTrait(ir::kElementwise)) {
     std::vector<Id> in;
     for (ir::Value *v : o.operands()) in.push_back(get(v));

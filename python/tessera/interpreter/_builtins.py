@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .. import language as tl
-from . import _memory
+from . import _extern, _memory
 from ._values import (InterpreterError, Tensor, broadcast_pair, cast, hooks, is_constant, np_dtype, operands, scalar,
                       to_tensor, unwrap, wrap)
 
@@ -824,6 +824,7 @@ def _core_table():
                  static_print=static_print, device_print=device_print, device_assert=device_assert,
                  debug_barrier=debug_barrier, cdiv=cdiv, inline_asm_elementwise=inline_asm_elementwise,
                  next_power_of_2=lambda n: 1 << (int(unwrap(n)) - 1).bit_length())
+    table["core.extern"] = _extern.call  # an extern function (tl.extern) called by the kernel
     for name in ("atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg"):
         table[name] = (lambda op: lambda pointer, val, mask=None, sem=None, scope=None:
                        _memory.atomic(op, pointer, val, mask, sem, scope))(name[len("atomic_"):])

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _C
 from .. import language as tl
-from ..language import _types
+from ..language import _promotion, _types
 
 try:
     import ml_dtypes
@@ -196,7 +196,7 @@ class Tensor(_types.base_value):
         return hooks["abs"](self)
 
     # ---- conversions
-    def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
+    def to(self, dtype, fp_downcast_rounding=None, bitcast=False, _semantic=None):  # _semantic: extern functions'
         return cast(self, unwrap(dtype), unwrap(fp_downcast_rounding), unwrap(bitcast))
 
 
@@ -206,21 +206,7 @@ def scalar(value, dtype):
 
 def constant_dtype(x):
     """The type of a Python constant as a tile (Triton's to_tensor)."""
-    if isinstance(x, (bool, np.bool_)):
-        return tl.int1
-    if isinstance(x, numbers.Integral):
-        x = int(x)
-        for lo, hi, dt in ((-2**31, 2**31, tl.int32), (2**31, 2**32, tl.uint32), (-2**63, 2**63, tl.int64),
-                           (2**63, 2**64, tl.uint64)):
-            if lo <= x < hi:
-                return dt
-        raise ValueError("Nonrepresentable integer %d." % x)
-    if isinstance(x, numbers.Real):
-        ax = abs(float(x))
-        if ax in (0.0, float("inf")) or ax != ax or 2**-126 <= ax <= (2 - 2**-23) * 2**127:
-            return tl.float32
-        return tl.float64
-    raise TypeError("cannot make a tile of %r" % (x,))
+    return _promotion.constant_dtype(bool(x) if isinstance(x, np.bool_) else x)
 
 
 def to_tensor(x):
@@ -241,40 +227,7 @@ def _wrap_int(x, dt):
 
 # ---- promotion (the frontend's, which is Triton's semantic.computation_type_impl)
 
-def integer_promote(a, b):
-    if a.int_signedness == b.int_signedness:
-        return a if a.int_bitwidth > b.int_bitwidth else b
-    if a.is_int_unsigned():
-        return a if a.int_bitwidth >= b.int_bitwidth else b
-    return b if b.int_bitwidth >= a.int_bitwidth else a
-
-
-def computation_type(a, a_const, b, b_const, div_or_mod):
-    if a_const != b_const:
-        const, tile = (a, b) if a_const else (b, a)
-        if const.kind().value <= tile.kind().value:
-            if div_or_mod and tile.name in ("fp16", "bf16"):
-                return tl.float32
-            return tile
-    names = (a.name, b.name)
-    if "fp64" in names:
-        return tl.float64
-    if "fp32" in names:
-        return tl.float32
-    if "fp16" in names:
-        return tl.float32 if div_or_mod else tl.float16
-    if names == ("bf16", "bf16"):
-        return tl.float32 if div_or_mod else tl.bfloat16
-    if "bf16" in names:
-        return tl.float32
-    if a.is_fp8() and b.is_fp8():
-        return a if a == b else tl.float16
-    if not a.is_int() or not b.is_int():
-        raise TypeError("unexpected types %s and %s" % (a.name, b.name))
-    if div_or_mod and a.int_signedness != b.int_signedness:
-        raise TypeError("Cannot use /, //, or %% with %s and %s because they have different signedness; cast them "
-                        "to the same signedness." % (a.name, b.name))
-    return integer_promote(a, b)
+computation_type = _promotion.computation_type
 
 
 def operands(a, b, div_or_mod=False, arithmetic=True, broadcast=True):
@@ -287,13 +240,8 @@ def operands(a, b, div_or_mod=False, arithmetic=True, broadcast=True):
     if arithmetic and not ta.dtype.is_ptr() and not tb.dtype.is_ptr():
         ret = computation_type(ta.dtype, a_const, tb.dtype, b_const, div_or_mod)
         for const, value in ((a_const, a), (b_const, b)):
-            if const and ret.is_int():
-                v = int(value)
-                if v < 0 and ret.is_int_unsigned():
-                    raise ValueError("Cannot perform a binary operation between an unsigned tensor and a negative "
-                                     "scalar. Perform a explicit cast on one of them.")
-                if not ret.get_int_min_value() <= v <= ret.get_int_max_value():
-                    raise ValueError("Scalar %d is out of range for type %s" % (v, ret.name))
+            if const:
+                _promotion.check_constant_fits(value, ret)
         ta, tb = cast(ta, ret), cast(tb, ret)
     if not broadcast:
         if ta.data.shape != tb.data.shape and ta.data.ndim and tb.data.ndim:

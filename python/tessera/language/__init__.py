@@ -193,6 +193,10 @@ def get_primitive_bitwidth(name):
         raise KeyError(text) from None
 
 
+# Extern functions: a device library's functions, chosen by the arguments'
+# types (Triton's core.extern and extern_elementwise; _extern.py).
+from ._extern import binary_op_type_legalization, dispatch, extern, extern_elementwise  # noqa: E402
+
 T = _typing.TypeVar("T")
 N_ROUNDS_DEFAULT = constexpr(10)  # Philox rounds of tl.rand and its kin, as Triton's random module
 
