@@ -70,6 +70,14 @@ bad = [r for r in results if r["status"] not in ("pass", "skip")]
 assert len(results) > 1000 and not bad, (len(results), bad[:3])
 PY
 "$work/venv/bin/python" "$root/examples/python/run_all.py"
+# The README's example, as a reader copies it.
+"$work/venv/bin/python" - "$root/README.md" >"$work/readme_example.py" <<'PY'
+import re, sys
+print(re.search(r"```python\n(.*?)```", open(sys.argv[1]).read(), re.S).group(1))
+print("assert (out == x + y).all(), 'the README example computed something else'")
+PY
+"$work/venv/bin/python" "$work/readme_example.py"
+echo "the README's example ran"
 # The wheel carries the launch fast lane, and it loads there.
 "$work/venv/bin/python" -c 'from tessera import _launch; assert _launch.extension(), "no fast lane in the wheel"'
 
