@@ -34,7 +34,9 @@ fi
 if [ ! -f "$stamp" ] || ! cmp -s "$req" "$stamp"; then
   echo "bootstrap: installing Python requirements"
   "$venv/bin/python" -m pip install -q --upgrade pip
-  "$venv/bin/python" -m pip install -q -r "$req"
+  # Resumed downloads: torch's CUDA wheels are hundreds of MB, and a dropped connection
+  # should not end the run.
+  "$venv/bin/python" -m pip install -q --retries 10 --resume-retries 20 -r "$req"
   cp "$req" "$stamp"
 fi
 
