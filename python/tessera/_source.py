@@ -20,7 +20,7 @@ import re
 import textwrap
 import types
 
-from . import language as tl
+from . import _python_ast, language as tl
 from ._specialize import is_constexpr_global
 from .language.extra import libdevice
 
@@ -148,7 +148,7 @@ def _read_source_lines(fn):
             end += 1
         lines = all_lines[start:end]
         try:
-            ast.parse(textwrap.dedent("".join(lines)))
+            _python_ast.parse(textwrap.dedent("".join(lines)))
             return lines, code.co_firstlineno
         except SyntaxError:
             pass
@@ -166,7 +166,7 @@ def _function_source(fn, replaced=None):
     text = textwrap.dedent(raw)
     first_code = next((l for l in lines if l.strip()), "")
     indent = len(first_code) - len(first_code.lstrip())
-    tree = ast.parse(text)
+    tree = _python_ast.parse(text)
     node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     def_index = node.lineno - 1     # skip decorators: the frontend need not see them
     body = "".join(text.splitlines(keepends=True)[def_index:])
@@ -240,7 +240,7 @@ def _attribute_chains(body, modules):
     """[(start offset of the root name in `body`, [names])] of each attribute
     chain `m.a.b` in the function text whose root `m` is one of `modules`
     (the longest chain at each place: `m.a.b(...)` gives m, a, b)."""
-    tree = ast.parse(body)
+    tree = _python_ast.parse(body)
     lines = body.splitlines(keepends=True)
     line_starts = [0]
     for line in lines:

@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from .. import _C
+from .. import _C, _python_ast
 from .. import _source
 from .._specialize import int_type, python_scalar
 from .. import language as tl
@@ -121,7 +121,7 @@ def _rewritten_code(fn):
             _compiled[fn] = False  # no source: run it unchanged
             return False
         text = textwrap.dedent("".join(lines))
-        tree = _AssignConstants().visit(ast.parse(text))
+        tree = _AssignConstants().visit(_python_ast.parse(text))
         ast.fix_missing_locations(tree)
         ast.increment_lineno(tree, first - 1)
         code = _compiled[fn] = compile(tree, filename, "exec")
@@ -156,7 +156,7 @@ _PRELUDE = "tessera.interpreter.prelude"
 def prelude():
     if not _prelude:
         text = _C.prelude_source()
-        tree = _AssignConstants().visit(ast.parse(text))
+        tree = _AssignConstants().visit(_python_ast.parse(text))
         ast.fix_missing_locations(tree)
         filename = "<tessera prelude>"
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
