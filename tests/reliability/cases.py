@@ -451,9 +451,12 @@ def _c_program():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     exe = os.path.join(os.environ.get("TESSERA_CACHE_DIR") or tempfile.mkdtemp(), "c_process")
     libdir = os.path.dirname(os.path.abspath(lib))
-    subprocess.run(["clang-19", "-O1", "-I", os.path.join(root, "include"), os.path.join(os.path.dirname(
-        os.path.abspath(__file__)), "c_process.c"), "-o", exe, "-L", libdir, "-ltessera", "-Wl,-rpath," + libdir],
-        check=True, timeout=120)
+    # A sanitized libtessera (run.py --asan) leaves the sanitizers' symbols to the program.
+    sanitized = b"__asan_init" in open(lib, "rb").read()
+    subprocess.run(["clang-19", "-O1"] + (["-fsanitize=address,undefined"] if sanitized else []) +
+                   ["-I", os.path.join(root, "include"), os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                    "c_process.c"), "-o", exe, "-L", libdir, "-ltessera", "-Wl,-rpath," + libdir],
+                   check=True, timeout=120)
     return exe
 
 
