@@ -452,7 +452,7 @@ def _c_program():
     exe = os.path.join(os.environ.get("TESSERA_CACHE_DIR") or tempfile.mkdtemp(), "c_process")
     libdir = os.path.dirname(os.path.abspath(lib))
     # A sanitized libtessera (run.py --asan) leaves the sanitizers' symbols to the program.
-    sanitized = b"__asan_init" in open(lib, "rb").read()
+    sanitized = "libclang_rt.asan" in os.environ.get("LD_PRELOAD", "")
     subprocess.run(["clang-19", "-O1"] + (["-fsanitize=address,undefined", "-shared-libasan"] if sanitized else []) +
                    ["-I", os.path.join(root, "include"), os.path.join(os.path.dirname(os.path.abspath(__file__)),
                     "c_process.c"), "-o", exe, "-L", libdir, "-ltessera", "-Wl,-rpath," + libdir],
