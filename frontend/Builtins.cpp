@@ -1929,22 +1929,29 @@ bool pythonLiteral(const SValue &v, std::string &out) {
   }
 }
 
-SValue CodeGen::callConstexprFunction(const std::string &id, CallArgs &args, SourceLoc loc) {
-  std::string name = id.substr(0, id.find('@'));
-  if (!constexprCall_) fail(loc, "constexpr function " + name + " cannot be called here: no Python to run it");
+std::string pythonCallArguments(const CallArgs &args,
+                                const std::function<void(const SValue &, const std::string &, std::string &)> &appendArgument) {
   std::string text = "((";
-  auto add = [&](const SValue &v, const std::string &what) {
-    if (!pythonLiteral(v, text))
-      fail(loc, "constexpr function " + name + " takes compile-time values; its " + what + " is " + v.describe());
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    appendArgument(args.positional[i], "argument " + std::to_string(i + 1), text);
     text += ", ";
-  };
-  for (size_t i = 0; i < args.positional.size(); ++i) add(args.positional[i], "argument " + std::to_string(i + 1));
+  }
   text += "), {";
   for (auto &[k, v] : args.keywords) {
     text += ir::quoteString(k) + ": ";
-    add(v, "argument '" + k + "'");
+    appendArgument(v, "argument '" + k + "'", text);
+    text += ", ";
   }
-  text += "})";
+  return text + "})";
+}
+
+SValue CodeGen::callConstexprFunction(const std::string &id, CallArgs &args, SourceLoc loc) {
+  std::string name = id.substr(0, id.find('@'));
+  if (!constexprCall_) fail(loc, "constexpr function " + name + " cannot be called here: no Python to run it");
+  std::string text = pythonCallArguments(args, [&](const SValue &v, const std::string &what, std::string &out) {
+    if (!pythonLiteral(v, out))
+      fail(loc, "constexpr function " + name + " takes compile-time values; its " + what + " is " + v.describe());
+  });
   std::string result;
   if (!constexprCall_(id, text, result)) fail(loc, "constexpr function " + name + " raised " + result);
   auto value = parseConstexpr(result);

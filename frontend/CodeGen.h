@@ -226,6 +226,12 @@ private:
 // Python cannot be given (tensors, functions, pointer types). Builtins.cpp.
 bool pythonLiteral(const SValue &v, std::string &out);
 
+// A call's arguments as the Python text "((positional, ...), {keyword: ...})"
+// that a compile-time callback reads; `appendArgument(value, what)` appends
+// one value ("argument 2", "argument 'k'" name it in errors). Builtins.cpp.
+std::string pythonCallArguments(const CallArgs &args,
+                                const std::function<void(const SValue &, const std::string &, std::string &)> &appendArgument);
+
 // Element `index` of a tile as a scalar (Builtins.cpp).
 ir::Value *extractElement(CodeGen &cg, ir::Value *v, int64_t index, SourceLoc loc);
 

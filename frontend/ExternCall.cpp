@@ -63,26 +63,17 @@ SValue CodeGen::callExternFunction(const std::string &id, CallArgs &args, Source
   if (!constexprCall_) fail(loc, "extern function " + name + " cannot be called here: no Python to run it");
   // The arguments: tensors as stand-ins, compile-time values as they are.
   std::vector<ir::Value *> operands;
-  std::string text = "((";
-  auto add = [&](const SValue &v, const std::string &what) {
+  std::string text = pythonCallArguments(args, [&](const SValue &v, const std::string &what, std::string &out) {
     if (v.isTensor()) {
       if (v.v->type().element().isPointer())
         fail(loc, "extern function " + name + " takes numbers; its " + what + " is a " + v.describe());
-      text += operandLiteral(operands.size(), v.v->type());
+      out += operandLiteral(operands.size(), v.v->type());
       operands.push_back(v.v);
-    } else if (!pythonLiteral(v, text)) {
+    } else if (!pythonLiteral(v, out)) {
       fail(loc, "extern function " + name + " takes tensors and compile-time values; its " + what + " is " +
                     v.describe());
     }
-    text += ", ";
-  };
-  for (size_t i = 0; i < args.positional.size(); ++i) add(args.positional[i], "argument " + std::to_string(i + 1));
-  text += "), {";
-  for (auto &[k, v] : args.keywords) {
-    text += ir::quoteString(k) + ": ";
-    add(v, "argument '" + k + "'");
-  }
-  text += "})";
+  });
   std::string result;
   if (!constexprCall_(id, text, result)) fail(loc, "extern function " + name + " raised " + result);
   std::optional<SValue> parsed = parseConstexpr(result);

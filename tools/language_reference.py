@@ -28,6 +28,7 @@ from tessera.language import math as tl_math  # noqa: E402
 from tessera.language.extra import libdevice  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generated_page  # noqa: E402
 import language_probes as probes  # noqa: E402
 import language_semantics as semantics  # noqa: E402
 
@@ -213,15 +214,7 @@ def main(argv):
     except SemanticsMismatch as e:
         print(e, file=sys.stderr)
         return 1
-    if "--check" in argv:
-        current = open(PAGE).read() if os.path.exists(PAGE) else ""
-        if current != text:
-            print("docs/language-reference.md is stale: run python tools/language_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    with open(PAGE, "w") as f:
-        f.write(text)
-    return 0
+    return generated_page.write_or_check(PAGE, text, argv, "tools/language_reference.py")
 
 
 if __name__ == "__main__":

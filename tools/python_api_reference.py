@@ -27,6 +27,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(ROOT, "docs", "python-api.md")
 sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generated_page  # noqa: E402
 
 import tessera  # noqa: E402
 import tessera.compat  # noqa: E402,F401
@@ -563,15 +565,7 @@ def main(argv):
     except Undocumented as e:
         print("tools/python_api_reference.py: %s" % e, file=sys.stderr)
         return 1
-    if "--check" in argv:
-        current = open(PAGE).read() if os.path.exists(PAGE) else ""
-        if current != text:
-            print("docs/python-api.md is stale: run python tools/python_api_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    with open(PAGE, "w") as f:
-        f.write(text)
-    return 0
+    return generated_page.write_or_check(PAGE, text, argv, "tools/python_api_reference.py")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import textwrap
 
 from . import _C, _array, _checked, _extern, _launch, _source, _targets, interpreter
 from .language import _stubs
+from .language._extern import compile_time_identity
 from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IGNORED_OPTIONS, normalize_grid
 from . import language as tl
 from .compiler import KernelMetadata, asm_of
@@ -1241,14 +1242,8 @@ class ConstexprFunction:
     def __init__(self, fn):
         self.fn = fn
         functools.update_wrapper(self, fn)
-        try:
-            source = textwrap.dedent(inspect.getsource(fn))
-        except (OSError, TypeError):
-            source = fn.__qualname__ + repr(fn.__code__.co_code) + repr(fn.__code__.co_consts)
-        self.src = source
-        self.cache_key = hashlib.sha256(source.encode("utf-8")).hexdigest()
         # The source's hash is in the id, so the compile cache's key changes with the function.
-        self._tessera_constexpr_function_id = "%s.%s@%s" % (fn.__module__, fn.__qualname__, self.cache_key[:16])
+        self.src, self.cache_key, self._tessera_constexpr_function_id = compile_time_identity(fn)
         _constexpr_functions[self._tessera_constexpr_function_id] = self
 
     def __get__(self, instance, owner):

@@ -33,6 +33,18 @@ _NO_SEMANTIC = ("Did you forget to add @triton.jit ? "
                 "(`_semantic` argument must be provided outside of JIT functions.)")
 
 
+def compile_time_identity(fn):
+    """(source, sha256 of it, "module.qualname@sha16"): how the frontend
+    names a Python function that kernels call at compile time (extern and
+    constexpr functions), so that editing it changes the kernels' cache key."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):
+        source = fn.__qualname__ + repr(fn.__code__.co_code) + repr(fn.__code__.co_consts)
+    key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    return source, key, "%s.%s@%s" % (fn.__module__, fn.__qualname__, key[:16])
+
+
 class ExternFunction:
     """A function of a device library as kernels call it (``@core.extern``,
     Triton's extern): a builtin whose body picks the library function for
@@ -44,13 +56,9 @@ class ExternFunction:
     def __init__(self, fn):
         self.fn = fn
         functools.update_wrapper(self, fn)
-        try:
-            source = textwrap.dedent(inspect.getsource(fn))
-        except (OSError, TypeError):
-            source = fn.__qualname__ + repr(fn.__code__.co_code) + repr(fn.__code__.co_consts)
-        self.cache_key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        _, self.cache_key, function_id = compile_time_identity(fn)
         # The frontend names it by this id (constexpr text "extern_function:<id>").
-        self._tessera_extern_function_id = "%s.%s@%s" % (fn.__module__, fn.__qualname__, self.cache_key[:16])
+        self._tessera_extern_function_id = function_id
         setattr(self, _stubs.TRITON_BUILTIN, True)
         _FUNCTIONS[self._tessera_extern_function_id] = self
 
