@@ -2,8 +2,11 @@
 
 namespace tessera::targets::spirv {
 
-void Builder::appendString(Words &w, const std::string &s) {
-  // Nul-terminated, padded with nuls to a whole word.
+void Builder::appendString(Words &w, const std::string &text) {
+  // Nul-terminated, padded with nuls to a whole word. A literal cannot hold a
+  // nul, so text (a kernel's print format or assert message) ends at its
+  // first one, as the C strings of the other targets' printf and assert do.
+  std::string s = text.substr(0, text.find('\0'));
   size_t words = s.size() / 4 + 1;
   size_t start = w.size();
   w.resize(start + words, 0);
