@@ -83,8 +83,8 @@ public:
     };
     ThreadPool::instance().parallelFor(total, body, &failure.failed);
     if (interrupt.interrupted())
-      return {StatusCode::Interrupted, "kernel '" + shown_ + "': interrupted (SIGINT); running programs stopped at "
-                                       "their next loop iteration, so its outputs are incomplete"};
+      return {StatusCode::Interrupted, "kernel '" + shown_ + "': interrupted (SIGINT); programs not yet started were skipped "
+                                       "and running ones stopped at their next loop iteration, so its outputs are incomplete"};
     if (failure.failed.load()) {
       std::lock_guard<std::mutex> m(failure.mutex);
       StatusCode code = failure.fault ? StatusCode::LaunchFailed

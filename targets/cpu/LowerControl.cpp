@@ -352,7 +352,13 @@ bool lowerKernel(const ir::Function &kernel, const std::string &symbol, const Ho
     b.CreateCall(body, callArgs);
     llvm::Value *next = b.CreateAdd(lin, b.getInt64(1));
     lin->addIncoming(next, loopBB);
-    b.CreateCondBr(b.CreateICmpSLT(next, last), loopBB, done);
+    // SIGINT ends the range between programs too: a grid of 2^60 programs
+    // without loops would otherwise run on for hours after Ctrl-C.
+    auto *flag = llvm::cast<llvm::GlobalVariable>(m.getOrInsertGlobal("tessera_host_interrupted", i32));
+    llvm::LoadInst *interrupted = b.CreateLoad(i32, flag);
+    interrupted->setVolatile(true);
+    llvm::Value *more = b.CreateAnd(b.CreateICmpSLT(next, last), b.CreateICmpEQ(interrupted, b.getInt32(0)));
+    b.CreateCondBr(more, loopBB, done);
     b.SetInsertPoint(done);
     // Non-temporal stores are weakly ordered: fence them before the runtime
     // reports the programs finished.

@@ -221,6 +221,26 @@ def ctrl_c_stops_an_endless_kernel():
     expect_error(KeyboardInterrupt, r"", lambda: forever[(1,)](np.zeros(1, np.int32)))
 
 
+@case
+def ctrl_c_stops_a_huge_grid_of_short_programs():
+    # No loop inside: the programs themselves never look at the flag, so the
+    # range of programs must stop between them.
+    @tessera.jit
+    def tiny(o_ptr):
+        pid = tl.program_id(0) + tl.program_id(1) + tl.program_id(2)
+        tl.atomic_add(o_ptr + pid % 2, 1)
+    o = np.zeros(2, np.int32)
+    tiny[(4,)](o)  # compiled before the clock starts
+    sent = []
+    def interrupt():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+    threading.Timer(0.5, interrupt).start()
+    expect_error(KeyboardInterrupt, r"interrupted \(SIGINT\)", lambda: tiny[(2**31 - 1, 65535, 65535)](o))
+    waited = time.perf_counter() - sent[0]
+    assert waited < 0.1, "the launch went on for %.3f s after SIGINT" % waited
+
+
 # ---- 5. the compile cache
 
 @case
