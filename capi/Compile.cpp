@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstdio>
 #include <mutex>
 #include <sstream>
 
@@ -333,8 +334,14 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
                   "target '" + target + "': " + error);
     entry = capi::toEntry(ck);
     // A cache that cannot be written (read-only home, full disk) only costs
-    // a recompile next time; the kernel itself is fine.
-    (void)cache.store(key, entry);
+    // a recompile next time; the kernel itself is fine. Said once a process.
+    if (runtime::Status st = cache.store(key, entry); !st) {
+      static std::once_flag said;
+      std::call_once(said, [&] {
+        std::fprintf(stderr, "tessera: warning: %s; kernels still compile and run, but are not cached "
+                     "(TESSERA_CACHE_DIR picks another directory)\n", st.message().c_str());
+      });
+    }
     return capi::load(*device, entry, false, kernel);
   });
 }

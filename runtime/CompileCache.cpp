@@ -1,4 +1,5 @@
 #include "runtime/CompileCache.h"
+#include "runtime/WriteAll.h"
 #include "runtime/Sha256.h"
 
 #include <cerrno>
@@ -142,15 +143,7 @@ Status CompileCache::store(const std::string &key, const CacheEntry &entry) cons
   CacheEntry keyed = entry;
   keyed.metadata[kKeyField] = key;
   std::string bytes = serialize(keyed);
-  const char *p = bytes.data();
-  size_t left = bytes.size();
-  while (left) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    p += n, left -= size_t(n);
-  }
-  int err = left ? errno : 0;
+  int err = writeAll(fd, bytes.data(), bytes.size());
   // Readable by the user's other processes like any cache file (mkstemp makes 0600).
   ::fchmod(fd, 0644);
   if (::close(fd) != 0 && !err) err = errno;

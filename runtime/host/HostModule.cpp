@@ -1,6 +1,7 @@
 // Host modules and kernels (docs/cpu-abi.md). dlopen needs a file, so the
 // bytes go to a private temp file that is unlinked as soon as it is mapped.
 // A launch splits the grid's linear program ids over the thread pool.
+#include "runtime/WriteAll.h"
 #include "runtime/host/HostCallbacks.h"
 #include "runtime/host/HostFaults.h"
 #include "runtime/host/HostInternal.h"
@@ -121,17 +122,6 @@ private:
   std::shared_ptr<DlHandle> lib_;
 };
 
-Status writeAll(int fd, const void *data, size_t size) {
-  const char *p = static_cast<const char *>(data);
-  while (size) {
-    ssize_t n = ::write(fd, p, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return {StatusCode::IoError, std::string("writing the kernel's temp file: ") + std::strerror(errno)};
-    p += n, size -= size_t(n);
-  }
-  return Status::ok();
-}
-
 // Why `data` is not a whole 64-bit little-endian ELF shared object for this
 // machine, or empty. dlopen trusts the file: a truncated one (a damaged
 // cache entry, a short read) makes it read past the end and crash.
@@ -172,11 +162,11 @@ Status loadHostModule(Device &device, const void *binary, size_t size, std::uniq
   std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/tessera-kernel-XXXXXX.so";
   int fd = mkstemps(path.data(), 3);
   if (fd < 0) return {StatusCode::IoError, "cannot create a temp file for the kernel (" + path + "): " + std::strerror(errno)};
-  Status st = writeAll(fd, binary, size);
-  ::close(fd);
-  if (!st) {
+  int writeError = writeAll(fd, binary, size);
+  if (::close(fd) != 0 && !writeError) writeError = errno;
+  if (writeError) {
     ::unlink(path.c_str());
-    return st;
+    return {StatusCode::IoError, "cannot write the kernel's temp file " + path + ": " + std::strerror(writeError)};
   }
   auto lib = std::make_shared<DlHandle>();
   lib->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -1,11 +1,15 @@
 #include "targets/llvm/Lld.h"
+#include "runtime/WriteAll.h"
 
 #include "lld/Common/Driver.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -14,6 +18,80 @@ LLD_HAS_DRIVER(elf)
 namespace tessera::targets::llvmgen {
 
 namespace {
+
+// An anonymous file in memory that lld opens by its /proc/self/fd path.
+class MemoryFile {
+public:
+  explicit MemoryFile(const char *name) : fd_(memfd_create(name, MFD_CLOEXEC)), errno_(fd_ < 0 ? errno : 0) {}
+  ~MemoryFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  MemoryFile(const MemoryFile &) = delete;
+  MemoryFile &operator=(const MemoryFile &) = delete;
+
+  bool ok() const { return fd_ >= 0; }
+  int errorNumber() const { return errno_; }
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
+
+  bool write(std::string_view bytes, std::string &error) {
+    int err = writeAll(fd_, bytes.data(), bytes.size());
+    if (err) error = std::string("cannot write the kernel's object for linking: ") + std::strerror(err);
+    return err == 0;
+  }
+
+private:
+  int fd_, errno_;
+};
+
+// A pipe that lld writes by its /proc/self/fd path while a thread of ours
+// drains it (a pipe holds only 64 KiB).
+class OutputPipe {
+public:
+  OutputPipe() {
+    if (::pipe2(fds_, O_CLOEXEC) != 0) {
+      errno_ = errno, fds_[0] = fds_[1] = -1;
+      return;
+    }
+    reader_ = std::thread([this] {
+      char chunk[65536];
+      for (;;) {
+        ssize_t n = ::read(fds_[0], chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) readErrno_ = errno;
+        if (n <= 0) return;
+        bytes_.insert(bytes_.end(), chunk, chunk + n);
+      }
+    });
+  }
+  ~OutputPipe() {
+    std::vector<uint8_t> ignored;
+    std::string error;
+    finish(ignored, error);
+  }
+  OutputPipe(const OutputPipe &) = delete;
+  OutputPipe &operator=(const OutputPipe &) = delete;
+
+  bool ok() const { return fds_[0] >= 0; }
+  int errorNumber() const { return errno_; }
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fds_[1]); }
+
+  // Closes the writing end, waits for the reader and hands over what came.
+  bool finish(std::vector<uint8_t> &bytes, std::string &error) {
+    if (fds_[1] >= 0) ::close(fds_[1]), fds_[1] = -1;
+    if (reader_.joinable()) reader_.join();
+    if (fds_[0] >= 0) ::close(fds_[0]), fds_[0] = -1;
+    bytes = std::move(bytes_);
+    if (readErrno_) error = std::string("cannot read the linked kernel: ") + std::strerror(readErrno_);
+    else if (bytes.empty()) error = "lld wrote an empty shared object";
+    return readErrno_ == 0 && !bytes.empty();
+  }
+
+private:
+  int fds_[2] = {-1, -1};
+  int errno_ = 0, readErrno_ = 0;
+  std::thread reader_;
+  std::vector<uint8_t> bytes_;
+};
 
 // Runs `ld.lld args...`; false with `error` holding lld's messages.
 bool linkWithLld(const std::vector<std::string> &args, std::string &error) {
@@ -39,39 +117,32 @@ bool linkWithLld(const std::vector<std::string> &args, std::string &error) {
 
 bool linkSharedObject(std::string_view object, const std::vector<std::string> &args, std::vector<uint8_t> &linked,
                       std::string &error) {
-  llvm::SmallString<128> dir;
-  if (auto ec = llvm::sys::fs::createUniqueDirectory("tessera-link", dir)) {
-    error = "cannot create a temporary directory: " + ec.message();
+  // lld reads the object from a file in memory (memfd) and writes the
+  // shared object into a pipe: a link touches no disk, so a full or
+  // read-only $TMPDIR, or a file-size limit, cannot fail it (lld maps its
+  // output, and dies of SIGBUS on a full disk, or ignores a failed write and
+  // exits), and nothing is left behind. A pipe is no regular file: lld
+  // writes it with write(2) instead of renaming a temporary file over it.
+  MemoryFile in("tessera-kernel.o");
+  OutputPipe out;
+  if (!in.ok() || !out.ok()) {
+    error = std::string("cannot create an in-memory file or a pipe for linking: ") +
+            std::strerror(in.ok() ? out.errorNumber() : in.errorNumber());
     return false;
   }
-  std::string in = (dir + "/kernel.o").str(), out = (dir + "/kernel.so").str();
-  bool ok = false;
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream f(in, ec);
-    if (!ec) f << object, f.close();
-    if (ec || f.has_error()) error = "cannot write " + in + ": " + (ec ? ec.message() : f.error().message());
-    else ok = true;
-  }
-  std::vector<std::string> lldArgs = {"-shared", "--threads=1", "-o", out, in};
+  if (!in.write(object, error)) return false;
+  std::vector<std::string> lldArgs = {"-shared", "--threads=1", "-o", out.path(), in.path()};
   lldArgs.insert(lldArgs.end(), args.begin(), args.end());
   std::string lldError;
-  if (ok && !linkWithLld(lldArgs, lldError)) {
+  bool linkedOk = linkWithLld(lldArgs, lldError);
+  std::string readError;
+  bool readOk = out.finish(linked, readError);
+  if (!linkedOk) {
     error = "linking the kernel failed: " + lldError;
-    ok = false;
+    return false;
   }
-  if (ok) {
-    auto buf = llvm::MemoryBuffer::getFile(out);
-    if (!buf) {
-      error = "cannot read the linked kernel: " + buf.getError().message();
-      ok = false;
-    } else {
-      linked.assign((*buf)->getBufferStart(), (*buf)->getBufferEnd());
-    }
-  }
-  for (const std::string &p : {in, out}) llvm::sys::fs::remove(p);
-  llvm::sys::fs::remove(dir);
-  return ok;
+  if (!readOk) error = readError;
+  return readOk;
 }
 
 } // namespace tessera::targets::llvmgen

@@ -1,11 +1,10 @@
 // PTX -> cubin with ptxas: $TESSERA_PTXAS (or "none" for driver JIT only),
 // else ptxas on PATH, else the CUDA toolkit's.
 #include "targets/nvptx/TargetInfo.h"
+#include "targets/llvm/ScratchDir.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 
@@ -19,49 +18,34 @@ std::string ptxasPath() {
   return "";
 }
 
-namespace {
-
-std::string readAll(const std::string &path) {
-  auto buf = llvm::MemoryBuffer::getFile(path);
-  return buf ? (*buf)->getBuffer().str() : std::string();
-}
-
-} // namespace
-
 bool assemble(const std::string &ptx, const std::string &arch, std::vector<uint8_t> &cubin, std::string &error,
               std::string *messages) {
   std::string ptxas = ptxasPath();
   if (ptxas.empty()) return false;
-  llvm::SmallString<128> dir;
-  if (auto ec = llvm::sys::fs::createUniqueDirectory("tessera-ptxas", dir)) {
-    error = "cannot create a temporary directory: " + ec.message();
+  llvmgen::ScratchDir dir("tessera-ptxas");
+  if (!dir.ok()) {
+    error = dir.error();
     return false;
   }
-  std::string in = (dir + "/kernel.ptx").str(), out = (dir + "/kernel.cubin").str(), log = (dir + "/log").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream f(in, ec);
-    f << ptx;
-  }
+  std::string in = dir.path("kernel.ptx"), out = dir.path("kernel.cubin"), log = dir.path("log");
+  if (!dir.write("kernel.ptx", ptx, error)) return false;
   std::string archFlag = "-arch=" + arch;
   // -O3 rather than --Ofast-compile=min: on the H200 host min cut the bench
   // matmul's ptxas time from 200 to 142 ms at the same speed, but attention
   // ran 5-14% slower (session 26).
   llvm::SmallVector<llvm::StringRef, 8> args = {ptxas, archFlag, "-O3", in, "-o", out};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
-  std::string execError;
+  std::string execError, bin, logText, ignored;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &execError);
-  bool ok = rc == 0;
-  if (ok) {
-    std::string bin = readAll(out);
-    cubin.assign(bin.begin(), bin.end());
-    ok = !cubin.empty();
+  dir.read("log", logText, ignored);
+  if (rc != 0) {
+    error = "ptxas (" + ptxas + " " + archFlag + ") failed" + (execError.empty() ? "" : ": " + execError) + ":\n" + logText;
+    return false;
   }
-  if (ok && messages) *messages = readAll(log);
-  if (!ok) error = "ptxas (" + ptxas + " " + archFlag + ") failed" + (execError.empty() ? "" : ": " + execError) + ":\n" + readAll(log);
-  for (const std::string &p : {in, out, log}) llvm::sys::fs::remove(p);
-  llvm::sys::fs::remove(dir);
-  return ok;
+  if (!dir.read("kernel.cubin", bin, error)) return false;
+  cubin.assign(bin.begin(), bin.end());
+  if (messages) *messages = logText;
+  return true;
 }
 
 } // namespace tessera::targets::nvptx

@@ -6,12 +6,17 @@
  *   c_process cuda     CUDA initialized (a device, a buffer), fork(): in the
  *                      child every CUDA call is a clear error, the host works
  *                      ("ok (no CUDA)" where CUDA is not usable at all)
+ *   c_process fsize    a file-size limit (ulimit -f) of 1 KiB with SIGXFSZ
+ *                      left at its default (which ends the process): the
+ *                      compile is an error naming the limit; raised again,
+ *                      it compiles
  * Prints "ok" and exits 0 when every launch computed the right sums. */
 #include <tessera/tessera.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,12 +70,28 @@ int main(int argc, char **argv) {
   options.signature = signature, options.num_signature = 3;
   options.constexprs = constexprs, options.num_constexprs = 1;
   options.target = "cpu";
+  struct rlimit fsize;
+  getrlimit(RLIMIT_FSIZE, &fsize);
+  if (strcmp(mode, "fsize") == 0) {
+    struct rlimit small = fsize;
+    small.rlim_cur = 1024;
+    setrlimit(RLIMIT_FSIZE, &small);
+    if (tessera_compile(&options, &kernel) == TESSERA_SUCCESS || !strstr(tessera_last_error(), "File too large")) {
+      fprintf(stderr, "under ulimit -f 1: %s\n", tessera_last_error());
+      return 1;
+    }
+    setrlimit(RLIMIT_FSIZE, &fsize);
+  }
   if (tessera_compile(&options, &kernel) != TESSERA_SUCCESS) {
     fprintf(stderr, "compile: %s\n", tessera_last_error());
     return 1;
   }
   if (launch_and_check("main")) return 1;
   if (strcmp(mode, "atexit") == 0) return 0; /* the handler prints ok */
+  if (strcmp(mode, "fsize") == 0) {
+    printf("ok\n");
+    return 0;
+  }
   if (strcmp(mode, "fork") == 0) {
     pid_t pid = fork();
     if (pid == 0) _exit(launch_and_check("child") || launch_and_check("child, again"));
@@ -116,6 +137,6 @@ int main(int argc, char **argv) {
     printf("ok\n");
     return 0;
   }
-  fprintf(stderr, "usage: c_process atexit|fork|cuda\n");
+  fprintf(stderr, "usage: c_process atexit|fork|cuda|fsize\n");
   return 2;
 }

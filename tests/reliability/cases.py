@@ -583,6 +583,101 @@ def pickle_and_deepcopy_a_launched_kernel():
     assert r.returncode == 0 and b"fresh ok" in r.stdout, r.stderr[-2000:]
 
 
+# ---- 11. disk faults: every write the library makes fails cleanly
+
+def _tessera_leftovers(tmp):
+    return [n for n in os.listdir(tmp) if n.startswith("tessera-")]
+
+
+@case
+def file_size_limit_is_an_error():
+    import resource
+    tmp = tempfile.mkdtemp()
+    os.environ["TMPDIR"] = tmp
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    x, y = _vectors(64)
+    out = np.full(64, -1.0, np.float32)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))
+    try:
+        expect_error(tessera.TesseraError, r"File too large", lambda: add_kernel[(1,)](x, y, out, 64, BLOCK=64))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert not _tessera_leftovers(tmp), _tessera_leftovers(tmp)
+    add_kernel[(1,)](x, y, out, 64, BLOCK=64)
+    close(out, x + y)
+    cli = os.environ.get("TESSERA_CLI")
+    if cli:
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "k.py")
+            with open(src, "w") as f:
+                f.write("import tessera\nimport tessera.language as tl\n@tessera.jit\n"
+                        "def k(x_ptr):\n    tl.store(x_ptr, tl.load(x_ptr) + 1)\n")
+            # Python ignores SIGXFSZ, its children do not: past the limit the CLI would be killed.
+            r = subprocess.run([cli, "compile", src, "--entry", "k", "--signature", "*fp32", "--target", "cpu",
+                                "-o", os.path.join(d, "k.so")], capture_output=True, text=True, timeout=120,
+                               preexec_fn=lambda: (signal.signal(signal.SIGXFSZ, signal.SIG_DFL),
+                                                   resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))))
+            assert r.returncode == 1 and "File too large" in r.stderr, (r.returncode, r.stderr)
+            assert not os.path.exists(os.path.join(d, "k.so"))
+
+
+@case
+def c_file_size_limit_is_an_error():
+    r = subprocess.run([_c_program(), "fsize"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stdout, r.stderr)
+
+
+_FULL_DISK_SCRIPT = """
+import os, sys, numpy as np
+disk = sys.argv[1]
+tmp, cache = os.path.join(disk, "tmp"), os.path.join(disk, "cache")
+os.makedirs(tmp), os.makedirs(cache)
+os.environ["TMPDIR"], os.environ["TESSERA_CACHE_DIR"] = tmp, cache
+import tessera
+from tessera.bench.workloads import _add_kernel as add_kernel
+filler = os.path.join(disk, "filler")
+def fill():
+    try:
+        with open(filler, "wb", buffering=0) as f:
+            while True:
+                f.write(b"x" * 512)
+    except OSError:
+        pass
+x = np.arange(64, dtype=np.float32)
+out = np.full(64, -1.0, np.float32)
+fill()
+try:
+    add_kernel[(1,)](x, x, out, 64, BLOCK=64)
+    raise SystemExit("a full TMPDIR: no error")
+except tessera.TesseraError as e:
+    assert "No space left on device" in str(e) and tmp in str(e), e
+assert not [n for n in os.listdir(tmp) if n.startswith("tessera-")], os.listdir(tmp)
+os.remove(filler)
+os.environ["TMPDIR"] = sys.argv[2]
+fill()
+for block in (64, 32):  # two kernels, each compiled and not cached: one warning
+    add_kernel[(64 // block,)](x, x, out, 64, BLOCK=block)
+    assert (out == 2 * x).all(), out
+assert not os.listdir(cache), os.listdir(cache)
+print("full disk ok")
+"""
+
+
+@case
+def full_disk_is_an_error():
+    # A 256 KiB tmpfs filled to the last byte, mounted in a private mount
+    # namespace (unshare: as root, or as a user mapped to root).
+    with tempfile.TemporaryDirectory() as disk, tempfile.TemporaryDirectory() as other_tmp:
+        inner = "mount -t tmpfs -o size=256k tessera-full-disk %s && exec %s -c \"$0\" %s %s" % (
+            disk, sys.executable, disk, other_tmp)
+        flags = ["--mount"] + ([] if os.geteuid() == 0 else ["--map-root-user"])
+        r = subprocess.run(["unshare"] + flags + ["sh", "-c", inner, _FULL_DISK_SCRIPT], capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 0 and "full disk ok" in r.stdout, (r.returncode, r.stdout, r.stderr[-3000:])
+        warnings = [l for l in r.stderr.splitlines() if "are not cached" in l]
+        assert len(warnings) == 1 and "No space left on device" in warnings[0], r.stderr[-3000:] + repr(warnings)
+
+
 def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(CASES))

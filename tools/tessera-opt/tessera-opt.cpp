@@ -11,6 +11,7 @@
 #include "targets/gpu/Passes.h"
 #include "targets/amdgpu/Lowerings.h"
 #include "targets/nvptx/Lowerings.h"
+#include "tools/tessera/OutputFile.h"
 
 #include <fstream>
 #include <iostream>
@@ -101,10 +102,9 @@ int main(int argc, char **argv) {
   if (output.empty()) {
     std::cout << result;
   } else {
-    std::ofstream out(output, std::ios::binary);
-    out << result;
-    if (!out) {
-      std::cerr << "tessera-opt: cannot write '" << output << "'\n";
+    std::string error;
+    if (!tessera::tools::writeOutputFile(output, result, error)) {
+      std::cerr << "tessera-opt: " << error << "\n";
       return 1;
     }
   }

@@ -2,9 +2,9 @@
 // kernel's binaries for several targets and give it a typed loader and
 // launcher over the runtime's C API (libtessera_rt.so: no compiler, no LLVM).
 #include "tools/tessera/Aot.h"
+#include "tools/tessera/OutputFile.h"
 
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 namespace tessera::tools {
@@ -156,10 +156,8 @@ bool writeAot(const std::string &prefix, const std::string &kernel, const std::s
   }
 
   for (auto &[path, text] : {std::pair{prefix + ".h", h.str()}, std::pair{prefix + ".c", c.str()}}) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out) {
-      error = "--aot: cannot write '" + path + "'";
+    if (!writeOutputFile(path, text, error)) {
+      error = "--aot: " + error;
       return false;
     }
   }

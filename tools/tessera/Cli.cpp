@@ -16,6 +16,7 @@
 #include "targets/Target.h"
 #include "tools/tessera/Aot.h"
 #include "tools/tessera/Cli.h"
+#include "tools/tessera/OutputFile.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -321,7 +322,10 @@ static int compile(int argc, const char **argv) {
       binaries.push_back(std::move(b));
     }
     std::string error;
-    if (!tools::writeAot(aotPrefix, req.entry, req.filename + ":" + req.entry, binaries, error)) return usage(error);
+    if (!tools::writeAot(aotPrefix, req.entry, req.filename + ":" + req.entry, binaries, error)) {
+      std::fprintf(stderr, "tessera: %s\n", error.c_str());
+      return 1;
+    }
     std::printf("wrote %s.h and %s.c: %s for", aotPrefix.c_str(), aotPrefix.c_str(), req.entry.c_str());
     for (const auto &b : binaries) std::printf(" %s;", b.label.c_str());
     std::printf("\n");
@@ -345,9 +349,12 @@ static int compile(int argc, const char **argv) {
     }
     if (topts.emitAssembly) std::fputs(k.assembly.c_str(), stdout);
     if (!output.empty()) {
-      std::ofstream out(output, std::ios::binary);
-      out.write(reinterpret_cast<const char *>(k.binary.data()), std::streamsize(k.binary.size()));
-      if (!out) return usage("cannot write '" + output + "'");
+      std::string writeError;
+      if (!tools::writeOutputFile(output, std::string_view(reinterpret_cast<const char *>(k.binary.data()), k.binary.size()),
+                           writeError)) {
+        std::fprintf(stderr, "tessera: %s\n", writeError.c_str());
+        return 1;
+      }
     }
     if (!emitAssembly && output.empty())
       std::printf("compiled %s for %s: %zu bytes of %s, entry %s\n", req.entry.c_str(), target.c_str(), k.binary.size(),
