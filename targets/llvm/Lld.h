@@ -10,8 +10,8 @@
 namespace tessera::targets::llvmgen {
 
 // Links `object` (an object file's bytes) into a shared object with
-// `ld.lld -shared -o OUT OBJECT args...` in a temporary directory, which is
-// removed; false with `error` set. lld is not reentrant: links run one at
+// `ld.lld -shared -o OUT OBJECT args...`, in memory (no file on disk); false
+// with `error` set. lld is not reentrant: links run one at
 // a time per process.
 bool linkSharedObject(std::string_view object, const std::vector<std::string> &args, std::vector<uint8_t> &linked,
                       std::string &error);
