@@ -691,6 +691,12 @@ static const char kPrelude[] =
 const char *preludeSource() { return kPrelude; }
 
 CompileResult compileKernel(const CompileRequest &req) {
+  if (req.source.size() > kMaxSourceBytes) {
+    CompileResult tooLarge;
+    tooLarge.errors = req.filename + ": error: the source is " + std::to_string(req.source.size()) +
+                      " bytes, over the " + std::to_string(kMaxSourceBytes >> 20) + " MiB a kernel's source may be";
+    return tooLarge;
+  }
   SourceManager sources;
   const SourceFile &file = sources.addFile(req.filename, req.source);
   const SourceFile &preludeFile = sources.addFile("<tessera prelude>", kPrelude);

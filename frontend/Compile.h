@@ -68,6 +68,11 @@ struct CompileResult {
   std::string errors;                   // rendered diagnostics: file:line:col, source line, caret
 };
 
+// Sources past this size are refused before parsing: 64 MiB is over a
+// thousand times the largest kernel file seen, and a runaway input
+// (`tessera compile /dev/zero`) must not exhaust memory.
+constexpr size_t kMaxSourceBytes = size_t(64) << 20;
+
 CompileResult compileKernel(const CompileRequest &request);
 
 // The part of the language written in the language (prelude.py, then

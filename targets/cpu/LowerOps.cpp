@@ -164,15 +164,18 @@ void Lowering::defineTile(const ir::Operation &op, ChunkGen gen) {
   std::vector<const ir::Value *> reads = readsOf(op);
   // A lazy tile that loads runs its loads where it is used: only if nothing
   // can write memory in between.
+  unsigned fused = fusedCost(op);
+  bool withinBudget = fused <= kFusionBudget;
   bool cheap = op.result()->users().size() == 1 || recomputeCost(op) <= 4;
-  bool lazyOk = cheap && (reads.empty() || noWritesBeforeUse(op));
+  bool lazyOk = withinBudget && cheap && (reads.empty() || noWritesBeforeUse(op));
   if (lazyOk) {
     Lowered l{nullptr, nullptr, std::move(gen)};
     l.reads = std::move(reads);
+    l.fused = fused;
     set(op.result(), l);
     return;
   }
-  if (deferToFirstUser(op, gen, readsOf(op))) return;
+  if (withinBudget && deferToFirstUser(op, gen, readsOf(op), fused)) return;
   llvm::Value *buf = newBuffer(rt);
   ir::Type widest = rt;
   for (ir::Value *v : op.operands())
@@ -290,20 +293,36 @@ unsigned Lowering::chunkWidth(ir::Type t, int64_t run) {
 // user, if they are all in its block (a user in a nested region would repeat
 // it) and nothing from it up to its last user can write memory, except that
 // last user itself.
+const Lowering::BlockOrder &Lowering::orderOf(const ir::Block *block) {
+  auto [it, made] = orders_.try_emplace(block);
+  BlockOrder &o = it->second;
+  if (!made) return o;
+  std::vector<const ir::Operation *> ops;
+  for (const auto &op : block->ops()) o.position[op.get()] = ops.size(), ops.push_back(op.get());
+  o.nextWrite.assign(ops.size() + 1, ops.size());
+  for (size_t i = ops.size(); i-- > 0;) o.nextWrite[i] = isReadOnly(*ops[i]) ? o.nextWrite[i + 1] : i;
+  return o;
+}
+
+unsigned Lowering::fusedCost(const ir::Operation &op) {
+  unsigned cost = 1;
+  for (const ir::Value *v : op.operands())
+    if (const Lowered &l = get(v); l.gen) cost += l.fused;
+  return cost;
+}
+
+// Whether nothing between `load` and its last user may write memory (the
+// users all in its block): a lazy load then reads what it would have read.
 bool Lowering::noWritesBeforeUse(const ir::Operation &load) {
-  std::unordered_set<const ir::Operation *> users;
+  const ir::Block *block = load.parentBlock();
+  if (load.result()->users().empty()) return false;
+  const BlockOrder &o = orderOf(block);
+  size_t last = 0;
   for (const ir::Operation *u : load.result()->users()) {
-    if (u->parentBlock() != load.parentBlock()) return false;
-    users.insert(u);
+    if (u->parentBlock() != block) return false;
+    last = std::max(last, o.position.at(u));
   }
-  bool after = false;
-  for (auto &opPtr : load.parentBlock()->ops()) {
-    const ir::Operation *op = opPtr.get();
-    if (users.erase(op) && users.empty()) return true;
-    if (after && !isReadOnly(*op)) return false;
-    after |= op == &load;
-  }
-  return false;
+  return o.nextWrite[o.position.at(&load) + 1] >= last;
 }
 
 bool Lowering::isReadOnly(const ir::Operation &op) {
@@ -318,37 +337,34 @@ bool Lowering::isReadOnly(const ir::Operation &op) {
   return true;
 }
 
-bool Lowering::deferToFirstUser(const ir::Operation &def, ChunkGen gen, std::vector<const ir::Value *> reads) {
+bool Lowering::deferToFirstUser(const ir::Operation &def, ChunkGen gen, std::vector<const ir::Value *> reads,
+                                unsigned fused) {
   bool isLoad = !reads.empty();
   const ir::Value *v = def.result();
-  const ir::Block *blk = def.parentBlock();
-  bool after = false;
-  for (auto &opPtr : blk->ops()) {
-    const ir::Operation *op = opPtr.get();
-    if (op == &def) {
-      after = true;
-      continue;
-    }
-    if (!after) continue;
-    bool direct = std::find(op->operands().begin(), op->operands().end(), v) != op->operands().end();
-    bool nested = false;
-    auto usesV = [&](ir::Operation *inner) {
-      nested |= std::find(inner->operands().begin(), inner->operands().end(), v) != inner->operands().end();
-    };
-    for (unsigned r = 0; r < op->numRegions() && !nested; ++r)
-      ir::Function::walkBlock(const_cast<ir::Block &>(op->region(r).block()), usesV);
-    bool controlFlow = op->is(OpCode::For) || op->is(OpCode::If) || op->is(OpCode::While);
-    if (nested || (direct && controlFlow)) return false;
-    if (direct) {
-      Lowered l{nullptr, newBuffer(v->type()), std::move(gen), true};
-      l.reads = std::move(reads);
-      set(v, l);
-      pendingByUser_[op].push_back(v);
-      return true;
-    }
-    if (isLoad && !isReadOnly(*op)) return false;
+  const ir::Block *block = def.parentBlock();
+  const BlockOrder &o = orderOf(block);
+  // The first user, as the operation of this block that holds it.
+  const ir::Operation *first = nullptr;
+  size_t firstAt = SIZE_MAX;
+  bool nested = false;
+  for (const ir::Operation *u : v->users()) {
+    const ir::Operation *holder = u;
+    while (holder && holder->parentBlock() != block) holder = holder->parentOp();
+    if (!holder) return false;
+    size_t at = o.position.at(holder);
+    if (at < firstAt) first = holder, firstAt = at, nested = false;
+    if (at == firstAt) nested |= holder != u;
   }
-  return false;
+  bool controlFlow = first && (first->is(OpCode::For) || first->is(OpCode::If) || first->is(OpCode::While));
+  if (!first || nested || controlFlow) return false;
+  // A load must read before anything writes memory.
+  if (isLoad && o.nextWrite[o.position.at(&def) + 1] < firstAt) return false;
+  Lowered l{nullptr, newBuffer(v->type()), std::move(gen), true};
+  l.reads = std::move(reads);
+  l.fused = fused;
+  set(v, l);
+  pendingByUser_[first].push_back(v);
+  return true;
 }
 
 // After the first user: if its loop did not run over the tile (it made a lazy
@@ -523,13 +539,17 @@ void Lowering::lowerLoad(const ir::Operation &op) {
   };
   std::vector<const ir::Value *> reads = readsOf(op);
   reads.push_back(ptrs);
-  if (!isVolatile && (op.result()->users().size() == 1 || recomputeCost(op) <= 4) && noWritesBeforeUse(op)) {
+  unsigned fused = fusedCost(op);
+  bool withinBudget = fused <= kFusionBudget;
+  if (!isVolatile && withinBudget && (op.result()->users().size() == 1 || recomputeCost(op) <= 4) &&
+      noWritesBeforeUse(op)) {
     Lowered l{nullptr, nullptr, gen};
     l.reads = reads;
+    l.fused = fused;
     set(op.result(), l);
     return;
   }
-  if (!isVolatile && deferToFirstUser(op, gen, reads)) return;
+  if (!isVolatile && withinBudget && deferToFirstUser(op, gen, reads, fused)) return;
   llvm::Value *buf = newBuffer(rt);
   unsigned w = chunkWidth(rt, run);
   if (isVolatile) w = 1;

@@ -60,6 +60,9 @@ struct Lowered {
   // a store that computes it chunk by chunk must not overwrite what a later
   // chunk still has to read.
   std::vector<const ir::Value *> reads;
+  // Operations one chunk of a lazy or pending tile runs when generated: its
+  // own and those of the lazy operands it pulls in, counted per use.
+  unsigned fused = 0;
   bool isTile() const { return buf != nullptr || gen != nullptr; }
 };
 
@@ -143,6 +146,21 @@ public:
   llvm::Value *consecutiveLanes(llvm::Value *p, llvm::Value *m, llvm::Type *elem);
   unsigned chunkWidth(ir::Type t, int64_t run);
   bool noWritesBeforeUse(const ir::Operation &load);
+  // Positions in a block and, for each, the first operation at or after it
+  // that may write memory: made once per block, so that the questions above
+  // cost the users of a value, not the length of the block.
+  struct BlockOrder {
+    std::unordered_map<const ir::Operation *, size_t> position;
+    std::vector<size_t> nextWrite;  // one more than the block's operations
+  };
+  const BlockOrder &orderOf(const ir::Block *block);
+  std::unordered_map<const ir::Block *, BlockOrder> orders_;
+  // A lazy tile fuses at most this many operations into each chunk; past it
+  // the tile is computed into a buffer. Bounds the code (and the recursion)
+  // of long expression chains, and of expressions that use a cheap lazy tile
+  // twice at every step, which would otherwise grow exponentially.
+  static constexpr unsigned kFusionBudget = 256;
+  unsigned fusedCost(const ir::Operation &op);
   bool isReadOnly(const ir::Operation &op);
   llvm::Value *safeAddress(llvm::Type *t);
   // `aligned` (i1, optional): base is known 64-byte aligned or not.
@@ -172,7 +190,7 @@ public:
   int recomputeCost(const ir::Operation &op);
   // Defers filling a multi-use tile's buffer to its first user's loop when
   // that user comes directly later in the same block; false if it cannot.
-  bool deferToFirstUser(const ir::Operation &def, ChunkGen gen, std::vector<const ir::Value *> reads);
+  bool deferToFirstUser(const ir::Operation &def, ChunkGen gen, std::vector<const ir::Value *> reads, unsigned fused);
   std::vector<const ir::Value *> readsOf(const ir::Operation &op);
   llvm::Value *storeMayClobberReads(const ir::Value *ptrs, const std::vector<const ir::Value *> &reads);
   void finishPending(const ir::Operation &user);

@@ -346,6 +346,61 @@ def long_chains_compile():
 
 
 @case
+def long_straight_line_tile_code_compiles_in_linear_time():
+    # 16k statements on a tile, one long expression chain: the CPU lowering
+    # fuses a bounded number of operations per loop (it recursed once per
+    # statement and crashed) and answers "may memory change before this use"
+    # from a per-block index (it rescanned the block: quadratic).
+    cli = os.environ.get("TESSERA_CLI")
+    if not cli:
+        return
+    import resource
+    lines = ["import tessera", "import tessera.language as tl", "@tessera.jit",
+             "def k(x_ptr, o_ptr, BLOCK: tl.constexpr):", "    offs = tl.arange(0, BLOCK)",
+             "    x = tl.load(x_ptr + offs)"] + ["    x = x * 1.0001 + %d.0" % (i % 7) for i in range(16000)] + [
+             "    tl.store(o_ptr + offs, x)"]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "long.py")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        t = time.perf_counter()
+        r = subprocess.run([cli, "compile", path, "--entry", "k", "--signature", "*fp32,*fp32", "-D", "BLOCK=128",
+                            "--target", "cpu", "-o", os.path.join(d, "k.so")], capture_output=True, timeout=120)
+        took = time.perf_counter() - t
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        assert r.returncode == 0, r.stderr[-2000:]
+        # Generous bounds (2.6 s and 120 MB here, 2 cores busy): the quadratic
+        # lowering took 11.9 s and 3.6 GB before it crashed.
+        assert took < 20 and peak_mb < 1024, "took %.1f s, %.0f MB" % (took, peak_mb)
+
+
+@case
+def exponential_inlining_is_an_error():
+    src = ["import tessera", "import tessera.language as tl"]
+    for i in range(24, -1, -1):
+        body = "v + 1" if i == 24 else "e%d(v) + e%d(v)" % (i + 1, i + 1)
+        src += ["@tessera.jit", "def e%d(v):" % i, "    return " + body]
+    src += ["@tessera.jit", "def k(x_ptr):", "    tl.store(x_ptr, e0(tl.load(x_ptr)))"]
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "doubling.py"), "w") as f:
+            f.write("\n".join(src) + "\n")
+        sys.path.insert(0, d)
+        import doubling
+        t = time.perf_counter()
+        expect_error(tessera.CompilationError, r"doubling.py:\d+:\d+: error: inlining the calls of kernel @k makes it "
+                     r"over 1048576 operations.*call of @e0", lambda: doubling.k[(1,)](np.ones(1, np.float32)))
+        assert time.perf_counter() - t < 10, "the budget was found after %.1f s" % (time.perf_counter() - t)
+
+
+@case
+def endless_source_file_is_an_error():
+    cli = os.environ.get("TESSERA_CLI")
+    if cli:
+        r = subprocess.run([cli, "compile", "/dev/zero", "--entry", "k"], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1 and "is over the 64 MiB a kernel's source may be" in r.stderr, (r.returncode, r.stderr)
+
+
+@case
 def device_assert_names_the_users_line():
     @tessera.jit
     def k(x_ptr):

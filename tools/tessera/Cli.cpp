@@ -218,11 +218,19 @@ static int compile(int argc, const char **argv) {
     if (!error.empty()) return usage(error);
   }
   if (req.filename.empty() || req.filename == "<kernel>") return usage("no input file");
-  std::ifstream in(req.filename);
+  std::ifstream in(req.filename, std::ios::binary);
   if (!in) return usage("cannot open '" + req.filename + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  req.source = ss.str();
+  // Read no more than the frontend takes (plus one byte, so that it says the
+  // file is too large): /dev/zero or a FIFO never ends.
+  req.source.resize(frontend::kMaxSourceBytes + 1);
+  in.read(req.source.data(), std::streamsize(req.source.size()));
+  req.source.resize(size_t(in.gcount()));
+  if (in.bad()) return usage("cannot read '" + req.filename + "'");
+  if (req.source.size() > frontend::kMaxSourceBytes) {
+    std::fprintf(stderr, "tessera: '%s' is over the %zu MiB a kernel's source may be\n", req.filename.c_str(),
+                 frontend::kMaxSourceBytes >> 20);
+    return 1;
+  }
   if (req.entry.empty()) return usage("--entry is required");
 
   // The signature lists the runtime parameters in order; -D gives constexprs.
