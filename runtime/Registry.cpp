@@ -5,6 +5,7 @@
 #include "runtime/hip/HipBackend.h"
 #include "runtime/host/HostBackend.h"
 #include "runtime/level_zero/LevelZeroBackend.h"
+#include "runtime/opencl/OpenclBackend.h"
 #include "runtime/vulkan/VulkanBackend.h"
 #if TESSERA_HAVE_CUDA_BACKEND
 #include "runtime/cuda/CudaBackend.h"
@@ -31,6 +32,7 @@ const Entry kBackends[] = {
     {"hip", &hipBackend, &hipBackendStatus},
     {"level_zero", &levelZeroBackend, &levelZeroBackendStatus},
     {"vulkan", &vulkanBackend, &vulkanBackendStatus},
+    {"opencl", &openclBackend, &openclBackendStatus},
     {"host", &hostBackend, nullptr},
 };
 

@@ -1,6 +1,6 @@
 // The runtime: one abstraction over every place a compiled kernel can run.
 //
-//   Backend   a driver (host, cuda, hip, level_zero, vulkan); lists devices
+//   Backend   a driver (host, cuda, hip, level_zero, opencl, vulkan); lists devices
 //   Device    allocates buffers, creates streams and events, loads modules
 //   Buffer    device memory of a fixed size
 //   Stream    an in-order queue of copies and launches

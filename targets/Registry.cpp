@@ -16,6 +16,7 @@ namespace {
 enum DLPackDevice : int {
   kDLCPU = 1,
   kDLCUDA = 2,
+  kDLOpenCL = 4,
   kDLVulkan = 7,
   kDLROCM = 10,
   kDLCUDAManaged = 13,
@@ -54,19 +55,25 @@ std::vector<TargetRow> makeRows() {
        .specializesPointerRange = true,  // buffer loads and stores
        .create = [](std::string_view) { return amdgpu::createAmdgpuTarget(); }},
       {.name = "spirv",
-       .aliases = {{"vulkan", "vulkan"}, {"opencl", "opencl"}, {"level_zero", "opencl"}},
-       // Vulkan compute shaders, and OpenCL kernels run by Level Zero (Intel
-       // GPUs, whose PyTorch device is "xpu").
-       // Vulkan is present wherever Mesa is (lavapipe is a CPU): a launch
-       // picks it only when asked.
+       .aliases = {{"vulkan", "vulkan"}, {"opencl", "opencl"}, {"level_zero", "level_zero"}},
+       // Vulkan compute shaders; OpenCL kernels, run by an OpenCL runtime
+       // (any device that takes SPIR-V: CI runs Intel's CPU runtime) or by
+       // Level Zero (Intel GPUs, whose PyTorch device is "xpu"): the same
+       // code, two runtimes.
+       // Vulkan and OpenCL are present wherever a CPU implements them
+       // (lavapipe, Intel's OpenCL CPU runtime): a launch picks them only
+       // when asked.
        .flavours = {{.name = "vulkan", .backend = "vulkan", .torchDevice = "", .torchBuild = "",
                      .dlpackDevices = {kDLVulkan}, .deviceName = "vulkan", .explicitOnly = true,
                      .stagesHostArrays = true, .timer = "device_timestamps", .tritonBackend = "vulkan"},
-                    {.name = "opencl", .backend = "level_zero", .torchDevice = "xpu", .torchBuild = "",
+                    {.name = "opencl", .backend = "opencl", .torchDevice = "", .torchBuild = "",
+                     .dlpackDevices = {kDLOpenCL}, .deviceName = "opencl", .explicitOnly = true,
+                     .stagesHostArrays = true, .timer = "device_timestamps", .tritonBackend = "opencl"},
+                    {.name = "level_zero", .backend = "level_zero", .torchDevice = "xpu", .torchBuild = "",
                      .dlpackDevices = {kDLOneAPI}, .deviceName = "level_zero", .stagesHostArrays = true,
                      .timer = "host_clock_synchronized", .tritonBackend = "level_zero"}},
        .formats = {"spirv"},
-       .generator = "Tessera's SPIR-V emitter (Vulkan and OpenCL flavours)",
+       .generator = "Tessera's SPIR-V emitter (Vulkan and OpenCL flavours; Level Zero runs the OpenCL one)",
        .llvmTarget = "",
        .create = spirv::createSpirvTarget},
   };

@@ -6,7 +6,7 @@
 
 #include "runtime/BackendSupport.h"
 #include "runtime/level_zero/LevelZeroApi.h"
-#include "runtime/level_zero/LevelZeroModule.h"
+#include "runtime/OpenClSpirv.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -156,8 +156,10 @@ private:
 
 } // namespace
 
+// Level Zero runs the OpenCL flavour's kernels: the same code, another runtime.
 std::unique_ptr<Target> createSpirvTarget(std::string_view flavour) {
-  return std::make_unique<SpirvTarget>(flavour == "opencl" ? Flavour::OpenCL : Flavour::Vulkan);
+  bool opencl = flavour == "opencl" || flavour == "level_zero";
+  return std::make_unique<SpirvTarget>(opencl ? Flavour::OpenCL : Flavour::Vulkan);
 }
 
 } // namespace tessera::targets::spirv

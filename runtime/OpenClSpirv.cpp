@@ -1,4 +1,4 @@
-#include "runtime/level_zero/LevelZeroModule.h"
+#include "runtime/OpenClSpirv.h"
 
 #include "runtime/SpirvText.h"
 
@@ -23,7 +23,12 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
   std::map<uint32_t, uint32_t> bytesOf;   // type id -> bytes as a kernel argument
   std::map<uint32_t, std::string> names;  // entry function id -> name
   std::map<uint32_t, std::array<uint32_t, 3>> sizes;
-  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> params;  // function -> (parameter id, bytes)
+  std::map<uint32_t, bool> pointerTypes;  // type id -> is a pointer
+  struct Param {
+    uint32_t id, bytes;
+    bool pointer;
+  };
+  std::map<uint32_t, std::vector<Param>> params;  // function -> its parameters
   std::map<uint32_t, std::string> idNames;
   uint32_t current = 0;
   for (size_t i = 5; i < n;) {
@@ -54,11 +59,11 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
     case kOpTypeVector:
       if (bytesOf.count(o[1])) bytesOf[o[0]] = bytesOf[o[1]] * o[2];
       break;
-    case kOpTypePointer: bytesOf[o[0]] = 8; break;  // Physical64
+    case kOpTypePointer: bytesOf[o[0]] = 8, pointerTypes[o[0]] = true; break;  // Physical64
     case kOpFunction: current = o[1]; break;
     case kOpFunctionParameter:
       if (!bytesOf.count(o[0])) return {StatusCode::LoadFailed, "a kernel parameter of a type Tessera cannot pass"};
-      params[current].emplace_back(o[1], bytesOf[o[0]]);
+      params[current].push_back({o[1], bytesOf[o[0]], pointerTypes.count(o[0]) > 0});
       break;
     default: break;
     }
@@ -68,8 +73,8 @@ Status reflectOpenClSpirv(const uint32_t *w, size_t n, SpirvModuleInfo &out) {
     SpirvKernelInfo k;
     const auto &list = params[id];
     for (size_t p = 0; p < list.size(); ++p) {
-      if (p + 1 == list.size() && idNames[list[p].first] == kAssertRecordParameter) k.assertRecord = true;
-      else k.paramBytes.push_back(list[p].second);
+      if (p + 1 == list.size() && idNames[list[p].id] == kAssertRecordParameter) k.assertRecord = true;
+      else k.paramBytes.push_back(list[p].bytes), k.paramPointer.push_back(list[p].pointer);
     }
     if (sizes.count(id)) k.localSize = sizes[id];
     out.kernels[name] = k;

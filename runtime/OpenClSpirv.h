@@ -1,6 +1,7 @@
 // What a launch needs from an OpenCL-flavour SPIR-V module, read from the
-// binary: each kernel's parameter sizes, its LocalSize, and the subgroup
-// size Tessera compiled it for.
+// binary: each kernel's parameter sizes and which are pointers, its
+// LocalSize, and the subgroup size Tessera compiled it for. Shared by the
+// backends that run that flavour (Level Zero, OpenCL).
 #pragma once
 
 #include "runtime/Status.h"
@@ -15,6 +16,7 @@ namespace tessera::runtime {
 
 struct SpirvKernelInfo {
   std::vector<uint32_t> paramBytes;       // per user argument (OpFunctionParameter)
+  std::vector<bool> paramPointer;         // per user argument: a CrossWorkgroup pointer (OpenCL sets these apart)
   std::array<uint32_t, 3> localSize{0, 0, 0};
   bool assertRecord = false;              // a last, hidden parameter: the assertion record's address
 };
