@@ -9,7 +9,7 @@ apt_packages=(
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev libpolly-19-dev clang-19 libclang-rt-19-dev libzstd-dev zlib1g-dev
   libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
   spirv-tools spirv-headers libvulkan-dev mesa-vulkan-drivers vulkan-tools
-  libze-dev libze1 rocm-device-libs libamdhip64-5 ninja-build ccache cmake libgtest-dev g++ python3-venv python3-dev
+  ocl-icd-libopencl1 libze-dev libze1 rocm-device-libs libamdhip64-5 ninja-build ccache cmake libgtest-dev g++ python3-venv python3-dev
 )
 
 missing=()
@@ -38,6 +38,21 @@ if [ ! -f "$stamp" ] || ! cmp -s "$req" "$stamp"; then
   # should not end the run.
   "$venv/bin/python" -m pip install -q --retries 10 --resume-retries 20 -r "$req"
   cp "$req" "$stamp"
+fi
+
+# Intel's OpenCL CPU runtime (intel-opencl-rt, pinned above) ships .icd files
+# naming a placeholder path that conda's post-link step rewrites and pip
+# never does: each is rewritten to name its library in this venv (by its
+# real path, so it holds through symbolic links), so that OCL_ICD_VENDORS=
+# .venv/etc/OpenCL/vendors (ci/test.sh) finds libintelocl.so. The Python
+# package needs none of this (tessera/_C.py names the library itself).
+vendors="$venv/etc/OpenCL/vendors"
+if [ -d "$vendors" ]; then
+  lib="$(cd "$venv/lib" && pwd -P)"
+  for icd in "$vendors"/*.icd; do
+    want="$lib/$(basename "$(head -n 1 "$icd")")"
+    [ "$(head -n 1 "$icd")" = "$want" ] || echo "$want" >"$icd"
+  done
 fi
 
 # Wheels kept for ci/packages.sh's fresh virtual environments (numpy) and

@@ -18,6 +18,7 @@ import collections
 import ctypes
 import os
 import sys
+import sysconfig
 import threading
 
 from . import _capi
@@ -104,11 +105,30 @@ def _load():
 _lib = None
 
 
+def _find_pip_opencl_runtime():
+    """Points OpenCL's ICD loader at Intel's OpenCL CPU runtime when pip
+    installed it (intel-opencl-rt) in this Python's environment and nothing
+    else says where OpenCL drivers are: no OCL_ICD_VENDORS and no system
+    driver (/etc/OpenCL/vendors/*.icd). The wheel's own .icd file names a
+    placeholder path that only conda's post-link step fixes, so the library
+    itself is named: ocl-icd takes a library's path in OCL_ICD_VENDORS. The
+    loader reads it on the first OpenCL call, after this."""
+    if "OCL_ICD_VENDORS" in os.environ:
+        return
+    system = "/etc/OpenCL/vendors"
+    if os.path.isdir(system) and any(f.endswith(".icd") for f in os.listdir(system)):
+        return
+    lib = os.path.join(sysconfig.get_paths()["data"], "lib", "libintelocl.so")
+    if os.path.exists(lib):
+        os.environ["OCL_ICD_VENDORS"] = lib
+
+
 def library():
     """libtessera, loaded on first use: `import tessera.language` and the
     pure-Python helpers work without it."""
     global _lib
     if _lib is None:
+        _find_pip_opencl_runtime()
         lib = _load()
         for name, res, args in _capi.FUNCTIONS:
             f = getattr(lib, name)

@@ -267,9 +267,17 @@ class Target:
 
 
 def known_targets():
-    """(target, runtime backend of its default flavour) of every row of the
-    target registry, in its order."""
-    return [(row.name, row.flavours[0].backend) for row in _C.targets()]
+    """(target, runtime backend) of every row of the target registry, in its
+    order: its default flavour, and each other flavour whose device is here
+    (spirv:opencl where an OpenCL runtime is installed). A flavour without
+    its device is left out: its code is its default flavour's or compiled
+    by `--target` alone."""
+    here = set(_C.backend_names())
+    out = []
+    for row in _C.targets():
+        out.append((row.name, row.flavours[0].backend))
+        out += [("%s:%s" % (row.name, f.name), f.backend) for f in row.flavours[1:] if f.backend in here]
+    return out
 
 
 def find_targets(names=None):
@@ -418,7 +426,7 @@ _TARGET_GAPS = re.compile(r"not supported on the \w+ target yet|has no Vulkan in
 # ... and a device's refusal to load a kernel that needs a feature it lacks
 # (a Vulkan device without shaderFloat64, say): the same case passes on a
 # device that has it.
-_DEVICE_GAPS = re.compile(r"the kernel needs SPIR-V capability \d+ \((Vulkan|Level Zero)'s \w+\), which .* does not have")
+_DEVICE_GAPS = re.compile(r"the kernel needs SPIR-V capability \d+ \((Vulkan|Level Zero|OpenCL)'s \w+\), which .* does not have")
 
 
 def run_case(case, dtype, target, seed):

@@ -85,7 +85,8 @@ def main(argv=None, prog="python -m tessera.bench"):
                 (w.gpu_shapes if big else w.shapes)
             dtypes = args.dtype.split(",") if args.dtype else (w.gpu_dtypes if big else w.dtypes)
             if vk and not w.on_devices:
-                rows.append({"target": target, "workload": name, "skip": "not benchmarked on Vulkan devices yet"})
+                rows.append({"target": target, "workload": name,
+                             "skip": "not benchmarked on %s devices yet" % vk["device"]})
                 continue
             for shape in shapes:
                 for dtype in dtypes:
@@ -99,7 +100,7 @@ def main(argv=None, prog="python -m tessera.bench"):
                         rows.append(run_one(target, w, shape, dtype, rng, gpu["timer"], gpu["copy"], gpu["torch"],
                                             gpu["device"]))
                     elif vk:
-                        rows.append(run_one(target, w, shape, dtype, rng, vk["timer"], vk["copy"], device="vulkan"))
+                        rows.append(run_one(target, w, shape, dtype, rng, vk["timer"], vk["copy"], device=vk["device"]))
                     else:
                         rows.append(run_one(target, w, shape, dtype, rng, timer, copy))
     compile_times = None

@@ -1,8 +1,10 @@
-"""The benchmark on a Vulkan device (the spirv target): the workloads'
-Tessera kernels on tessera arrays, timed with Vulkan timestamps, against a
-device-to-device copy of the same bytes on the same device. No peers run
-there (Triton and torch have no Vulkan backend): compare with the same
-kernels' rows on another target of the same run (nvptx on NVIDIA).
+"""The benchmark on a device timed by its own timestamps (the registry's
+"device_timestamps": the spirv target's Vulkan and OpenCL flavours): the
+workloads' Tessera kernels on tessera arrays, timed with the device's
+events, against a device-to-device copy of the same bytes on the same
+device. No peers run there (Triton and torch have no Vulkan or OpenCL
+backend): compare with the same kernels' rows on another target of the
+same run (nvptx on NVIDIA, cpu beside Intel's OpenCL CPU runtime).
 
 Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import statistics
@@ -28,8 +30,9 @@ class VulkanTimer:
     the clocks within a few hundred ms of idling (the kernel then runs up to
     2.3x slower on the H200) and raises them again only under load."""
 
-    def __init__(self, device, reps=20, groups=5, warm_s=0.3):
+    def __init__(self, device, reps=20, groups=5, warm_s=0.3, backend="vulkan"):
         self.device, self.reps, self.groups, self.warm_s = device, reps, groups, warm_s
+        self.backend = backend  # the device's name for tessera arrays
         self.stream = _C.Stream(device)
 
     def _group_ms(self, fn, reps):
@@ -63,9 +66,12 @@ class VulkanTimer:
 
 class CopyCeiling:
     """Device-to-device copy bandwidth (bytes read + written per second) of
-    the same number of bytes on the Vulkan device: the faster of the
-    driver's vkCmdCopyBuffer (a DMA engine on NVIDIA: 850 GB/s on the H200)
-    and a copy kernel compiled here (16-byte loads and stores)."""
+    the same number of bytes on the device: the faster of the driver's copy
+    (vkCmdCopyBuffer, a DMA engine on NVIDIA: 850 GB/s on the H200;
+    clEnqueueSVMMemcpy) and a copy kernel compiled here (16-byte loads and
+    stores)."""
+
+    DRIVER_COPY = {"vulkan": "vkCmdCopyBuffer", "opencl": "clEnqueueSVMMemcpy"}
 
     def __init__(self, timer):
         self.timer, self._cache = timer, {}
@@ -77,10 +83,11 @@ class CopyCeiling:
             src, dst = _C.Buffer(dev, n), _C.Buffer(dev, n)
             dma = 2 * n / self.timer.median_ms(lambda: dst.copy_from(src, n), 2 * n) * 1e-6
             words = max(1, n // 4)
-            a, b = tessera.zeros(words, "uint32", device="vulkan"), tessera.empty(words, "uint32", device="vulkan")
+            where = self.timer.backend
+            a, b = tessera.zeros(words, "uint32", device=where), tessera.empty(words, "uint32", device=where)
             grid = (tessera.cdiv(words, 4096),)
             kernel = 8 * words / self.timer.median_ms(lambda: _copy_kernel[grid](a, b, words, BLOCK=4096), 8 * words) * 1e-6
-            self._cache[n] = max((dma, "vkCmdCopyBuffer"), (kernel, "copy kernel"))
+            self._cache[n] = max((dma, self.DRIVER_COPY.get(where, "driver copy")), (kernel, "copy kernel"))
         return self._cache[n]
 
     def gbps(self, nbytes):
@@ -91,12 +98,15 @@ class CopyCeiling:
 
 
 def context(target, reps):
-    """Timer and copy ceiling for a Vulkan target's rows, or why there are none."""
+    """Timer and copy ceiling for a Vulkan or OpenCL target's rows, or why there are none."""
+    backend = _C.find_target(target)[1].backend
     try:
-        device = _C.get_device(_C.find_target(target)[1].backend)
+        device = _C.get_device(backend)
     except _C.TesseraError as e:
         return str(e).splitlines()[0]
-    timer = VulkanTimer(device, reps=max(10, min(reps, 50)))
-    # A CPU's Vulkan (Mesa's lavapipe) runs the host's shapes; a GPU the GPU ones.
-    on_cpu = "llvmpipe" in _C.device_name(device)
-    return {"timer": timer, "copy": CopyCeiling(timer), "device": "vulkan", "gpu_shapes": not on_cpu}
+    timer = VulkanTimer(device, reps=max(10, min(reps, 50)), backend=backend)
+    # A CPU's Vulkan (Mesa's lavapipe) or OpenCL (Intel's CPU runtime: its
+    # device names end "CPU)") runs the host's shapes; a GPU the GPU ones.
+    name = _C.device_name(device)
+    on_cpu = "llvmpipe" in name or name.endswith("CPU)")
+    return {"timer": timer, "copy": CopyCeiling(timer), "device": backend, "gpu_shapes": not on_cpu}
