@@ -57,7 +57,11 @@ std::string buildLog(const ClApi &api, cl::Program program, cl::DeviceId device)
   if (api.clGetProgramBuildInfo(program, device, cl::kProgramBuildLog, 0, nullptr, &n) != cl::kSuccess || n <= 1) return "";
   std::string log(n, '\0');
   if (api.clGetProgramBuildInfo(program, device, cl::kProgramBuildLog, n, log.data(), nullptr) != cl::kSuccess) return "";
-  return log.substr(0, log.find('\0'));
+  log = log.substr(0, log.find('\0'));
+  // Intel's logs can list thousands of symbols: the start says what failed.
+  constexpr size_t kShown = 4096;
+  if (log.size() > kShown) log = log.substr(0, kShown) + "... (" + std::to_string(log.size() - kShown) + " more bytes)";
+  return log;
 }
 
 // "SPIR-V_1.2" for a module's version word (0x00010200).

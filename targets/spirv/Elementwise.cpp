@@ -3,6 +3,7 @@
 #include "targets/spirv/Emitter.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/OpenCL.std.h>
 
 #include <cmath>
 
@@ -325,6 +326,11 @@ Id KernelEmitter::elementwiseIn(const ir::Operation &o, std::vector<Id> in, ir::
   }
   case OpCode::MulHi: {
     if (boolean) return op(Op::OpLogicalAnd, ty, {in[0], in[1]});
+    // OpenCL.std's mul_hi: Intel's OpenCL runtimes have no OpUMulExtended
+    // for scalars (a build fails on the missing __spirv_UMulExtendedii).
+    if (opts.flavour == Flavour::OpenCL)
+      return b.extInst(ty, b.extInstSet("OpenCL.std"), t.isSigned() ? OpenCLLIB::SMul_hi : OpenCLLIB::UMul_hi,
+                       {in[0], in[1]});
     Id pair = b.structType({ty, ty});
     Id r = op(t.isSigned() ? Op::OpSMulExtended : Op::OpUMulExtended, pair, {in[0], in[1]});
     return op(Op::OpCompositeExtract, ty, {r, 1});

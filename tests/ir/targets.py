@@ -12,8 +12,9 @@
 # CHECK-NEXT: names: amdgpu, hip
 # CHECK-NEXT: runs on: hip (PyTorch 'cuda' where torch.version.hip is set, DLPack device types 10)
 # CHECK-NEXT: formats: hsaco
-# CHECK: spirv Tessera's SPIR-V emitter (Vulkan and OpenCL flavours): in this build
-# CHECK-NEXT: names: spirv, vulkan (flavour vulkan), opencl (flavour opencl), level_zero (flavour opencl)
+# CHECK: spirv Tessera's SPIR-V emitter (Vulkan and OpenCL flavours; Level Zero runs the OpenCL one): in this build
+# CHECK-NEXT: names: spirv, vulkan (flavour vulkan), opencl (flavour opencl), level_zero (flavour level_zero)
 # CHECK-NEXT: flavour vulkan runs on: vulkan (DLPack device types 7)
-# CHECK-NEXT: flavour opencl runs on: level_zero (PyTorch 'xpu', DLPack device types 14)
+# CHECK-NEXT: flavour opencl runs on: opencl (DLPack device types 4)
+# CHECK-NEXT: flavour level_zero runs on: level_zero (PyTorch 'xpu', DLPack device types 14)
 # CHECK-NEXT: formats: spirv

@@ -1,5 +1,5 @@
 """The spirv target without running: every conformance kernel compiles in
-the OpenCL flavour (for Level Zero; no driver here) for subgroups of 16 and
+the OpenCL flavour (for OpenCL runtimes and Level Zero) for subgroups of 16 and
 32, and in the Vulkan flavour for NVIDIA's subgroups of 32, each module
 passing SPIRV-Tools' validator for its environment (the compile runs it in
 process and fails on a rejected module). A kernel the target names a gap
@@ -42,10 +42,19 @@ def test_conformance_kernel_compiles_and_validates(case, dtype, target, arch):
     assert data[4:8] == (b"\x00\x02\x01\x00" if target.startswith("spirv:opencl") else b"\x00\x05\x01\x00")
 
 
-def test_opencl_flavour_has_no_runtime_here_and_says_so():
-    # No Level Zero driver here: the flavour compiles, a device request says why
-    # (tests/python/test_level_zero.py runs the backend over a fake driver).
+def test_opencl_flavour_runs_on_the_opencl_backend_and_level_zero_says_why_not():
+    # The OpenCL flavour's code runs on the opencl backend (Intel's OpenCL CPU
+    # runtime here, tests/python/test_opencl.py) and on Level Zero, which
+    # has no driver here: a device request says why (tests/python/
+    # test_level_zero.py runs that backend over a fake driver).
+    assert _C.find_target("opencl")[1].backend == "opencl"
+    assert _C.find_target("level_zero")[1].backend == "level_zero"
     assert "level_zero" not in _C.backend_names()
     with pytest.raises(_C.TesseraError, match=re.escape("backend 'level_zero' is not usable on this machine") +
                        ".*Level Zero"):
         _C.get_device("level_zero")
+    if "opencl" not in _C.backend_names():
+        pytest.skip("no OpenCL runtime here (ci/bootstrap.sh installs Intel's OpenCL CPU runtime)")
+    case = next(c for c in CASES if c.name == "elementwise.exp")
+    r = conf.run_case(case, "fp32", conf.Target("opencl", "run"), 7)
+    assert r.status == "pass", r.message

@@ -95,7 +95,8 @@ def test_rows_from_the_c_api():
     assert by_name["amdgpu"].has_code_generator and by_name["spirv"].has_code_generator
     assert by_name["amdgpu"].formats == ("hsaco",)
     assert by_name["nvptx"].formats == ("cubin", "ptx")
-    assert [(f.name, f.backend) for f in by_name["spirv"].flavours] == [("vulkan", "vulkan"), ("opencl", "level_zero")]
+    assert [(f.name, f.backend) for f in by_name["spirv"].flavours] == [("vulkan", "vulkan"), ("opencl", "opencl"),
+                                                                  ("level_zero", "level_zero")]
     amd = by_name["amdgpu"].flavours[0]
     assert (amd.backend, amd.torch_device, amd.torch_build) == ("hip", "cuda", "hip")
     assert _dlpack.ROCM in amd.dlpack_devices
@@ -103,10 +104,11 @@ def test_rows_from_the_c_api():
 
 def test_aliases_of_the_issue():
     backends = {name: _targets.backend_of(name) for name in
-                ("host", "cpu", "cuda", "nvptx", "hip", "amdgpu", "vulkan", "level_zero", "spirv", "spirv:opencl")}
+                ("host", "cpu", "cuda", "nvptx", "hip", "amdgpu", "vulkan", "opencl", "level_zero", "spirv",
+                 "spirv:opencl", "spirv:level_zero")}
     assert backends == {"host": "host", "cpu": "host", "cuda": "cuda", "nvptx": "cuda", "hip": "hip", "amdgpu": "hip",
-                        "vulkan": "vulkan", "level_zero": "level_zero", "spirv": "vulkan",
-                        "spirv:opencl": "level_zero"}
+                        "vulkan": "vulkan", "opencl": "opencl", "level_zero": "level_zero", "spirv": "vulkan",
+                        "spirv:opencl": "opencl", "spirv:level_zero": "level_zero"}
 
 
 def test_unknown_target_lists_the_known_ones():
@@ -139,8 +141,12 @@ def test_default_target_and_conformance_columns():
     if not {"cuda", "hip"} & set(_C.backend_names()):  # no GPU here (Vulkan is never picked unasked)
         assert tessera.default_target() == "cpu"
     assert _targets.preferred()[-1] == ("cpu", "host")
-    # Every registry target, then the interpreter (kernels run as Python, on the host's arrays).
-    assert [t.name for t in conformance.find_targets()] == NAMES + ["interpreter"]
+    # Every registry target, each other flavour whose device is here (spirv:opencl
+    # where an OpenCL runtime is installed), then the interpreter (kernels run as
+    # Python, on the host's arrays).
+    extra = ["spirv:opencl"] if "opencl" in _C.backend_names() else []
+    names = NAMES[:NAMES.index("spirv") + 1] + extra + NAMES[NAMES.index("spirv") + 1:]
+    assert [t.name for t in conformance.find_targets()] == names + ["interpreter"]
     assert [t.mode for t in conformance.find_targets(["interpreter"])] == ["run"]
     cols = conformance.find_targets(["hip", "spirv"])
     # amdgpu has a code generator: compile-only where there is no ROCm device.
@@ -173,9 +179,10 @@ def test_without_torch_cuda_means_the_first_row(monkeypatch):
 
 
 def test_other_torch_devices(cuda_torch):
-    # Intel GPUs (PyTorch "xpu") run SPIR-V through Level Zero: spirv's opencl flavour.
+    # Intel GPUs (PyTorch "xpu") run SPIR-V through Level Zero: spirv's level_zero flavour
+    # (the OpenCL flavour's code, run by Level Zero).
     assert specialize_arg(TorchLike(TorchDevice("xpu", 0)))[2] == "level_zero:0"
-    assert resolve_target(None, [("x", "level_zero:0")]) == ("spirv:opencl", "level_zero:0")
+    assert resolve_target(None, [("x", "level_zero:0")]) == ("spirv:level_zero", "level_zero:0")
     with pytest.raises(TypeError, match="'mps' devices cannot be passed.*cpu, cuda, xpu"):
         specialize_arg(TorchLike(TorchDevice("mps", 0)))
 

@@ -86,7 +86,8 @@ TEST(CApiTargets, LookupFollowsNamesAndAliases) {
   EXPECT_EQ(found("hip"), "amdgpu/hip");
   EXPECT_EQ(found("vulkan"), "spirv/vulkan");
   EXPECT_EQ(found("level_zero"), "spirv/level_zero");
-  EXPECT_EQ(found("spirv:opencl"), "spirv/level_zero");
+  EXPECT_EQ(found("spirv:opencl"), "spirv/opencl");
+  EXPECT_EQ(found("opencl"), "spirv/opencl");
   EXPECT_EQ(tessera_target_lookup("nvptx", nullptr, nullptr), TESSERA_SUCCESS);
 
   EXPECT_EQ(tessera_target_lookup("gpu9000", nullptr, nullptr), TESSERA_ERROR_NOT_FOUND);

@@ -93,8 +93,11 @@ TEST(TargetRegistry, AliasesOfTheIssue) {
   EXPECT_EQ(backend("vulkan"), "spirv/vulkan");
   EXPECT_EQ(backend("level_zero"), "spirv/level_zero");
   EXPECT_EQ(backend("spirv"), "spirv/vulkan");
-  EXPECT_EQ(backend("spirv:opencl"), "spirv/level_zero");
-  EXPECT_EQ(backend("level_zero:opencl"), "spirv/level_zero");
+  EXPECT_EQ(backend("opencl"), "spirv/opencl");
+  EXPECT_EQ(backend("spirv:opencl"), "spirv/opencl");
+  EXPECT_EQ(backend("spirv:level_zero"), "spirv/level_zero");
+  EXPECT_EQ(backend("level_zero:level_zero"), "spirv/level_zero");
+  EXPECT_EQ(backend("level_zero:opencl"), "none");  // an alias's own flavour and another disagree
 }
 
 TEST(TargetRegistry, NamesThatAreNoTarget) {
