@@ -9,6 +9,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash ci/bootstrap.sh
 py="$root/.venv/bin/python"
+# Intel's OpenCL CPU runtime (ci/requirements.txt; bootstrap points its .icd
+# files at the venv): the OpenCL backend's device for ctest, pytest and the
+# conformance matrix's spirv:opencl column.
+export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-$root/.venv/etc/OpenCL/vendors}"
 results="$root/build/test-results"
 rm -rf "$results" && mkdir -p "$results"
 failed_steps=()
@@ -36,7 +40,7 @@ fi
 step "packages (a wheel in a fresh venv; cmake --install and find_package)"
 bash ci/packages.sh "$root/build" || failed
 
-step "conformance matrix (every target present; its cases also ran above as pytest tests)"
+step "conformance matrix (every target present, spirv:opencl on Intel's OpenCL CPU runtime; the cpu column's cases also ran above as pytest tests)"
 mkdir -p "$root/build/conformance"
 if PYTHONPATH="$root/python" "$py" -m tessera.conformance --json "$root/build/conformance/matrix.json" \
     --junit "$root/build/conformance/matrix.xml" >"$root/build/conformance/matrix.txt" 2>&1; then
