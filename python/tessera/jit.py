@@ -922,8 +922,8 @@ class JITFunction(KernelInterface):
         torch's current stream of that device when torch has one, else on
         the device's default stream; on the host the launch returns when the
         kernel has finished. With a target whose registry entry stages host
-        arrays (Vulkan, Level Zero), numpy arrays are copied to the device
-        and back.
+        arrays (Vulkan, OpenCL, Level Zero), numpy arrays are copied to the
+        device and back.
 
         num_warps (a power of 2; None: the compiler's choice) and num_stages
         are Triton's options. debug=True runs this launch in the checked
