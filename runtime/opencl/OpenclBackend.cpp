@@ -1,6 +1,11 @@
 // The OpenCL backend's probe, devices, memory, streams and events. One
-// context per device; a stream is an in-order command queue with
-// profiling; an event is a marker, timed by its end timestamp.
+// context and one in-order command queue (with profiling) per device,
+// which every stream of the device shares, as the Vulkan backend's streams
+// share its queue: work is ordered device-wide, so an event recorded on
+// any stream follows every launch before it (Python launches on the
+// default stream; `tessera bench` times them with events on a stream of
+// its own), at the cost of running no two streams' work concurrently. An
+// event is a marker, timed by its end timestamp.
 #include "runtime/opencl/OpenclBackend.h"
 
 #include "runtime/opencl/OpenclInternal.h"
@@ -15,8 +20,7 @@ namespace tessera::runtime {
 
 ClStream::~ClStream() {
   (void)synchronize();
-  if (!isDefault_) device_.forget(this);
-  device_.api().clReleaseCommandQueue(queue_);
+  if (isDefault_) device_.api().clReleaseCommandQueue(queue_);  // the device's queue: the others share it
 }
 Device &ClStream::device() const { return device_; }
 
@@ -216,12 +220,7 @@ Status ClDevice::copyDeviceToDevice(Buffer &dst, size_t dstOffset, const Buffer 
 }
 
 Status ClDevice::createStream(std::unique_ptr<Stream> &out) {
-  cl::Queue queue = nullptr;
-  if (Status st = newQueue(queue); !st) return st;
-  auto s = std::make_unique<ClStream>(*this, queue, false);
-  std::lock_guard<std::mutex> lock(streamsMutex_);
-  streams_.insert(s.get());
-  out = std::move(s);
+  out = std::make_unique<ClStream>(*this, default_->queue(), false);
   return Status::ok();
 }
 
@@ -234,13 +233,7 @@ Status ClDevice::loadModule(std::string_view format, const void *binary, size_t 
   return loadOpenclModule(*this, format, binary, size, out);
 }
 
-Status ClDevice::synchronize() {
-  if (Status st = default_->synchronize(); !st) return st;
-  std::lock_guard<std::mutex> lock(streamsMutex_);
-  for (ClStream *s : streams_)
-    if (Status st = s->synchronize(); !st) return st;
-  return Status::ok();
-}
+Status ClDevice::synchronize() { return default_->synchronize(); }
 
 Status ClDevice::streamOf(Stream *stream, ClStream *&out) {
   out = stream ? dynamic_cast<ClStream *>(stream) : default_.get();
@@ -248,10 +241,6 @@ Status ClDevice::streamOf(Stream *stream, ClStream *&out) {
   return Status::ok();
 }
 
-void ClDevice::forget(ClStream *s) {
-  std::lock_guard<std::mutex> lock(streamsMutex_);
-  streams_.erase(s);
-}
 
 // ---- the probe
 

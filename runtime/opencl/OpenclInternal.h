@@ -15,8 +15,6 @@
 #include "runtime/BackendSupport.h"
 #include "runtime/opencl/OpenclApi.h"
 
-#include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -36,7 +34,8 @@ struct ClDeviceFacts {
   uint64_t svm = 0;  // CL_DEVICE_SVM_CAPABILITIES
 };
 
-// An in-order command queue with profiling (events time markers).
+// The device's in-order command queue with profiling (events time
+// markers); every stream of a device shares it (OpenclBackend.cpp says why).
 class ClStream final : public Stream {
 public:
   ClStream(ClDevice &device, cl::Queue queue, bool isDefault) : device_(device), queue_(queue), isDefault_(isDefault) {}
@@ -121,7 +120,6 @@ public:
   Status checkCapabilities(const std::vector<uint32_t> &capabilities) const;
   // The stream of a call (null: the default one), or an error when it belongs to another device.
   Status streamOf(Stream *stream, ClStream *&out);
-  void forget(ClStream *s);
   const ClApi &api() const { return api_; }
   cl::Context context() const { return context_; }
   cl::DeviceId handle() const { return device_; }
@@ -137,9 +135,7 @@ private:
   cl::DeviceId device_;
   ClDeviceFacts facts_;
   int index_;
-  std::unique_ptr<ClStream> default_;
-  std::mutex streamsMutex_;
-  std::set<ClStream *> streams_;
+  std::unique_ptr<ClStream> default_;  // owns the queue
 };
 
 } // namespace tessera::runtime

@@ -3,6 +3,7 @@
 #include "runtime/OpenClSpirv.h"
 
 #include <cstring>
+#include <mutex>
 
 namespace tessera::runtime {
 
