@@ -78,7 +78,7 @@ struct CompileOptions {
   cl::opt<std::string> targetName{"target", cl::desc("compile for a target (tessera targets lists them)"),
                                          cl::value_desc("NAME"), cl::cat(compileCategory)};
   cl::opt<std::string> flavourName{"flavour",
-                                          cl::desc("with a target that has flavours (spirv: vulkan, opencl): which one"),
+                                          cl::desc("with a target that has flavours (spirv: vulkan, opencl, level_zero): which one"),
                                           cl::value_desc("NAME"), cl::cat(compileCategory)};
   cl::opt<std::string> archName{"arch",
                                        cl::desc("its architecture (sm_80, sm_90a, gfx90a, gfx942, gfx1100, sg32-48k...)"),

@@ -11,7 +11,7 @@
 # RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target nvptx --flavour opencl 2>&1 | FileCheck %s --check-prefix=FLAVOUR-TARGET
 # RUN: not tessera compile %S/../nvptx/vector_add.py --entry add --signature "*fp32:16,*fp32:16,*fp32:16,i32:16" -D BLOCK=1024 --target spirv --flavour metal 2>&1 | FileCheck %s --check-prefix=FLAVOUR-NAME
 # FLAVOUR-TARGET: --flavour goes with --target spirv (found --target 'nvptx')
-# FLAVOUR-NAME: --flavour is vulkan or opencl, not 'metal'
+# FLAVOUR-NAME: --flavour is vulkan, opencl or level_zero, not 'metal'
 # nvptx/vector_add.py's `add` as a Vulkan compute shader: arguments in one
 # push-constant block (pointers are 64-bit buffer device addresses), 16-byte
 # loads and stores through PhysicalStorageBuffer pointers, 4 subgroups of 32.
