@@ -76,8 +76,8 @@ def problem(block):
         path = os.path.join(ROOT, block.argument)
         return None if os.path.isfile(path) else "excerpt of a file that does not exist: %r" % block.argument
     if d == "requires":
-        return None if block.argument in ("cuda", "hip", "vulkan", "level_zero") else \
-            "requires names a runtime backend (cuda, hip, vulkan, level_zero), not %r" % block.argument
+        return None if block.argument in ("cuda", "hip", "vulkan", "opencl", "level_zero") else \
+            "requires names a runtime backend (cuda, hip, vulkan, opencl, level_zero), not %r" % block.argument
     if d == "run":
         return None if lang == "sh" else "run goes before a ```sh block"
     if d is not None:
