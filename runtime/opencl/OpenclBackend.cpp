@@ -64,7 +64,9 @@ Status ClEvent::recordOn(cl::Queue queue) {
   return Status::ok();
 }
 
-Status ClEvent::synchronize() {
+Status ClEvent::synchronize() { return waitDone(); }
+
+Status ClEvent::waitDone() const {
   if (!event_) return Status::ok();
   const ClApi &api = device_.api();
   if (Status st = api.check(api.clWaitForEvents(1, &event_), "clWaitForEvents", StatusCode::LaunchFailed); !st)
@@ -88,8 +90,8 @@ Status ClEvent::elapsedMs(const Event &start, double &ms) const {
   auto *s = dynamic_cast<const ClEvent *>(&start);
   if (!s) return {StatusCode::InvalidArgument, "elapsedMs: the start event is not an OpenCL event"};
   if (!event_ || !s->event_) return {StatusCode::InvalidArgument, "elapsedMs: an event was never recorded"};
-  if (Status st = const_cast<ClEvent *>(s)->synchronize(); !st) return st;
-  if (Status st = const_cast<ClEvent *>(this)->synchronize(); !st) return st;
+  if (Status st = s->waitDone(); !st) return st;
+  if (Status st = waitDone(); !st) return st;
   uint64_t t0 = 0, t1 = 0;
   if (Status st = s->endTime(t0); !st) return st;
   if (Status st = endTime(t1); !st) return st;

@@ -63,6 +63,8 @@ public:
   cl::EventHandle handle() const { return event_; }
 
 private:
+  // Waits for the marker; LaunchFailed when the work before it failed.
+  Status waitDone() const;
   Status endTime(uint64_t &ns) const;
   ClDevice &device_;
   cl::EventHandle event_ = nullptr;
