@@ -6,7 +6,7 @@ import lit.formats
 config.name = "tessera-ir"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".tir", ".py"]
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]  # Inputs: files tests read, not tests
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tessera_build_dir, "tests", "ir")
 
