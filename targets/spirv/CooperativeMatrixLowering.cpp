@@ -48,6 +48,8 @@ bool lowerDot(const ir::Operation &op, gpu::ThreadLowering &L) {
   ir::Type at = op.operand(0)->type(), bt = op.operand(1)->type(), rt = op.result()->type();
   if (at.rank() != 2 || !at.element().isScalar() || !bt.element().isScalar() || !rt.element().isScalar()) return false;
   if (op.operand(2)->type().layout() != rt.layout()) return false;
+  // f32 and i32 accumulators (a table's f16 ones are left to the SIMT path).
+  if (rt.element().bitWidth() != 32) return false;
   int64_t M = at.shape()[0], K = at.shape()[1], N = bt.shape()[1];
   const CooperativeMatrixShape *shape = pickShape(table, at.element().scalarKind(), bt.element().scalarKind(),
                                                   rt.element().scalarKind(), M, N, K);
