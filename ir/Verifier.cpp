@@ -739,7 +739,7 @@ bool verifyCoopMma(const Operation &op, Checker &c) {
   if (strides[0] < tiles[2] * shape[2] || strides[1] < tiles[1] * shape[1] || strides[2] < tiles[1] * shape[1])
     return c.fail("attribute 'strides': a row stride is shorter than its block's row");
   for (unsigned i = 0; i < 3; ++i)
-    if (strides[i] * widths[i] % 4) return c.fail("attribute 'strides': rows must start at multiples of 4 bytes");
+    if (strides[i] * widths[i] % 16) return c.fail("attribute 'strides': rows must be multiples of 16 bytes apart");
   return true;
 }
 

@@ -151,6 +151,13 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     // other kernels keep GLSL450's (no device feature to ask for).
     vulkanMemoryModel = contains(kernel.entry(), [](const ir::Operation &o) { return o.is(ir::OpCode::CoopMma); });
     if (vulkanMemoryModel) b.capability(spv::Capability(coop::kCapabilityVulkanMemoryModel));
+    // Under it, the Device scope of global atomics, and of the records of
+    // prints, assertions and checked accesses, needs a capability of its own.
+    if (vulkanMemoryModel && contains(kernel.entry(), [](const ir::Operation &o) {
+          return o.is(ir::OpCode::AtomicRmw) || o.is(ir::OpCode::AtomicCas) || o.is(ir::OpCode::Printf) ||
+                 o.is(ir::OpCode::Assert) || o.is(ir::OpCode::CheckFailed);
+        }))
+      b.capability(spv::Capability(coop::kCapabilityVulkanMemoryModelDeviceScope));
     b.memoryModel(spv::AddressingModel::PhysicalStorageBuffer64,
                   vulkanMemoryModel ? spv::MemoryModel(coop::kMemoryModelVulkan) : spv::MemoryModel::GLSL450);
   }

@@ -24,6 +24,10 @@
 # RUN: %{mm} --signature "*fp16:16,*fp16:16,*fp32:16,i32,i32,i32" -D BK=8 -D ACC=tl.float32 --arch %{cm} --emit asm | FileCheck %s --check-prefix=SIMT
 # RUN: not %{mm} --signature "*fp16:16,*fp16:16,*fp32:16,i32,i32,i32" -D BK=32 -D ACC=tl.float32 --arch sg32-48k-cm16x16x16_f16_f16_f32 2>&1 | FileCheck %s --check-prefix=MALFORMED
 # RUN: not %{mm} --signature "*fp16:16,*fp16:16,*fp32:16,i32,i32,i32" -D BK=32 -D ACC=tl.float32 --arch sg32-48k-cm16x16x16_f16_f16_f64_f64_sg 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+# Global atomics beside cooperative matrices: Device scope under the Vulkan
+# memory model declares VulkanMemoryModelDeviceScope.
+# RUN: tessera compile %s --entry counted --target vulkan --signature "*fp16:16,*fp16:16,*fp32:16,*i32" --arch %{cm} -o %t.atomic.spv
+# RUN: spirv-val --target-env vulkan1.3 %t.atomic.spv && spirv-dis %t.atomic.spv | FileCheck %s --check-prefix=ATOMIC
 # RUN: not tessera compile %s --entry matmul --target opencl -D BM=64 -D BN=64 --signature "*fp16:16,*fp16:16,*fp32:16,i32,i32,i32" -D BK=32 -D ACC=tl.float32 --arch %{cm} 2>&1 | FileCheck %s --check-prefix=OPENCL
 
 # CHECK-DAG: OpCapability CooperativeMatrixKHR
@@ -65,6 +69,10 @@
 # CHECK: OpControlBarrier %uint_2 %uint_2 %uint_264
 # CHECK: OpLoad %uint %{{[0-9]+}} NonPrivatePointer
 
+# ATOMIC-DAG: OpCapability VulkanMemoryModelDeviceScope
+# ATOMIC-DAG: OpCooperativeMatrixMulAddKHR
+# ATOMIC-DAG: OpAtomicIAdd %uint %{{[0-9]+}} %uint_1
+
 # SIMT-NOT: CooperativeMatrix
 # SIMT: OpMemoryModel PhysicalStorageBuffer64 GLSL450
 # SIMT-NOT: CooperativeMatrix
@@ -86,3 +94,10 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK:
         b = tl.load(b_ptr + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0)
         acc += tl.dot(a, b)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def counted(a_ptr, b_ptr, c_ptr, count_ptr):
+    r = tl.arange(0, 32)
+    c = tl.dot(tl.load(a_ptr + r[:, None] * 32 + r[None, :]), tl.load(b_ptr + r[:, None] * 32 + r[None, :]))
+    tl.store(c_ptr + r[:, None] * 32 + r[None, :], c)
+    tl.atomic_add(count_ptr, 1)
