@@ -40,7 +40,7 @@ void KernelEmitter::emitCoopMma(const ir::Operation &o) {
   uint32_t uses[3] = {coop::kUseA, coop::kUseB, coop::kUseAccumulator};
   Id matrix[3];
   for (int i = 0; i < 3; ++i)
-    matrix[i] = b.cooperativeMatrixType(componentType(types[i]), c32(3 /* Subgroup */), c32(rows[i]), c32(cols[i]),
+    matrix[i] = b.cooperativeMatrixType(componentType(types[i]), c32(uint32_t(spv::Scope::Subgroup)), c32(rows[i]), c32(cols[i]),
                                         c32(uses[i]));
   int64_t bytes[3];
   for (int i = 0; i < 3; ++i) bytes[i] = std::max(1, types[i].bitWidth() / 8);
