@@ -221,16 +221,21 @@ Status VulkanDevice::init() {
   if (v13) *tail = &w13, tail = &w13.pNext;
   if (hasExt(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) wf.pNext = nullptr, *tail = &wf, tail = &wf.pNext;
   if (hasExt(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) wf2.pNext = nullptr, *tail = &wf2, tail = &wf2.pNext;
-  if (wcm.cooperativeMatrix && w12.vulkanMemoryModel) {
+  bool enableCooperative = wcm.cooperativeMatrix && w12.vulkanMemoryModel;
+  bool enableBFloat16 = enableCooperative && hasBFloat16 && (wbf.shaderBFloat16Type || wbf.shaderBFloat16CooperativeMatrix);
+  if (enableCooperative) {
     *tail = &wcm, tail = &wcm.pNext;
     enabledExts.push_back(kCooperativeMatrixExtension);
-    if (hasBFloat16 && (wbf.shaderBFloat16Type || wbf.shaderBFloat16CooperativeMatrix)) {
+    if (enableBFloat16) {
       *tail = &wbf, tail = &wbf.pNext;
       enabledExts.push_back(kBFloat16Extension);
     }
     cooperativeArch_ = cooperativeMatrixArch(queryCooperativeMatrices(api_, physical_),
-                                             wbf.shaderBFloat16CooperativeMatrix == VK_TRUE);
+                                             enableBFloat16 && wbf.shaderBFloat16CooperativeMatrix);
   }
+  // What is not enabled after all is refused by name (VulkanModule).
+  if (!enableCooperative) features_[6022].enabled = false;
+  if (!enableBFloat16) features_[5116].enabled = features_[5118].enabled = false;
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR wantExecutableInfo = executableInfo;
   if (wantStats && executableInfo.pipelineExecutableInfo) {
     wantExecutableInfo.pNext = nullptr, *tail = &wantExecutableInfo, tail = &wantExecutableInfo.pNext;
