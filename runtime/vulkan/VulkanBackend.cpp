@@ -6,6 +6,8 @@
 // device addresses, which kernels take as pointers.
 #include "runtime/vulkan/VulkanBackend.h"
 
+#include "runtime/vulkan/CooperativeMatrix.h"
+
 #include "runtime/BackendSupport.h"
 
 #include "runtime/vulkan/VulkanInternal.h"
@@ -146,6 +148,14 @@ Status VulkanDevice::init() {
   bool wantStats = statsEnv && *statsEnv && std::strcmp(statsEnv, "0") != 0 &&
                    hasExt(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   if (wantStats) *tail = &executableInfo, tail = &executableInfo.pNext;
+  // Cooperative matrices (VK_KHR_cooperative_matrix; bf16 ones through
+  // VK_KHR_shader_bfloat16): dots on the matrix units, when the arch the
+  // device reports lists them (CooperativeMatrix.h).
+  CooperativeMatrixFeatures cooperative;
+  BFloat16Features bfloat16;
+  bool hasCooperative = hasExt(kCooperativeMatrixExtension), hasBFloat16 = hasExt(kBFloat16Extension);
+  if (hasCooperative) *tail = &cooperative, tail = &cooperative.pNext;
+  if (hasBFloat16) *tail = &bfloat16, tail = &bfloat16.pNext;
   api_.vkGetPhysicalDeviceFeatures2(physical_, &all);
   if (!f12.bufferDeviceAddress)
     return {StatusCode::Unavailable, std::string(props_.deviceName) + " has no buffer device addresses"};
@@ -191,12 +201,41 @@ Status VulkanDevice::init() {
   offer(wf.shaderBufferFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd", 6033);
   offer(wf.shaderBufferFloat64AtomicAdd, "shaderBufferFloat64AtomicAdd", 6034);
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT wf2 = atomicFloat2;
+  // Kernels with cooperative matrices use the Vulkan memory model (the
+  // extension requires it of shaders).
+  CooperativeMatrixFeatures wcm;
+  wcm.cooperativeMatrix = cooperative.cooperativeMatrix;
+  BFloat16Features wbf;
+  wbf.shaderBFloat16Type = bfloat16.shaderBFloat16Type;
+  wbf.shaderBFloat16CooperativeMatrix = bfloat16.shaderBFloat16CooperativeMatrix && wcm.cooperativeMatrix;
+  w12.vulkanMemoryModel = f12.vulkanMemoryModel;
+  w12.vulkanMemoryModelDeviceScope = f12.vulkanMemoryModelDeviceScope;
+  offer(w12.vulkanMemoryModel, "vulkanMemoryModel", 5345);
+  offer(w12.vulkanMemoryModelDeviceScope, "vulkanMemoryModelDeviceScope", 5346);
+  offer(wcm.cooperativeMatrix, "cooperativeMatrix", 6022);
+  offer(wbf.shaderBFloat16Type, "shaderBFloat16Type", 5116);
+  offer(wbf.shaderBFloat16CooperativeMatrix, "shaderBFloat16CooperativeMatrix", 5118);
   want.pNext = &w11;
   w11.pNext = &w12;
   tail = &w12.pNext;
   if (v13) *tail = &w13, tail = &w13.pNext;
   if (hasExt(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) wf.pNext = nullptr, *tail = &wf, tail = &wf.pNext;
   if (hasExt(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) wf2.pNext = nullptr, *tail = &wf2, tail = &wf2.pNext;
+  bool enableCooperative = wcm.cooperativeMatrix && w12.vulkanMemoryModel;
+  bool enableBFloat16 = enableCooperative && hasBFloat16 && (wbf.shaderBFloat16Type || wbf.shaderBFloat16CooperativeMatrix);
+  if (enableCooperative) {
+    *tail = &wcm, tail = &wcm.pNext;
+    enabledExts.push_back(kCooperativeMatrixExtension);
+    if (enableBFloat16) {
+      *tail = &wbf, tail = &wbf.pNext;
+      enabledExts.push_back(kBFloat16Extension);
+    }
+    cooperativeArch_ = cooperativeMatrixArch(queryCooperativeMatrices(api_, physical_),
+                                             enableBFloat16 && wbf.shaderBFloat16CooperativeMatrix);
+  }
+  // What is not enabled after all is refused by name (VulkanModule).
+  if (!enableCooperative) features_[6022].enabled = false;
+  if (!enableBFloat16) features_[5116].enabled = features_[5118].enabled = false;
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR wantExecutableInfo = executableInfo;
   if (wantStats && executableInfo.pipelineExecutableInfo) {
     wantExecutableInfo.pNext = nullptr, *tail = &wantExecutableInfo, tail = &wantExecutableInfo.pNext;
@@ -251,7 +290,8 @@ Status VulkanDevice::init() {
 }
 
 std::string VulkanDevice::architecture() const {
-  return "sg" + std::to_string(subgroupSize_) + "-" + std::to_string(props_.limits.maxComputeSharedMemorySize / 1024) + "k";
+  return "sg" + std::to_string(subgroupSize_) + "-" + std::to_string(props_.limits.maxComputeSharedMemorySize / 1024) + "k" +
+         cooperativeArch_;
 }
 
 Status VulkanDevice::attribute(std::string_view name, int64_t &value) const {

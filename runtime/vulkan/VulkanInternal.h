@@ -90,6 +90,8 @@ private:
   uint32_t subgroupSize_ = 0, minSubgroup_ = 0, maxSubgroup_ = 0;
   bool subgroupControl_ = false;
   bool pipelineStats_ = false;
+  // "-cm..." when kernels may use cooperative matrices (architecture()).
+  std::string cooperativeArch_;
 public:
   struct Feature {
     const char *name;  // the Vulkan feature ("shaderFloat64")

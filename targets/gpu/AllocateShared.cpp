@@ -112,6 +112,8 @@ private:
                          user->operand(0) == v) ||
                         // A wgmma's A and B (only B, after A's registers, when A is in registers).
                         (user->is(OpCode::Wgmma) && v->type().isPointer()) ||
+                        // A coop_mma's A, B and accumulators.
+                        user->is(OpCode::CoopMma) ||
                         // A target's own instructions (tensor-map copies, mbarriers) take addresses, never return them.
                         (user->is(OpCode::InlineAsm) && user->numResults() == 0);
         if (!isAddress && !isAccess) return next_;  // escapes: live to the end

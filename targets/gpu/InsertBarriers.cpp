@@ -169,6 +169,12 @@ private:
     else if (load || store || atomic) pointers = {0};
     load |= op.is(OpCode::Wgmma);
     std::vector<Access> out;
+    // A coop_mma reads A, B and its accumulators, then writes the latter.
+    if (op.is(OpCode::CoopMma)) {
+      for (unsigned i : {0u, 1u, 2u}) out.push_back(accessThrough(op.operand(i), false));
+      out.push_back(accessThrough(op.operand(2), true));
+      return out;
+    }
     for (unsigned i : pointers) {
       if (!op.operand(i)->type().isPointer() || op.operand(i)->type().addressSpace() != ir::AddressSpace::Shared) continue;
       const ir::Operation *buffer = bufferOf(op.operand(i));
@@ -177,6 +183,13 @@ private:
       out.push_back({lo, hi, !load, op.attrs().getBool("exclusive", false), op.is(OpCode::CpAsync), buffer});
     }
     return out;
+  }
+
+  static Access accessThrough(const ir::Value *ptr, bool write) {
+    const ir::Operation *buffer = bufferOf(ptr);
+    int64_t lo = buffer ? buffer->attr("offset")->getInt() : 0;
+    int64_t hi = buffer ? lo + buffer->attr("bytes")->getInt() : std::numeric_limits<int64_t>::max();
+    return {lo, hi, write, false, false, buffer};
   }
 
   static void barrierBefore(ir::Operation *op) {

@@ -1,5 +1,7 @@
 #include "targets/spirv/Builder.h"
 
+#include "targets/spirv/Extensions.h"
+
 namespace tessera::targets::spirv {
 
 void Builder::appendString(Words &w, const std::string &text) {
@@ -62,6 +64,15 @@ Id Builder::floatType(int bits) {
   widths_[t] = bits;
   floatTypes_.insert(t);
   return t;
+}
+Id Builder::bfloat16Type() {
+  Id t = cached(spv::Op::OpTypeFloat, {16u, coop::kFPEncodingBFloat16});
+  widths_[t] = 16;
+  floatTypes_.insert(t);
+  return t;
+}
+Id Builder::cooperativeMatrixType(Id component, Id scope, Id rows, Id columns, Id use) {
+  return cached(spv::Op(coop::kOpTypeCooperativeMatrix), {component, scope, rows, columns, use});
 }
 Id Builder::vectorType(Id elem, int count) {
   Id t = cached(spv::Op::OpTypeVector, {elem, uint32_t(count)});

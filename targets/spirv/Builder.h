@@ -31,6 +31,11 @@ public:
   Id boolType();
   Id intType(int bits);  // signedness 0: operations say how they read it
   Id floatType(int bits);
+  // OpTypeFloat 16 with SPV_KHR_bfloat16's BFloat16KHR encoding.
+  Id bfloat16Type();
+  // OpTypeCooperativeMatrixKHR (SPV_KHR_cooperative_matrix); the scope,
+  // rows, columns and use are ids of u32 constants.
+  Id cooperativeMatrixType(Id component, Id scope, Id rows, Id columns, Id use);
   Id vectorType(Id elem, int count);
   Id pointerType(spv::StorageClass storage, Id pointee);
   Id arrayType(Id elem, uint32_t count);

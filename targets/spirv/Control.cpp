@@ -57,6 +57,7 @@ void KernelEmitter::emitOp(const ir::Operation &o) {
   case OpCode::Return: return;  // handled by the parent
   case OpCode::Printf: return emitPrintf(o);
   case OpCode::Assert: return emitAssert(o);
+  case OpCode::CoopMma: return emitCoopMma(o);
   case OpCode::Mma:
   case OpCode::LdMatrix:
   case OpCode::CpAsync:

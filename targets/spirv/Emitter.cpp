@@ -1,6 +1,8 @@
 // The kernel's frame: types, constants, arguments, builtins, shared memory.
 #include "targets/spirv/Emitter.h"
 
+#include "targets/spirv/Extensions.h"
+
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
 
@@ -145,7 +147,19 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     b.capability(spv::Capability::PhysicalStorageBufferAddresses);
     b.capability(spv::Capability::Int64);
     b.capability(spv::Capability::GroupNonUniform);
-    b.memoryModel(spv::AddressingModel::PhysicalStorageBuffer64, spv::MemoryModel::GLSL450);
+    // SPV_KHR_cooperative_matrix requires the Vulkan memory model of shaders;
+    // other kernels keep GLSL450's (no device feature to ask for).
+    vulkanMemoryModel = contains(kernel.entry(), [](const ir::Operation &o) { return o.is(ir::OpCode::CoopMma); });
+    if (vulkanMemoryModel) b.capability(spv::Capability(coop::kCapabilityVulkanMemoryModel));
+    // Under it, the Device scope of global atomics, and of the records of
+    // prints, assertions and checked accesses, needs a capability of its own.
+    if (vulkanMemoryModel && contains(kernel.entry(), [](const ir::Operation &o) {
+          return o.is(ir::OpCode::AtomicRmw) || o.is(ir::OpCode::AtomicCas) || o.is(ir::OpCode::Printf) ||
+                 o.is(ir::OpCode::Assert) || o.is(ir::OpCode::CheckFailed);
+        }))
+      b.capability(spv::Capability(coop::kCapabilityVulkanMemoryModelDeviceScope));
+    b.memoryModel(spv::AddressingModel::PhysicalStorageBuffer64,
+                  vulkanMemoryModel ? spv::MemoryModel(coop::kMemoryModelVulkan) : spv::MemoryModel::GLSL450);
   }
   out.threads = opts.warpSize * opts.numWarps;
 
@@ -321,6 +335,7 @@ void KernelEmitter::emit(const ir::Function &kernel, const std::string &entry, E
     b.moduleProcessed("tessera.print " + std::to_string(i + 1) + " " + printFormats[i]);
   // OpenCL: SPIR-V 1.2 (OpenCL 2.2, Level Zero); Vulkan 1.2: SPIR-V 1.5.
   out.int64Atomics = b.declares(spv::Capability::Int64Atomics);
+  out.cooperativeMatrices = vulkanMemoryModel;
   out.words = b.finish(opencl ? 0x00010200 : 0x00010500);
 }
 

@@ -79,6 +79,7 @@ inline constexpr const char *kParametersMember = "tessera_parameters";
 struct EmittedKernel {
   Words words;
   bool int64Atomics = false;  // declares Int64Atomics
+  bool cooperativeMatrices = false;  // declares CooperativeMatrixKHR (and the Vulkan memory model)
   std::vector<KernelParam> params;
   int threads = 0;
   int64_t sharedMemoryBytes = 0;
@@ -155,10 +156,21 @@ public:
   Id shuffleXor(Id v, ir::Type t, int mask);
   void emitCheckFailed(const ir::Operation &op);
   Id globalPointer(Id address, Id pointee);
+  // The operands of an OpLoad or OpStore of a shared word, with the memory
+  // operand the Vulkan memory model needs for barriers to order it.
+  std::vector<uint32_t> withSharedAccess(std::vector<uint32_t> operands) const;
+  // Kernels with cooperative matrices use the Vulkan memory model, which
+  // SPV_KHR_cooperative_matrix requires of shaders: their shared-memory
+  // accesses are NonPrivatePointer, so that barriers order them.
+  bool vulkanMemoryModel = false;
   Id sharedWord(Id wordIndex);
   // `count` elements of `elem` at `ptr` (global or shared), in compute types.
   std::vector<Id> loadElements(Id ptr, bool shared, ir::Type elem, int count, bool isVolatile);
   void storeElements(Id ptr, bool shared, ir::Type elem, const std::vector<Id> &values);
+
+  // ---- cooperative matrices (CooperativeMatrix.cpp)
+  void emitCoopMma(const ir::Operation &op);
+  Id componentType(ir::Type element);
 
   // ---- control flow (Control.cpp)
   void emitBlock(const ir::Block &block);

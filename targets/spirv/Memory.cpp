@@ -4,6 +4,8 @@
 // mode's report.
 #include "targets/spirv/Emitter.h"
 
+#include "targets/spirv/Extensions.h"
+
 #include <algorithm>
 
 namespace tessera::targets::spirv {
@@ -25,6 +27,11 @@ Id KernelEmitter::globalPointer(Id address, Id pointee) {
   if (bits == 8) b.capability(spv::Capability::StorageBuffer8BitAccess);
   if (bits == 16) b.capability(spv::Capability::StorageBuffer16BitAccess);
   return op(Op::OpConvertUToPtr, b.pointerType(spv::StorageClass::PhysicalStorageBuffer, pointee), {address});
+}
+
+std::vector<uint32_t> KernelEmitter::withSharedAccess(std::vector<uint32_t> operands) const {
+  if (vulkanMemoryModel) operands.push_back(coop::kNonPrivatePointer);
+  return operands;
 }
 
 Id KernelEmitter::sharedWord(Id wordIndex) {
@@ -62,7 +69,7 @@ std::vector<Id> KernelEmitter::loadElements(Id ptr, bool shared, ir::Type elem, 
     Id base = op(Op::OpShiftRightLogical, u32(), {ptr, c32(2)});
     std::vector<Id> words;
     for (int k = 0; k < total / 4; ++k)
-      words.push_back(op(Op::OpLoad, u32(), {sharedWord(k ? op(Op::OpIAdd, u32(), {base, c32(uint32_t(k))}) : base)}));
+      words.push_back(op(Op::OpLoad, u32(), withSharedAccess({sharedWord(k ? op(Op::OpIAdd, u32(), {base, c32(uint32_t(k))}) : base)})));
     for (size_t k = 0; k < words.size(); ++k) {
       if (eb == 4) raw.push_back(fromBits(words[k]));
       else if (eb == 8) {
@@ -72,7 +79,7 @@ std::vector<Id> KernelEmitter::loadElements(Id ptr, bool shared, ir::Type elem, 
       } else splitWord(words[k], int(k) * 4 / eb);
     }
   } else {
-    Id word = op(Op::OpLoad, u32(), {sharedWord(op(Op::OpShiftRightLogical, u32(), {ptr, c32(2)}))});
+    Id word = op(Op::OpLoad, u32(), withSharedAccess({sharedWord(op(Op::OpShiftRightLogical, u32(), {ptr, c32(2)}))}));
     Id shift = op(Op::OpShiftLeftLogical, u32(), {op(Op::OpBitwiseAnd, u32(), {ptr, c32(3)}), c32(3)});
     for (int j = 0; j < count; ++j) {
       Id s = op(Op::OpIAdd, u32(), {shift, c32(uint32_t(8 * eb * j))});
@@ -125,7 +132,7 @@ void KernelEmitter::storeElements(Id ptr, bool shared, ir::Type elem, const std:
       for (int k = 0; k < total / 4; ++k) words.push_back(word(k));
     }
     for (size_t k = 0; k < words.size(); ++k)
-      b.opNoResult(Op::OpStore, {sharedWord(k ? op(Op::OpIAdd, u32(), {base, c32(uint32_t(k))}) : base), words[k]});
+      b.opNoResult(Op::OpStore, withSharedAccess({sharedWord(k ? op(Op::OpIAdd, u32(), {base, c32(uint32_t(k))}) : base), words[k]}));
     return;
   }
   // Less than a word: other threads may own the word's other bytes, so

@@ -1,5 +1,6 @@
 #include "targets/spirv/SpirvTarget.h"
 
+#include "targets/spirv/CooperativeMatrix.h"
 #include "targets/spirv/Emitter.h"
 
 #include <spirv-tools/libspirv.hpp>
@@ -15,11 +16,20 @@ namespace {
 // "sg<subgroup size>-<shared memory KiB>k" (Device::architecture() of a
 // Vulkan device says the same, e.g. "sg8-32k" for lavapipe, "sg32-48k" for
 // NVIDIA's driver).
+// A Vulkan device with VK_KHR_cooperative_matrix adds its table of shapes
+// and types: "-cm<entries>" (CooperativeMatrix.h); without it, dots take
+// the SIMT path.
 struct Arch {
   int subgroupSize = 32;
   int64_t sharedBytes = 48 * 1024;
+  CooperativeMatrixTable cooperativeMatrices;
   bool valid = true;
-  std::string spelled() const { return "sg" + std::to_string(subgroupSize) + "-" + std::to_string(sharedBytes / 1024) + "k"; }
+  std::string error;  // why not valid, beyond the form
+  std::string spelled() const {
+    std::string s = "sg" + std::to_string(subgroupSize) + "-" + std::to_string(sharedBytes / 1024) + "k";
+    if (!cooperativeMatrices.empty()) s += "-cm" + spellTable(cooperativeMatrices);
+    return s;
+  }
 };
 
 Arch parseArch(const TargetOptions &o) {
@@ -28,7 +38,7 @@ Arch parseArch(const TargetOptions &o) {
     if (const char *env = std::getenv("TESSERA_SPIRV_ARCH")) text = env;
   Arch a;
   if (text.empty()) return a;
-  static const std::regex form("sg(\\d+)(?:-(\\d+)k)?");
+  static const std::regex form("sg(\\d+)(?:-(\\d+)k)?(?:-cm(.+))?");
   std::smatch m;
   if (!std::regex_match(text, m, form)) {
     a.valid = false;
@@ -38,6 +48,11 @@ Arch parseArch(const TargetOptions &o) {
   if (m[2].matched) a.sharedBytes = int64_t(std::atoi(m[2].str().c_str())) * 1024;
   int s = a.subgroupSize;
   a.valid = s >= 4 && s <= 128 && (s & (s - 1)) == 0 && a.sharedBytes > 0;
+  if (m[3].matched) {
+    std::optional<CooperativeMatrixTable> table = parseTable(m[3].str(), a.error);
+    if (table) a.cooperativeMatrices = *table;
+    else a.valid = false;
+  }
   return a;
 }
 
@@ -51,7 +66,7 @@ std::string disassemble(const Words &words) {
 
 class SpirvTarget final : public Target {
 public:
-  explicit SpirvTarget(Flavour flavour) : flavour_(flavour) {}
+  explicit SpirvTarget(Flavour flavour) : flavour_(flavour) { registerCooperativeMatrixLowering(); }
 
   std::string name() const override { return "spirv"; }
 
@@ -86,7 +101,12 @@ public:
     Arch arch = parseArch(options);
     if (!arch.valid) {
       error = "unsupported SPIR-V architecture '" + options.arch +
-              "' (expected sg<subgroup size>[-<shared memory KiB>k], e.g. sg32-48k)";
+              "' (expected sg<subgroup size>[-<shared memory KiB>k][-cm<cooperative matrices>], e.g. sg32-48k)" +
+              (arch.error.empty() ? "" : ": " + arch.error);
+      return false;
+    }
+    if (flavour_ == Flavour::OpenCL && !arch.cooperativeMatrices.empty()) {
+      error = "cooperative matrices (-cm in the arch) need the vulkan flavour; OpenCL kernels have no SPV_KHR_cooperative_matrix here";
       return false;
     }
     if (int n = options.numWarps; n < 1 || n > 32 || (n & (n - 1))) {
@@ -142,12 +162,14 @@ public:
   }
 
 private:
-  // Vulkan 1.2's, or OpenCL 2.2's: SPIRV-Tools' OpenCL environment lists no
+  // Vulkan 1.2's (1.3's with cooperative matrices), or OpenCL 2.2's: SPIRV-Tools' OpenCL environment lists no
   // Int64Atomics, which OpenCL allows with cl_khr_int64_base_atomics (the
   // Level Zero runtime refuses such a module on a device without 64-bit
   // atomics), so a module declaring it is held to SPIR-V 1.2's own rules.
+  // Modules with cooperative matrices are held to Vulkan 1.3's (the
+  // extension's devices are 1.3 ones; NVIDIA's driver is).
   spv_target_env validationEnvironment(const EmittedKernel &k) const {
-    if (flavour_ == Flavour::Vulkan) return SPV_ENV_VULKAN_1_2;
+    if (flavour_ == Flavour::Vulkan) return k.cooperativeMatrices ? SPV_ENV_VULKAN_1_3 : SPV_ENV_VULKAN_1_2;
     return k.int64Atomics ? SPV_ENV_UNIVERSAL_1_2 : SPV_ENV_OPENCL_2_2;
   }
 

@@ -6,7 +6,7 @@ import lit.formats
 config.name = "tessera-ir"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".tir", ".py"]
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]  # Inputs: files tests read, not tests
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tessera_build_dir, "tests", "ir")
 
@@ -16,7 +16,11 @@ tools = {
     "FileCheck": os.path.join(config.llvm_tools_dir, "FileCheck"),
     "not": os.path.join(config.llvm_tools_dir, "not"),
     "llvm-readobj": os.path.join(config.llvm_tools_dir, "llvm-readobj"),
-    "spirv-val": "/usr/bin/spirv-val",  # SPIRV-Tools (ci/bootstrap.sh installs it)
+    # SPIRV-Tools 2025.5, the build's (cmake/SpirvTools.cmake): it knows
+    # SPV_KHR_cooperative_matrix and SPV_KHR_bfloat16, which Debian's 2023.1 does not.
+    "spirv-val": os.path.join(config.spirv_tools_bin, "spirv-val"),
+    "spirv-as": os.path.join(config.spirv_tools_bin, "spirv-as"),
+    "spirv-dis": os.path.join(config.spirv_tools_bin, "spirv-dis"),
 }
 # CUDA's assembler, where this machine has it (ci/bootstrap.sh does not
 # install CUDA), found as the nvptx target finds it (Assemble.cpp): tests

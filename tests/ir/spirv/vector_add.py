@@ -41,7 +41,7 @@
 # Subgroups of 8 (lavapipe): 4 warps are 32 invocations.
 # SG8: OpExecutionMode %add LocalSize 32 1 1
 # SG8: OpModuleProcessed "tessera.subgroup_size 8"
-# BADARCH: unsupported SPIR-V architecture 'gfx942' (expected sg<subgroup size>[-<shared memory KiB>k], e.g. sg32-48k)
+# BADARCH: unsupported SPIR-V architecture 'gfx942' (expected sg<subgroup size>[-<shared memory KiB>k][-cm<cooperative matrices>], e.g. sg32-48k)
 # The OpenCL flavour (Level Zero): a Kernel entry point whose arguments are
 # parameters (pointers CrossWorkgroup, turned into addresses), Physical64,
 # the subgroup size as an execution mode, SPIR-V 1.2.
