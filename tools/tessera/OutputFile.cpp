@@ -1,4 +1,5 @@
 #include "tools/tessera/OutputFile.h"
+#include "runtime/WriteAll.h"
 
 #include <cerrno>
 #include <csignal>
@@ -9,8 +10,8 @@
 namespace tessera::tools {
 
 bool writeOutputFile(const std::string &path, std::string_view bytes, std::string &error) {
-  // Past a file-size limit (ulimit -f) write() fails with EFBIG only where
-  // SIGXFSZ is ignored; by default the signal ends the process.
+  // writeAll refuses what would pass a file-size limit (ulimit -f); a write
+  // that the limit cuts anyway fails with EFBIG only where SIGXFSZ is ignored.
   struct sigaction ignore {}, previous{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGXFSZ, &ignore, &previous);
@@ -19,12 +20,7 @@ bool writeOutputFile(const std::string &path, std::string_view bytes, std::strin
   if (fd < 0) {
     err = errno;
   } else {
-    for (size_t done = 0; done < bytes.size() && !err;) {
-      ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) err = n < 0 ? errno : ENOSPC;
-      else done += size_t(n);
-    }
+    err = writeAll(fd, bytes.data(), bytes.size());
     if (::close(fd) != 0 && !err) err = errno;
     if (err) ::unlink(path.c_str());
   }
