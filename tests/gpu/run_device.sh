@@ -59,12 +59,18 @@ for step in $steps; do
       TESSERA_CONFORMANCE_DIR="$work/tessera/conformance/cases" "$py" -m tessera.conformance --target vulkan \
         --json "$out/conformance-vulkan.json" > "$out/conformance-vulkan.log" 2>&1 || rc=1
       grep -A40 -E "^(failures|expected failures)" "$out/conformance-vulkan.log" | head -60; tail -2 "$out/conformance-vulkan.log"
-      "$py" -m pytest -q -rs -p no:cacheprovider "$work/tessera/tests/python/test_vulkan.py" > "$out/test-vulkan.log" 2>&1 || rc=1
+      "$py" -m pytest -q -rs -p no:cacheprovider "$work/tessera/tests/python/test_vulkan.py" \
+        "$work/tessera/tests/gpu/test_vulkan_coopmat.py" > "$out/test-vulkan.log" 2>&1 || rc=1
       tail -3 "$out/test-vulkan.log"
       # The bandwidth-bound workloads through Vulkan SPIR-V beside the same kernels through PTX.
       "$py" -m tessera.bench --target vulkan --target nvptx --workload vector_add,softmax,layernorm \
         --no-compile-time --json "$out/bench-vulkan.json" > "$out/bench-vulkan.log" 2>&1 || rc=1
-      grep -v " \.\.\.$" "$out/bench-vulkan.log" ;;
+      grep -v " \.\.\.$" "$out/bench-vulkan.log"
+      # Cooperative-matrix matmul and attention through Vulkan beside PTX (VULKAN_MMA_SHAPE: one shape, e.g. 4096x4096x4096).
+      "$py" -m tessera.bench --target vulkan --target nvptx --workload matmul,attention --dtype fp16,bf16 \
+        ${VULKAN_MMA_SHAPE:+--shape "$VULKAN_MMA_SHAPE"} --no-compile-time --json "$out/bench-vulkan-mma.json" \
+        > "$out/bench-vulkan-mma.log" 2>&1 || rc=1
+      grep -v " \.\.\.$" "$out/bench-vulkan-mma.log" ;;
     liger)
       # The bundle has no ci/: the script comes with the working tree.
       PYTHON="$py" LIGER_TEST_SECONDS="${LIGER_TEST_SECONDS:-420}" bash "$root/ci/liger.sh" test "$root/.liger" "$out" -n 14 \
