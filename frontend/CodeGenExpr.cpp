@@ -301,6 +301,10 @@ bool isBuiltinName(const std::string &name);  // Builtins.cpp
 bool isMathName(const std::string &name);      // Builtins.cpp
 
 SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, SourceLoc loc) {
+  // Triton hands a called function its non-tensor arguments as tl.constexpr
+  // objects, whose `.value` is the value (`dtype.value.is_floating()` in
+  // FlagGems' get_dtype_min); Tessera's compile-time values are unwrapped.
+  if (attr == "value" && base.isConstexpr()) return base;
   switch (base.kind) {
   case Kind::Namespace: {
     const std::string &ns = base.s;

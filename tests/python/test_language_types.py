@@ -3,8 +3,10 @@ dtypes by Triton's names, block, pointer, tuple and descriptor types, their
 equality and mangling."""
 import warnings
 
+import numpy as np
 import pytest
 
+import tessera
 import tessera.language as tl
 
 
@@ -123,3 +125,35 @@ def test_constant_min_and_max_and_negative_zero():
     with pytest.raises(ValueError, match="propagate_nan"):
         tl.builtin_max(1, 2, propagate_nan=tl.PropagateNan.ALL, _semantic=object())
     assert tl.N_ROUNDS_DEFAULT == 10 and tl.math.core is tl and tl.T.__name__ == "T"
+
+
+@tessera.jit
+def _lowest(dtype):
+    # FlagGems' get_dtype_min: Triton hands a called function its non-tensor
+    # arguments as tl.constexpr objects, so `.value` is the dtype itself.
+    dtype_ = dtype.value
+    if dtype_.is_floating():
+        return float("-inf")
+    if dtype_.is_int_signed():
+        width: tl.constexpr = dtype_.int_bitwidth
+        return -1 * 2 ** (width - 1)
+    return 0
+
+
+@tessera.jit
+def _row_max(x_ptr, out_ptr, N: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    lowest = _lowest(x_ptr.dtype.element_ty)
+    x = tl.load(x_ptr + offs, mask=offs < N.value, other=lowest)
+    tl.store(out_ptr, tl.max(x, axis=0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.uint8])
+def test_constexpr_value_attribute(dtype):
+    rng = np.random.default_rng()
+    n = 37  # ragged: the padding takes the dtype's lowest value
+    x = (rng.standard_normal(n) * 50).astype(dtype) if dtype is np.float32 else \
+        rng.integers(np.iinfo(dtype).min, np.iinfo(dtype).max, n).astype(dtype)
+    out = np.full(1, 7, dtype)
+    _row_max[(1,)](x, out, N=n, BLOCK=64)
+    assert out[0] == x.max()
