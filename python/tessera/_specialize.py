@@ -14,6 +14,8 @@ Layer 2, compile (python/tessera/__init__.py lists the layers).
 
 import ctypes
 import sys
+import types
+import weakref
 
 from . import _C, _targets
 from . import language as tl
@@ -340,6 +342,8 @@ def constexpr_text(value):
     """A compile-time value as Python source for the frontend."""
     if isinstance(value, tl.constexpr):
         value = value.value
+        if isinstance(value, types.FunctionType) and not value.__module__.startswith(("triton.", "tessera.")):
+            value = _wrapped_python_function(value)
     value = python_scalar(value)  # np.int64(1024) is 1024, np.float64(1024.0) 1024.0
     if value is None or isinstance(value, (bool, int)):
         return repr(value)
@@ -374,6 +378,21 @@ def constexpr_text(value):
 # out: -0.0 == 0.0 and NaN != NaN would confuse a dict.
 _constexpr_texts = {}
 _MEMO_TYPES = (int, bool, str, type(None))
+
+
+_wrapped_functions = weakref.WeakKeyDictionary()
+
+
+def _wrapped_python_function(fn):
+    """A plain Python function wrapped as a tl.constexpr global
+    (`@tl.constexpr def accumulator_type(dtype): ...`, as FlagGems writes):
+    Triton calls it while compiling, on the compile-time values it is given,
+    which is what a constexpr function is."""
+    wrapped = _wrapped_functions.get(fn)
+    if wrapped is None:
+        from .jit import ConstexprFunction
+        wrapped = _wrapped_functions[fn] = ConstexprFunction(fn)
+    return wrapped
 
 
 def constexpr_text_cached(value):

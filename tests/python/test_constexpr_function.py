@@ -56,6 +56,34 @@ def test_a_kernel_calls_python_at_compile_time(interpret, halve):
     assert np.isnan(out[n:]).all()
 
 
+@tl.constexpr
+def accumulator_type(dtype):
+    # A plain function wrapped as a constexpr global (FlagGems' cumsum): Triton calls it while compiling.
+    return tl.float32 if dtype.is_fp16() or dtype.is_bf16() else (tl.int64 if dtype.is_int() else dtype)
+
+
+@tessera.jit
+def wrapped_function_kernel(x_ptr, out_ptr, N: tl.constexpr):
+    acc: tl.constexpr = accumulator_type(x_ptr.dtype.element_ty)
+    offs = tl.arange(0, N)
+    tl.store(out_ptr + offs, tl.cumsum(tl.load(x_ptr + offs).to(acc), 0))
+
+
+@pytest.mark.parametrize("interpret", [False, True])
+@pytest.mark.parametrize("dtype, out_dtype", [(np.float16, np.float32), (np.int16, np.int64), (np.float64, np.float64)])
+def test_a_function_wrapped_as_a_constexpr_global(interpret, dtype, out_dtype):
+    rng = np.random.default_rng()
+    x = (rng.standard_normal(64) * 100).astype(dtype)
+    out = np.zeros(64, out_dtype)
+    if interpret:
+        with interpreter.enabled():
+            wrapped_function_kernel[(1,)](x, out, N=64)
+    else:
+        wrapped_function_kernel[(1,)](x, out, N=64)
+    np.testing.assert_allclose(out, np.cumsum(x.astype(np.float64)), rtol=1e-5)
+    assert accumulator_type(tl.bfloat16) == tl.float32  # from Python, the function
+
+
 def test_from_python_it_is_the_function():
     assert log2(1024) == 10 and log2(tl.constexpr(8)) == 3
     assert block_for(tl.float16, 64) == 32

@@ -88,6 +88,10 @@ class constexpr(_types.constexpr_base):
     def __hash__(self):
         return hash(self.value)
 
+    def __call__(self, *args, **kwargs):
+        # A function wrapped as a constant (`@tl.constexpr def f(dtype): ...`) calls through, as Triton's does.
+        return self.value(*args, **kwargs)
+
 
 # Triton's core module's shared constants (libraries use them as defaults).
 CONSTEXPR_0 = constexpr(0)
