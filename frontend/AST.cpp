@@ -370,6 +370,14 @@ void ASTPrinter::printStmt(std::string& out, const Stmt& s, int indent) const {
     line(out, indent, text, s.loc);
     return;
   }
+  case StmtKind::Raise: {
+    auto& r = static_cast<const RaiseStmt&>(s);
+    std::string text = "Raise";
+    if (r.exc) text += " " + exprText(r.exc.get());
+    if (r.cause) text += " from " + exprText(r.cause.get());
+    line(out, indent, text, s.loc);
+    return;
+  }
   case StmtKind::Import:
     line(out, indent, "Import " + aliasText(static_cast<const ImportStmt&>(s).names), s.loc);
     return;

@@ -20,7 +20,7 @@ enum class ExprKind : uint8_t {
 
 enum class StmtKind : uint8_t {
   Expr, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue, Return,
-  Pass, Assert, Import, ImportFrom, FunctionDef,
+  Pass, Assert, Raise, Import, ImportFrom, FunctionDef,
 };
 
 enum class UnaryOp : uint8_t { Neg, Pos, Invert, Not };
@@ -194,6 +194,9 @@ struct ContinueStmt : StmtOf<StmtKind::Continue> { using StmtOf::StmtOf; };
 struct PassStmt : StmtOf<StmtKind::Pass> { using StmtOf::StmtOf; };
 struct ReturnStmt : StmtOf<StmtKind::Return> { using StmtOf::StmtOf; ExprPtr value; /* may be null */ };
 struct AssertStmt : StmtOf<StmtKind::Assert> { using StmtOf::StmtOf; ExprPtr test, msg; };
+// Parsed so that a branch a compile-time condition skips may hold one (as
+// Triton allows); compiling one is an error.
+struct RaiseStmt : StmtOf<StmtKind::Raise> { using StmtOf::StmtOf; ExprPtr exc, cause; /* both may be null */ };
 
 struct ImportAlias {
   std::string name;    // dotted: "tessera.language"

@@ -1749,22 +1749,36 @@ const std::unordered_map<std::string, Handler> &handlers() {
     t["to_tensor"] = [](CodeGen &cg, CallArgs &a) { return tensorValue(cg.tensorArg(a, 0, "x")); };
     t["static_range"] = [](CodeGen &cg, CallArgs &a) -> SValue { cg.fail(a.loc, "tl.static_range is usable only in a for loop"); };
     t["range"] = [](CodeGen &cg, CallArgs &a) -> SValue { cg.fail(a.loc, "tl.range is usable only in a for loop"); };
-    for (const char *q : {"is_floating", "is_int", "is_ptr", "is_fp16", "is_bf16", "is_fp32", "is_fp64", "is_int_signed",
-                          "is_int_unsigned", "is_bool", "is_fp8"}) {
-      std::string name = q;
-      t[std::string("dtype.") + q] = [name](CodeGen &cg, CallArgs &a) {
-        Type ty = a.positional[0].type;
-        auto sk = [&](ir::ScalarKind k) { return ty.isScalar() && ty.scalarKind() == k; };
-        bool r = name == "is_floating" ? ty.isFloat() : name == "is_int" ? ty.isInteger()
-               : name == "is_ptr" ? ty.isPointer() : name == "is_fp16" ? sk(ir::ScalarKind::F16)
-               : name == "is_bf16" ? sk(ir::ScalarKind::BF16) : name == "is_fp32" ? sk(ir::ScalarKind::F32)
-               : name == "is_fp64" ? sk(ir::ScalarKind::F64) : name == "is_int_signed" ? ty.isSigned()
-               : name == "is_int_unsigned" ? ty.isUnsigned() : name == "is_bool" ? ty.isBool()
-               : sk(ir::ScalarKind::F8E4M3) || sk(ir::ScalarKind::F8E5M2);
-        (void)cg;
-        return SValue::boolean(r);
+    // Triton's dtype predicates, each a fact about the type.
+    using S = ir::ScalarKind;
+    auto scalarIs = [](S k) { return [k](Type t) { return t.isScalar() && t.scalarKind() == k; }; };
+    const std::pair<const char *, std::function<bool(Type)>> kDTypePredicates[] = {
+        {"is_floating", [](Type t) { return t.isFloat(); }},
+        {"is_standard_floating",
+         [](Type t) { return t.isFloat() && !(t.scalarKind() == S::F8E4M3 || t.scalarKind() == S::F8E5M2); }},
+        {"is_int", [](Type t) { return t.isInteger(); }},
+        {"is_int_signed", [](Type t) { return t.isSigned(); }},
+        {"is_int_unsigned", [](Type t) { return t.isUnsigned(); }},
+        {"is_ptr", [](Type t) { return t.isPointer(); }},
+        {"is_bool", [](Type t) { return t.isBool(); }},
+        {"is_int1", [](Type t) { return t.isBool(); }},
+        {"is_fp8", [](Type t) { return t.isScalar() && (t.scalarKind() == S::F8E4M3 || t.scalarKind() == S::F8E5M2); }},
+        {"is_fp8e4nv", scalarIs(S::F8E4M3)}, {"is_fp8e5", scalarIs(S::F8E5M2)},
+        {"is_fp8e4b8", [](Type) { return false; }}, {"is_fp8e4b15", [](Type) { return false; }},
+        {"is_fp8e5b16", [](Type) { return false; }},
+        {"is_fp16", scalarIs(S::F16)}, {"is_bf16", scalarIs(S::BF16)}, {"is_fp32", scalarIs(S::F32)},
+        {"is_fp64", scalarIs(S::F64)},
+        {"is_int8", scalarIs(S::I8)}, {"is_int16", scalarIs(S::I16)}, {"is_int32", scalarIs(S::I32)},
+        {"is_int64", scalarIs(S::I64)}, {"is_uint8", scalarIs(S::U8)}, {"is_uint16", scalarIs(S::U16)},
+        {"is_uint32", scalarIs(S::U32)}, {"is_uint64", scalarIs(S::U64)},
+        // Tessera's dtypes are scalars and pointers: never void, block or const.
+        {"is_void", [](Type) { return false; }}, {"is_block", [](Type) { return false; }},
+        {"is_const", [](Type) { return false; }},
+    };
+    for (const auto &[name, holds] : kDTypePredicates)
+      t[std::string("dtype.") + name] = [holds = holds](CodeGen &, CallArgs &a) {
+        return SValue::boolean(holds(a.positional[0].type));
       };
-    }
     // ---- Python builtins
     t["py.range"] = t["range"];
     t["py.len"] = [](CodeGen &cg, CallArgs &a) {

@@ -318,6 +318,9 @@ Flow CodeGen::genStmt(const Stmt &s, const StmtList &, size_t) {
   }
   case StmtKind::Pass: return Flow::Normal;
   case StmtKind::Assert: genAssert(static_cast<const AssertStmt &>(s)); return Flow::Normal;
+  case StmtKind::Raise:
+    fail(s.loc, "a 'raise' statement is reached while compiling: kernels cannot raise exceptions (a branch that a "
+                "compile-time condition skips may hold one)");
   case StmtKind::Import:
   case StmtKind::ImportFrom: fail(s.loc, "imports are allowed only at module level, not inside a kernel");
   case StmtKind::FunctionDef: fail(s.loc, "nested function definitions are not supported in kernels");

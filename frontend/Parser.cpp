@@ -106,7 +106,6 @@ std::string_view unsupportedStatement(Tok k) {
   case Tok::KwDel: return "del";
   case Tok::KwGlobal: return "global";
   case Tok::KwNonlocal: return "nonlocal";
-  case Tok::KwRaise: return "raise";
   case Tok::KwYield: return "yield";
   case Tok::KwAwait: return "await";
   default: return {};
@@ -259,6 +258,15 @@ StmtPtr Parser::parseSmallStatement() {
     if (!(a->test = parseTest())) return nullptr;
     if (accept(Tok::Comma) && !(a->msg = parseTest())) return nullptr;
     return a;
+  }
+  case Tok::KwRaise: {
+    advance();
+    auto r = std::make_unique<RaiseStmt>(loc);
+    if (!at(Tok::Newline) && !at(Tok::Semi)) {
+      if (!(r->exc = parseTest())) return nullptr;
+      if (accept(Tok::KwFrom) && !(r->cause = parseTest())) return nullptr;
+    }
+    return r;
   }
   case Tok::KwImport: return parseImport();
   case Tok::KwFrom: return parseFromImport();

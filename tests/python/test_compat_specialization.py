@@ -151,3 +151,45 @@ def test_target_info_answers_for_the_active_driver_at_compile_time(triton):
     out = np.zeros(1, np.int32)
     kernel[(1,)](out)
     assert out[0] == (1 if target.backend == "cuda" else 2 if target.arch == "gfx942" else 3)
+
+
+def test_standard_private_helpers(triton):
+    # The underscore helpers of triton.language.standard that libraries import
+    # (FlagGems' topk: _log2; hand-written reductions: the combine functions).
+    import triton.language as tl
+    from triton.language.standard import (_argmax_combine_tie_break_left, _argmin_combine_tie_break_fast,
+                                          _elementwise_max, _get_flip_dim, _is_power_of_two, _log2, _pick_sum_dtype,
+                                          _prod_combine, _sum_combine, _xor_combine)
+    assert [_log2(i) for i in (0, 1, 2, 3, 64, 65, 1 << 40)] == [0, 0, 1, 1, 6, 6, 40]
+    assert [_is_power_of_two(i) for i in (0, 1, 6, 64)] == [False, True, False, True]
+    assert _pick_sum_dtype(tl.int8, None) == tl.int32 and _pick_sum_dtype(tl.uint16, None) == tl.uint32
+    assert _pick_sum_dtype(tl.float16, None) is None and _pick_sum_dtype(tl.int8, tl.int64) == tl.int64
+    assert _get_flip_dim(None, (4, 8)) == 1 and _get_flip_dim(-2, (4, 8)) == 0
+
+    @triton.jit
+    def kernel(x_ptr, i_ptr, out_ptr, N: tl.constexpr):
+        offs = tl.arange(0, N)
+        x = tl.load(x_ptr + offs)
+        LOG: tl.constexpr = _log2(N)
+        v, i = tl.reduce((x, offs), 0, _argmax_combine_tie_break_left)
+        w, j = tl.reduce((x, offs), 0, _argmin_combine_tie_break_fast)
+        tl.store(i_ptr, i)
+        tl.store(i_ptr + 1, j)
+        tl.store(out_ptr, v)
+        tl.store(out_ptr + 1, w)
+        tl.store(out_ptr + 2, tl.reduce(x, 0, _sum_combine))
+        tl.store(out_ptr + 3, tl.reduce(x, 0, _elementwise_max))
+        tl.store(out_ptr + 4, tl.reduce(x * 0.01 + 1.0, 0, _prod_combine))
+        tl.store(i_ptr + 2, tl.reduce(offs * 7, 0, _xor_combine) + LOG * 1000)
+
+    rng = np.random.default_rng()
+    x = rng.integers(-8, 8, 64).astype(np.float32)  # repeated values: ties break to the left
+    idx, out = np.full(3, -1, np.int32), np.full(5, np.nan, np.float32)
+    kernel[(1,)](x, idx, out, N=64)
+    xor = 0
+    for k in range(64):
+        xor ^= 7 * k
+    assert idx[0] == np.argmax(x) and idx[2] == xor + 6000
+    assert x[idx[1]] == x.min()  # tie_break_fast: any index of the minimum
+    np.testing.assert_allclose(out, [x.max(), x.min(), x.sum(), x.max(), np.prod(x.astype(np.float64) * 0.01 + 1)],
+                               rtol=1e-5)

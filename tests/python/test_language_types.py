@@ -157,3 +157,46 @@ def test_constexpr_value_attribute(dtype):
     out = np.full(1, 7, dtype)
     _row_max[(1,)](x, out, N=n, BLOCK=64)
     assert out[0] == x.max()
+
+
+_PREDICATES = ("is_int8", "is_int16", "is_int32", "is_int64", "is_uint8", "is_uint16", "is_uint32", "is_uint64",
+               "is_fp16", "is_bf16", "is_fp32", "is_fp64", "is_int1", "is_standard_floating", "is_floating",
+               "is_int_signed", "is_int_unsigned", "is_fp8", "is_void", "is_block")
+
+
+@tessera.jit
+def _predicates(x_ptr, out_ptr):
+    d = x_ptr.dtype.element_ty
+    tl.store(out_ptr + 0, d.is_int8())
+    tl.store(out_ptr + 1, d.is_int16())
+    tl.store(out_ptr + 2, d.is_int32())
+    tl.store(out_ptr + 3, d.is_int64())
+    tl.store(out_ptr + 4, d.is_uint8())
+    tl.store(out_ptr + 5, d.is_uint16())
+    tl.store(out_ptr + 6, d.is_uint32())
+    tl.store(out_ptr + 7, d.is_uint64())
+    tl.store(out_ptr + 8, d.is_fp16())
+    tl.store(out_ptr + 9, d.is_bf16())
+    tl.store(out_ptr + 10, d.is_fp32())
+    tl.store(out_ptr + 11, d.is_fp64())
+    tl.store(out_ptr + 12, d.is_int1())
+    tl.store(out_ptr + 13, d.is_standard_floating())
+    tl.store(out_ptr + 14, d.is_floating())
+    tl.store(out_ptr + 15, d.is_int_signed())
+    tl.store(out_ptr + 16, d.is_int_unsigned())
+    tl.store(out_ptr + 17, d.is_fp8())
+    tl.store(out_ptr + 18, d.is_void())
+    tl.store(out_ptr + 19, d.is_block())
+
+
+@pytest.mark.parametrize("dtype, name", [(np.int8, "int8"), (np.int16, "int16"), (np.int32, "int32"),
+                                         (np.int64, "int64"), (np.uint8, "uint8"), (np.uint16, "uint16"),
+                                         (np.uint32, "uint32"), (np.uint64, "uint64"), (np.float16, "fp16"),
+                                         (np.float32, "fp32"), (np.float64, "fp64"), (np.bool_, "int1")])
+def test_dtype_predicates_in_kernels(dtype, name):
+    # Triton's dtype methods, each from the dtype's name (tl's own on the Python side).
+    out = np.full(len(_PREDICATES), 7, np.int8)
+    _predicates[(1,)](np.zeros(1, dtype), out)
+    want = [getattr(getattr(tl, {"fp16": "float16", "fp32": "float32", "fp64": "float64"}.get(name, name)), p)()
+            for p in _PREDICATES]
+    assert list(out) == [int(w) for w in want]

@@ -168,9 +168,10 @@ def _language_views(triton):
     random.tl...) whose other names are tessera.language's."""
     language = importlib.import_module("tessera.language")
     specialization = importlib.import_module("tessera.compat.specialization")
+    standard_impl = importlib.import_module("tessera.compat.standard_impl")
     extras = {"core": {"knobs": triton.knobs, "JITCallable": triton.JITFunction},
-              "standard": {"jit": triton.jit, "constexpr_function": triton.constexpr_function,
-                           "sort_impl": importlib.import_module("tessera.compat.standard_impl").sort_impl},
+              "standard": dict({"jit": triton.jit, "constexpr_function": triton.constexpr_function},
+                               **{name: getattr(standard_impl, name) for name in ("sort_impl",) + standard_impl.PRIVATE_NAMES}),
               "random": {"jit": triton.jit, "tl": language},
               "semantic": {"tl": language, "T": language.T, "TensorTy": typing.TypeVar("TensorTy"),
                            "IncompatibleTypeErrorImpl": specialization.IncompatibleTypeErrorImpl}}
@@ -228,6 +229,7 @@ def _triton_module():
     runtime.jit.T = typing.TypeVar("T")
     runtime.jit.get_jit_fn_file_line = _jit_fn_file_line
     specialization = importlib.import_module("tessera.compat.specialization")
+    standard_impl = importlib.import_module("tessera.compat.standard_impl")
     for name in ("specialize_impl", "mangle_type", "create_function_from_signature", "compute_cache_key",
                  "DependenciesFinder"):
         setattr(runtime.jit, name, getattr(specialization, name))

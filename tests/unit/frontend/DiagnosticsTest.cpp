@@ -156,7 +156,7 @@ TEST(Diagnostics, UnsupportedConstructs) {
   EXPECT_EQ(firstMessage("def f():\n    with a:\n        pass\n"), "2:5: 'with' statements are not supported in kernels");
   EXPECT_EQ(firstMessage("def f():\n    try:\n        pass\n    except E:\n        pass\n"),
             "2:5: 'try' statements are not supported in kernels");
-  EXPECT_EQ(firstMessage("def f():\n    raise E\n"), "2:5: 'raise' statements are not supported in kernels");
+  EXPECT_EQ(firstMessage("def f():\n    del x\n"), "2:5: 'del' statements are not supported in kernels");
   EXPECT_EQ(firstMessage("def f():\n    x = yield 1\n"), "2:9: 'yield' is not supported in kernels");
   EXPECT_EQ(firstMessage("def f():\n    def g():\n        pass\n"),
             "2:5: nested function definitions are not supported in kernels");
