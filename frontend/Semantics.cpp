@@ -98,6 +98,8 @@ ir::Value *CodeGen::cast(ir::Value *v, ir::Type elem, SourceLoc loc, bool bitcas
   }
   Type fe = from.element();
   if (fe.isPointer() && elem.isPointer()) return b_.createValue(OpCode::Bitcast, {v}, to);
+  if (fe.isPointer() && elem.isBool())  // Triton: a pointer is true when not null (`if weight_ptr:`)
+    return cast(cast(v, Type::i64(), loc), elem, loc);
   if ((fe.isPointer() && !(elem.isInteger() && elem.bitWidth() == 64)) ||
       (elem.isPointer() && !(fe.isInteger() && fe.bitWidth() == 64)))
     fail(loc, "cannot cast " + dtypeName(fe) + " to " + dtypeName(elem) +

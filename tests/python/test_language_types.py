@@ -200,3 +200,22 @@ def test_dtype_predicates_in_kernels(dtype, name):
     want = [getattr(getattr(tl, {"fp16": "float16", "fp32": "float32", "fp64": "float64"}.get(name, name)), p)()
             for p in _PREDICATES]
     assert list(out) == [int(w) for w in want]
+
+
+@tessera.jit
+def _scale_if_given(x_ptr, w_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if w_ptr:  # FlagGems' batch_norm: a pointer is true when not null
+        x = x * tl.load(w_ptr + offs)
+    tl.store(out_ptr + offs, x + w_ptr.to(tl.int1).to(tl.float32) if w_ptr is not None else x)
+
+
+def test_pointer_as_a_condition():
+    rng = np.random.default_rng()
+    x, w = rng.standard_normal(16).astype(np.float32), rng.standard_normal(16).astype(np.float32)
+    out = np.full(16, np.nan, np.float32)
+    _scale_if_given[(1,)](x, w, out, N=16)
+    np.testing.assert_allclose(out, x * w + 1.0, rtol=1e-6)
+    _scale_if_given[(1,)](x, None, out, N=16)
+    np.testing.assert_array_equal(out, x)
