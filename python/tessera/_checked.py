@@ -61,6 +61,11 @@ def buffer_bytes(value):
     elif hasattr(value, "data_ptr") and hasattr(value, "element_size") and hasattr(value, "stride"):  # torch
         size = value.element_size()
         span = _span(tuple(value.shape), tuple(st * size for st in value.stride()), size)
+        # A view may reach the rest of its storage (FlagGems' gather reads through an as_strided
+        # window of its input): the bound is the storage's end.
+        storage = getattr(value, "untyped_storage", None)
+        if span is not None and storage is not None:
+            span = max(span, storage().nbytes() - value.storage_offset() * size)
     elif hasattr(value, "nbytes") and hasattr(value, "_buffer"):  # tessera.Array (C-contiguous)
         span = value.nbytes
     else:

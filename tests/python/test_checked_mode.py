@@ -116,6 +116,17 @@ def test_a_strided_view_is_checked_against_its_own_span():
         _column_sum[(1,)](col, out, 6, 20, BLOCK=8)   # a wrong stride: the third element lies past the view
 
 
+def test_a_torch_view_reaches_the_end_of_its_storage():
+    torch = pytest.importorskip("torch")
+    a = torch.randn(6, 5)
+    window = a.as_strided((2, 5), (5, 1))  # rows 0-1; the kernel reads down the whole column
+    out = torch.full((1,), float("nan"))
+    _column_sum[(1,)](window[:, 3:], out, 6, 5, BLOCK=8)
+    torch.testing.assert_close(out[0].double(), a[:, 3].double().sum())
+    with pytest.raises(OutOfBoundsError, match="byte offset 120 is outside its 108-byte buffer"):
+        _column_sum[(1,)](window[:, 3:], out, 7, 5, BLOCK=8)  # a seventh row: past the storage
+
+
 @tessera.jit(debug=True)
 def _scalar_and_atomics(x_ptr, counts_ptr, out_ptr, i, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
