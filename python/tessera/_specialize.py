@@ -381,6 +381,8 @@ _MEMO_TYPES = (int, bool, str, type(None))
 
 
 _wrapped_functions = weakref.WeakKeyDictionary()
+# jit.ConstexprFunction, set by jit.py (a layer above this one).
+constexpr_function_class = [None]
 
 
 def _wrapped_python_function(fn):
@@ -390,8 +392,7 @@ def _wrapped_python_function(fn):
     which is what a constexpr function is."""
     wrapped = _wrapped_functions.get(fn)
     if wrapped is None:
-        from .jit import ConstexprFunction
-        wrapped = _wrapped_functions[fn] = ConstexprFunction(fn)
+        wrapped = _wrapped_functions[fn] = constexpr_function_class[0](fn)
     return wrapped
 
 

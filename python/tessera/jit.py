@@ -31,6 +31,7 @@ from .compiler import KernelMetadata, asm_of
 from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
+from . import _specialize
 
 # Triton's canonical spellings of type annotations (KernelParam.annotation).
 _TYPE_NAMES = {
@@ -1254,6 +1255,9 @@ class ConstexprFunction:
 
     def __repr__(self):
         return "ConstexprFunction(%s)" % self.fn.__qualname__
+
+
+_specialize.constexpr_function_class[0] = ConstexprFunction
 
 
 class BoundConstexprFunction:
