@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # torchao's tests of its Triton kernels (blockwise fp8 quantization and GEMM,
-# the MX-format packing and casting kernels, float8nocompile's tensorwise
-# fp8 kernels), unmodified, on Tessera through tessera.compat (one of the
+# alone and in Float8BlockwiseLinear, the MX-format kernels, float8nocompile's
+# tensorwise fp8 kernels), unmodified, on Tessera through tessera.compat (one of the
 # libraries of the Triton-surface issue, #49). torchao stays outside the
 # repository, and its tests are not in its PyPI releases (whose wheels also
 # hold C++/CUDA extensions built for one torch): they come with its source
@@ -29,6 +29,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/ci/compat_suite.sh"
 TESTS="${TORCHAO_TESTS:-test/prototype/blockwise_fp8_inference/test_blockwise.py
   test/prototype/blockwise_fp8_training/test_blockwise_kernels.py
+  test/prototype/blockwise_fp8_training/test_blockwise_linear.py
   test/prototype/mx_formats/test_kernels.py
   torchao/prototype/float8nocompile/kernels/fp8_dynamic_tensorwise_test.py}"
 PATHS="torchao test/__init__.py test/conftest.py test/prototype/__init__.py
