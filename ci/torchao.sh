@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # torchao's tests of its Triton kernels (blockwise fp8 quantization and GEMM,
 # alone and in Float8BlockwiseLinear, the MX-format kernels, float8nocompile's
-# tensorwise fp8 kernels), unmodified, on Tessera through tessera.compat (one of the
-# libraries of the Triton-surface issue, #49). torchao stays outside the
-# repository, and its tests are not in its PyPI releases (whose wheels also
-# hold C++/CUDA extensions built for one torch): they come with its source
-# from a git repository (GitHub is not reachable from these machines'
+# tensorwise fp8 kernels), unmodified, on Tessera through tessera.compat (one
+# of the libraries of the Triton-surface issue, #49). torchao stays outside
+# the repository, and its tests are not in its PyPI releases (whose wheels
+# also hold C++/CUDA extensions built for one torch): they come with its
+# source from a git repository (GitHub is not reachable from these machines'
 # scripts, so `fetch` takes a clone or mirror). Its extensions (torchao/_C)
 # are not built: these kernels do not use them, and the package imports
 # without them.
@@ -33,7 +33,8 @@ TESTS="${TORCHAO_TESTS:-test/prototype/blockwise_fp8_inference/test_blockwise.py
   test/prototype/mx_formats/test_kernels.py
   torchao/prototype/float8nocompile/kernels/fp8_dynamic_tensorwise_test.py}"
 PATHS="torchao test/__init__.py test/conftest.py test/prototype/__init__.py
-  test/prototype/blockwise_fp8_inference test/prototype/blockwise_fp8_training test/prototype/mx_formats"
+  test/prototype/blockwise_fp8_inference test/prototype/blockwise_fp8_training
+  test/prototype/mx_formats"
 py="${PYTHON:-python3}"
 cmd="${1:-}"; dir="${2:-}"
 [ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
