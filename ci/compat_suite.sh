@@ -1,7 +1,8 @@
 # A third-party library's own tests through tessera.compat (sourced by
-# ci/liger.sh, ci/fla.sh, ci/flag_gems.sh and ci/mamba.sh): installs DIR/wheels into DIR/site, runs pytest
-# from SRC_DIR with the compat plugin (stopped by SIGINT after SECONDS, 0:
-# never; what ran is still counted), writes OUT/NAME.xml and OUT/NAME.log
+# ci/liger.sh, ci/fla.sh, ci/flag_gems.sh, ci/mamba.sh, ci/attorch.sh and
+# ci/torchao.sh): installs DIR/wheels into DIR/site, runs pytest from SRC_DIR
+# with the compat plugin (stopped by SIGINT after SECONDS, 0: never; what ran
+# is still counted), writes OUT/NAME.xml and OUT/NAME.log
 # and prints the counts per file. COMPAT_BESIDE_TRITON=1: the same tests run
 # at the same time on the Python's own Triton (no plugin: OUT/NAME-triton.xml
 # and .log), and ci/junit_counts.py --beside lists, test by test, those that
