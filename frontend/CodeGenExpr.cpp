@@ -239,6 +239,9 @@ SValue CodeGen::evalSubscript(const SubscriptExpr &e) {
   int64_t outDim = 0;
   for (const Expr *item : items) {
     if (isa<NoneExpr>(item)) {
+      // A scalar becomes a 1-element tile wherever the None stands (Triton's
+      // expand_dims of a scalar: `pid_n[:, None]` is a tile of shape [1]).
+      if (v->type().rank() == 0) outDim = 0;
       if (outDim > v->type().rank())
         fail(item->loc, "None at position " + std::to_string(outDim) + " of a subscript of " + v->type().str() +
                             ": a new dimension goes at positions 0 to " + std::to_string(v->type().rank()));

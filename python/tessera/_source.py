@@ -288,8 +288,9 @@ def _resolve_through_modules(body, g, unwrap):
             written = ".".join(names[:i + 1])
             if body[start:start + len(written)] != written:
                 break  # spaces or a line break around a dot: left as written
+            # Through a module, any constant reads as Triton reads it (`torch.version.hip is not None`).
             if (unwrap(value) is not None or is_constexpr_global(value) or _function_import(name, value)
-                    or isinstance(value, types.ModuleType)):
+                    or isinstance(value, (types.ModuleType, str, type(None)))):
                 pos = start
                 for part in names[:i]:  # the dots of the resolved part become underscores
                     pos += len(part)
@@ -351,7 +352,7 @@ def build(root, unwrap, exclude_globals=(), extra_roots=()):
                 order.append((dep, name))
             elif isinstance(value, types.ModuleType):
                 imports.setdefault(name, _module_import(name, value))
-            elif is_constexpr_global(value):
+            elif is_constexpr_global(value) or isinstance(value, (str, type(None))):
                 out.constexprs.setdefault(name, value)
             else:
                 imports.setdefault(name, _function_import(name, value))

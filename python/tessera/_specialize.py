@@ -355,6 +355,8 @@ def constexpr_text(value):
         return repr(value)
     if isinstance(value, tl.dtype):
         return repr(value)
+    if type(value).__module__ == "torch" and type(value).__name__ == "dtype" and str(value)[6:] in _DTYPES:
+        return repr(tl.dtype(_DTYPES[str(value)[6:]]))  # torch.float32 given as a tl.constexpr: tl.float32
     if isinstance(value, (tuple, list)):
         return "(" + "".join(constexpr_text(v) + ", " for v in value) + ")"
     function_id = getattr(value, "_tessera_constexpr_function_id", None)

@@ -1,6 +1,7 @@
 """tl's types on the Python side, with triton.language.core's semantics:
 dtypes by Triton's names, block, pointer, tuple and descriptor types, their
 equality and mangling."""
+import types
 import warnings
 
 import numpy as np
@@ -219,3 +220,35 @@ def test_pointer_as_a_condition():
     np.testing.assert_allclose(out, x * w + 1.0, rtol=1e-6)
     _scale_if_given[(1,)](x, None, out, N=16)
     np.testing.assert_array_equal(out, x)
+
+
+_platform = types.ModuleType("_platform")  # as torch.version: constants read through a module
+_platform.version = types.ModuleType("_platform.version")
+_platform.version.hip = None
+_platform.version.cuda = "12.8"
+
+
+@tessera.jit
+def _through_module_constants(out_ptr, OUT: tl.constexpr):
+    if tl.constexpr(_platform.version.hip is not None):  # torchao's fp8 kernels
+        tl.store(out_ptr, 1.0)
+    elif _platform.version.cuda == "12.8":
+        tl.store(out_ptr, 2.0)
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    # A scalar takes a new dimension wherever the None stands: shape [1] (torchao's blockwise kernels).
+    offs = pid_n[:, None] * 2 + pid_m[None, :]
+    tl.store(out_ptr + 1 + offs, tl.full(offs.shape, 3.0, OUT))
+
+
+def test_module_constants_scalar_subscripts_and_torch_dtypes():
+    torch = pytest.importorskip("torch")
+    out = np.zeros(5, np.float32)
+    _through_module_constants[(2, 2)](out, OUT=torch.float32)  # a torch dtype as a tl.constexpr: tl.float32
+    assert list(out) == [2.0, 3.0, 3.0, 3.0, 3.0]
+    _platform.version.cuda = None
+    try:
+        _through_module_constants[(2, 2)](out := np.zeros(5, np.float32), OUT=torch.float32)
+        assert out[0] == 0.0  # neither branch: the edited constant reached the kernel
+    finally:
+        _platform.version.cuda = "12.8"
