@@ -1,12 +1,13 @@
 # A third-party library's own tests through tessera.compat (sourced by
-# ci/liger.sh, ci/fla.sh, ci/flag_gems.sh, ci/mamba.sh, ci/attorch.sh and
-# ci/torchao.sh): installs DIR/wheels into DIR/site, runs pytest from SRC_DIR
-# with the compat plugin (stopped by SIGINT after SECONDS, 0: never; what ran
-# is still counted), writes OUT/NAME.xml and OUT/NAME.log
-# and prints the counts per file. COMPAT_BESIDE_TRITON=1: the same tests run
-# at the same time on the Python's own Triton (no plugin: OUT/NAME-triton.xml
-# and .log), and ci/junit_counts.py --beside lists, test by test, those that
-# pass on Triton and fail on Tessera (any such test fails the suite).
+# ci/liger.sh, ci/fla.sh, ci/flag_gems.sh, ci/mamba.sh, ci/attorch.sh,
+# ci/torchao.sh and ci/xformers.sh): installs DIR/wheels into DIR/site, runs
+# pytest from SRC_DIR with the compat plugin (stopped by SIGINT after
+# SECONDS, 0: never; what ran is still counted), writes OUT/NAME.xml and
+# OUT/NAME.log and prints the counts per file. COMPAT_BESIDE_TRITON=1: the
+# same tests run at the same time on the Python's own Triton (no plugin:
+# OUT/NAME-triton.xml and .log), and ci/junit_counts.py --beside lists, test
+# by test, those that pass on Triton and fail on Tessera (any such test fails
+# the suite).
 # Needs $py and $root.
 #   compat_suite NAME DIR OUT SRC_DIR SECONDS [pytest args and files...]
 compat_suite() {
@@ -40,18 +41,19 @@ compat_suite() {
 # not reachable from these machines' scripts) and the wheels its tests need,
 # for a machine without a network.
 #   compat_fetch_git DIR GIT_DIR "PATHS" "WHEELS" [--python-version X.Y]
-#       DIR/src: PATHS of GIT_DIR's HEAD (its commit in DIR/COMMIT);
-#       DIR/wheels: WHEELS for that Python (default: this one). Needs $py.
+#       DIR/src: PATHS of GIT_DIR's HEAD, or of COMPAT_GIT_REF (a tag, a
+#       commit) when set (its commit in DIR/COMMIT); DIR/wheels: WHEELS for
+#       that Python (default: this one). Needs $py.
 compat_fetch_git() {
-  local dir="$1" git_dir="$2" paths="$3" wheels="$4"
+  local dir="$1" git_dir="$2" paths="$3" wheels="$4" ref="${COMPAT_GIT_REF:-HEAD}"
   shift 4
   local pyver=()
   [ "${1:-}" = "--python-version" ] && pyver=(--python-version "$2" --only-binary=:all:
     --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
   rm -rf "$dir/src" && mkdir -p "$dir/src" "$dir/wheels"
   # shellcheck disable=SC2086  # the lists are words
-  git --git-dir "$git_dir" archive HEAD $paths | tar -x -C "$dir/src" || return 1
-  git --git-dir "$git_dir" rev-parse HEAD > "$dir/COMMIT"
+  git --git-dir "$git_dir" archive "$ref" $paths | tar -x -C "$dir/src" || return 1
+  git --git-dir "$git_dir" rev-parse "$ref^{commit}" > "$dir/COMMIT"
   # shellcheck disable=SC2086
   if [ -n "$wheels" ]; then  # pytest comes with the Python that runs it
     "$py" -m pip download -q -d "$dir/wheels" "${pyver[@]}" $wheels || return 1

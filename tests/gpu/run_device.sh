@@ -4,7 +4,7 @@
 # conformance corpus on nvptx, the conformance matrix, the benchmark beside
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
 #   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
-#   steps: tests conformance bench ptx vulkan liger liger-bench fla flag-gems mamba attorch torchao triton-core tutorials launch gpu-tests aot
+#   steps: tests conformance bench ptx vulkan liger liger-bench fla flag-gems mamba attorch torchao xformers triton-core tutorials launch gpu-tests aot
 #          torch-compile (TC_MODELS, TC_MODES, TC_STEPS: python -m tessera.bench.torch_compile's lists)
 #   (default: the first four; bench takes $BENCH_ARGS too). launch: the bench's vector_add rows (host
 #   time per launch beside Triton's). liger: Liger-Kernel's op tests and
@@ -12,8 +12,9 @@
 #   timing alone, at $LIGER_TOKENS tokens, default "4096 16384"), from the .liger/
 #   folder that `ci/liger.sh fetch .liger --python-version 3.12` made here
 #   (carried: the machine has no network); fla likewise from .fla/, flag-gems from
-#   .flag_gems/, mamba from .mamba/, attorch from .attorch/, torchao from .torchao/ (these four beside
-#   Triton in the same call: ci/compat_suite.sh's COMPAT_BESIDE_TRITON), triton-core (Triton's
+#   .flag_gems/, mamba from .mamba/, attorch from .attorch/, torchao from .torchao/, xformers from
+#   .xformers/ (these five beside Triton in the same call: ci/compat_suite.sh's
+#   COMPAT_BESIDE_TRITON), triton-core (Triton's
 #   test_core.py) from .triton-core/. vulkan: the spirv target on NVIDIA's Vulkan
 #   driver; the machine has no Vulkan loader, so the call carries Debian's
 #   (.gl/*.deb, see /work/.library/device/README.md) and this step unpacks them.
@@ -106,6 +107,11 @@ for step in $steps; do
       COMPAT_BESIDE_TRITON=1 PYTHON="$py" TORCHAO_TEST_SECONDS="${TORCHAO_TEST_SECONDS:-300}" bash "$root/ci/torchao.sh" test \
         "$root/.torchao" "$out" -n 6 --maxfail=500 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/torchao.log" | head -40; tail -n 2 "$out/torchao.log" "$out/torchao-triton.log" ;;
+    xformers)
+      # xformers' Triton kernel tests (ci/xformers.sh; .xformers/ made by `ci/xformers.sh fetch .xformers GIT_DIR --python-version 3.12`).
+      COMPAT_BESIDE_TRITON=1 PYTHON="$py" XFORMERS_TEST_SECONDS="${XFORMERS_TEST_SECONDS:-300}" bash "$root/ci/xformers.sh" test \
+        "$root/.xformers" "$out" -n 6 --maxfail=500 || rc=1
+      grep -E "^(FAILED|ERROR)" "$out/xformers.log" | head -40; tail -n 2 "$out/xformers.log" "$out/xformers-triton.log" ;;
     triton-core)
       # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
       # TRITON_CORE_K: a pytest -k expression (a shard: a full run takes over one call's 600 s).
