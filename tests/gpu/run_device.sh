@@ -25,7 +25,15 @@ shift || true
 steps="${*:-tests conformance bench ptx}"
 out="${OUT:-$(mktemp -d)}"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# The device returns at most 8 files from $OUT: a run that leaves more packs
+# them into $out/logs.tar.gz (its steps' summaries are on stdout as well).
+pack_logs() {
+  if [ "$(find "$out" -type f | wc -l)" -gt 8 ]; then
+    tar -czf "$work/logs.tar.gz" -C "$out" . && find "$out" -mindepth 1 -delete && mv "$work/logs.tar.gz" "$out/"
+  fi
+}
+trap 'pack_logs; rm -rf "$work"' EXIT
+trap 'exit 143' TERM INT
 tar -xJf "$bundle" -C "$work" || { echo "cannot unpack $bundle" >&2; exit 2; }
 cat "$work/tessera/BUNDLE.txt"
 nvidia-smi -L || true
