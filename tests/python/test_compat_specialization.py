@@ -163,6 +163,7 @@ def test_standard_private_helpers(triton):
     assert [_log2(i) for i in (0, 1, 2, 3, 64, 65, 1 << 40)] == [0, 0, 1, 1, 6, 6, 40]
     assert [_is_power_of_two(i) for i in (0, 1, 6, 64)] == [False, True, False, True]
     assert _pick_sum_dtype(tl.int8, None) == tl.int32 and _pick_sum_dtype(tl.uint16, None) == tl.uint32
+    assert _pick_sum_dtype(tl.int1, None) == tl.uint32  # Triton's int1 is unsigned
     assert _pick_sum_dtype(tl.float16, None) is None and _pick_sum_dtype(tl.int8, tl.int64) == tl.int64
     assert _get_flip_dim(None, (4, 8)) == 1 and _get_flip_dim(-2, (4, 8)) == 0
 

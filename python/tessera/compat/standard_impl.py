@@ -37,10 +37,11 @@ def _is_power_of_two(i):
 @constexpr_function
 def _pick_sum_dtype(in_dtype, dtype):
     """tl.sum's accumulator: `dtype` when given, else int32/uint32 for
-    narrower integers (of the same sign), else None (the input's own)."""
+    narrower integers (of the same sign; int1 is unsigned, as in Triton),
+    else None (the input's own)."""
     if dtype is not None:
         return dtype
-    if in_dtype.is_int() and in_dtype.int_bitwidth < 32 and not in_dtype.is_int1():
+    if in_dtype.is_int() and in_dtype.int_bitwidth < 32:
         return tl.int32 if in_dtype.is_int_signed() else tl.uint32
     return None
 
@@ -52,42 +53,45 @@ def _get_flip_dim(dim, shape):
 
 
 @jit
-def _argmax_combine(value1, index1, value2, index2, tie_break_left):
-    # The first operand wins when larger, or (tie_break_left) equal with the smaller index.
-    if tie_break_left:
-        first = (value1 > value2) | ((value1 == value2) & (index1 < index2))
-    else:
+def _arg_combine(value1, index1, value2, index2, tie_break_left, LARGER: tl.constexpr):
+    # The first operand wins when better (larger, or smaller), or (tie_break_left) equal with the smaller index.
+    if LARGER:
         first = value1 > value2
+    else:
+        first = value1 < value2
+    if tie_break_left:
+        first = first | ((value1 == value2) & (index1 < index2))
     return tl.where(first, value1, value2), tl.where(first, index1, index2)
+
+
+@jit
+def _argmax_combine(value1, index1, value2, index2, tie_break_left):
+    return _arg_combine(value1, index1, value2, index2, tie_break_left, True)
 
 
 @jit
 def _argmax_combine_tie_break_left(value1, index1, value2, index2):
-    return _argmax_combine(value1, index1, value2, index2, True)
+    return _arg_combine(value1, index1, value2, index2, True, True)
 
 
 @jit
 def _argmax_combine_tie_break_fast(value1, index1, value2, index2):
-    return _argmax_combine(value1, index1, value2, index2, False)
+    return _arg_combine(value1, index1, value2, index2, False, True)
 
 
 @jit
 def _argmin_combine(value1, index1, value2, index2, tie_break_left):
-    if tie_break_left:
-        first = (value1 < value2) | ((value1 == value2) & (index1 < index2))
-    else:
-        first = value1 < value2
-    return tl.where(first, value1, value2), tl.where(first, index1, index2)
+    return _arg_combine(value1, index1, value2, index2, tie_break_left, False)
 
 
 @jit
 def _argmin_combine_tie_break_left(value1, index1, value2, index2):
-    return _argmin_combine(value1, index1, value2, index2, True)
+    return _arg_combine(value1, index1, value2, index2, True, False)
 
 
 @jit
 def _argmin_combine_tie_break_fast(value1, index1, value2, index2):
-    return _argmin_combine(value1, index1, value2, index2, False)
+    return _arg_combine(value1, index1, value2, index2, False, False)
 
 
 @jit
