@@ -100,26 +100,13 @@ for step in $steps; do
       COMPAT_BESIDE_TRITON=1 PYTHON="$py" FLAG_GEMS_TEST_SECONDS="${FLAG_GEMS_TEST_SECONDS:-300}" bash "$root/ci/flag_gems.sh" test \
         "$root/.flag_gems" "$out" -p no:xdist --maxfail=500 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/flag_gems.log" | head -40; tail -n 2 "$out/flag_gems.log" "$out/flag_gems-triton.log" ;;
-    mamba)
-      # mamba-ssm's Triton op tests (ci/mamba.sh; .mamba/ made by `ci/mamba.sh fetch .mamba GIT_DIR --python-version 3.12`).
-      COMPAT_BESIDE_TRITON=1 PYTHON="$py" MAMBA_TEST_SECONDS="${MAMBA_TEST_SECONDS:-300}" bash "$root/ci/mamba.sh" test \
-        "$root/.mamba" "$out" -n 6 --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/mamba.log" | head -40; tail -n 2 "$out/mamba.log" "$out/mamba-triton.log" ;;
-    attorch)
-      # attorch's layer tests (ci/attorch.sh; .attorch/ made by `ci/attorch.sh fetch .attorch GIT_DIR --python-version 3.12`).
-      COMPAT_BESIDE_TRITON=1 PYTHON="$py" ATTORCH_TEST_SECONDS="${ATTORCH_TEST_SECONDS:-300}" bash "$root/ci/attorch.sh" test \
-        "$root/.attorch" "$out" -n 6 --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/attorch.log" | head -40; tail -n 2 "$out/attorch.log" "$out/attorch-triton.log" ;;
-    torchao)
-      # torchao's Triton kernel tests (ci/torchao.sh; .torchao/ made by `ci/torchao.sh fetch .torchao GIT_DIR --python-version 3.12`).
-      COMPAT_BESIDE_TRITON=1 PYTHON="$py" TORCHAO_TEST_SECONDS="${TORCHAO_TEST_SECONDS:-300}" bash "$root/ci/torchao.sh" test \
-        "$root/.torchao" "$out" -n 6 --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/torchao.log" | head -40; tail -n 2 "$out/torchao.log" "$out/torchao-triton.log" ;;
-    xformers)
-      # xformers' Triton kernel tests (ci/xformers.sh; .xformers/ made by `ci/xformers.sh fetch .xformers GIT_DIR --python-version 3.12`).
-      COMPAT_BESIDE_TRITON=1 PYTHON="$py" XFORMERS_TEST_SECONDS="${XFORMERS_TEST_SECONDS:-300}" bash "$root/ci/xformers.sh" test \
-        "$root/.xformers" "$out" -n 6 --maxfail=500 || rc=1
-      grep -E "^(FAILED|ERROR)" "$out/xformers.log" | head -40; tail -n 2 "$out/xformers.log" "$out/xformers-triton.log" ;;
+    mamba|attorch|torchao|xformers)
+      # A library's Triton op tests beside Triton (ci/<step>.sh; .<step>/ made by
+      # `ci/<step>.sh fetch .<step> GIT_DIR --python-version 3.12`). <STEP>_TEST_SECONDS: its cap (300).
+      seconds_var="${step^^}_TEST_SECONDS"
+      export "$seconds_var=${!seconds_var:-300}"
+      COMPAT_BESIDE_TRITON=1 PYTHON="$py" bash "$root/ci/$step.sh" test "$root/.$step" "$out" -n 6 --maxfail=500 || rc=1
+      grep -E "^(FAILED|ERROR)" "$out/$step.log" | head -40; tail -n 2 "$out/$step.log" "$out/$step-triton.log" ;;
     triton-core)
       # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
       # TRITON_CORE_K: a pytest -k expression (a shard: a full run takes over one call's 600 s).
