@@ -11,11 +11,13 @@ part of it spent compiling kernels (time inside `triton.compile`, which
 Inductor calls once per kernel and configuration, whichever compiler is
 behind it; Inductor compiles in this process: compile_threads=1), the
 kernels compiled, and the steady step time (median of timed steps after
-the warm-up). On the CPU, Inductor's Triton backend (cpu_backend="triton")
+the warm-up), and how far the first call's outputs are from eager's on the
+same inputs and weights (dropout off). On the CPU, Inductor's Triton backend (cpu_backend="triton")
 runs on Tessera only: Triton has no CPU target.
 
 Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import argparse
+import copy
 import json
 import os
 import statistics
@@ -40,6 +42,11 @@ MODELS = {
                   vocab_size=30522, max_position_embeddings=512)),
 }
 SHAPES = {"cpu": (2, 37), "cuda": (8, 512)}  # (batch, sequence)
+# "vs eager": the largest difference of the compiled model's outputs (logits;
+# or loss and gradients) from eager's on the same inputs and weights, relative
+# to the largest magnitude of each; a case fails above this and above twice
+# Inductor-on-Triton's difference in the same run.
+ALLOWED_DIFFERENCE = 1e-3
 
 
 def worker(a):
@@ -73,32 +80,53 @@ def worker(a):
     torch.manual_seed(0)
     model_class, config_class, small, large = MODELS[a.model]
     settings = small if a.device == "cpu" else large
-    model = getattr(transformers, model_class)(getattr(transformers, config_class)(**settings)).to(a.device)
+    model_config = getattr(transformers, config_class)(**settings)
+    for name, value in model_config.to_dict().items():
+        if name.endswith(("dropout", "pdrop", "dropout_prob")) and isinstance(value, float):
+            setattr(model_config, name, 0.0)  # eager and compiled take the same steps: no random masks
+    model = getattr(transformers, model_class)(model_config).to(a.device)
     vocab = settings["vocab_size"]
     ids = torch.randint(0, vocab, SHAPES[a.device], device=a.device)
+    reference = copy.deepcopy(model)
     compiled = torch.compile(model, mode=None if a.mode == "default" else a.mode)
     sync = torch.cuda.synchronize if a.device == "cuda" else (lambda: None)
     if a.step == "forward":
         model.eval()
+        reference.eval()
 
-        def step():
+        def run(m):
             with torch.no_grad():
-                return compiled(ids).logits
+                return [m(ids).logits]
+
+        def update():
+            pass
     else:
         model.train()
+        reference.train()
         optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
 
-        def step():
-            loss = compiled(input_ids=ids, labels=ids).loss
+        def run(m):
+            loss = m(input_ids=ids, labels=ids).loss
             loss.backward()
+            return [loss.detach()] + [p.grad for p in m.parameters() if p.grad is not None]
+
+        def update():
             optimizer.step()
             optimizer.zero_grad()
-            return loss
 
+    def step():
+        run(compiled)
+        update()
+
+    want = run(reference)
+    del reference
     start = time.perf_counter()
-    step()
+    got = run(compiled)
+    update()  # SGD reads the gradients and zero_grad drops them: `got` still holds them
     sync()
     first = time.perf_counter() - start
+    difference = _largest_difference(got, want)
+    del got, want
     warmup_compile, kernels = compiling["seconds"], compiling["calls"]
     for _ in range(3):
         step()
@@ -110,8 +138,21 @@ def worker(a):
         sync()
         times.append(time.perf_counter() - start)
     print("RESULT " + json.dumps({"first_call_s": first, "kernel_compile_s": warmup_compile, "kernels": kernels,
+                                  "max_rel_diff": difference,
                                   "generated": metrics.generated_kernel_count,
                                   "step_ms": 1e3 * statistics.median(times)}))
+
+
+def _largest_difference(got, want):
+    """The largest difference of compiled to eager over the outputs (logits; or loss and every gradient),
+    each relative to its eager tensor's largest magnitude."""
+    if len(got) != len(want):
+        return float("inf")  # a gradient missing on one side
+    worst = 0.0
+    for g, w in zip(got, want):
+        g, w = g.double(), w.double()
+        worst = max(worst, float((g - w).abs().max()) / max(float(w.abs().max()), 1e-30))
+    return worst
 
 
 def _measure(backend, model, mode, step, device, steps, caches):
@@ -165,8 +206,8 @@ def main(argv=None, prog="python -m tessera.bench.torch_compile"):
     backends = ["tessera"] + ([] if why_not_triton else ["triton"])
     print("torch.compile on %s: Tessera%s" % (device, " beside Triton" if not why_not_triton else
                                              " (no Triton column: %s)" % why_not_triton))
-    header = "%-6s %-26s %-7s %-7s | %9s %9s %7s | %9s | %9s" % (
-        "model", "mode", "step", "backend", "cold s", "kernels s", "kernels", "warm s", "step ms")
+    header = "%-6s %-26s %-7s %-7s | %9s %9s %7s | %9s | %9s | %9s" % (
+        "model", "mode", "step", "backend", "cold s", "kernels s", "kernels", "warm s", "step ms", "vs eager")
     print(header + "\n" + "-" * len(header))
     rows = []
     for model in models:
@@ -181,24 +222,30 @@ def main(argv=None, prog="python -m tessera.bench.torch_compile"):
                     if "error" in cold:
                         print("%-6s %-26s %-7s %-7s | error: %s" % (model, mode, step, backend, cold["error"]))
                         continue
-                    print("%-6s %-26s %-7s %-7s | %9.2f %9.2f %7d | %9s | %9.2f" % (
+                    print("%-6s %-26s %-7s %-7s | %9.2f %9.2f %7d | %9s | %9.2f | %9.1e" % (
                         model, mode, step, backend, cold["first_call_s"], cold["kernel_compile_s"], cold["kernels"],
-                        "%.2f" % warm["first_call_s"] if "error" not in warm else "error", cold["step_ms"]), flush=True)
-    _print_ratios(rows)
+                        "%.2f" % warm["first_call_s"] if "error" not in warm else "error", cold["step_ms"],
+                        cold["max_rel_diff"]), flush=True)
+    mismatches = _print_ratios(rows)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"device": device, "rows": rows}, f, indent=2)
-    return 1 if any("error" in r["cold"] for r in rows) else 0
+    return 1 if mismatches or any("error" in r["cold"] for r in rows) else 0
 
 
 def _print_ratios(rows):
-    """Tessera / Triton for each measurement both ran."""
+    """Tessera / Triton for each measurement both ran; returns the cases where Tessera's
+    outputs are further from eager than allowed: ALLOWED_DIFFERENCE, or twice Triton's."""
     pairs = {}
     for r in rows:
         pairs.setdefault((r["model"], r["mode"], r["step"]), {})[r["backend"]] = r
-    lines = []
+    lines, mismatches = [], []
     for key, by in pairs.items():
         t, p = by.get("tessera"), by.get("triton")
+        if t and "error" not in t["cold"]:
+            peer = 2 * p["cold"]["max_rel_diff"] if p and "error" not in p["cold"] else 0.0
+            if t["cold"]["max_rel_diff"] > max(ALLOWED_DIFFERENCE, peer):
+                mismatches.append("%s %s %s: %.1e from eager" % (*key, t["cold"]["max_rel_diff"]))
         if not t or not p or "error" in t["cold"] or "error" in p["cold"]:
             continue
         ratio = lambda f: "%.2fx" % (f(t) / f(p)) if f(p) else "-"
@@ -208,6 +255,10 @@ def _print_ratios(rows):
     if lines:
         print("\nTessera / Triton (below 1: Tessera takes less)")
         print("\n".join(lines))
+    if mismatches:
+        print("\nTessera's outputs further from eager than %.0e and than twice Triton's:\n  %s" % (
+            ALLOWED_DIFFERENCE, "\n  ".join(mismatches)))
+    return mismatches
 
 
 if __name__ == "__main__":

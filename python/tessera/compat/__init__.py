@@ -229,7 +229,6 @@ def _triton_module():
     runtime.jit.T = typing.TypeVar("T")
     runtime.jit.get_jit_fn_file_line = _jit_fn_file_line
     specialization = importlib.import_module("tessera.compat.specialization")
-    standard_impl = importlib.import_module("tessera.compat.standard_impl")
     for name in ("specialize_impl", "mangle_type", "create_function_from_signature", "compute_cache_key",
                  "DependenciesFinder"):
         setattr(runtime.jit, name, getattr(specialization, name))
