@@ -1661,6 +1661,12 @@ const std::unordered_map<std::string, Handler> &handlers() {
                                                     name == "globaltimer" ? Type::i64() : Type::i32(), std::move(attrs)));
       };
     }
+    t["extra.hip.memrealtime"] = [](CodeGen &cg, CallArgs &a) {
+      cg.checkArgs(a, {});
+      ir::AttrDict attrs;
+      attrs.set("name", ir::Attribute(std::string("memrealtime")));
+      return tensorValue(cg.builder().createValue(OpCode::HardwareRegister, {}, Type::i64(), std::move(attrs)));
+    };
     t["extra.cuda.num_warps"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {});
       return SValue::integer(cg.numWarps());

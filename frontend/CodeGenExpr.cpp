@@ -341,7 +341,8 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     }
     if (ns == "tl.extra.hip") {  // Triton's AMD extras: its libdevice is every target's
       if (attr == "libdevice") return SValue::ns("libdevice");
-      fail(loc, "tl.extra.hip has no attribute '" + attr + "' in Tessera (it has libdevice)");
+      if (isBuiltinName("extra.hip." + attr)) return SValue::builtin("extra.hip." + attr);
+      fail(loc, "tl.extra.hip has no attribute '" + attr + "' in Tessera (it has libdevice and memrealtime)");
     }
     if (ns == "tl.math" || ns == "libdevice") {
       if (ns == "libdevice" && isBuiltinName("libdevice." + attr)) return SValue::builtin("libdevice." + attr);

@@ -130,7 +130,7 @@ bool verifyExternElementwise(const Operation &op, Checker &c) {
 }
 
 bool verifyHardwareRegister(const Operation &op, Checker &c) {
-  return expectType(c, "result", op.result()->type(), op.attr("name")->getString() == "globaltimer" ? Type::i64() : Type::i32());
+  return expectType(c, "result", op.result()->type(), op.attr("name")->getString() == "smid" ? Type::i32() : Type::i64());
 }
 
 bool verifyProgramQuery(const Operation &op, Checker &c) {

@@ -161,6 +161,12 @@ public:
     return bufferStore(b, bufferFormat_, base, byteOffset, value, pred);
   }
 
+  // s_memrealtime: the 64-bit real-time counter (100 MHz on CDNA), uncached and unordered by the clock's readers.
+  llvm::Value *hardwareRegister(llvm::IRBuilder<> &b, const std::string &name) const override {
+    if (name == "memrealtime") return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_memrealtime, {}, {});
+    return nullptr;
+  }
+
   bool staticSharedMemory() const override { return true; }
 
   void markKernel(llvm::Function *fn, int threads) const override {

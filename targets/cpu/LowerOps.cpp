@@ -88,7 +88,7 @@ void Lowering::lowerOpOnly(const ir::Operation &op) {
                  " of a GPU device library (tl.extern_elementwise), which the cpu target does not link");
   case OpCode::HardwareRegister: {
     // The host's real-time clock in nanoseconds, or the core running the program.
-    bool timer = op.attr("name")->getString() == "globaltimer";
+    bool timer = op.attr("name")->getString() != "smid";
     llvm::FunctionCallee fn = m.getOrInsertFunction(timer ? "tessera_host_globaltimer" : "tessera_host_smid",
                                                     timer ? b.getInt64Ty() : b.getInt32Ty());
     set(op.result(), {b.CreateCall(fn)});

@@ -269,9 +269,10 @@ public:
     return old->getType() == want ? old : b.CreateBitCast(old, want);
   }
 
-  // %globaltimer (ns) and %smid.
+  // %globaltimer (ns) and %smid; memrealtime is %globaltimer: NVIDIA's constant-rate clock.
   llvm::Value *hardwareRegister(llvm::IRBuilder<> &b, const std::string &name) const override {
-    if (name == "globaltimer") return b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_globaltimer, {}, {});
+    if (name == "globaltimer" || name == "memrealtime")
+      return b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_globaltimer, {}, {});
     if (name == "smid") return b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_smid, {}, {});
     return nullptr;
   }

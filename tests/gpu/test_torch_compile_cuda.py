@@ -1,7 +1,10 @@
 """torch.compile on CUDA with Inductor's generated Triton kernels compiled and
 launched by Tessera (tessera.compat), against eager on the same inputs: a
 fused pointwise-and-reduction function, and a small MLP's training step
-(forward, backward, SGD). Each in its own process: compat replaces `triton`."""
+(forward, backward, SGD). Each in its own process: compat replaces `triton`.
+Both of Inductor's launch paths: its static CUDA launcher (its C++ launcher
+of the cubin Tessera leaves in the Triton cache; strict: a kernel it cannot
+launch so is an error), and CompiledKernel.run."""
 import os
 import subprocess
 import sys
@@ -9,10 +12,14 @@ import sys
 import pytest
 
 SCRIPT = r'''
+import os, sys
 import tessera.compat
 tessera.compat.install()
 import torch
 import torch.nn.functional as F
+import torch._inductor.config
+torch._inductor.config.use_static_cuda_launcher = sys.argv[1] == "static"
+torch._inductor.config.strict_static_cuda_launcher = sys.argv[1] == "static"
 
 def fused(x, y):
     return torch.relu(x * 2 + y).sum(dim=-1), torch.softmax(x, dim=-1) * torch.sigmoid(y)
@@ -46,9 +53,10 @@ print("torch.compile on Tessera: OK")
 '''
 
 
-def test_torch_compile_runs_inductors_kernels_on_tessera(torch, tmp_path):
+@pytest.mark.parametrize("launcher", ["static", "run"])
+def test_torch_compile_runs_inductors_kernels_on_tessera(torch, tmp_path, launcher):
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"), TRITON_CACHE_DIR=str(tmp_path / "t"))
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.dirname(__import__("tessera").__file__)),
                                          env.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", SCRIPT, launcher], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "OK" in done.stdout, done.stdout[-3000:] + done.stderr[-6000:]

@@ -76,6 +76,38 @@ def test_compiled_kernel_launches_as_inductor_launches_it(triton):
         kernel.run(3, 1, 1, 0, kernel.function, None, None, None, None, x, out)
 
 
+def test_a_cuda_kernel_leaves_its_cubin_for_inductors_static_launcher(triton, tmp_path, monkeypatch):
+    if not _C.target_available("nvptx"):
+        pytest.skip("no nvptx code generator in this build")
+    torch = pytest.importorskip("torch")
+    from torch._inductor.runtime.runtime_utils import triton_hash_to_path_key
+    from torch._inductor.runtime.static_triton_launcher import StaticallyLaunchedCudaKernel
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # as Inductor sets it before compiling
+    signature = {"x": "*fp32", "out": "*fp32", "n": "i32", "FACTOR": "constexpr", "BLOCK": "constexpr"}
+    fn = scale_kernel(triton)
+
+    def compile_for_cuda(debug):
+        src = ASTSource(fn, signature, {"FACTOR": 3.0, "BLOCK": 128})
+        return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "debug": debug})
+    kernel = compile_for_cuda(False)
+    # Where Inductor's can_statically_launch looks for it: the cache folder of the kernel's hash.
+    path = tmp_path / triton_hash_to_path_key(kernel.hash) / "scale.cubin"
+    assert path.read_bytes() == kernel.asm["cubin"]
+    kernel._cubin_path = str(path)  # what can_statically_launch sets
+    static = StaticallyLaunchedCudaKernel(kernel)
+    # The cubin's parameters are the runtime arguments in order; Inductor's launcher passes
+    # the two pointers and the i32, then a null for the global scratch, which the kernel
+    # does not declare (cuLaunchKernel reads only the parameters a kernel has).
+    assert (static.name, static.arg_tys, static.num_warps, static.shared) == ("scale", "OOi", 4, 0)
+    assert ".entry scale(" in kernel.asm["ptx"] and kernel.asm["ptx"].count(".param ") == 3
+    # The checked mode's kernel takes its buffers' sizes too: Inductor must launch it through `run`.
+    checked = compile_for_cuda(True)
+    assert not (tmp_path / triton_hash_to_path_key(checked.hash)).exists()
+    del torch
+
+
 def test_debug_is_the_checked_mode(triton):
     kernel = compiled(triton, debug=True)
     x, out = np.ones(16, np.float32), np.zeros(8, np.float32)  # out is too short for n=16

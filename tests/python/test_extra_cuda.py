@@ -1,6 +1,7 @@
 """tl.extra.cuda beyond libdevice (globaltimer, smid, num_threads,
-num_warps, gdc_wait, gdc_launch_dependents), and language functions passed
-as tl.constexpr arguments, as Triton's tests pass them."""
+num_warps, gdc_wait, gdc_launch_dependents), tl.extra.hip's memrealtime,
+and language functions passed as tl.constexpr arguments, as Triton's tests
+pass them."""
 import os
 
 import numpy as np
@@ -31,6 +32,28 @@ def test_globaltimer_counts_nanoseconds_forward(cpu_target):
     _timed[(1,)](out, clock=tl.extra.cuda.globaltimer)
     after = time.time_ns()
     assert before <= out[0] <= out[1] <= after
+
+
+def test_memrealtime_counts_forward_on_the_host_clock(cpu_target):
+    out = np.zeros(3, np.int64)
+    import time
+    before = time.time_ns()
+    _timed[(1,)](out, clock=tl.extra.hip.memrealtime)
+    after = time.time_ns()
+    assert before <= out[0] <= out[1] <= after
+
+
+@tessera.jit
+def _realtime(out):
+    tl.store(out, tl.extra.hip.memrealtime())
+
+
+@pytest.mark.parametrize("target, instruction", [("amdgpu", "s_memrealtime"), ("nvptx", "%globaltimer")])
+def test_memrealtime_reads_the_targets_constant_rate_counter(target, instruction):
+    if not _C.target_available(target):
+        pytest.skip("no %s code generator in this build" % target)
+    asm = _realtime.compile_only(target, np.zeros(1, np.int64)).assembly
+    assert asm.count(instruction) == 1, asm
 
 
 @tessera.jit

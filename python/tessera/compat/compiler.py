@@ -292,4 +292,27 @@ _KernelMetadata = collections.namedtuple(
 
 def compile(src, target=None, options=None, _env_vars=None):
     """triton.compile: Tessera's compile, giving Triton's CompiledKernel."""
-    return CompiledKernel(_compiler.compile(src, target=target, options=options), src)
+    kernel = CompiledKernel(_compiler.compile(src, target=target, options=options), src)
+    _store_cubin(kernel)
+    return kernel
+
+
+def _store_cubin(kernel):
+    """Leaves a CUDA kernel's cubin where Triton's compile leaves it, in the
+    cache directory's folder of the kernel's hash, as `<function name>.cubin`:
+    torch's Inductor launches a kernel it finds there through its own C++
+    launcher (StaticallyLaunchedCudaKernel), which passes the runtime
+    arguments in the signature's order, as Tessera's kernels take them, with
+    num_warps * 32 threads and `shared` bytes of dynamic shared memory. A
+    kernel that takes more (the checked mode's buffer sizes) or other
+    threads is not stored: Inductor then launches it through `run`."""
+    binary, metadata = kernel.binary, kernel.metadata
+    fn = getattr(kernel.src, "fn", None)
+    if binary.format != "cubin" or not binary.data or metadata.debug or fn is None \
+            or binary.threads != 32 * metadata.num_warps or binary.shared_memory != metadata.shared \
+            or kernel.name != fn.__name__:
+        return
+    try:
+        get_cache_manager(kernel.hash).put(binary.data, fn.__name__ + ".cubin", binary=True)
+    except OSError:
+        pass  # an unwritable cache: Inductor launches through `run`

@@ -847,6 +847,7 @@ TABLE.update(_core_table())
 TABLE.update({"math." + k: v for k, v in _math_table().items()})
 TABLE.update({"extra.libdevice." + k: v for k, v in _libdevice_table().items()})
 TABLE.update({"extra.cuda." + k: v for k, v in _cuda_table().items()})
+TABLE["extra.hip.memrealtime"] = TABLE["extra.cuda.globaltimer"]
 
 # Methods of tiles (x.sum(), x.to(...)): the builtins that take the tile first.
 _METHODS = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce_or", "reduce", "cumsum", "cumprod",

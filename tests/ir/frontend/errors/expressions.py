@@ -231,12 +231,12 @@ def extra_attr(n):
     x = tl.extra.bogus
 
 
-# HIP_ATTR: expressions.py:[[@LINE+5]]:9: error: tl.extra.hip has no attribute 'memrealtime' in Tessera (it has libdevice)
-# HIP_ATTR-NEXT: {{^}}    x = tl.extra.hip.memrealtime()
+# HIP_ATTR: expressions.py:[[@LINE+5]]:9: error: tl.extra.hip has no attribute 'bogus' in Tessera (it has libdevice and memrealtime)
+# HIP_ATTR-NEXT: {{^}}    x = tl.extra.hip.bogus()
 # HIP_ATTR-NEXT: {{^}}        ^
 @tessera.jit
 def hip_attr(n):
-    x = tl.extra.hip.memrealtime()
+    x = tl.extra.hip.bogus()
 
 
 # LIBDEVICE_FN: expressions.py:[[@LINE+5]]:9: error: libdevice has no function 'bogus' in Tessera
