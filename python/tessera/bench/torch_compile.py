@@ -10,13 +10,16 @@ each it reports the first call's time (the whole torch.compile warm-up), the
 part of it spent compiling kernels (time inside `triton.compile`, which
 Inductor calls once per kernel and configuration, whichever compiler is
 behind it; Inductor compiles in this process: compile_threads=1), the
-kernels compiled, and the steady step time (median of timed steps after
-the warm-up), and how far the first call's outputs are from eager's on the
-same inputs and weights (dropout off). On the CPU, Inductor's Triton backend (cpu_backend="triton")
+kernels compiled, and how far the first call's outputs are from eager's on
+the same inputs and weights (dropout off); then a third process, with the
+warm caches and alone on the device, times the steady steps (median).
+--jobs N runs N cases' warm-ups at a time (compiles are CPU work, one
+thread each). On the CPU, Inductor's Triton backend (cpu_backend="triton")
 runs on Tessera only: Triton has no CPU target.
 
 Layer 4, api (python/tessera/__init__.py lists the layers)."""
 import argparse
+import concurrent.futures
 import copy
 import json
 import os
@@ -128,19 +131,20 @@ def worker(a):
     difference = _largest_difference(got, want)
     del got, want
     warmup_compile, kernels = compiling["seconds"], compiling["calls"]
-    for _ in range(3):
-        step()
-    sync()
     times = []
-    for _ in range(a.steps):
-        start = time.perf_counter()
-        step()
+    if a.steps:
+        for _ in range(3):
+            step()
         sync()
-        times.append(time.perf_counter() - start)
+        for _ in range(a.steps):
+            start = time.perf_counter()
+            step()
+            sync()
+            times.append(time.perf_counter() - start)
     print("RESULT " + json.dumps({"first_call_s": first, "kernel_compile_s": warmup_compile, "kernels": kernels,
                                   "max_rel_diff": difference,
                                   "generated": metrics.generated_kernel_count,
-                                  "step_ms": 1e3 * statistics.median(times)}))
+                                  "step_ms": 1e3 * statistics.median(times) if times else None}))
 
 
 def _largest_difference(got, want):
@@ -155,7 +159,7 @@ def _largest_difference(got, want):
     return worst
 
 
-def _measure(backend, model, mode, step, device, steps, caches):
+def _measure(model, mode, step, backend, device, steps, caches):
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(caches, "inductor"),
                TESSERA_CACHE_DIR=os.path.join(caches, "tessera"), TRITON_CACHE_DIR=os.path.join(caches, "triton"),
                TRANSFORMERS_OFFLINE="1", HF_HUB_OFFLINE="1")
@@ -187,6 +191,8 @@ def main(argv=None, prog="python -m tessera.bench.torch_compile"):
                    help="comma-separated torch.compile modes (default: both; on the CPU, default only)")
     p.add_argument("--step", default="forward,train", help="comma-separated: forward, train (forward, backward, SGD)")
     p.add_argument("--steps", type=int, default=20, help="timed steady steps (default 20)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="cold and warm warm-ups run this many at a time (default 1); the steady steps always one by one")
     p.add_argument("--json", help="write the results as JSON here")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--backend", help=argparse.SUPPRESS)
@@ -209,23 +215,28 @@ def main(argv=None, prog="python -m tessera.bench.torch_compile"):
     header = "%-6s %-26s %-7s %-7s | %9s %9s %7s | %9s | %9s | %9s" % (
         "model", "mode", "step", "backend", "cold s", "kernels s", "kernels", "warm s", "step ms", "vs eager")
     print(header + "\n" + "-" * len(header))
-    rows = []
-    for model in models:
-        for mode in modes:
-            for step in a.step.split(","):
-                for backend in backends:
-                    with tempfile.TemporaryDirectory(prefix="tessera-bench-tc-") as caches:
-                        cold = _measure(backend, model, mode, step, device, a.steps, caches)
-                        warm = _measure(backend, model, mode, step, device, a.steps, caches) if "error" not in cold \
-                            else {"error": "not run"}
-                    rows.append(dict(model=model, mode=mode, step=step, backend=backend, cold=cold, warm=warm))
-                    if "error" in cold:
-                        print("%-6s %-26s %-7s %-7s | error: %s" % (model, mode, step, backend, cold["error"]))
-                        continue
-                    print("%-6s %-26s %-7s %-7s | %9.2f %9.2f %7d | %9s | %9.2f | %9.1e" % (
-                        model, mode, step, backend, cold["first_call_s"], cold["kernel_compile_s"], cold["kernels"],
-                        "%.2f" % warm["first_call_s"] if "error" not in warm else "error", cold["step_ms"],
-                        cold["max_rel_diff"]), flush=True)
+    cases = [(model, mode, step, backend) for model in models for mode in modes for step in a.step.split(",")
+             for backend in backends]
+    with tempfile.TemporaryDirectory(prefix="tessera-bench-tc-") as root:
+        caches = {case: os.path.join(root, "-".join(case)) for case in cases}
+
+        def warm_up(case):  # cold (fresh caches), then warm (the caches cold filled); no steady steps
+            cold = _measure(*case, device, 0, caches[case])
+            return cold, _measure(*case, device, 0, caches[case]) if "error" not in cold else {"error": "not run"}
+        with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+            warm_ups = list(pool.map(warm_up, cases))
+        rows = []
+        for case, (cold, warm) in zip(cases, warm_ups):  # the steady steps one process at a time, warm caches
+            steady = _measure(*case, device, a.steps, caches[case]) if "error" not in cold else {"error": "not run"}
+            model, mode, step, backend = case
+            rows.append(dict(model=model, mode=mode, step=step, backend=backend, cold=cold, warm=warm, steady=steady))
+            if "error" in cold:
+                print("%-6s %-26s %-7s %-7s | error: %s" % (model, mode, step, backend, cold["error"]))
+                continue
+            print("%-6s %-26s %-7s %-7s | %9.2f %9.2f %7d | %9s | %9s | %9.1e" % (
+                model, mode, step, backend, cold["first_call_s"], cold["kernel_compile_s"], cold["kernels"],
+                "%.2f" % warm["first_call_s"] if "error" not in warm else "error",
+                "%.2f" % steady["step_ms"] if "error" not in steady else "error", cold["max_rel_diff"]), flush=True)
     mismatches = _print_ratios(rows)
     if a.json:
         with open(a.json, "w") as f:
@@ -251,7 +262,7 @@ def _print_ratios(rows):
         ratio = lambda f: "%.2fx" % (f(t) / f(p)) if f(p) else "-"
         lines.append("%-6s %-26s %-7s | cold %s, kernel compiles %s, warm %s, step %s" % (
             *key, ratio(lambda r: r["cold"]["first_call_s"]), ratio(lambda r: r["cold"]["kernel_compile_s"]),
-            ratio(lambda r: r["warm"].get("first_call_s", 0)), ratio(lambda r: r["cold"]["step_ms"])))
+            ratio(lambda r: r["warm"].get("first_call_s", 0)), ratio(lambda r: r["steady"].get("step_ms") or 0)))
     if lines:
         print("\nTessera / Triton (below 1: Tessera takes less)")
         print("\n".join(lines))
