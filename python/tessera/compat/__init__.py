@@ -38,8 +38,9 @@ ModuleNotFoundError saying the same.
 Kernels see the names the same way (`tl.x`, `libdevice.x`, or bare names
 imported from these modules under any alias). torch.compile's Inductor
 compiles its generated kernels through triton.compile (compat/compiler.py:
-Triton's CompiledKernel and launcher) and triton.backends (compat/backends.py),
-measured so far on the CPU (cpu_backend="triton"). Not covered: Triton's
+Triton's CompiledKernel and launcher; a CUDA kernel's cubin is left in the
+Triton cache, where Inductor's static CUDA launcher finds it) and
+triton.backends (compat/backends.py). Not covered: Triton's
 compiler internals (its IR levels and passes, a backend's MLIR stages;
 triton._C holds only libtriton.nvidia.cublas.CublasLt), so torch's mutation
 analysis of a user's Triton kernel inside torch.compile, which reads Triton's
