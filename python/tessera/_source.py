@@ -152,7 +152,16 @@ def _read_source_lines(fn):
             return lines, code.co_firstlineno
         except SyntaxError:
             pass
-    return inspect.getsourcelines(fn)
+    try:
+        return inspect.getsourcelines(fn)
+    except OSError as e:
+        # As Triton's jit, the kernel is compiled from its source: a function exec'd from a
+        # string has none unless its text is where linecache finds it (code generators
+        # write a file, or register the text with linecache.cache[filename]).
+        raise OSError("cannot read the source of %s (from %s): a jit function is compiled from its "
+                      "source text; for code generated at run time, write it to a file and import or "
+                      "exec(compile(text, path, 'exec')) it, or put the text in linecache.cache[%r]"
+                      % (getattr(fn, "__qualname__", fn), code.co_filename, code.co_filename)) from e
 
 
 def _function_source(fn, replaced=None):

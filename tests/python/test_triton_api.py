@@ -220,6 +220,32 @@ def test_a_kernel_generated_from_source_through_a_module_alias(triton, tmp_path)
     assert kernel.src.startswith("def scaled_copy(")
 
 
+def test_a_kernel_from_a_string_without_a_file(triton):
+    # exec of a bare string: no text for the compiler to read, said with the way out;
+    # the same text registered with linecache (no file, no __name__ in its globals) runs.
+    import linecache
+    text = textwrap.dedent("""
+        def tripled(x, n, BLOCK: lang.constexpr):
+            offs = lang.arange(0, BLOCK)
+            lang.store(x + offs, lang.load(x + offs, mask=offs < n) * 3, mask=offs < n)
+    """)
+    scope = {"lang": triton.language}
+    exec(text, scope)
+    with pytest.raises(OSError, match=r"cannot read the source of tripled \(from <string>\).*linecache.cache"):
+        triton.jit(scope["tripled"])[(1,)](np.zeros(4, np.float32), 4, BLOCK=4)
+    name = "<generated tripled>"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    try:
+        scope = {"lang": triton.language}
+        exec(compile(text, name, "exec"), scope)
+        x = np.random.default_rng(5).standard_normal(13).astype(np.float32)
+        want = 3 * x
+        triton.jit(scope["tripled"])[(1,)](x, 13, BLOCK=16)
+        np.testing.assert_allclose(x, want, rtol=1e-6)
+    finally:
+        del linecache.cache[name]
+
+
 # ---- triton.knobs
 
 
