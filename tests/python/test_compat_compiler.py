@@ -41,6 +41,18 @@ def test_ptx_prototype_and_argument_patterns_read_tesseras_ptx(cc):
     assert len(types) >= 4 and types[0] == "u64" and "u32" in types
 
 
+def test_parse_reads_a_stage_back_as_tritons_compile_does(cc, tmp_path):
+    kernel = compiled_for_hopper()
+    (tmp_path / "k.ptx").write_text(kernel.asm["ptx"])
+    (tmp_path / "k.cubin").write_bytes(kernel.asm["cubin"])
+    assert cc.parse(str(tmp_path / "k.ptx"), "ptx", None) == kernel.asm["ptx"]
+    assert cc.parse(str(tmp_path / "k.cubin"), "cubin", None) == kernel.asm["cubin"]
+    assert cc.parse(str(tmp_path / "k.ptx"), "json", None) is None
+    (tmp_path / "k.ttgir").write_text("module {}")
+    with pytest.raises(NotImplementedError, match=r"parse of a \.ttgir file .*MLIR levels"):
+        cc.parse(str(tmp_path / "k.ttgir"), "ttgir", None)
+
+
 def test_convert_type_repr(cc):
     assert cc.convert_type_repr("!tt.ptr<f32> {tt.divisibility = 16 : i32}") == "*f32"
     assert cc.convert_type_repr("!tt.ptr<!tt.ptr<bf16>>") == "**bf16"

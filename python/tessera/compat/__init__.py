@@ -266,7 +266,7 @@ def _triton_module():
     for name in ("knobs", "OutOfResources", "get_cache_manager", "get_dump_manager", "get_override_manager",
                  "get_cache_key", "driver", "get_cache_invalidating_env_vars", "max_shared_mem", "convert_type_repr",
                  "get_sass", "AsmDict", "CompileTimer", "filter_traceback", "LazyDict", "ptx_prototype_pattern",
-                 "prototype_pattern", "ptx_arg_type_pattern", "arg_type_pattern"):
+                 "prototype_pattern", "ptx_arg_type_pattern", "arg_type_pattern", "parse"):
         setattr(triton.compiler.compiler, name, getattr(names, name))
     triton.compiler.LazyDict, triton.compiler.get_cache_key = names.LazyDict, names.get_cache_key
     for module in (triton.compiler, triton.compiler.compiler):  # Triton's CompiledKernel, launchable

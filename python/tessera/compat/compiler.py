@@ -65,6 +65,23 @@ def convert_type_repr(text):
 
 
 @functools.lru_cache(maxsize=None)
+def parse(full_name, ext, context):
+    """A compiler stage's file as Triton's compile reads it back: the text
+    of "llir", "ptx" and "amdgcn", the bytes of "cubin" and "hsaco" (None for
+    another extension, as Triton's). Triton's MLIR levels ("ttir", "ttgir")
+    need its MLIR context, which Tessera does not have: an error says so."""
+    if ext in ("ttir", "ttgir"):
+        raise NotImplementedError("triton.compiler.compiler.parse of a .%s file (%s): Triton's MLIR levels are "
+                                  "not part of Tessera's compiler" % (ext, full_name))
+    if ext in ("llir", "ptx", "amdgcn"):
+        with open(full_name) as f:
+            return f.read()
+    if ext in ("cubin", "hsaco"):
+        with open(full_name, "rb") as f:
+            return f.read()
+    return None
+
+
 def get_sass(cubin, fun=None):
     """The SASS of a cubin (cuobjdump -sass), or of its function `fun`."""
     fd, path = tempfile.mkstemp(suffix=".cubin")
