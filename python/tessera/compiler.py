@@ -129,16 +129,16 @@ def _target_and_arch(target):
 # launch, AMD's waves per EU and MFMA shape, Triton's instrumentation): accepted
 # and left to Tessera's own choices.
 _SPEED_HINTS = ("launch_pdl", "waves_per_eu", "matrix_instr_nonkdim", "kpack", "instrumentation_mode")
-# Options Tessera has at one value only (sanitize_overflow: the checked mode,
-# debug=True, checks signed overflow whatever it says): another is an error.
+# Options Tessera has at one value only: another is an error.
 _FIXED = {"num_ctas": 1, "launch_cooperative_grid": False, "extern_libs": None}
 
 
 def compile(src, target=None, options=None):
     """Compiles `src` (an ASTSource) for `target` (a GPUTarget, a target
     name, or None: the active device's) without a device: a CompiledKernel.
-    options (Triton's keys): num_warps, num_stages, debug, enable_fp_fusion,
-    maxnreg, enable_reflect_ftz; Triton's speed hints (launch_pdl,
+    options (Triton's keys): num_warps, num_stages, debug (the checked mode,
+    unless sanitize_overflow=False: device asserts only, which Tessera always
+    checks), enable_fp_fusion, maxnreg, enable_reflect_ftz; Triton's speed hints (launch_pdl,
     waves_per_eu...) are accepted and left to Tessera; num_ctas,
     launch_cooperative_grid and extern_libs only at their defaults. Other
     keys are a TypeError, as a misspelt option would otherwise be lost."""
@@ -152,7 +152,11 @@ def compile(src, target=None, options=None):
     ftz = bool(options.pop("enable_reflect_ftz", False))
     for hint in _SPEED_HINTS:
         options.pop(hint, None)
-    options.pop("sanitize_overflow", None)
+    # Triton's debug=True turns on its device asserts, and with sanitize_overflow (its
+    # default) overflow checks: that is Tessera's checked mode (bounds, overflow, asserts).
+    # debug=True with sanitize_overflow=False (what torch's Inductor passes) asks for the
+    # asserts alone, which Tessera always checks: a plain compile.
+    checked = options.pop("sanitize_overflow", True) is not False and debug
     for name, default in _FIXED.items():
         value = options.pop(name, default)
         if value != default and (name == "num_ctas" or value):  # extern_libs: None or empty
@@ -170,7 +174,7 @@ def compile(src, target=None, options=None):
     signature, constexprs = src.specialization()
     src.fn._forget_if_stale()
     binary = src.fn._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=name,
-                                    arch=arch, checked=debug, **codegen)
+                                    arch=arch, checked=checked, **codegen)
     metadata = KernelMetadata(src.name, target if target is not None else name, num_warps, num_stages,
-                              binary.shared_memory, binary.threads, debug)
+                              binary.shared_memory, binary.threads, checked)
     return CompiledKernel(binary, metadata)

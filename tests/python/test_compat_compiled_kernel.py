@@ -30,13 +30,14 @@ def scale_kernel(triton):
     return scale
 
 
-def compiled(triton, debug=False, block=16):
+def compiled(triton, debug=False, block=16, sanitize_overflow=False):
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
     src = ASTSource(scale_kernel(triton), {"x": "*fp32", "out": "*fp32", "n": "i32", "FACTOR": "constexpr",
                                            "BLOCK": "constexpr"}, {"FACTOR": 3.0, "BLOCK": block})
     return triton.compile(src, target=GPUTarget("cpu", "", 32),
-                          options={"num_warps": 2, "debug": debug, "launch_pdl": False, "sanitize_overflow": False})
+                          options={"num_warps": 2, "debug": debug, "launch_pdl": False,
+                                   "sanitize_overflow": sanitize_overflow})
 
 
 def test_backends_answer_by_vendor_and_target(triton):
@@ -109,12 +110,25 @@ def test_a_cuda_kernel_leaves_its_cubin_for_inductors_static_launcher(triton, tm
 
 
 def test_debug_is_the_checked_mode(triton):
-    kernel = compiled(triton, debug=True)
+    kernel = compiled(triton, debug=True, sanitize_overflow=True)  # Triton's default sanitize_overflow
     x, out = np.ones(16, np.float32), np.zeros(8, np.float32)  # out is too short for n=16
     from tessera._checked import OutOfBoundsError
     with pytest.raises(OutOfBoundsError, match="argument 'out'"):
         kernel[(1,)](x, out, 16)
     kernel[(1,)](x, np.zeros(16, np.float32), 16)
+    assert kernel.metadata.debug
+
+
+def test_debug_without_overflow_checks_is_a_plain_compile(triton):
+    # What torch's Inductor asks for (debug=True, sanitize_overflow=False): Triton's device
+    # asserts, which Tessera always checks; no bounds checks, so no hidden parameters (its
+    # static CUDA launcher passes the signature's arguments alone).
+    kernel = compiled(triton, debug=True, sanitize_overflow=False)
+    assert not kernel.metadata.debug and kernel._num_params() == 3
+    x = np.random.default_rng(2).standard_normal(16).astype(np.float32)
+    out = np.full(16, np.nan, np.float32)
+    kernel[(1,)](x, out, 16)
+    np.testing.assert_allclose(out, 3 * x, rtol=1e-6)
 
 
 def test_compile_options(triton):
