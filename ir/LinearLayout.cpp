@@ -290,6 +290,34 @@ LinearLayout LinearLayout::permuted(const std::vector<int64_t> &order) const {
   return LinearLayout(std::move(ins), std::move(outs)).renamedDims();
 }
 
+std::optional<LinearLayout> LinearLayout::reshaped(const std::vector<int64_t> &shape) const {
+  auto strides = [](const std::vector<int64_t> &sizes) {
+    std::vector<int64_t> s(sizes.size());
+    int64_t n = 1;
+    for (size_t d = sizes.size(); d-- > 0;) s[d] = n, n *= sizes[d];
+    return std::make_pair(s, n);
+  };
+  std::vector<int64_t> oldSizes;
+  for (const OutDim &o : outs_) oldSizes.push_back(o.size);
+  auto [oldStrides, count] = strides(oldSizes);
+  auto [newStrides, newCount] = strides(shape);
+  if (count != newCount) return std::nullopt;
+  for (int64_t n : shape)
+    if (n <= 0 || (n & (n - 1))) return std::nullopt;
+  std::vector<InDim> ins = ins_;
+  for (auto &in : ins)
+    for (auto &basis : in.bases) {
+      int64_t flat = 0;
+      for (size_t d = 0; d < basis.size(); ++d) flat += int64_t(basis[d]) * oldStrides[d];
+      std::vector<int32_t> b(shape.size());
+      for (size_t d = 0; d < shape.size(); ++d) b[d] = int32_t((flat / newStrides[d]) % shape[d]);
+      basis = b;
+    }
+  std::vector<OutDim> outs;
+  for (int64_t n : shape) outs.push_back({"", int32_t(n)});
+  return LinearLayout(std::move(ins), std::move(outs)).renamedDims();
+}
+
 LinearLayout LinearLayout::renamedDims() const {
   std::vector<OutDim> outs = outs_;
   for (size_t d = 0; d < outs.size(); ++d) outs[d].name = "dim" + std::to_string(d);

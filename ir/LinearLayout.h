@@ -84,6 +84,12 @@ public:
   LinearLayout withInsertedDim(size_t dim) const;
   // Output dimensions reordered: result dimension i is this layout's order[i].
   LinearLayout permuted(const std::vector<int64_t> &order) const;
+  // The same elements under another shape of as many elements, both
+  // row-major (reshape): each basis's coordinates become a row-major index,
+  // split again along `shape`. Exact, moving no data, because every size is
+  // a power of two (the index's bits are the coordinates' bits side by
+  // side); nullopt when a size of `shape` is not one or the counts differ.
+  std::optional<LinearLayout> reshaped(const std::vector<int64_t> &shape) const;
   // Output dimension names dim0, dim1, ... in order (after the edits above).
   LinearLayout renamedDims() const;
 

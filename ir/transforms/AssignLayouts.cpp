@@ -8,8 +8,8 @@
 // that already gives each thread 8-byte runs. Other values take the layout
 // seeded for them (pulled back from memory ops, pushed on from dots and loop
 // accumulators; a loop's init is converted to it), else their first operand's
-// that is not a splat, constant or arange; reductions slice it, expand_dims
-// and trans transform it without moving data, scans keep it. A cheap operand
+// that is not a splat, constant or arange; reductions slice it, expand_dims,
+// trans and reshape transform it without moving data, scans keep it. A cheap operand
 // (splats, constants, aranges through elementwise ops, broadcasts and
 // expand_dims) is re-created in the wanted layout, any other converted
 // (convert_layout). A dot takes the layouts its target's
@@ -488,6 +488,11 @@ private:
     case OpCode::Trans:
       if (layoutOf(op->operand(0)))
         return setLayout(op->result(), toLayoutAttribute(linear(op->operand(0)).permuted(op->attr("order")->getInts())));
+      break;
+    case OpCode::Reshape:  // each thread keeps its elements (a full reduction's flattening moves nothing)
+      if (layoutOf(op->operand(0)) && op->result()->type().isTile())
+        if (auto r = linear(op->operand(0)).reshaped(op->result()->type().shape()))
+          return setLayout(op->result(), toLayoutAttribute(*r));
       break;
     case OpCode::Broadcast: {
       // The operand must hold, in each thread, what the result broadcasts:

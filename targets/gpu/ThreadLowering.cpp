@@ -286,7 +286,7 @@ void ThreadLowering::lowerOp(const ir::Operation &op) {
     // A one-element tile to its scalar: every register of every thread holds
     // the element (a layout of one element maps everything to it).
     if (!op.result()->type().isTile()) return set(op.result(), {get(op.operand(0))[0]});
-    return lowerThroughShared(op);
+    return lowerSameRegisters(op);
   case OpCode::Join:
   case OpCode::Split:
   case OpCode::Cat:
@@ -527,6 +527,10 @@ void ThreadLowering::lowerSameRegisters(const ir::Operation &op) {
   if (same && op.is(OpCode::Trans)) same = li.ll.permuted(op.attr("order")->getInts()) == lo.ll;
   if (same && op.is(OpCode::Hint)) same = li.ll == lo.ll;
   if (same && op.is(OpCode::ExpandDims)) same = li.ll.withInsertedDim(size_t(op.attr("axis")->getInt())) == lo.ll;
+  if (same && op.is(OpCode::Reshape)) {
+    std::optional<ir::LinearLayout> r = li.ll.reshaped(outT.shape());
+    same = r && *r == lo.ll;
+  }
   if (same && op.is(OpCode::Broadcast)) {
     // Every result basis, with the broadcast dimensions dropped, is the operand's.
     for (const char *dim : {"register", "lane", "warp"}) {

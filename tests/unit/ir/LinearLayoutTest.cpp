@@ -114,3 +114,26 @@ TEST(LinearLayout, SliceInsertPermute) {
   EXPECT_EQ(t.apply({{"lane", 1}}), (std::vector<int32_t>{4, 0}));
   EXPECT_EQ(t.outDimSize("dim0"), 32);
 }
+
+TEST(LinearLayout, ReshapedKeepsEveryThreadsElements) {
+  // 16x32, 4 per thread along dim1 (the loaded tile of a full reduction), flattened to 512 and
+  // split again as 8x64: every (register, lane, warp) names the same row-major element as before.
+  LinearLayout l = LinearLayout::blocked({16, 32}, {1, 4}, {4, 8}, {4, 1}, {1, 0});
+  for (const std::vector<int64_t> &shape : {std::vector<int64_t>{512}, std::vector<int64_t>{8, 64},
+                                            std::vector<int64_t>{2, 4, 64}}) {
+    std::optional<LinearLayout> r = l.reshaped(shape);
+    ASSERT_TRUE(r.has_value());
+    for (int32_t reg = 0; reg < l.inDimSize("register"); ++reg)
+      for (int32_t lane = 0; lane < l.inDimSize("lane"); ++lane)
+        for (int32_t warp = 0; warp < l.inDimSize("warp"); ++warp) {
+          auto c = l.apply({{"register", reg}, {"lane", lane}, {"warp", warp}});
+          auto n = r->apply({{"register", reg}, {"lane", lane}, {"warp", warp}});
+          int64_t before = c[0] * 32 + c[1], after = 0;
+          for (size_t d = 0; d < shape.size(); ++d) after = after * shape[d] + n[d];
+          ASSERT_EQ(before, after) << "register " << reg << " lane " << lane << " warp " << warp;
+        }
+  }
+  EXPECT_EQ(l.reshaped({512})->reshaped({16, 32}), l);
+  EXPECT_FALSE(l.reshaped({256}).has_value());   // another element count
+  EXPECT_FALSE(l.reshaped({3, 170}).has_value());  // not powers of two (and not 512)
+}
