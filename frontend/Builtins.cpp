@@ -1650,23 +1650,18 @@ const std::unordered_map<std::string, Handler> &handlers() {
       cg.builder().create(OpCode::Assume, {v}, {});
       return SValue::none();
     };
-    // ---- tl.extra.cuda: hardware registers, launch facts, programmatic dependent launch
-    for (const char *n : {"globaltimer", "smid"}) {
-      std::string name = n;
-      t["extra.cuda." + name] = [name](CodeGen &cg, CallArgs &a) {
+    // ---- tl.extra.cuda and tl.extra.hip: hardware registers; tl.extra.cuda: launch facts,
+    // programmatic dependent launch
+    for (const char *key : {"extra.cuda.globaltimer", "extra.cuda.smid", "extra.hip.memrealtime"}) {
+      std::string name = std::string(key).substr(std::string(key).rfind('.') + 1);
+      t[key] = [name](CodeGen &cg, CallArgs &a) {
         cg.checkArgs(a, {});
         ir::AttrDict attrs;
         attrs.set("name", ir::Attribute(name));
         return tensorValue(cg.builder().createValue(OpCode::HardwareRegister, {},
-                                                    name == "globaltimer" ? Type::i64() : Type::i32(), std::move(attrs)));
+                                                    name == "smid" ? Type::i32() : Type::i64(), std::move(attrs)));
       };
     }
-    t["extra.hip.memrealtime"] = [](CodeGen &cg, CallArgs &a) {
-      cg.checkArgs(a, {});
-      ir::AttrDict attrs;
-      attrs.set("name", ir::Attribute(std::string("memrealtime")));
-      return tensorValue(cg.builder().createValue(OpCode::HardwareRegister, {}, Type::i64(), std::move(attrs)));
-    };
     t["extra.cuda.num_warps"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {});
       return SValue::integer(cg.numWarps());

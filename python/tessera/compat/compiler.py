@@ -326,8 +326,7 @@ def _store_cubin(kernel):
     binary, metadata = kernel.binary, kernel.metadata
     fn = getattr(kernel.src, "fn", None)
     if binary.format != "cubin" or not binary.data or metadata.debug or fn is None \
-            or binary.threads != 32 * metadata.num_warps or binary.shared_memory != metadata.shared \
-            or kernel.name != fn.__name__:
+            or binary.threads != 32 * metadata.num_warps or kernel.name != fn.__name__:
         return
     try:
         get_cache_manager(kernel.hash).put(binary.data, fn.__name__ + ".cubin", binary=True)
