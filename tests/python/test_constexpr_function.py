@@ -148,3 +148,20 @@ def test_editing_the_function_changes_its_id_and_so_the_compile_cache_key():
         return tessera.constexpr_function(ns["scale"])
     a, b = make(2), make(3)
     assert a._tessera_constexpr_function_id != b._tessera_constexpr_function_id
+
+
+def test_a_wrapped_function_made_by_exec_without_a_module():
+    # exec into globals without __name__ gives a function whose __module__ is None.
+    namespace = {}
+    exec("def doubled(n):\n    return n * 2\n", namespace)
+    doubled = tl.constexpr(namespace["doubled"])
+    assert namespace["doubled"].__module__ is None
+
+    @tessera.jit
+    def doubled_block(out_ptr, N: tl.constexpr):
+        offs = tl.arange(0, doubled(N))
+        tl.store(out_ptr + offs, offs)
+
+    out = np.full(16, -1, np.int32)
+    doubled_block[(1,)](out, N=8)
+    np.testing.assert_array_equal(out, np.arange(16))
