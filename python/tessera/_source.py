@@ -299,7 +299,7 @@ def _resolve_through_modules(body, g, unwrap):
                 break  # spaces or a line break around a dot: left as written
             # Through a module, any constant reads as Triton reads it (`torch.version.hip is not None`).
             if (unwrap(value) is not None or is_constexpr_global(value) or _function_import(name, value)
-                    or isinstance(value, (types.ModuleType, str, type(None)))):
+                    or _called_while_compiling(value) or isinstance(value, (types.ModuleType, str, type(None)))):
                 pos = start
                 for part in names[:i]:  # the dots of the resolved part become underscores
                     pos += len(part)
@@ -310,6 +310,13 @@ def _resolve_through_modules(body, g, unwrap):
                 missing.setdefault(names[0], _foreign_function(names[:i + 1], module))
             break
     return "".join(text), [(n, v, o) for n, (v, o) in bound.items()], missing
+
+
+def _called_while_compiling(value):
+    """A plain Python function of a library's module (`mylib.block_for(N)`):
+    Triton calls whatever a kernel reaches through a module while compiling,
+    so it runs as a constexpr function does, on compile-time values."""
+    return isinstance(value, types.FunctionType) and not (value.__module__ or "").startswith(("tessera", "triton"))
 
 
 def _foreign_function(names, module):
@@ -363,6 +370,8 @@ def build(root, unwrap, exclude_globals=(), extra_roots=()):
                 imports.setdefault(name, _module_import(name, value))
             elif is_constexpr_global(value) or isinstance(value, (str, type(None))):
                 out.constexprs.setdefault(name, value)
+            elif _called_while_compiling(value):
+                out.constexprs.setdefault(name, tl.constexpr(value))
             else:
                 imports.setdefault(name, _function_import(name, value))
             out.dependencies.append(((lambda w=where, k=key: w.get(k, _MISSING)), value))

@@ -1,7 +1,8 @@
 """Kernels reach names through module variables as Python does: a library's
 module of @jit helpers (`tle.program_id(0)`), its submodules, its
-constants, language functions and modules it re-exports, and modules such
-as `math` for their constants; a rebound attribute recompiles."""
+constants, language functions and modules it re-exports, its plain Python
+functions (called while compiling, as Triton does), and modules such as
+`math` for their constants; a rebound attribute recompiles."""
 
 import importlib.util
 import sys
@@ -34,6 +35,11 @@ import tessera
 @tessera.jit
 def twice(v):
     return v * 2
+
+
+def padded(n):
+    # A plain Python helper, not @jit: Triton calls it while compiling.
+    return max(16, 1 << (n - 1).bit_length())
 """
 
 PKG = """
@@ -66,6 +72,17 @@ def unknown_attribute(y):
 def after_unicode(y):
     tl.static_print("é →", tle.SCALE)
     tl.store(y, tle.SCALE * 2)
+
+
+@tessera.jit
+def host_helper(y, N: tl.constexpr):
+    offs = tl.arange(0, helpers_{tag}.sub.padded(N))
+    tl.store(y + offs, offs.to(tl.float32))
+
+
+@tessera.jit
+def host_helper_on_a_tensor(y):
+    tl.store(y, helpers_{tag}.sub.padded(tl.load(y)))
 """
 
 
@@ -122,3 +139,18 @@ def test_chains_after_non_ascii_text_on_their_line(modules, capfd):
     y = np.zeros(1, np.float32)
     kernels.after_unicode[(1,)](y)
     assert y[0] == 6 and "é → 3.0" in capfd.readouterr().err  # static_print writes at compile time, to stderr
+
+
+@pytest.mark.parametrize("n, padded", [(5, 16), (17, 32), (64, 64)])
+def test_a_plain_function_through_a_module_runs_while_compiling(modules, n, padded):
+    kernels, _ = modules
+    y = np.full(80, np.nan, np.float32)
+    kernels.host_helper[(1,)](y, N=n)
+    np.testing.assert_array_equal(y[:padded], np.arange(padded))
+    assert np.isnan(y[padded:]).all()
+
+
+def test_a_plain_function_through_a_module_takes_compile_time_values(modules):
+    kernels, _ = modules
+    with pytest.raises(tessera.CompilationError, match=r"sub\.padded takes compile-time values; its argument 1 is"):
+        kernels.host_helper_on_a_tensor[(1,)](np.ones(1, np.float32))
