@@ -50,7 +50,8 @@ class ModuleText:
 
     def stale(self):
         """True when a global or closure variable the text was built from now
-        holds another value (a changed constant, a rebound @jit helper)."""
+        holds another value (a changed constant, a rebound @jit helper), or a
+        function in it has had its source replaced (_unsafe_update_src)."""
         for read, was in self.dependencies:
             now = read()
             if now is not was and (type(now) is not type(was) or now != was):
@@ -344,7 +345,9 @@ def build(root, unwrap, exclude_globals=(), extra_roots=()):
         if (id(jf), emitted_as) in seen:
             continue
         seen.add((id(jf), emitted_as))
-        body, filename, first, indent = _function_source(jf.fn, getattr(jf, "_replaced_src", None))
+        replaced = getattr(jf, "_replaced_src", None)
+        body, filename, first, indent = _function_source(jf.fn, replaced)
+        out.dependencies.append(((lambda f=jf: getattr(f, "_replaced_src", None)), replaced))
         if emitted_as is not None:  # reached as module.name: defined under the name the callers use
             body = re.sub(r"^(\s*(?:async\s+)?def\s+)\w+", lambda m: m.group(1) + emitted_as, body, count=1)
         # Kernels defined inside functions (tests, notebooks) see their

@@ -21,6 +21,7 @@ import pickle
 import re
 import sys
 import textwrap
+import weakref
 
 from . import _C, _array, _checked, _extern, _launch, _source, _targets, interpreter
 from .language import _stubs
@@ -556,6 +557,11 @@ class KernelInterface:
         return functools.partial(self.run, grid=grid, warmup=False)
 
 
+# Every kernel made in this process: a function's replaced source
+# (_unsafe_update_src) makes the kernels that call it recompile.
+_kernels = weakref.WeakSet()
+
+
 class JITFunction(KernelInterface):
     """A kernel: what ``@tessera.jit`` makes of a Python function. Launch it
     with ``kernel[grid](*args, **options)``; calling it as a function raises
@@ -605,6 +611,7 @@ class JITFunction(KernelInterface):
         self._replaced_src = None  # a source text compiled instead of fn's (_unsafe_update_src)
         self._repr = None          # names compiled kernels from their Specialization (jit(repr=))
         self.launch_metadata = None  # (grid, kernel, args) -> the profiler's name and metrics (jit(launch_metadata=))
+        _kernels.add(self)
 
     def __call__(self, *args, **kwargs):
         if _stubs.INTERPRETER[0] is not None:  # a call from a kernel the interpreter runs
@@ -1194,6 +1201,8 @@ class JITFunction(KernelInterface):
         self.cache.clear()
         if self._fast:
             self._fast.clear()
+        for kernel in list(_kernels):  # its callers' module texts hold the old text (ModuleText.stale)
+            kernel._forget_if_stale()
 
     def _run_checked(self, kernel, grid, bound, signature, values, device, stream):
         """A launch in the checked mode: the buffers' sizes and the report

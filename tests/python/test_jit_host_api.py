@@ -96,6 +96,28 @@ def test_unsafe_update_src_compiles_the_new_text_with_the_names_it_reads():
 
 
 @tessera.jit
+def _step(i):
+    return i + 1
+
+
+@tessera.jit
+def _calls_step(x_ptr, i):
+    tl.store(x_ptr, _step(i))
+
+
+def test_a_callee_s_replaced_source_recompiles_its_callers():
+    # As Triton's test_cache.py does (test_nested1_change): a stale kernel would store 2.
+    out = np.zeros(1, np.int32)
+    _calls_step[(1,)](out, 1)
+    key = _calls_step.cache_key
+    assert out[0] == 2
+    _step._unsafe_update_src(_step.src.replace("i + 1", "i + 5"))
+    assert _calls_step.cache_key != key
+    _calls_step[(1,)](out, 1)  # the launch fast lane's kernel is dropped too
+    assert out[0] == 6
+
+
+@tessera.jit
 def _copy_bits(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs) >> 1)
