@@ -1167,6 +1167,38 @@ class JITFunction(KernelInterface):
             known = self._cache_key = (module, self._hash(text))
         return known[1]
 
+    @property
+    def device_caches(self):
+        """Triton's per-device view of the compiled kernels: {device: (kernels,
+        key cache, target, backend, binder)}, a device being its index as
+        torch numbers it ("cpu" for the host). `kernels` maps Triton's text
+        key, each parameter's (type, specialization) or ('constexpr', value)
+        then the options, to the compiled kernel; torch.export reads the
+        constexprs back from it. The key cache is empty and the backend None
+        (Tessera has no per-device backend object); the binder gives the
+        parameters by name, defaults applied, for a call's arguments.
+        A snapshot: `cache` is where kernels live."""
+        out = {}
+        for key, kernel in self.cache.items():
+            signature, constexprs, num_warps, num_stages, target, device = key[:6]
+            index = device if device is None or ":" not in device else int(device.rsplit(":", 1)[1])
+            binder = lambda *args, **kwargs: self.bind(args, kwargs)  # noqa: E731
+            kernels = out.setdefault("cpu" if index is None else index, ({}, {}, target, None, binder))[0]
+            kernels[self._triton_key(signature, dict(constexprs), num_warps, num_stages)] = kernel
+        return out
+
+    def _triton_key(self, signature, constexprs, num_warps, num_stages):
+        runtime = iter(signature)
+        parts = []
+        for name in self.arg_names:
+            if name in constexprs:  # the value as Python source: ('constexpr', 64), as str() of Triton's tuple
+                parts.append("('constexpr', %s)" % constexprs[name])
+            else:
+                ty, _, spec = next(runtime, "").partition(":")
+                parts.append(repr((ty, "D" if spec == "16" else "1" if spec == "1" else "")))
+        options = {k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if v is not None}
+        return "[%s]%s" % (", ".join(parts), options)
+
     def _hash(self, text):
         return hashlib.sha256(("%s\n%s" % (text, self.starting_line_number)).encode()).hexdigest()
 

@@ -195,3 +195,26 @@ def test_tritons_launch_options_that_change_no_result_are_accepted_and_unknown_o
     np.testing.assert_allclose(out, x.astype(np.float64) * 3.0, rtol=1e-6)
     with pytest.raises(TypeError, match="launch_pld"):
         _scale[(1,)](x, out, 40, 3.0, BLOCK=64, launch_pld=True)
+
+
+@tessera.jit
+def _ramp(x_ptr, n, BLOCK: tl.constexpr, SCALE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, offs * SCALE, mask=offs < n)
+
+
+def test_device_caches_as_triton_keys_them():
+    kernel = tessera.JITFunction(_ramp.fn)
+    x = np.zeros(64, np.float32)
+    kernel[(1,)](x, 10, 64, 1.5)
+    kernel[(1,)](x, 10, BLOCK=32, SCALE=True)
+    kernel[(1,)](x, 16, BLOCK=32, SCALE=True)
+    caches = kernel.device_caches
+    assert list(caches) == ["cpu"] and len(caches["cpu"]) == 5
+    kernels, _, target, _, binder = caches["cpu"]
+    assert target == "cpu" and binder(x, 1, 2, 3)["SCALE"] == 3
+    assert sorted(kernels) == sorted([
+        "[('*fp32', 'D'), ('i32', ''), ('constexpr', 64), ('constexpr', 1.5)]{}",
+        "[('*fp32', 'D'), ('i32', ''), ('constexpr', 32), ('constexpr', True)]{}",
+        "[('*fp32', 'D'), ('i32', 'D'), ('constexpr', 32), ('constexpr', True)]{}"])
+    assert set(map(id, kernels.values())) == set(map(id, kernel.cache.values()))
