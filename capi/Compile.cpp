@@ -10,6 +10,7 @@
 #include "runtime/Sha256.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cctype>
 #include <cstdlib>
 #include <cstdio>
@@ -127,17 +128,21 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
     const tessera_constexpr &c = o.constexprs[i];
     if (!c.name || !c.value) return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_compile: constexpr " + std::to_string(i) + " has a null name or value");
     auto it = std::find(params.begin(), params.end(), c.name);
+    bool element = frontend::isTupleElementPath(c.name, params);  // a tuple argument's constexpr element
+    if (!element && std::strchr(c.name, '.'))
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, std::string("tessera_compile: constexpr ") + c.name +
+                                                      " names no element of a tuple parameter of '" + req.entry + "'");
     auto v = frontend::parseConstexpr(c.value);
-    if (!v && frontend::isFunctionPath(c.value) && it != params.end()) {
+    if (!v && frontend::isFunctionPath(c.value) && (it != params.end() || element)) {
       frontend::ArgSpec spec;
       spec.isConstexpr = true;
       spec.path = c.value;
       req.args[c.name] = spec;
-      given[size_t(it - params.begin())] = true;
+      if (!element) given[size_t(it - params.begin())] = true;
       continue;
     }
     if (!v) return fail(TESSERA_ERROR_INVALID_ARGUMENT, std::string("tessera_compile: cannot read constexpr ") + c.name + "=" + c.value + " as a compile-time value");
-    if (it == params.end()) {
+    if (it == params.end() && !element) {
       req.globals[c.name] = *v;  // a module-level global the kernel reads
       continue;
     }
@@ -145,7 +150,7 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
     spec.isConstexpr = true;
     spec.value = *v;
     req.args[c.name] = spec;
-    given[size_t(it - params.begin())] = true;
+    if (!element) given[size_t(it - params.begin())] = true;
   }
   size_t k = 0;
   for (size_t i = 0; i < params.size() && k < o.num_signature; ++i) {

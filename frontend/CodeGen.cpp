@@ -168,13 +168,29 @@ bool isConstexprAnnotation(const Expr *e) {
 ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::string, ArgSpec> &args) {
   for (auto &[name, spec] : args) {
     bool found = false;
-    for (const Param &p : fn.params) found |= p.name == name;
-    if (!found) fail(fn.loc, "kernel '" + fn.name + "' has no parameter named '" + name + "'");
+    std::string root = name.substr(0, name.find('.'));  // a tuple element's path ("values.1") names its parameter
+    for (const Param &p : fn.params) found |= p.name == root;
+    if (!found) fail(fn.loc, "kernel '" + fn.name + "' has no parameter named '" + root + "'");
   }
+  // The runtime leaves: each runtime parameter, and each runtime element of
+  // a tuple parameter (depth first), one IR argument each (a descriptor
+  // takes its shape and strides after it).
+  struct Leaf {
+    const ArgSpec *spec;
+    std::string path;  // "x", "values.1.0"
+  };
+  std::vector<Leaf> leaves;
+  std::function<void(const ArgSpec &, const std::string &)> collect = [&](const ArgSpec &spec, const std::string &path) {
+    if (!spec.isTuple) {
+      leaves.push_back({&spec, path});
+      return;
+    }
+    for (size_t i = 0; i < spec.elements.size(); ++i)
+      if (!spec.elements[i].isConstexpr) collect(spec.elements[i], path + "." + std::to_string(i));
+  };
   std::vector<Type> paramTypes;
-  std::vector<const Param *> runtimeParams;
-  std::vector<const ArgSpec *> runtimeSpecs;
   Env env;
+  std::vector<const Param *> runtimeParams;
   for (const Param &p : fn.params) {
     auto it = args.find(p.name);
     bool wantsConstexpr = p.annotation && isConstexprAnnotation(p.annotation.get());
@@ -191,30 +207,38 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
       continue;
     }
     if (wantsConstexpr)
-      fail(p.loc, "parameter '" + p.name + "' is tl.constexpr but was given a runtime " + dtypeName(spec.type));
+      fail(p.loc, "parameter '" + p.name + "' is tl.constexpr but was given a runtime " +
+                      (spec.isTuple ? std::string("tuple") : dtypeName(spec.type)));
+    if (!spec.isTuple && p.annotation && isConstAnnotation(p.annotation.get()) && !spec.type.isPointer())
+      fail(p.loc, "tl.const applies to pointer parameters; '" + p.name + "' is " + dtypeName(spec.type));
     runtimeParams.push_back(&p);
-    runtimeSpecs.push_back(&spec);
-    paramTypes.push_back(spec.type);
-    for (size_t d = 0; d < 2 * spec.descriptorBlock.size(); ++d) paramTypes.push_back(Type::i64());  // shape, strides
+    collect(spec, p.name);
+  }
+  for (const Leaf &leaf : leaves) {
+    paramTypes.push_back(leaf.spec->type);
+    for (size_t d = 0; d < 2 * leaf.spec->descriptorBlock.size(); ++d) paramTypes.push_back(Type::i64());  // shape, strides
   }
   auto owned = std::make_unique<ir::Function>(fn.name, ir::FunctionKind::Kernel, paramTypes, std::vector<Type>{});
   ir::Function *f = module_.addFunction(std::move(owned));
   f->loc = irLoc(fn.loc);
   b_.setInsertionPointToEnd(&f->entry());
   b_.setLoc(irLoc(fn.loc));
-  unsigned next = 0;  // the IR argument of each runtime parameter (a descriptor takes several)
-  for (size_t i = 0; i < runtimeParams.size(); ++i) {
+  std::map<std::string, SValue> leafValues;
+  unsigned next = 0;  // the IR argument of each leaf (a descriptor takes several)
+  for (const Leaf &leaf : leaves) {
     unsigned at = next++;
     ir::Value *arg = f->argument(at);
-    arg->setNameHint(runtimeParams[i]->name);
-    const ArgSpec &spec = *runtimeSpecs[i];
+    std::string hint = leaf.path;
+    std::replace(hint.begin(), hint.end(), '.', '_');
+    arg->setNameHint(hint);
+    const ArgSpec &spec = *leaf.spec;
     if (!spec.descriptorBlock.empty()) {
       size_t rank = spec.descriptorBlock.size();
       std::vector<SValue> shape, strides, offsets, block;
       for (size_t d = 0; d < rank; ++d) {
         ir::Value *extent = f->argument(next + unsigned(d)), *stride = f->argument(next + unsigned(rank + d));
-        extent->setNameHint(runtimeParams[i]->name + "_shape" + std::to_string(d));
-        stride->setNameHint(runtimeParams[i]->name + "_stride" + std::to_string(d));
+        extent->setNameHint(hint + "_shape" + std::to_string(d));
+        stride->setNameHint(hint + "_stride" + std::to_string(d));
         shape.push_back(SValue::tensor(extent));
         // The last stride is 1 (TensorDescriptor requires it): known, the
         // rows' accesses are contiguous.
@@ -236,22 +260,40 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
         f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));
         desc.tensorMapReady = true;
       }
-      env[runtimeParams[i]->name] = desc;
+      leafValues[leaf.path] = desc;
       continue;
     }
     if (spec.divisibleBy16) f->argAttrs(at).set("divisibility", ir::Attribute(int64_t(16)));
     if (spec.pointerRange32) f->argAttrs(at).set("pointer_range", ir::Attribute(int64_t(32)));
     if (spec.equalsOne && spec.type.isInteger()) {
       f->argAttrs(at).set("equal_to_one", ir::Attribute(true));
-      env[runtimeParams[i]->name] = SValue::tensor(constant(BigInt(1), spec.type));
+      leafValues[leaf.path] = SValue::tensor(constant(BigInt(1), spec.type));
     } else {
-      env[runtimeParams[i]->name] = SValue::tensor(arg);
+      leafValues[leaf.path] = SValue::tensor(arg);
     }
-    const Param &p = *runtimeParams[i];
-    if (p.annotation && isConstAnnotation(p.annotation.get())) {
-      if (!spec.type.isPointer()) fail(p.loc, "tl.const applies to pointer parameters; '" + p.name + "' is " + dtypeName(spec.type));
-      env[p.name].constPtr = true;
-    }
+  }
+  // A tuple parameter's value: its leaves, and its constexpr elements by path.
+  std::function<SValue(const ArgSpec &, const std::string &, SourceLoc)> assemble =
+      [&](const ArgSpec &spec, const std::string &path, SourceLoc loc) {
+        if (!spec.isTuple) return leafValues.at(path);
+        std::vector<SValue> elements;
+        for (size_t i = 0; i < spec.elements.size(); ++i) {
+          std::string at = path + "." + std::to_string(i);
+          const ArgSpec &e = spec.elements[i];
+          if (!e.isConstexpr) {
+            elements.push_back(assemble(e, at, loc));
+            continue;
+          }
+          auto given = args.find(at);
+          if (given == args.end() || !given->second.isConstexpr)
+            fail(loc, "no compile-time value given for element " + at + " of tuple parameter '" + path.substr(0, path.find('.')) + "'");
+          elements.push_back(given->second.path.empty() ? given->second.value : resolvePath(given->second.path, loc));
+        }
+        return SValue::tuple(elements);
+      };
+  for (const Param *p : runtimeParams) {
+    env[p->name] = assemble(args.at(p->name), p->name, p->loc);
+    if (!args.at(p->name).isTuple && p->annotation && isConstAnnotation(p->annotation.get())) env[p->name].constPtr = true;
   }
   env_ = std::move(env);
   returnValue_.reset();

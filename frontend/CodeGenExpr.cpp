@@ -324,6 +324,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
       if (attr == "extra") return SValue::ns("tl.extra");
       if (attr == "PropagateNan") return SValue::ns("tl.PropagateNan");
       if (attr == "pi32_t") return SValue::dtype(Type::pointer(Type::i32()));
+      if (attr == "tuple") return SValue::builtin("py.tuple");  // Triton's tl.tuple: a Python tuple here
       if (attr == "TRITON_MAX_TENSOR_NUMEL") return SValue::integer(kMaxTileElements);
       if (isBuiltinName(attr)) return SValue::builtin(attr);
       fail(loc, "tessera.language has no attribute '" + attr + "'");
@@ -754,8 +755,72 @@ CompileResult compileKernel(const CompileRequest &req) {
   return result;
 }
 
+namespace {
+
+// "(a, (b, c),)" -> its top-level elements, spaces trimmed ("()" has
+// none; only the last may be followed by a comma); false when malformed.
+bool splitTupleSpec(std::string_view text, std::vector<std::string_view> &out) {
+  auto trim = [](std::string_view v) {
+    while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+    return v;
+  };
+  text = trim(text.substr(1, text.size() - 2));
+  if (text.empty()) return true;
+  std::vector<std::string_view> pieces;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '(' || c == '<' || c == '[') ++depth;
+    else if ((c == ')' || c == '>' || c == ']') && --depth < 0) return false;
+    else if (c == ',' && depth == 0) {
+      pieces.push_back(trim(text.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  if (depth) return false;
+  std::string_view last = trim(text.substr(start));
+  if (!last.empty()) pieces.push_back(last);
+  for (std::string_view piece : pieces)
+    if (piece.empty()) return false;
+  out = std::move(pieces);
+  return true;
+}
+
+} // namespace
+
+bool isTupleElementPath(const std::string &name, const std::vector<std::string> &params) {
+  size_t dot = name.find('.');
+  if (dot == std::string::npos || dot + 1 == name.size()) return false;
+  for (size_t i = dot + 1; i < name.size(); ++i)
+    if (!(std::isdigit(static_cast<unsigned char>(name[i])) || (name[i] == '.' && name[i - 1] != '.' && i + 1 < name.size())))
+      return false;
+  return std::find(params.begin(), params.end(), name.substr(0, dot)) != params.end();
+}
+
 std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
   ArgSpec spec;
+  if (!text.empty() && text.front() == '(') {
+    std::vector<std::string_view> elements;
+    if (text.back() != ')' || !splitTupleSpec(text, elements)) {
+      if (error) *error = "bad tuple type '" + std::string(text) + "' (expected e.g. (*fp32, (i32, constexpr)))";
+      return std::nullopt;
+    }
+    spec.isTuple = true;
+    for (std::string_view element : elements) {
+      if (element == "constexpr") {
+        ArgSpec given;
+        given.isConstexpr = true;
+        spec.elements.push_back(given);
+        continue;
+      }
+      auto inner = parseArgSpec(element, error);
+      if (!inner) return std::nullopt;
+      spec.elements.push_back(*inner);
+    }
+    return spec;
+  }
   if (text.rfind("tensordesc<", 0) == 0) {
     // tensordesc<fp16[64, 64]>
     auto bad = [&](const std::string &why) {

@@ -36,6 +36,12 @@ struct ArgSpec {
   // A function passed as a constexpr, named by its module path
   // ("tessera.language.extra.cuda.smid"): resolved in the kernel's scope.
   std::string path;
+  // A tuple (Triton's tuple arguments, "(*fp32:16, (i32, constexpr))"): its
+  // elements in order, each runtime (one kernel parameter per leaf, in
+  // order), a tuple, or "constexpr": that one's value is the argument named
+  // by its path, the parameter's name and the indices ("values.1.1").
+  bool isTuple = false;
+  std::vector<ArgSpec> elements;
 };
 
 struct CompileRequest {
@@ -83,12 +89,17 @@ const char *preludeSource();
 // Triton's signature spellings: "*fp32", "*bf16", "i32", "u64", "fp16", "i1".
 // A ":16" suffix marks divisibility (or 16-byte alignment), ":1" equality to 1,
 // ":r32" a pointer into an allocation under 2 GiB; "*fp32:16:r32" has two.
+// A tuple is its elements' spellings in parentheses, "constexpr" for an
+// element given by path (ArgSpec::isTuple): "(*fp32:16, (i32, constexpr))".
 std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error = nullptr);
 // Whether a constexpr's text names a function (ArgSpec::path): a language
 // function by its module path ("tessera.language.extra.cuda.smid") or a
 // function of the kernel's module by its name (a @jit function passed as a
 // tl.constexpr argument). Tried when parseConstexpr fails.
 bool isFunctionPath(std::string_view text);
+// Whether `name` is the path of a tuple argument's element ("values.1.0")
+// whose root is one of `params`.
+bool isTupleElementPath(const std::string &name, const std::vector<std::string> &params);
 // A dtype by Triton's name ("fp32", "float32", "bfloat16", "int8", "float8e4nv"...).
 std::optional<ir::Type> dtypeFromName(std::string_view name);
 // A compile-time constant written as Python: 128, -1, 0.5, True, None, "x", fp16;

@@ -29,7 +29,8 @@ from .language._extern import compile_time_identity
 from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IGNORED_OPTIONS, normalize_grid
 from . import language as tl
 from .compiler import KernelMetadata, asm_of
-from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, specialize_arg
+from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, \
+    python_scalar, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
 from . import _specialize
@@ -219,6 +220,59 @@ def _is_constexpr_annotation(annotation):
     if annotation is tl.constexpr or annotation == "constexpr":
         return True
     return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
+
+
+def _tuple_items(path, value):
+    """(path, name as written, item) of each element of a tuple argument:
+    ("values.1", "values[1]", ...)."""
+    if hasattr(value, "_fields"):
+        raise TypeError("a namedtuple (%s) cannot be a kernel argument here; pass a plain tuple" % type(value).__name__)
+    shown = path.split(".")[0] + "".join("[%s]" % i for i in path.split(".")[1:])
+    return [("%s.%d" % (path, i), "%s[%d]" % (shown, i), item) for i, item in enumerate(value)]
+
+
+def _compile_time_leaf(item, spec):
+    """Whether an element of a tuple argument is compiled in, as Triton
+    does: None, tl.constexpr values, dtypes, @jit functions, and integers
+    equal to 1 where the parameter is specialized."""
+    return item is None or isinstance(item, (tl.constexpr, tl.dtype)) or (callable(item) and unwrap(item) is not None) \
+        or (spec and type(item) is int and item == 1)
+
+
+def _runtime_leaves(path, value, spec):
+    """[(name as written, item)] of a tuple argument's runtime leaves, in
+    the order of their kernel parameters."""
+    out = []
+    for at, shown, item in _tuple_items(path, value):
+        if isinstance(item, tuple):
+            out += _runtime_leaves(at, item, spec)
+        elif not _compile_time_leaf(item, spec):
+            out.append((shown, item))
+    return out
+
+
+def _runtime_argument(name, value, spec, values, devices, readonly):
+    """The signature entry of a runtime argument (a tensor descriptor, an
+    array, a number); its launch values go to `values`, its device to
+    `devices`, and its place to `readonly` when it is a read-only array."""
+    if isinstance(value, TensorDescriptor):  # base pointer, shape, strides
+        address, dtype, device = _descriptor_base(value, name)
+        if _read_only(value.base):
+            readonly.append((len(values), name))
+        values.append(ctypes.c_void_p(address))
+        values.extend(ctypes.c_int64(s) for s in value.shape + value.strides)
+        devices.append((name, device))
+        return "tensordesc<%s[%s]>%s%s" % (
+            dtype, ",".join(map(str, value.block_shape)),
+            ":16" if spec and _tensor_map_ready(value, address, dtype) else "",
+            ":e16" if spec and all(extent % 16 == 0 for extent in value.shape) else "")
+    ty, cvalue, device = specialize_arg(value, spec)
+    if device is not None:
+        if _read_only(value):
+            readonly.append((len(values), name))
+        devices.append((name, device))
+    values.append(cvalue)
+    return ty
 
 
 def _read_only(value):
@@ -777,28 +831,30 @@ class JITFunction(KernelInterface):
                     values.append(ctypes.c_void_p(address))
                     devices.append((name, device))
                     continue
-                if isinstance(value, TensorDescriptor):  # base pointer, shape, strides
-                    address, dtype, device = _descriptor_base(value, name)
-                    signature.append("tensordesc<%s[%s]>%s%s" % (
-                        dtype, ",".join(map(str, value.block_shape)),
-                        ":16" if spec and _tensor_map_ready(value, address, dtype) else "",
-                        ":e16" if spec and all(extent % 16 == 0 for extent in value.shape) else ""))
-                    if _read_only(value.base):
-                        readonly.append((len(values), name))
-                    values.append(ctypes.c_void_p(address))
-                    values.extend(ctypes.c_int64(s) for s in value.shape + value.strides)
-                    devices.append((name, device))
+                if isinstance(value, tuple):
+                    signature.append(self._tuple_argument(name, value, spec, values, constexprs, devices, readonly))
                     continue
-                ty, cvalue, device = specialize_arg(value, spec)
-                if device is not None and _read_only(value):
-                    readonly.append((len(values), name))
+                signature.append(_runtime_argument(name, value, spec, values, devices, readonly))
             except (TypeError, OverflowError) as e:
                 raise type(e)("kernel '%s', argument '%s': %s" % (self.__name__, name, e)) from None
-            signature.append(ty)
-            values.append(cvalue)
-            if device is not None:
-                devices.append((name, device))
         return signature, values, constexprs, devices, readonly
+
+    def _tuple_argument(self, path, value, spec, values, constexprs, devices, readonly):
+        """The signature entry of a tuple argument, as Triton takes tuples:
+        "(*fp32:16, (i32, constexpr))". Its runtime leaves' values go to
+        `values`, in order; its compile-time leaves (_compile_time_leaf) go
+        to `constexprs` under their paths ("values.1.0")."""
+        parts = []
+        for at, shown, item in _tuple_items(path, value):
+            if isinstance(item, tuple):
+                parts.append(self._tuple_argument(at, item, spec, values, constexprs, devices, readonly))
+            elif _compile_time_leaf(item, spec):
+                jf = unwrap(item) if callable(item) else None
+                constexprs.append((at, _JitConstexpr(jf) if jf is not None else constexpr_text_cached(item)))
+                parts.append("constexpr")
+            else:
+                parts.append(_runtime_argument(shown, item, spec, values, devices, readonly))
+        return "(%s)" % "".join(part + ", " for part in parts)
 
     def _compile_module(self, compile_fn, signature, constexprs, num_warps, num_stages, module=None, **options):
         """compile_fn (_C.compile or _C.compile_binary) on the module text
@@ -1242,17 +1298,21 @@ class JITFunction(KernelInterface):
         # Per kernel argument (a descriptor is its base, extents and strides):
         # the name a report gives, and the bytes a pointer may reach.
         names, sizes = [], []
-        params = [n for n, is_constexpr, _ in self._params if not is_constexpr and bound[n] is not None]
-        for name, ty in zip(params, signature):
+        leaves = []
+        for name, is_constexpr, spec in self._params:
             value = bound[name]
-            if ty.startswith("tensordesc"):
+            if not is_constexpr and value is not None:
+                leaves += _runtime_leaves(name, value, spec) if isinstance(value, tuple) else [(name, value)]
+        for name, value in leaves:
+            if isinstance(value, TensorDescriptor):
                 rank = len(value.shape)
                 names += [name] + ["%s.shape[%d]" % (name, d) for d in range(rank)] + \
                     ["%s.strides[%d]" % (name, d) for d in range(rank)]
                 sizes += [_checked.buffer_bytes(value.base)] + [None] * (2 * rank)
             else:
                 names.append(name)
-                sizes.append(_checked.buffer_bytes(value) if ty.startswith("*") else None)
+                scalar = python_scalar(value.value if isinstance(value, tl.constexpr) else value)
+                sizes.append(None if isinstance(scalar, (bool, int, float)) else _checked.buffer_bytes(value))
         if self._reports is None:
             self._reports = _checked.Reports()
         report = self._reports.buffer(device)

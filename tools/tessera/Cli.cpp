@@ -120,10 +120,10 @@ static int usage(const std::string &msg = "") {
 static std::vector<std::string> splitTopLevel(const std::string &s) {
   std::vector<std::string> out;
   std::string cur;
-  int depth = 0;  // commas inside tensordesc<fp16[64,64]> are not separators
+  int depth = 0;  // commas inside tensordesc<fp16[64,64]> and tuples (i32,*fp32) are not separators
   for (char c : s) {
-    if (c == '<' || c == '[') ++depth;
-    if (c == '>' || c == ']') --depth;
+    if (c == '<' || c == '[' || c == '(') ++depth;
+    if (c == '>' || c == ']' || c == ')') --depth;
     if (c == ',' && depth <= 0) {
       out.push_back(cur);
       cur.clear();
@@ -267,7 +267,9 @@ static int compile(int argc, const char **argv) {
   std::map<std::string, bool> isDefined;
   for (auto &[name, value] : defines) {
     auto v = frontend::parseConstexpr(value);
-    bool isParam = false;
+    bool isParam = frontend::isTupleElementPath(name, params);  // a tuple argument's element ("values.1")
+    if (!isParam && name.find('.') != std::string::npos)
+      return usage("-D " + name + ": names no element of a tuple parameter of '" + req.entry + "'");
     for (auto &p : params) isParam |= p == name;
     frontend::ArgSpec spec;
     spec.isConstexpr = true;

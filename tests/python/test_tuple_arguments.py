@@ -1,0 +1,125 @@
+"""Tuples as kernel arguments, as Triton 3.x takes them: each runtime leaf
+(an array, an integer, a float) is a kernel parameter of its own, specialized
+as a top-level argument would be; None, tl.constexpr values, dtypes, @jit
+functions and integers equal to 1 (where the parameter is specialized) are
+compiled in; nesting is kept, so the kernel indexes and unpacks the tuple."""
+
+import collections
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera._checked import OutOfBoundsError
+
+
+@tessera.jit
+def _scatter(outs, values, scale):
+    for i in tl.static_range(len(outs)):
+        tl.store(outs[i], values[i] * scale)
+
+
+@pytest.mark.parametrize("size", [0, 1, 3])
+def test_a_tuple_of_arrays_and_a_tuple_of_numbers(size):
+    rng = np.random.default_rng()
+    outs = tuple(np.full(1, np.nan, np.float32) for _ in range(size))
+    values = tuple(float(v) for v in rng.uniform(-4, 4, size))
+    _scatter[(1,)](outs, values, 2.5)
+    for out, v in zip(outs, values):
+        assert out[0] == np.float32(np.float32(v) * np.float32(2.5))
+
+
+@tessera.jit
+def _nested(out, pair, mixed):
+    # mixed = (array, (int, None, array, tl.constexpr))
+    tl.static_assert(mixed[1][1] is None)
+    tl.static_assert(mixed[1][3] == 4)
+    first, second = pair
+    tl.store(out + 0, tl.load(mixed[0]))
+    tl.store(out + 1, mixed[1][0])
+    tl.store(out + 2, tl.load(mixed[1][2]))
+    tl.store(out + 3, first + second + mixed[1][3])
+
+
+def test_nested_tuples_with_compile_time_leaves():
+    x0, x1 = np.array([8], np.int32), np.array([12], np.int32)
+    out = np.full(4, -1, np.int32)
+    _nested[(1,)](out, (5, 6), (x0, (7, None, x1, tl.constexpr(4))))
+    np.testing.assert_array_equal(out, [8, 7, 12, 15])
+
+
+@tessera.jit
+def _strided_copy(x_ptr, y_ptr, shape: tl.constexpr, strides):
+    tl.static_assert(isinstance(strides[1], tl.constexpr) and strides[1] == 1)  # specialized as Triton does
+    rows = tl.arange(0, shape[0])[:, None]
+    cols = tl.arange(0, shape[1])[None, :]
+    tl.store(y_ptr + rows * shape[1] + cols, tl.load(x_ptr + rows * strides[0] + cols * strides[1]))
+
+
+def test_a_shape_and_strides_as_tuples():
+    x = np.random.default_rng().standard_normal((8, 16)).astype(np.float32)
+    y = np.full((8, 8), np.nan, np.float32)
+    view = x[:, :8]
+    _strided_copy[(1,)](view, y, view.shape, tuple(s // 4 for s in view.strides))
+    np.testing.assert_array_equal(y, view)
+
+
+@tessera.jit
+def _add_one(v):
+    return v + 1
+
+
+@tessera.jit
+def _apply(out, fns_and_value):
+    fn, value = fns_and_value
+    tl.store(out, fn(value))
+
+
+def test_a_jit_function_inside_a_tuple_is_compiled_in():
+    out = np.zeros(1, np.int32)
+    _apply[(1,)](out, (_add_one, 41))
+    assert out[0] == 42
+
+
+@tessera.jit
+def _sum_pair(out, pair):
+    tl.store(out, pair[0] + pair[1])
+
+
+def test_each_leaf_is_specialized_and_keys_the_compile():
+    kernel = tessera.JITFunction(_sum_pair.fn)
+    out = np.zeros(1, np.int64)
+    kernel[(1,)](out, (3, 4))
+    kernel[(1,)](out, (3, 5))     # the same types: no new compile
+    assert out[0] == 8 and len(kernel.cache) == 1
+    kernel[(1,)](out, (3, 1))     # a 1 is compiled in
+    kernel[(1,)](out, (3, 2**40))  # an i64 leaf
+    assert out[0] == 3 + 2**40 and len(kernel.cache) == 3
+    signatures = {key[0] for key in kernel.cache}
+    assert {("*i64:16", "(i32, i32, )"), ("*i64:16", "(i32, constexpr, )"), ("*i64:16", "(i32, i64:16, )")} == signatures
+
+
+def test_do_not_specialize_keeps_a_leaf_of_1_at_run_time():
+    kernel = tessera.jit(_sum_pair.fn, do_not_specialize=["pair"])
+    out = np.zeros(1, np.int32)
+    kernel[(1,)](out, (3, 1))
+    kernel[(1,)](out, (3, 7))
+    assert out[0] == 10 and len(kernel.cache) == 1
+
+
+def test_a_namedtuple_argument_is_refused_by_name():
+    Pair = collections.namedtuple("Pair", "a b")
+    with pytest.raises(TypeError, match=r"argument 'pair': a namedtuple \(Pair\) cannot be a kernel argument"):
+        _sum_pair[(1,)](np.zeros(1, np.int32), Pair(1, 2))
+
+
+@tessera.jit
+def _out_of_bounds(outs):
+    tl.store(outs[1] + tl.arange(0, 8), tl.arange(0, 8))
+
+
+def test_the_checked_mode_names_a_tuple_element():
+    outs = (np.zeros(8, np.int32), np.zeros(4, np.int32))
+    with pytest.raises(OutOfBoundsError, match=r"outs\[1\]"):
+        tessera.jit(_out_of_bounds.fn, debug=True)[(1,)](outs)
