@@ -47,6 +47,7 @@ class ModuleText:
         self.dependencies = []  # (read the name's current value, the value it had)
         self.places = []        # (globals dict, name) or (closure cell, None) of each dependency
         self.missing = {}       # module variable -> why a kernel's attribute of it is not defined
+        self.rewritten = {}     # a line as compiled -> as written (`m.a` read through a module is `m_a`)
 
     def stale(self):
         """True when a global or closure variable the text was built from now
@@ -90,8 +91,13 @@ class ModuleText:
                 return "%s:%d" % (default_file, line) + (":" + col if col else "")
             return "%s:%d:%d" % loc if col else "%s:%d" % loc[:2]
         message = re.sub(re.escape(MODULE_NAME) + r":(\d+)(?::(\d+))?", repl, message)
+        if self.rewritten:  # the source line under a location, as the user wrote it
+            message = "\n".join(self.rewritten.get(line, line) for line in message.split("\n"))
         for root, why in self.missing.items():  # the frontend knows no module variables, only their names
             message = message.replace("name '%s' is not defined" % root, why)
+        # A host function called on a tensor (`math.exp(x)`): the language's function of that name is the one to use.
+        message = re.sub(r"(constexpr function [\w.]*?(\w+) takes compile-time values; its [^\n]*)",
+                         lambda m: m.group(1) + _language_hint(m.group(2)), message)
         return message.replace(MODULE_NAME, default_file)
 
 
@@ -314,23 +320,28 @@ def _resolve_through_modules(body, g, unwrap):
 
 
 def _called_while_compiling(value):
-    """A plain Python function of a library's module (`mylib.block_for(N)`):
-    Triton calls whatever a kernel reaches through a module while compiling,
-    so it runs as a constexpr function does, on compile-time values."""
-    return isinstance(value, types.FunctionType) and not (value.__module__ or "").startswith(("tessera", "triton"))
+    """A plain Python function of a library's module (`mylib.block_for(N)`,
+    `math.log2(N)`): Triton calls whatever a kernel reaches through a module
+    while compiling, so it runs as a constexpr function does, on
+    compile-time values."""
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) and \
+        not (value.__module__ or "").startswith(("tessera", "triton"))
+
+
+def _language_hint(attr):
+    """" (use tl.exp)" where the language has a function named `attr`."""
+    for prefix, namespace in (("tl.", tl), ("libdevice.", libdevice)):
+        if callable(getattr(namespace, attr, None)) and not isinstance(getattr(namespace, attr), type):
+            return " (use %s%s)" % (prefix, attr)
+    return ""
 
 
 def _foreign_function(names, module):
     """Why a kernel cannot call a host library's function (np.exp): it
     runs in Python on the host; the language's function of that name is
     the one to use, where there is one."""
-    why = "%s is a function of module %r, which runs on the host and cannot be called in a kernel" % (
-        ".".join(names), module.__name__)
-    attr = names[-1]
-    for prefix, namespace in (("tl.", tl), ("libdevice.", libdevice)):
-        if callable(getattr(namespace, attr, None)) and not isinstance(getattr(namespace, attr), type):
-            return why + " (use %s%s)" % (prefix, attr)
-    return why
+    return "%s is a function of module %r, which runs on the host and cannot be called in a kernel%s" % (
+        ".".join(names), module.__name__, _language_hint(names[-1]))
 
 
 def build(root, unwrap, exclude_globals=(), extra_roots=()):
@@ -361,7 +372,10 @@ def build(root, unwrap, exclude_globals=(), extra_roots=()):
                 line = _module_import(name, value)
                 if line:
                     imports.setdefault(name, line)
+        written = body
         body, through_modules, missing = _resolve_through_modules(body, g, unwrap)
+        if body != written:
+            out.rewritten.update((now, was) for now, was in zip(body.split("\n"), written.split("\n")) if now != was)
         for root, why in missing.items():
             out.missing.setdefault(root, why)
         bodies.append((body, filename, first, indent))

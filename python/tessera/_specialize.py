@@ -342,7 +342,8 @@ def constexpr_text(value):
     """A compile-time value as Python source for the frontend."""
     if isinstance(value, tl.constexpr):
         value = value.value
-        if isinstance(value, types.FunctionType) and not (value.__module__ or "").startswith(("triton.", "tessera.")):
+        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) and \
+                not (value.__module__ or "").startswith(("triton.", "tessera.")):
             value = _wrapped_python_function(value)
     value = python_scalar(value)  # np.int64(1024) is 1024, np.float64(1024.0) 1024.0
     if value is None or isinstance(value, (bool, int)):

@@ -83,6 +83,17 @@ def host_helper(y, N: tl.constexpr):
 @tessera.jit
 def host_helper_on_a_tensor(y):
     tl.store(y, helpers_{tag}.sub.padded(tl.load(y)))
+
+
+@tessera.jit
+def python_builtins(y):
+    log2e: tl.constexpr = math.log2(math.e)
+    tl.store(y, log2e)
+
+
+@tessera.jit
+def python_builtin_on_a_tensor(y):
+    tl.store(y, math.floor(tl.load(y)) + math.pi)
 """
 
 
@@ -154,3 +165,19 @@ def test_a_plain_function_through_a_module_takes_compile_time_values(modules):
     kernels, _ = modules
     with pytest.raises(tessera.CompilationError, match=r"sub\.padded takes compile-time values; its argument 1 is"):
         kernels.host_helper_on_a_tensor[(1,)](np.ones(1, np.float32))
+
+
+def test_a_builtin_through_a_module_runs_while_compiling(modules):
+    kernels, _ = modules
+    y = np.zeros(1, np.float32)
+    kernels.python_builtins[(1,)](y)
+    assert y[0] == np.float32(1.4426950408889634)
+
+
+def test_a_builtin_on_a_tensor_names_the_language_s_function_under_the_line_as_written(modules):
+    kernels, _ = modules
+    with pytest.raises(tessera.CompilationError) as e:
+        kernels.python_builtin_on_a_tensor[(1,)](np.ones(1, np.float32))
+    message = str(e.value)
+    assert "math.floor takes compile-time values; its argument 1 is tensor of type f32 (use tl.floor)" in message
+    assert "tl.store(y, math.floor(tl.load(y)) + math.pi)" in message  # not the compiled `math_floor`, `math_pi`

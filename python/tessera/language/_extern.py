@@ -40,7 +40,8 @@ def compile_time_identity(fn):
     try:
         source = textwrap.dedent(inspect.getsource(fn))
     except (OSError, TypeError):
-        source = fn.__qualname__ + repr(fn.__code__.co_code) + repr(fn.__code__.co_consts)
+        code = getattr(fn, "__code__", None)  # None: a builtin (math.log2), named by its module
+        source = fn.__qualname__ + (repr(code.co_code) + repr(code.co_consts) if code else "@" + str(fn.__module__))
     key = hashlib.sha256(source.encode("utf-8")).hexdigest()
     return source, key, "%s.%s@%s" % (fn.__module__, fn.__qualname__, key[:16])
 
