@@ -17,6 +17,15 @@ from . import _C, testing
 from .jit import KernelInterface
 
 
+class AutotunerError(_C.TesseraError):
+    """An autotuner misuse (Triton's triton.runtime.errors.AutotunerError):
+    its text is "Autotuner error: " and the message, as Triton's."""
+
+    def __init__(self, message=""):
+        super().__init__(_C.ERROR_INVALID_ARGUMENT, "Autotuner error: " + (message or ""))
+        self.error_message = message
+
+
 class Config:
     """One configuration of an autotuned kernel: `kwargs` maps constexpr
     parameters to their values, and num_warps, num_stages, num_ctas and
@@ -143,14 +152,18 @@ class Autotuner(_Wrapper):
     def prune_configs(self, kwargs):
         """The configurations to time: early_config_prune(configs, nargs,
         **kwargs), then the perf_model's top_k (a count, or a fraction of
-        all configurations), as Triton prunes."""
+        those left, one at least), as Triton prunes; AutotunerError when
+        early_config_prune keeps none."""
         configs = self.configs
         if self.early_config_prune:
             configs = self.early_config_prune(self.configs, self.nargs, **kwargs)
+            if not configs:
+                raise AutotunerError("No valid autotuner configs after pruning. `early_config_prune` should return "
+                                     "at least one config.")
         if self.perf_model:
             top_k = self.configs_top_k
-            if isinstance(top_k, float) and top_k <= 1.0:
-                top_k = int(len(self.configs) * top_k)
+            if isinstance(top_k, float) and top_k <= 1.0:  # a fraction of those left, keeping one at least
+                top_k = max(1, int(len(configs) * top_k))
             elif not isinstance(top_k, int):
                 raise TypeError("prune_configs_by's top_k is an int or a float <= 1.0, got %r" % (top_k,))
             if len(configs) > top_k:
@@ -223,7 +236,9 @@ class Autotuner(_Wrapper):
                 start = time.time()
                 configs = self.prune_configs(kwargs)
                 self._compile_all(args, kwargs, configs)
-                timings = {c: self._bench(*args, config=c, **kwargs) for c in configs}
+                # One left after pruning: nothing to compare, so nothing is timed.
+                timings = {c: self._bench(*args, config=c, **kwargs) for c in configs} if len(configs) > 1 else \
+                    {configs[0]: [0.0] * 3}
                 self.bench_time = time.time() - start
                 self.configs_timings = timings
                 self.cache[key] = builtins.min(timings, key=lambda c: _median(timings[c]))

@@ -113,6 +113,48 @@ def test_triton_constructor_and_pruning(sleepy):
     assert (20, "float32") in tuner.cache  # Triton's key: the key arguments, then the dtypes
 
 
+def _counting_tuner(prune_configs_by, timed):
+    @tessera.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):
+        pass
+
+    def do_bench(call, quantiles):
+        call()
+        timed.append(True)
+        return [1.0] * 3
+
+    configs = [tessera.Config({"BLOCK": b}) for b in (16, 32, 64, 128)]
+    return tessera.Autotuner(k, k.arg_names, configs, ["n"], None, None, prune_configs_by=prune_configs_by,
+                             do_bench=do_bench)
+
+
+def test_pruning_to_none_is_an_autotuner_error(sleepy):
+    tuner = _counting_tuner({"early_config_prune": lambda configs, nargs, **kw: []}, [])
+    with pytest.raises(_C.TesseraError) as e:
+        tuner[(1,)](np.zeros(4, np.float32), 20)
+    assert str(e.value) == ("Autotuner error: No valid autotuner configs after pruning. `early_config_prune` should "
+                            "return at least one config.")
+    assert type(e.value).__name__ == "AutotunerError"
+
+
+@pytest.mark.parametrize("prune", ["early_config_prune", "perf_model"])
+def test_one_config_left_after_pruning_is_launched_untimed(sleepy, prune):
+    timed = []
+    by = {"early_config_prune": lambda configs, nargs, **kw: configs[2:3]} if prune == "early_config_prune" else \
+        {"perf_model": lambda **kw: abs(kw["BLOCK"] - 64), "top_k": 1}
+    tuner = _counting_tuner(by, timed)
+    tuner[(1,)](np.zeros(4, np.float32), 20)
+    assert tuner.best_config.kwargs == {"BLOCK": 64} and not timed
+
+
+def test_a_fractional_top_k_is_of_the_configs_left_and_keeps_one(sleepy):
+    timed = []
+    tuner = _counting_tuner({"early_config_prune": lambda configs, nargs, **kw: configs[:2],
+                             "perf_model": lambda **kw: kw["BLOCK"], "top_k": 0.4}, timed)
+    tuner[(1,)](np.zeros(4, np.float32), 20)  # int(2 * 0.4) is 0: one is kept
+    assert tuner.best_config.kwargs == {"BLOCK": 16} and not timed
+
+
 def test_heuristics(sleepy):
     _, compiles = sleepy
 

@@ -365,7 +365,8 @@ def test_error_classes_as_tritons(triton):
     from triton.compiler.errors import CompilationError, UnsupportedLanguageConstruct
     from triton.runtime.errors import AutotunerError, OutOfResources, PTXASError
     assert issubclass(CompilationError, triton.TritonError) and issubclass(OutOfResources, triton.TritonError)
-    assert str(PTXASError("ptxas said no")) == "ptxas said no" and issubclass(AutotunerError, triton.TritonError)
+    assert str(PTXASError("ptxas said no")) == "PTXAS error: ptxas said no" and issubclass(AutotunerError, triton.TritonError)
+    assert str(AutotunerError("no configs")) == "Autotuner error: no configs"
 
     @triton.jit
     def uses_lambda(p):

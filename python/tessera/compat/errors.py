@@ -14,22 +14,17 @@ CompileTimeAssertionFailure = _C.CompileTimeAssertionFailure
 UnsupportedLanguageConstruct = _C.UnsupportedLanguageConstruct
 
 
-class _MessageError(_C.TesseraError):
-    _status = _C.ERROR_INVALID_ARGUMENT
+class PTXASError(_C.TesseraError):
+    """ptxas refused a kernel (Triton's, worded as Triton's: "PTXAS error: "
+    and the message; Tessera reports ptxas's failures as CompilationError,
+    which this does not replace)."""
 
     def __init__(self, message=""):
-        super().__init__(self._status, message)
+        super().__init__(_C.ERROR_COMPILATION, "PTXAS error: " + (message or ""))
         self.error_message = message
 
 
-class PTXASError(_MessageError):
-    """ptxas refused a kernel (Triton's; Tessera reports ptxas's failures as
-    CompilationError, which this does not replace)."""
-    _status = _C.ERROR_COMPILATION
-
-
-class AutotunerError(_MessageError):
-    """An autotuner misuse (Triton's)."""
+from ..autotune import AutotunerError  # noqa: E402,F401  (raised by the autotuner, below this layer)
 
 
 # An error in a kernel run by the interpreter (Triton's).
