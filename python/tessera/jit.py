@@ -1155,7 +1155,8 @@ class JITFunction(KernelInterface):
                 return future, bound, signature, values, device, checked
             observer = compile_observer
             told = (self, key, bound, signature, constexprs, dict(num_warps=num_warps, num_stages=num_stages,
-                                                                   device=device, target=target), may_defer)
+                                                                   device=device, target=target,
+                                                                   enable_fp_fusion=codegen.fp_fusion), may_defer)
             if observer is not None and observer.before(*told):
                 raise CompilationSkipped("a compile hook declined to compile '%s' for this launch" % self.__name__)
             kernel = self.compile(signature, constexprs, num_warps, num_stages, target, device, checked, codegen)

@@ -88,6 +88,11 @@ def test_jit_hooks_and_the_listener_are_told_of_each_compile(knobs):
     assert '"name": ' in post["compile"]["specialization_data"]
     assert len(heard) == 1 and heard[0]["times"].total >= 0 and isinstance(heard[0]["cache_hit"], bool)
     np.testing.assert_allclose(out, 3.0)
+    assert post["compile"]["enable_fp_fusion"] is True and "enable_fp_fusion=True" in post["repr"]
+    told.clear()
+    kernel[(1,)](x, out, 16, FACTOR=3.0, BLOCK=16, enable_fp_fusion=False)  # another compile, told so
+    assert [t[0] for t in told] == ["cache", "post"] and told[1][1]["compile"]["enable_fp_fusion"] is False
+    assert "enable_fp_fusion=False" in told[1][1]["repr"]
 
 
 def test_a_cache_hook_that_answers_true_declines_the_compile(knobs):

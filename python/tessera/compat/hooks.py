@@ -193,10 +193,10 @@ class _CompileObserver:
         sig = {p: signature[i] if i < len(signature) else "constexpr" for i, p in enumerate(params)}
         constants = {(i,): value for i, (name, value) in enumerate(bound.items()) if name in dict(constexprs)}
         opts = dict(num_warps=options["num_warps"] or 4, num_ctas=1, num_stages=options["num_stages"] or 3,
-                    enable_fp_fusion=True, launch_cooperative_grid=False, extern_libs=())
+                    enable_fp_fusion=options["enable_fp_fusion"], launch_cooperative_grid=False, extern_libs=())
         arg_reprs = ", ".join("%s: %s" % (p.name, t) for p, t in sig.items())
-        text = "%s[num_warps=%d, num_ctas=1, num_stages=%d, enable_fp_fusion=True, launch_cooperative_grid=False](%s)" \
-            % (fn.fn.__qualname__, opts["num_warps"], opts["num_stages"], arg_reprs)
+        text = "%s[num_warps=%d, num_ctas=1, num_stages=%d, enable_fp_fusion=%s, launch_cooperative_grid=False](%s)" \
+            % (fn.fn.__qualname__, opts["num_warps"], opts["num_stages"], opts["enable_fp_fusion"], arg_reprs)
         compile_info = dict(key=key, signature=sig, device=options["device"], constants=constants,
                             configs=[{}], is_warmup=warmup,
                             specialization_data=serialize_specialization_data(
