@@ -11,11 +11,13 @@ Layer 3, launch (python/tessera/__init__.py lists the layers).
 
 import ast
 import collections
+import collections.abc
 import contextvars
 import ctypes
 import functools
 import hashlib
 import inspect
+import json
 import os
 import pickle
 import re
@@ -190,6 +192,42 @@ _UNSUPPORTED = re.compile(r"\bnot supported\b|^unsupported (statement|expression
 # Whether a mul feeding an add may become an fma when a launch does not say
 # (Triton's knobs.language.default_fp_fusion): TESSERA_DEFAULT_FP_FUSION=0 says no.
 _DEFAULT_FP_FUSION = os.environ.get("TESSERA_DEFAULT_FP_FUSION", "1") not in ("0", "false", "False")
+
+
+def _torch_device_index(device):
+    """A launch's device ("cuda:1", "cpu", None: no pointers, the host) as
+    torch and Triton number it: 1, "cpu"."""
+    return "cpu" if device is None or ":" not in device else int(device.rsplit(":", 1)[1])
+
+
+class _DeviceKernels(collections.abc.MutableMapping):
+    """One device's compiled kernels of a JITFunction by Triton's text key
+    (JITFunction.device_caches): a view of its `cache`."""
+
+    def __init__(self, jit_function, device):
+        self._jf, self._device = jit_function, device
+
+    def _keys(self):
+        jf = self._jf
+        return {jf._triton_key(k): k for k in list(jf.cache)
+                if _torch_device_index(k[5]) == self._device}
+
+    def __getitem__(self, text):
+        return self._jf.cache[self._keys()[text]]
+
+    def __setitem__(self, text, kernel):
+        raise TypeError("kernels are added by launching the kernel or by its warmup() or preload()")
+
+    def __delitem__(self, text):
+        del self._jf.cache[self._keys()[text]]
+        if self._jf._fast:
+            self._jf._fast.clear()  # the launch fast lane keeps kernels of its own
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __len__(self):
+        return len(self._keys())
 
 
 class _Codegen(collections.namedtuple("_Codegen", "fp_fusion max_registers flush_subnormals")):
@@ -900,6 +938,9 @@ class JITFunction(KernelInterface):
         kernel.metadata = KernelMetadata(self.__name__, target, num_warps or max(1, threads // warp), num_stages,
                                          kernel.attribute("shared_bytes"), threads, bool(checked))
         kernel.name = self._kernel_name(signature, constexprs)
+        # Triton's CompiledKernel.hash: what it was compiled from (a preload of the same specialization has it too).
+        kernel.hash = hashlib.sha256(repr((self.cache_key, tuple(signature), tuple(constexprs), num_warps, num_stages,
+                                           target, bool(checked), tuple(codegen))).encode()).hexdigest()
         # The text it was built from, should the function's change later.
         arch, module = _C.device_architecture(kernel.device) or None, self.module_text()
         kernel._assemble = lambda: asm_of(self._compile_module(_C.compile_binary, signature, constexprs, num_warps,
@@ -1123,6 +1164,26 @@ class JITFunction(KernelInterface):
         except CompilationSkipped:
             return None
 
+    def preload(self, specialization_data):
+        """Compiles (from the compile cache, where it is there) the kernel that
+        `specialization_data` describes, the JSON text a compile hook is given
+        (Triton's preload: a process warms its kernels up from data another
+        one saved), and keeps it as a launch would. RuntimeError when the
+        data is another kernel's."""
+        data = json.loads(specialization_data)
+        name = "%s.%s" % (self.fn.__module__, self.fn.__qualname__)
+        if data.get("name") != name:
+            raise RuntimeError("Specialization data is for %s but trying to preload for %s" % (data.get("name"), name))
+        key = ast.literal_eval(data["key"])
+        signature, constexprs, num_warps, num_stages, target, device = key[:6]
+        checked = "checked" in key[6:]
+        codegen = _Codegen(*key[key.index("codegen") + 1:]) if "codegen" in key[6:] else _PLAIN_CODEGEN
+        kernel = self.cache.get(key)
+        if kernel is None:
+            kernel = self.cache[key] = self.compile(list(signature), list(constexprs), num_warps, num_stages, target,
+                                                    device, checked, codegen)
+        return kernel
+
     def _kernel_for(self, args, kwargs, num_warps, num_stages, debug, codegen=_PLAIN_CODEGEN, may_defer=False):
         """(kernel, bound arguments, signature, launch values, device, checked)
         of a launch: specialized, compiled once per key, and the arguments
@@ -1230,21 +1291,24 @@ class JITFunction(KernelInterface):
         key cache, target, backend, binder)}, a device being its index as
         torch numbers it ("cpu" for the host). `kernels` maps Triton's text
         key, each parameter's (type, specialization) or ('constexpr', value)
-        then the options, to the compiled kernel; torch.export reads the
-        constexprs back from it. The key cache is empty and the backend None
-        (Tessera has no per-device backend object); the binder gives the
-        parameters by name, defaults applied, for a call's arguments.
-        A snapshot: `cache` is where kernels live."""
-        out = {}
-        for key, kernel in self.cache.items():
-            signature, constexprs, num_warps, num_stages, target, device = key[:6]
-            index = device if device is None or ":" not in device else int(device.rsplit(":", 1)[1])
-            binder = lambda *args, **kwargs: self.bind(args, kwargs)  # noqa: E731
-            kernels = out.setdefault("cpu" if index is None else index, ({}, {}, target, None, binder))[0]
-            kernels[self._triton_key(signature, dict(constexprs), num_warps, num_stages)] = kernel
-        return out
+        then the options, to the compiled kernel (torch.export reads the
+        constexprs back from it); it is a view of `cache`, so deleting from
+        it (or clearing it) drops those kernels. The key cache is empty and
+        the backend None (Tessera has no per-device backend object); the
+        binder gives the parameters by name, defaults applied, for a call's
+        arguments."""
+        def binder(*args, **kwargs):
+            return self.bind(args, kwargs)
+        devices = {}
+        for key in self.cache:
+            device, target = _torch_device_index(key[5]), key[4]
+            devices.setdefault(device, target)
+        return {d: (_DeviceKernels(self, d), {}, target, None, binder) for d, target in devices.items()}
 
-    def _triton_key(self, signature, constexprs, num_warps, num_stages):
+    def _triton_key(self, key):
+        """Triton's text key for a `cache` key: each parameter's (type,
+        specialization) or ('constexpr', value), then the options."""
+        signature, constexprs, num_warps, num_stages = key[0], dict(key[1]), key[2], key[3]
         runtime = iter(signature)
         parts = []
         for name in self.arg_names:
@@ -1254,6 +1318,11 @@ class JITFunction(KernelInterface):
                 ty, _, spec = next(runtime, "").partition(":")
                 parts.append(repr((ty, "D" if spec == "16" else "1" if spec == "1" else "")))
         options = {k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if v is not None}
+        if "checked" in key[6:]:
+            options["debug"] = True
+        if "codegen" in key[6:]:  # ("codegen", fp_fusion, max_registers, flush_subnormals)
+            codegen = key[key.index("codegen") + 1:]
+            options.update(enable_fp_fusion=codegen[0], maxnreg=codegen[1] or None, enable_reflect_ftz=codegen[2])
         return "[%s]%s" % (", ".join(parts), options)
 
     def _hash(self, text):

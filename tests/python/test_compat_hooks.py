@@ -187,3 +187,28 @@ def test_runtime_jit_and_compiler_names(knobs):
     def f():
         return 1
     assert f._must_use_result == "the result is the point"
+
+
+def test_preload_compiles_what_a_hook_was_told(knobs):
+    kernel, data = make_kernel(), []
+    knobs.runtime.jit_cache_hook = lambda **kw: data.append(kw["compile"]["specialization_data"]) and False
+    x, out = np.ones(16, np.float32), np.zeros(16, np.float32)
+    first = kernel.warmup(x, out, 16, FACTOR=2.0, BLOCK=16, grid=(1,))
+    knobs.runtime.jit_cache_hook = None
+    assert len(data) == 1 and len(first.hash) == 64
+    for cache in kernel.device_caches.values():
+        cache[0].clear()  # a view: the kernels are gone
+    assert not kernel.cache
+    again = kernel.preload(data[0])
+    assert again.hash == first.hash and len(kernel.cache) == 1
+    counted = []
+    knobs.runtime.jit_cache_hook = lambda **kw: counted.append(kw) and False
+    kernel[(1,)](x, out, 16, FACTOR=2.0, BLOCK=16)  # the preloaded kernel: nothing compiles
+    knobs.runtime.jit_cache_hook = None
+    assert not counted
+    np.testing.assert_allclose(out, 2.0)
+
+    def other(x, out, n, FACTOR: tl.constexpr, BLOCK: tl.constexpr):
+        pass
+    with pytest.raises(RuntimeError, match="Specialization data is for .*scale but trying to preload for .*other"):
+        tessera.jit(other).preload(data[0])

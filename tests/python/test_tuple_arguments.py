@@ -97,7 +97,8 @@ def test_each_leaf_is_specialized_and_keys_the_compile():
     kernel[(1,)](out, (3, 2**40))  # an i64 leaf
     assert out[0] == 3 + 2**40 and len(kernel.cache) == 3
     signatures = {key[0] for key in kernel.cache}
-    assert {("*i64:16", "(i32, i32, )"), ("*i64:16", "(i32, constexpr, )"), ("*i64:16", "(i32, i64:16, )")} == signatures
+    assert signatures == {("*i64:16", "(i32, i32, )"), ("*i64:16", "(i32, constexpr, )"),
+                          ("*i64:16", "(i32, i64:16, )")}
 
 
 def test_do_not_specialize_keeps_a_leaf_of_1_at_run_time():
