@@ -139,9 +139,9 @@ void printExpr(std::string& out, const Expr* e) {
     auto* c = static_cast<const CallExpr*>(e);
     out += "(call ";
     printExpr(out, c->func.get());
-    for (const ExprPtr& a : c->args) {
-      out += ' ';
-      printExpr(out, a.get());
+    for (size_t i = 0; i < c->args.size(); ++i) {
+      out += i < c->starred.size() && c->starred[i] ? " *" : " ";
+      printExpr(out, c->args[i].get());
     }
     for (const Keyword& k : c->keywords) {
       out += ' ' + k.name + '=';

@@ -77,6 +77,7 @@ struct CallExpr : ExprOf<ExprKind::Call> {
   using ExprOf::ExprOf;
   ExprPtr func;
   ExprList args;
+  std::vector<bool> starred;  // per argument: `*args`, a tuple spread into positional arguments
   std::vector<Keyword> keywords;
 };
 // x[a, b] has a TupleExpr index, as in Python's own AST.

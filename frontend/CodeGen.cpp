@@ -764,11 +764,8 @@ Flow CodeGen::genFor(const ForStmt &s) {
   if (rangeKind == "py.range") rangeKind = "range";
   if (rangeKind != "range" && rangeKind != "static_range")
     fail(s.iter->loc, "a kernel's for loop must iterate over range(...), tl.range(...) or tl.static_range(...)");
-  CallArgs args;
-  args.loc = call->loc;
+  CallArgs args = evalCallArgs(*call);
   args.callee = rangeKind;
-  for (auto &a : call->args) args.positional.push_back(eval(*a)), args.positionalLocs.push_back(a->loc);
-  for (auto &k : call->keywords) args.keywords.push_back({k.name, eval(*k.value)});
   checkArgs(args, {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor", "warp_specialize", "flatten",
                    "disallow_acc_multi_buffer", "disable_licm"});
   RangeArgs r;

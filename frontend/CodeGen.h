@@ -127,6 +127,8 @@ private:
   std::string shownName(const FunctionDef &fn) const;
   // A value named by a module path ("tessera.language.sigmoid").
   SValue resolvePath(const std::string &path, SourceLoc loc);
+  // A call's arguments, evaluated; `*t` spreads the tuple t.
+  CallArgs evalCallArgs(const CallExpr &e);
 
   // Statements.
   Flow genStmts(const StmtList &stmts, size_t from = 0);

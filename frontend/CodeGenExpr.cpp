@@ -432,14 +432,29 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
 
 SValue CodeGen::evalCall(const CallExpr &e) {
   SValue callee = eval(*e.func);
+  CallArgs args = evalCallArgs(e);
+  return call(callee, args, e.loc);
+}
+
+CallArgs CodeGen::evalCallArgs(const CallExpr &e) {
   CallArgs args;
   args.loc = e.loc;
-  for (auto &a : e.args) {
-    args.positional.push_back(eval(*a));
-    args.positionalLocs.push_back(a->loc);
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Expr &a = *e.args[i];
+    SValue value = eval(a);
+    if (i < e.starred.size() && e.starred[i]) {  // f(*t): the tuple's elements
+      if (!value.is(Kind::Tuple)) fail(a.loc, "'*' unpacking in a call takes a tuple, not " + value.describe());
+      for (const SValue &element : value.elems) {
+        args.positional.push_back(element);
+        args.positionalLocs.push_back(a.loc);
+      }
+      continue;
+    }
+    args.positional.push_back(value);
+    args.positionalLocs.push_back(a.loc);
   }
   for (auto &k : e.keywords) args.keywords.push_back({k.name, eval(*k.value)});
-  return call(callee, args, e.loc);
+  return args;
 }
 
 SValue CodeGen::call(const SValue &callee, CallArgs &args, SourceLoc loc) {

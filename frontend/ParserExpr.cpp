@@ -293,12 +293,19 @@ ExprPtr Parser::parseCall(ExprPtr func) {
   auto c = node<CallExpr>(func->loc);
   c->func = std::move(func);
   while (!at(Tok::RParen)) {
-    if (at(Tok::Star) || at(Tok::StarStar)) {
-      error(cur().loc, at(Tok::Star) ? "'*args' unpacking in calls is not supported in kernels"
-                                     : "'**kwargs' unpacking in calls is not supported in kernels");
+    if (at(Tok::StarStar)) {
+      error(cur().loc, "'**kwargs' unpacking in calls is not supported in kernels");
       return nullptr;
     }
-    if (at(Tok::Name) && peekTok().is(Tok::Equal)) {
+    if (at(Tok::Star)) {  // f(*args): a tuple spread into positional arguments
+      const Token &star = advance();
+      if (!c->keywords.empty()) error(star.loc, "'*' unpacking after keyword arguments is not supported in kernels");
+      ExprPtr arg = parseTest();
+      if (!arg) return nullptr;
+      c->args.push_back(std::move(arg));
+      c->starred.resize(c->args.size(), false);
+      c->starred.back() = true;
+    } else if (at(Tok::Name) && peekTok().is(Tok::Equal)) {
       Keyword k;
       k.loc = cur().loc;
       k.name = std::string(advance().text);

@@ -143,7 +143,7 @@ TEST(Diagnostics, ExpressionErrors) {
 }
 
 TEST(Diagnostics, UnsupportedConstructs) {
-  EXPECT_EQ(firstMessage("x = f(*args)\n"), "1:7: '*args' unpacking in calls is not supported in kernels");
+  EXPECT_EQ(firstMessage("x = f(a=1, *args)\n"), "1:12: '*' unpacking after keyword arguments is not supported in kernels");
   EXPECT_EQ(firstMessage("x = f(**kw)\n"), "1:7: '**kwargs' unpacking in calls is not supported in kernels");
   EXPECT_EQ(firstMessage("x = [i for i in y]\n"), "1:8: comprehensions are not supported in kernels");
   EXPECT_EQ(firstMessage("x = f(i for i in y)\n"), "1:9: comprehensions are not supported in kernels");

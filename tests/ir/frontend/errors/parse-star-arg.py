@@ -1,8 +1,0 @@
-# RUN: not tessera compile %s --entry k 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: parse-star-arg.py:[[@LINE+6]]:7: error: '*args' unpacking in calls is not supported in kernels
-# CHECK-NEXT: {{^}}    f(*X)
-# CHECK-NEXT: {{^}}      ^
-import tessera.language as tl
-
-def k(X):
-    f(*X)
