@@ -402,6 +402,9 @@ def build(root, unwrap, exclude_globals=(), extra_roots=()):
                 order.append((dep, None))
             elif is_constexpr_global(value) and name not in exclude_globals:
                 out.constexprs.setdefault(name, value)
+                function_id = getattr(value, "_tessera_constexpr_function_id", None)
+                if function_id is not None:  # a constexpr function whose source may be replaced
+                    out.dependencies.append(((lambda v=value: v._tessera_constexpr_function_id), function_id))
             elif (line := _function_import(name, value)) is not None:
                 imports.setdefault(name, line)
             else:

@@ -27,7 +27,7 @@ import weakref
 
 from . import _C, _array, _checked, _extern, _launch, _source, _targets, interpreter
 from .language import _stubs
-from .language._extern import compile_time_identity
+from .language._extern import compile_time_identity, from_def as _from_def
 from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IGNORED_OPTIONS, normalize_grid
 from . import language as tl
 from .compiler import KernelMetadata, asm_of
@@ -198,6 +198,20 @@ def _torch_device_index(device):
     """A launch's device ("cuda:1", "cpu", None: no pointers, the host) as
     torch and Triton number it: 1, "cpu"."""
     return "cpu" if device is None or ":" not in device else int(device.rsplit(":", 1)[1])
+
+
+class _DeviceCaches(dict):
+    """JITFunction.device_caches: an entry per device, made when first read."""
+
+    def __init__(self, jit_function):
+        super().__init__()
+        self._jf = jit_function
+
+    def __missing__(self, device):
+        jf = self._jf
+        target = next((k[4] for k in jf.cache if _torch_device_index(k[5]) == device), None)
+        entry = self[device] = (_DeviceKernels(jf, device), {}, target, None, lambda *a, **kw: jf.bind(a, kw))
+        return entry
 
 
 class _DeviceKernels(collections.abc.MutableMapping):
@@ -1259,9 +1273,7 @@ class JITFunction(KernelInterface):
         from it). Set it through _unsafe_update_src."""
         if self._replaced_src is not None:
             return self._replaced_src
-        text = textwrap.dedent("".join(self.raw_src))
-        found = re.search(r"^(async\s+)?def\s+\w+\s*\(", text, re.MULTILINE)
-        return text[found.start():] if found else text
+        return _from_def(textwrap.dedent("".join(self.raw_src)))
 
     @src.setter
     def src(self, value):
@@ -1296,14 +1308,12 @@ class JITFunction(KernelInterface):
         it (or clearing it) drops those kernels. The key cache is empty and
         the backend None (Tessera has no per-device backend object); the
         binder gives the parameters by name, defaults applied, for a call's
-        arguments."""
-        def binder(*args, **kwargs):
-            return self.bind(args, kwargs)
-        devices = {}
+        arguments. As Triton's (a defaultdict), a device not seen yet reads
+        as an empty entry."""
+        caches = _DeviceCaches(self)
         for key in self.cache:
-            device, target = _torch_device_index(key[5]), key[4]
-            devices.setdefault(device, target)
-        return {d: (_DeviceKernels(self, d), {}, target, None, binder) for d, target in devices.items()}
+            caches[_torch_device_index(key[5])]
+        return caches
 
     def _triton_key(self, key):
         """Triton's text key for a `cache` key: each parameter's (type,
@@ -1420,6 +1430,22 @@ class ConstexprFunction:
 
     def __get__(self, instance, owner):
         return BoundConstexprFunction(instance, self) if instance is not None else self
+
+    def _unsafe_update_src(self, new_src):
+        """Runs `new_src` (a def of the same name) in the function's globals
+        and calls that from now on (Triton's): the kernels calling it get a
+        new cache key and recompile."""
+        namespace = {}
+        exec(compile(textwrap.dedent(new_src), "<%s: updated source>" % self.fn.__qualname__, "exec"),
+             self.fn.__globals__, namespace)
+        fn = namespace.get(self.fn.__name__)
+        if not callable(fn):
+            raise ValueError("the new source of %s does not define %s" % (self.fn.__qualname__, self.fn.__name__))
+        self.fn = fn
+        self.src, self.cache_key, self._tessera_constexpr_function_id = compile_time_identity(fn, new_src)
+        _constexpr_functions[self._tessera_constexpr_function_id] = self
+        for kernel in list(_kernels):
+            kernel._forget_if_stale()
 
     def __call__(self, *args, _semantic=None, **kwargs):
         return self.fn(*[unwrap_constexpr(a) for a in args], **{k: unwrap_constexpr(v) for k, v in kwargs.items()})

@@ -165,3 +165,31 @@ def test_a_wrapped_function_made_by_exec_without_a_module():
     out = np.full(16, -1, np.int32)
     doubled_block[(1,)](out, N=8)
     np.testing.assert_array_equal(out, np.arange(16))
+
+
+@tessera.constexpr_function
+def _flag():
+    return 1
+
+
+@tessera.jit
+def _stores_flag(out_ptr):
+    flag: tl.constexpr = _flag()
+    tl.store(out_ptr, flag)
+
+
+def test_a_replaced_source_recompiles_the_kernels_calling_it():
+    out = np.zeros(1, np.int32)
+    _stores_flag[(1,)](out)
+    key = _stores_flag.cache_key
+    original = _flag.src
+    _flag._unsafe_update_src(original.replace("return 1", "return 2"))
+    try:
+        assert _stores_flag.cache_key != key and _flag() == 2
+        _stores_flag[(1,)](out)  # not the kernel compiled for the old source
+        assert out[0] == 2
+    finally:
+        _flag._unsafe_update_src(original)
+    assert _stores_flag.cache_key == key
+    with pytest.raises(ValueError, match="does not define _flag"):
+        _flag._unsafe_update_src("def other():\n    return 3\n")

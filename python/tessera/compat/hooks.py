@@ -201,6 +201,7 @@ class _CompileObserver:
                             configs=[{}], is_warmup=warmup,
                             specialization_data=serialize_specialization_data(
                                 "%s.%s" % (fn.fn.__module__, fn.fn.__qualname__), sig, constants, {}, opts, key), **opts)
+        compile_info["key"] = key = fn._triton_key(key)  # Triton's text key, as device_caches holds kernels by
         return dict(key=key, repr=text, fn=JitFunctionInfo(fn.fn.__module__, fn.fn.__qualname__, fn),
                     compile=compile_info, is_manual_warmup=warmup)
 

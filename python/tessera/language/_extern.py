@@ -23,6 +23,7 @@ Layer 0, binding (python/tessera/__init__.py lists the layers)."""
 import functools
 import hashlib
 import inspect
+import re
 import textwrap
 
 from . import _stubs, _types
@@ -33,12 +34,20 @@ _NO_SEMANTIC = ("Did you forget to add @triton.jit ? "
                 "(`_semantic` argument must be provided outside of JIT functions.)")
 
 
-def compile_time_identity(fn):
-    """(source, sha256 of it, "module.qualname@sha16"): how the frontend
-    names a Python function that kernels call at compile time (extern and
-    constexpr functions), so that editing it changes the kernels' cache key."""
+def from_def(text):
+    """A function's source from its `def` line: without its decorators."""
+    found = re.search(r"^(async\s+)?def\s+\w+\s*\(", text, re.MULTILINE)
+    return text[found.start():] if found else text
+
+
+def compile_time_identity(fn, source=None):
+    """(source from its def line, sha256 of it, "module.qualname@sha16"):
+    how the frontend names a Python function that kernels call at compile
+    time (extern and constexpr functions), so that editing it changes the
+    kernels' cache key. `source`: its text where inspect cannot read it (a
+    replaced source)."""
     try:
-        source = textwrap.dedent(inspect.getsource(fn))
+        source = from_def(textwrap.dedent(source if source is not None else inspect.getsource(fn)))
     except (OSError, TypeError):
         code = getattr(fn, "__code__", None)  # None: a builtin (math.log2), named by its module
         source = fn.__qualname__ + (repr(code.co_code) + repr(code.co_consts) if code else "@" + str(fn.__module__))
