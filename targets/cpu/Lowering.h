@@ -106,6 +106,7 @@ public:
   // Math (Math.cpp).
   llvm::Value *mathCall(const char *name, llvm::Value *v, ir::Type t, bool approx) override;
   llvm::Value *mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) override;
+  llvm::Value *f32ToBf16(llvm::Value *v) override;
   llvm::Value *besselN(const char *name, llvm::Value *order, llvm::Value *x, bool f64);
   llvm::Value *libmUnary(const char *name, llvm::Value *v, ir::Type t);
   llvm::Value *vectorMath(const char *name, llvm::Value *v, ir::Type t);

@@ -152,6 +152,21 @@ llvm::Value *Lowering::vectorMath(const char *name, llvm::Value *v, ir::Type t) 
 
 // pow, atan2, hypot through libmvec's two-argument versions (vv) at the
 // host's widths, fmod and other widths lane by lane through libm.
+// f32 -> bf16 to nearest even on the bits: x86's VCVTNEPS2BF16 (AVX512-BF16,
+// AVX-NE-CONVERT), which LLVM picks for fptrunc where the host has it, reads
+// subnormal inputs as zero; these integer ops keep them, and vectorize.
+llvm::Value *Lowering::f32ToBf16(llvm::Value *v) {
+  llvm::Type *i32 = withScalar(v->getType(), b.getInt32Ty());
+  llvm::Type *i16 = withScalar(v->getType(), b.getInt16Ty());
+  auto c = [&](uint32_t x) { return llvm::ConstantInt::get(i32, x); };
+  llvm::Value *bits = b.CreateBitCast(v, i32);
+  llvm::Value *lsb = b.CreateAnd(b.CreateLShr(bits, c(16)), c(1));
+  llvm::Value *rounded = b.CreateLShr(b.CreateAdd(bits, b.CreateAdd(c(0x7FFF), lsb)), c(16));
+  llvm::Value *quietNan = b.CreateOr(b.CreateLShr(bits, c(16)), c(0x40));
+  llvm::Value *out = b.CreateSelect(b.CreateFCmpUNO(v, v), quietNan, rounded);
+  return b.CreateBitCast(b.CreateTrunc(out, i16), withScalar(v->getType(), b.getBFloatTy()));
+}
+
 llvm::Value *Lowering::mathCall2(const char *name, llvm::Value *x, llvm::Value *y, ir::Type t) {
   bool f64 = t.scalarKind() == ScalarKind::F64;
   if (x->getType()->isIntOrIntVectorTy()) return besselN(name, x, y, f64);

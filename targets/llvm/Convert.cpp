@@ -52,6 +52,10 @@ llvm::Value *ElementwiseEmitter::truncToOdd(llvm::Value *f, llvm::Type *narrow) 
   return b.CreateBitCast(bits, ty);
 }
 
+llvm::Value *ElementwiseEmitter::f32ToBf16(llvm::Value *v) {
+  return b.CreateFPTrunc(v, withScalar(v->getType(), b.getBFloatTy()));
+}
+
 // f32 -> fp8, rounding to nearest even. e4m3 saturates to +-448 (NaN stays
 // NaN); e5m2 rounds through f16 and keeps infinities.
 llvm::Value *ElementwiseEmitter::f32ToF8(llvm::Value *f, ScalarKind kind) {
@@ -148,7 +152,10 @@ llvm::Value *ElementwiseEmitter::castValue(llvm::Value *v, ir::Type from, ir::Ty
   }
   llvm::Type *f32 = withScalar(v->getType(), b.getFloatTy());
   if (to.bitWidth() > from.bitWidth()) return b.CreateFPExt(v, toTy);
-  if (to.bitWidth() == from.bitWidth()) return b.CreateFPTrunc(b.CreateFPExt(v, f32), toTy);  // f16 <-> bf16
+  if (to.bitWidth() == from.bitWidth()) {  // f16 <-> bf16, through f32
+    llvm::Value *wide = b.CreateFPExt(v, f32);
+    return to.scalarKind() == ScalarKind::BF16 ? f32ToBf16(wide) : b.CreateFPTrunc(wide, toTy);
+  }
   if (rounding == "rtz") {
     if (to.scalarKind() == ScalarKind::BF16 && from.scalarKind() == ScalarKind::F32) {
       // Truncating the low 16 bits rounds toward zero; NaNs stay NaN.
@@ -161,8 +168,8 @@ llvm::Value *ElementwiseEmitter::castValue(llvm::Value *v, ir::Type from, ir::Ty
     }
   }
   // LLVM lowers f64 -> bf16 to __truncdfbf2, which nothing links here.
-  if (to.scalarKind() == ScalarKind::BF16 && from.scalarKind() == ScalarKind::F64)
-    return b.CreateFPTrunc(truncToOdd(v, b.getFloatTy()), toTy);
+  if (to.scalarKind() == ScalarKind::BF16 && from.scalarKind() == ScalarKind::F64) return f32ToBf16(truncToOdd(v, b.getFloatTy()));
+  if (to.scalarKind() == ScalarKind::BF16) return f32ToBf16(v);
   return b.CreateFPTrunc(v, toTy);
 }
 

@@ -82,6 +82,9 @@ public:
     (void)x;
     return nullptr;
   }
+  // Hook: f32 `v` rounded to nearest even into bf16 (LLVM's fptrunc, where
+  // the target's instruction for it keeps subnormals).
+  virtual llvm::Value *f32ToBf16(llvm::Value *v);
   // Throws LoweringError "<loc>: error: <target> target: '<op>' <msg>".
   [[noreturn]] virtual void fail(const ir::Operation &op, const std::string &msg) const;
   const std::string &targetName() const { return targetName_; }
