@@ -321,6 +321,8 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
                                         attr.rfind("_ld_", 0) != 0 && attr.rfind("tensor_", 0) != 0)
         return SValue::jit(p->second);
       if (attr == "math") return SValue::ns("tl.math");
+      // Where Triton defines the tl functions (tl.random.uint_to_uniform_float): the language itself here.
+      if (attr == "core" || attr == "standard" || attr == "random" || attr == "semantic") return SValue::ns("tl");
       if (attr == "extra") return SValue::ns("tl.extra");
       if (attr == "PropagateNan") return SValue::ns("tl.PropagateNan");
       if (attr == "pi32_t") return SValue::dtype(Type::pointer(Type::i32()));

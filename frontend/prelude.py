@@ -67,9 +67,16 @@ def randint(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 
 @jit
 def randint4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
+    # As Triton 3.6: always the 32-bit Philox; a 64-bit offset's high half
+    # is the second counter, so int64 offsets give the int32 offsets' stream.
     offset = tl.to_tensor(offset)
-    _0 = offset * 0
-    return philox(seed, offset, _0, _0, _0, n_rounds)
+    low = offset.to(tl.uint32)
+    zero = low * 0
+    if offset.dtype.primitive_bitwidth > 32:
+        high = (offset >> 32).to(tl.uint32)
+    else:
+        high = zero
+    return philox(seed, low, high, zero, zero, n_rounds)
 
 
 @jit
