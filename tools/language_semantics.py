@@ -236,9 +236,9 @@ TL = {
     "rand": "Uniform fp32 values in [0, 1), one per element of `offset` (int32 or int64), from Philox keyed by "
             "`seed`: the same seed and offset give the same value, bit-exact with Triton's.",
     "rand4x": "Four independent uniform fp32 tiles in [0, 1) per element of `offsets` (one Philox call).",
-    "randint": "A random uint32 per element of `offset` (uint64 for int64 offsets): the first of `randint4x`'s.",
-    "randint4x": "The four Philox outputs for counters `(offset, 0, 0, 0)` keyed by `seed`: four uint32 tiles "
-                 "(uint64 for int64 offsets).",
+    "randint": "A random uint32 per element of `offset` (64-bit offsets too): the first of `randint4x`'s.",
+    "randint4x": "The four 32-bit Philox outputs for counters `(offset's low 32 bits, its high 32 bits or 0, 0, 0)` "
+                 "keyed by `seed`, as Triton 3.6: four uint32 tiles.",
     "randn": "Standard normal fp32 values, one per element of `offset` (Box-Muller on two Philox outputs).",
     "randn4x": "Four standard normal fp32 tiles per element of `offset` (Box-Muller on the four Philox outputs).",
     "range": "`tl.range(arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None, "
