@@ -985,6 +985,92 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
   return tensorValue(b.createValue(OpCode::Load, {acc.ptrs, acc.mask, zero}, result));
 }
 
+// desc.atomic_add(offsets, value) and the other reductions into a block
+// (Triton's descriptor reduce): the elementwise atomic on the block's
+// in-bounds elements, returning nothing. The dtypes are Triton's; 16-bit
+// float min/max need Hopper's TMA in Triton, so only nvptx takes them.
+SValue descriptorAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
+  cg.checkArgs(a, {"self", "offsets", "value"});
+  SValue d = a.positional[0];
+  SValue offs = cg.requireArg(a, 1, "offsets");
+  if (!offs.is(Kind::Tuple)) offs = SValue::tuple({offs});
+  size_t rank = d.elems[4].elems.size();
+  if (offs.elems.size() != rank) cg.fail(a.loc, "the descriptor has " + std::to_string(rank) + " dimensions; give one offset each");
+  std::vector<int64_t> all;
+  for (size_t i = 0; i < rank; ++i) all.push_back(int64_t(i));
+  BlockAccess acc = blockAccess(cg, d, offs.elems, all, a.loc);
+  Type elem = acc.ptrs->type().pointee();
+  bool floats16 = elem.isFloat() && elem.bitWidth() == 16;
+  bool ok = kind == "add" ? (elem.isInteger() ? elem.bitWidth() == 32 || (elem.bitWidth() == 64 && !elem.isSigned())
+                                              : elem.bitWidth() <= 32)
+            : kind == "min" || kind == "max" ? (elem.isInteger() ? elem.bitWidth() >= 32 : floats16 && cg.target() == "nvptx")
+                                             : elem.isInteger() && elem.bitWidth() >= 32;
+  if (!ok)
+    cg.fail(a.loc, "descriptor atomic_" + kind + " does not take " + dtypeName(elem) + " elements" +
+                       (floats16 && (kind == "min" || kind == "max")
+                            ? " on " + cg.target() + " (Triton's 16-bit float min and max need Hopper's TMA)" : ""));
+  SValue value = cg.requireArg(a, 2, "value");
+  if (!value.isTensor() || value.v->type().shape() != acc.ptrs->type().shape())
+    cg.fail(a.loc, "descriptor atomic_" + kind + "'s value must have the block's shape " + acc.ptrs->type().str() +
+                       ", found " + value.describe());
+  CallArgs rmw;
+  rmw.loc = a.loc;
+  rmw.callee = "atomic_" + kind;
+  rmw.positional = {SValue::tensor(acc.ptrs), SValue::tensor(cg.toTensor(value, a.loc, elem))};
+  rmw.positionalLocs = {a.loc, a.loc};
+  if (acc.mask) rmw.keywords.push_back({"mask", SValue::tensor(acc.mask)});
+  rmw.keywords.push_back({"sem", SValue::str("relaxed")});
+  cg.callBuiltin("atomic_" + kind, rmw, a.loc);
+  return SValue::none();
+}
+
+// desc.gather(rows, column) / desc.scatter(value, rows, column) (Triton's,
+// for 2-D descriptors with a one-row block): the block's row at each index
+// of `rows` (a 1-D tile), from `column` on; out-of-bounds elements read as
+// zero and are not written.
+SValue descriptorRows(CodeGen &cg, CallArgs &a, bool scatter) {
+  if (scatter) cg.checkArgs(a, {"self", "value", "x_offsets", "y_offset"});
+  else cg.checkArgs(a, {"self", "x_offsets", "y_offset"});
+  const char *what = scatter ? "descriptor scatter" : "descriptor gather";
+  SValue d = a.positional[0];
+  const std::vector<SValue> &block = d.elems[4].elems;
+  if (block.size() != 2 || block[0].i != 1) {
+    std::string shape;
+    for (const SValue &dim : block) shape += (shape.empty() ? "" : ", ") + std::to_string(int64_t(dim.i));
+    cg.fail(a.loc, std::string(what) + " needs a 2-D descriptor whose block is one row, found block [" + shape + "]");
+  }
+  SValue rows = cg.requireArg(a, scatter ? 2 : 1, "x_offsets");
+  if (!rows.isTensor() || rows.v->type().rank() != 1 || !rows.v->type().element().isInteger())
+    cg.fail(a.loc, std::string(what) + "'s row offsets must be a 1-D integer tile, found " + rows.describe());
+  ir::Builder &b = cg.builder();
+  Type idx = Type::i64();
+  int64_t nRows = rows.v->type().shape()[0], nCols = int64_t(block[1].i);
+  std::vector<int64_t> tile = {nRows, nCols};
+  ir::Value *r = cg.broadcastTo(expandDims(cg, b.cast(rows.v, idx), 1), tile, a.loc);
+  ir::Value *col = b.sameType(OpCode::Add, {b.splat(cg.toTensor(cg.requireArg(a, scatter ? 3 : 2, "y_offset"), a.loc, idx), {nCols}),
+                                            b.cast(b.arange(0, nCols), idx)});
+  ir::Value *c = cg.broadcastTo(expandDims(cg, col, 0), tile, a.loc);
+  const std::vector<SValue> &shape = d.elems[1].elems, &strides = d.elems[2].elems;
+  auto splat = [&](const SValue &v) { return cg.splatTo(cg.toTensor(v, a.loc, idx), tile, a.loc); };
+  ir::Value *offset = b.sameType(OpCode::Add, {b.sameType(OpCode::Mul, {r, splat(strides[0])}),
+                                               b.sameType(OpCode::Mul, {c, splat(strides[1])})});
+  ir::Value *ptrs = cg.splatTo(cg.toTensor(d.elems[0], a.loc), tile, a.loc);
+  ptrs = b.createValue(OpCode::AddPtr, {ptrs, offset}, ptrs->type());
+  ir::Value *zero = cg.splatTo(cg.constant(BigInt(0), idx), tile, a.loc);
+  auto inside = [&](ir::Value *i, const SValue &extent) {
+    return b.sameType(OpCode::And, {b.cmp("ge", i, zero), b.cmp("lt", i, splat(extent))});
+  };
+  ir::Value *mask = b.sameType(OpCode::And, {inside(r, shape[0]), inside(c, shape[1])});
+  Type elem = ptrs->type().pointee();
+  if (scatter) {
+    ir::Value *v = cg.broadcastTo(cg.toTensor(cg.requireArg(a, 1, "value"), a.loc, elem), tile, a.loc);
+    b.create(OpCode::Store, {ptrs, v, mask}, {});
+    return SValue::none();
+  }
+  ir::Value *other = cg.splatTo(elem.isFloat() ? cg.constant(0.0, elem) : cg.constant(BigInt(0), elem), tile, a.loc);
+  return tensorValue(b.createValue(OpCode::Load, {ptrs, mask, other}, ptrs->type().withElement(elem)));
+}
+
 SValue devicePrint(CodeGen &cg, CallArgs &a) {
   std::string prefix;
   size_t first = 0;
@@ -1260,6 +1346,12 @@ const std::unordered_map<std::string, Handler> &handlers() {
     t["advance"] = advance;
     t["desc.load"] = [](CodeGen &cg, CallArgs &a) { return descriptorAccess(cg, a, false); };
     t["desc.store"] = [](CodeGen &cg, CallArgs &a) { return descriptorAccess(cg, a, true); };
+    for (const char *k : {"add", "min", "max", "and", "or", "xor"}) {
+      std::string kind = k;
+      t["desc.atomic_" + kind] = [kind](CodeGen &cg, CallArgs &a) { return descriptorAtomic(cg, a, kind); };
+    }
+    t["desc.gather"] = [](CodeGen &cg, CallArgs &a) { return descriptorRows(cg, a, false); };
+    t["desc.scatter"] = [](CodeGen &cg, CallArgs &a) { return descriptorRows(cg, a, true); };
     // tl.load_tensor_descriptor(desc, offsets) / tl.store_tensor_descriptor(desc, offsets, value)
     for (bool store : {false, true})
       t[store ? "store_tensor_descriptor" : "load_tensor_descriptor"] = [store](CodeGen &cg, CallArgs &a) {

@@ -51,6 +51,7 @@ public:
   void setDeviceLibraries(std::string target, std::vector<std::string> prefixes) {
     target_ = std::move(target), deviceLibraryPrefixes_ = std::move(prefixes);
   }
+  const std::string &target() const { return target_; }
   // A call of an extern function (Triton's @core.extern, a global given as
   // SValue::builtin("extern_function:<id>")): its body, run in Python, picks
   // the device-library functions to call (ExternCall.cpp).

@@ -416,6 +416,9 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
   }
   case Kind::BlockPtr:
     if (attr == "load" || attr == "store") return SValue::method(base, "desc." + attr);
+    if (base.isDescriptor && (attr.rfind("atomic_", 0) == 0 || attr == "gather" || attr == "scatter") &&
+        isBuiltinName("desc." + attr))
+      return SValue::method(base, "desc." + attr);
     if (attr == "block_shape") return base.elems[4];
     if (attr == "dtype" && base.isDescriptor) return SValue::dtype(base.elems[0].v->type().pointee());
     // Triton's block pointer is a pointer to a block: `p.type.element_ty` is

@@ -295,6 +295,19 @@ static int compile(int argc, const char **argv) {
     req.args[p] = *spec;
   }
   if (k < sig.size()) return usage("the signature has more entries than the kernel has runtime parameters");
+  if (!target.empty() && aotPrefix.empty()) {  // what the frontend reads of the target, as the C API gives it
+    std::string error;
+    auto t = targets::createTarget(target, &error);
+    if (!t) return usage(error);
+    targets::TargetOptions topts;
+    topts.arch = arch;
+    if (numWarps) topts.numWarps = numWarps;
+    targets::TargetFacts facts = t->facts(topts);
+    req.numWarps = topts.numWarps;
+    req.warpSize = facts.warpSize > 1 ? facts.warpSize : 32;
+    req.target = t->name();
+    req.deviceLibraryPrefixes = facts.deviceLibraryPrefixes;
+  }
 
   frontend::CompileResult r = frontend::compileKernel(req);
   if (!r.module) {

@@ -305,10 +305,29 @@ class TensorDescriptor:
         bp, dims = self._block(offsets)
         bp.store(value, dims)
 
-    def atomic_add(self, offsets, value):
+    def _reduce(self, op, offsets, value):
+        """desc.atomic_<op>: the atomic on the block's in-bounds elements; returns None, as Triton's."""
         bp, dims = self._block(offsets)
         ptr, inside = bp._grid(dims)
-        return atomic("add", ptr, value, mask=Tensor(inside, tl.int1))
+        atomic(op, ptr, value, mask=Tensor(inside, tl.int1))
+
+    def atomic_add(self, offsets, value):
+        self._reduce("add", offsets, value)
+
+    def atomic_min(self, offsets, value):
+        self._reduce("min", offsets, value)
+
+    def atomic_max(self, offsets, value):
+        self._reduce("max", offsets, value)
+
+    def atomic_and(self, offsets, value):
+        self._reduce("and", offsets, value)
+
+    def atomic_or(self, offsets, value):
+        self._reduce("or", offsets, value)
+
+    def atomic_xor(self, offsets, value):
+        self._reduce("xor", offsets, value)
 
     def gather(self, x_offsets, y_offset):
         rows = to_tensor(x_offsets)

@@ -6,21 +6,21 @@
 import tessera
 import tessera.language as tl
 
-# The seed is split into two u32 key words; the offsets become the counter.
+# The offsets become the first counter (the others zero); the seed is split
+# into two u32 key words.
 # INT-LABEL: kernel @k_randint(
+# INT: %low = cast %offs : tile<16xu32>
+# INT: %zero = mul %low
 # INT: %seed_1 = cast %seed : u64
 # INT: %seed_hi = cast %{{[0-9]+}} : u32
 # INT: %seed_lo = cast %{{[0-9]+}} : u32
-# INT: %c0 = bitcast %offs : tile<16xu32>
 # One round: hi/lo products with the round constants, the key added with the
 # key constants (0xCD9E8D57 = 3449720151, 0xD2511F53 = 3528531795,
 # 0x9E3779B9 = 2654435769, 0xBB67AE85 = 3144134277).
 # INT: constant {value = 3449720151} : u32
-# INT: mulhi %{{[0-9]+}}, %c2 : tile<16xu32>
+# INT: mulhi %{{[0-9]+}}, %zero : tile<16xu32>
 # INT: constant {value = 3528531795} : u32
-# INT: mulhi %{{[0-9]+}}, %c0 : tile<16xu32>
-# INT: %c1_1 = mul %{{[0-9]+}}, %c2 : tile<16xu32>
-# INT: %c3_1 = mul %{{[0-9]+}}, %c0 : tile<16xu32>
+# INT: mulhi %{{[0-9]+}}, %low : tile<16xu32>
 # INT: constant {value = 2654435769} : u32
 # INT: %k0 = add %seed_lo, %{{[0-9]+}} : u32
 # INT: constant {value = 3144134277} : u32
@@ -43,15 +43,13 @@ import tessera.language as tl
 # RAND: log
 # RAND: sqrt
 # RAND: cos
-# 64-bit offsets run Philox 4x64 with its own constants (the printer writes
-# u64 constants as their two's-complement i64 value: 0xCA5A826395121157,
-# 0xD2E7470EE14C6C93, 0x9E3779B97F4A7C15, 0xBB67AE8584CAA73B).
+# 64-bit offsets run the same 32-bit Philox, as Triton 3.6: the offset's high
+# half is the second counter.
 # R64-LABEL: kernel @k_rand64(
-# R64: bitcast %{{.*}} : tile<16xu64>
-# R64: constant {value = 14581110107779764567} : u64
-# R64: constant {value = 15197193596820024467} : u64
-# R64: constant {value = 11400714819323198485} : u64
-# R64: constant {value = 13503953896175478587} : u64
+# R64: %low = cast %offs : tile<16xu32>
+# R64: shr %offs, %{{[0-9]+}} : tile<16xi64>
+# R64: %high = cast %{{[0-9]+}} : tile<16xu32>
+# R64: constant {value = 3449720151} : u32
 # R64: mul %{{.*}} : tile<16xf32>
 
 

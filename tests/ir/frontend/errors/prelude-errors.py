@@ -22,12 +22,13 @@ def seed_float(n):
     x = tl.randint(1.5, tl.arange(0, 4))
 
 
-# OFFSET_I16: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: philox offsets must be 32- or 64-bit integers (in tl.rand)
-# OFFSET_I16-NEXT: {{^}}    x = tl.rand(n, tl.arange(0, 4).to(tl.int16))
+# OFFSET_I16: prelude-errors.py:[[@LINE+6]]:9: error: static_assert failed: philox offsets must be 32- or 64-bit integers (in tl.philox)
+# OFFSET_I16-NEXT: {{^}}    x = tl.philox(n, c, c, c, c)
 # OFFSET_I16-NEXT: {{^}}        ^
 @tessera.jit
 def offset_i16(n):
-    x = tl.rand(n, tl.arange(0, 4).to(tl.int16))
+    c = tl.arange(0, 4).to(tl.int16)  # tl.rand takes it (as a uint32 counter, as Triton 3.6), philox does not
+    x = tl.philox(n, c, c, c, c)
 
 
 # UNIFORM_I16: prelude-errors.py:[[@LINE+5]]:9: error: static_assert failed: expected a 32- or 64-bit integer (in tl.uint_to_uniform_float)
