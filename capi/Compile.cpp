@@ -168,6 +168,24 @@ tessera_status buildRequest(const tessera_compile_options &o, frontend::CompileR
   return TESSERA_SUCCESS;
 }
 
+// The frontend's module compiled for `t`. A GPU kernel that runs out of
+// shared memory with its pipelined loops' spare stage entries (kept where
+// each loop's own buffers fit, TargetOptions::spareStages) is compiled once
+// more without them: the same config fits in Triton's budget of its stages.
+bool compileForTarget(targets::Target &t, const frontend::CompileRequest &req, frontend::CompileResult &fr,
+                      targets::TargetOptions topts, targets::CompiledKernel &out, std::string &error) {
+  if (t.compile(*fr.module, req.entry, topts, out, error)) return true;
+  if (!out.outOfResources || !topts.spareStages) return false;
+  frontend::CompileResult again = frontend::compileKernel(req);
+  if (!again.module) return false;
+  topts.spareStages = false;
+  targets::CompiledKernel retry;
+  std::string retryError;
+  if (!t.compile(*again.module, req.entry, topts, retry, retryError)) return false;  // the first error stands
+  out = std::move(retry);
+  return true;
+}
+
 // The checks every compile entry point makes (`api` names it in messages),
 // and the target options the C options ask for.
 tessera_status targetOptions(const tessera_compile_options &o, const char *api, targets::TargetOptions &out) {
@@ -334,7 +352,7 @@ extern "C" tessera_status tessera_compile(const tessera_compile_options *options
     if (!device) return fail(TESSERA_ERROR_UNAVAILABLE, noDevice);
 
     targets::CompiledKernel ck;
-    if (!t->compile(*fr.module, req.entry, topts, ck, error))
+    if (!capi::compileForTarget(*t, req, fr, topts, ck, error))
       return fail(ck.outOfResources ? TESSERA_ERROR_OUT_OF_RESOURCES : TESSERA_ERROR_COMPILATION,
                   "target '" + target + "': " + error);
     entry = capi::toEntry(ck);
@@ -371,7 +389,7 @@ extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *
     if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
     if (!t) return fail(TESSERA_ERROR_UNAVAILABLE, capi::noTargetMessage(target, error));
     auto out = std::make_unique<tessera_binary_t>();
-    if (!t->compile(*fr.module, req.entry, topts, out->kernel, error))
+    if (!capi::compileForTarget(*t, req, fr, topts, out->kernel, error))
       return fail(out->kernel.outOfResources ? TESSERA_ERROR_OUT_OF_RESOURCES : TESSERA_ERROR_COMPILATION,
                   "target '" + target + "': " + error);
     *binary = capi::handles<tessera_binary_t>().add(std::move(out));

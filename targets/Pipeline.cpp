@@ -29,6 +29,7 @@ const ir::Function *runPipeline(const Target &target, ir::Module &module, const 
     module.attrs().set("num_stages", ir::Attribute(int64_t(pipelineStages(target, options))));
     if (!facts.asyncCopies) module.attrs().set("async_copy", ir::Attribute(int64_t(0)));
     if (facts.asyncDots) module.attrs().set("async_dots", ir::Attribute(int64_t(1)));
+    if (!options.spareStages) module.attrs().set("no_spare_stages", ir::Attribute(int64_t(1)));
     if (facts.tensorMaps && !options.checked) module.attrs().set("tensor_maps", ir::Attribute(int64_t(1)));
     if (facts.kMajorDotBits > 0)
       module.attrs().set("k_major_dot_bits", ir::Attribute(int64_t(facts.kMajorDotBits)));

@@ -25,6 +25,9 @@ struct TargetOptions {
   bool fpFusion = true;    // a mul feeding an add may become an fma (ir/IR.h)
   int maxRegisters = 0;    // GPU: registers per thread at most (0: the compiler chooses)
   bool flushSubnormals = false;  // nvptx: libdevice in FTZ mode (Triton's enable_reflect_ftz)
+  // GPU: pipelined loops may keep a spare stage entry (TargetFacts::spareStage);
+  // off for a second compile of a kernel that ran out of shared memory with them.
+  bool spareStages = true;
   // Stop once the target's own lowering is done and verified (LLVM IR), before
   // LLVM's optimizer, code generation and assembly: the lowering fuzzer.
   bool lowerOnly = false;

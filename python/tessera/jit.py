@@ -303,6 +303,24 @@ def _runtime_leaves(path, value, spec):
     return out
 
 
+def _tuple_argument(path, value, spec, values, constexprs, devices, readonly):
+    """The signature entry of a tuple argument, as Triton takes tuples:
+    "(*fp32:16, (i32, constexpr))". Its runtime leaves' values go to
+    `values`, in order; its compile-time leaves (_compile_time_leaf) go
+    to `constexprs` under their paths ("values.1.0")."""
+    parts = []
+    for at, shown, item in _tuple_items(path, value):
+        if isinstance(item, tuple):
+            parts.append(_tuple_argument(at, item, spec, values, constexprs, devices, readonly))
+        elif _compile_time_leaf(item, spec):
+            jf = unwrap(item) if callable(item) else None
+            constexprs.append((at, _JitConstexpr(jf) if jf is not None else constexpr_text_cached(item)))
+            parts.append("constexpr")
+        else:
+            parts.append(_runtime_argument(shown, item, spec, values, devices, readonly))
+    return "(%s)" % "".join(part + ", " for part in parts)
+
+
 def _runtime_argument(name, value, spec, values, devices, readonly):
     """The signature entry of a runtime argument (a tensor descriptor, an
     array, a number); its launch values go to `values`, its device to
@@ -884,29 +902,12 @@ class JITFunction(KernelInterface):
                     devices.append((name, device))
                     continue
                 if isinstance(value, tuple):
-                    signature.append(self._tuple_argument(name, value, spec, values, constexprs, devices, readonly))
+                    signature.append(_tuple_argument(name, value, spec, values, constexprs, devices, readonly))
                     continue
                 signature.append(_runtime_argument(name, value, spec, values, devices, readonly))
             except (TypeError, OverflowError) as e:
                 raise type(e)("kernel '%s', argument '%s': %s" % (self.__name__, name, e)) from None
         return signature, values, constexprs, devices, readonly
-
-    def _tuple_argument(self, path, value, spec, values, constexprs, devices, readonly):
-        """The signature entry of a tuple argument, as Triton takes tuples:
-        "(*fp32:16, (i32, constexpr))". Its runtime leaves' values go to
-        `values`, in order; its compile-time leaves (_compile_time_leaf) go
-        to `constexprs` under their paths ("values.1.0")."""
-        parts = []
-        for at, shown, item in _tuple_items(path, value):
-            if isinstance(item, tuple):
-                parts.append(self._tuple_argument(at, item, spec, values, constexprs, devices, readonly))
-            elif _compile_time_leaf(item, spec):
-                jf = unwrap(item) if callable(item) else None
-                constexprs.append((at, _JitConstexpr(jf) if jf is not None else constexpr_text_cached(item)))
-                parts.append("constexpr")
-            else:
-                parts.append(_runtime_argument(shown, item, spec, values, devices, readonly))
-        return "(%s)" % "".join(part + ", " for part in parts)
 
     def _compile_module(self, compile_fn, signature, constexprs, num_warps, num_stages, module=None, **options):
         """compile_fn (_C.compile or _C.compile_binary) on the module text

@@ -28,7 +28,10 @@
 // shared_memory_limit, and the loop says so (spare_stages): the copies of
 // iteration i + S-1 then overwrite the entry of iteration i-2, not i-1.
 // Where it does not fit and S >= 4, one of the S entries is the spare
-// (copies S-2 iterations ahead).
+// (copies S-2 iterations ahead). Module attribute no_spare_stages: none
+// (the C API compiles a kernel again so when, with them, it needed more
+// shared memory than the target has: a spare fits its loop's stages, not
+// what the rest of the kernel holds beside them).
 //
 // Tensor maps (module attribute tensor_maps: NVIDIA's TMA): when every
 // such load is a desc_load whose tensor map can be built from the kernel's
@@ -926,7 +929,8 @@ void pipelineLoops(ir::Module &m) {
   Pipeliner::Facts facts;
   facts.throughRegisters = throughRegisters;
   facts.atomBytes = m.attrs().getInt("shared_atom_bytes", 0);
-  facts.spareStage = m.attrs().getInt("async_dots", 0) && m.attrs().getInt("num_warps", 4) > 4;
+  facts.spareStage = m.attrs().getInt("async_dots", 0) && m.attrs().getInt("num_warps", 4) > 4 &&
+                     !m.attrs().getInt("no_spare_stages", 0);
   facts.sharedLimit = m.attrs().getInt("shared_memory_limit", 0);
   facts.tensorMaps = m.attrs().getInt("tensor_maps", 0) && !m.attrs().getInt("checked", 0);
   facts.asyncDots = m.attrs().getInt("async_dots", 0) != 0;
