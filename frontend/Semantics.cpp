@@ -355,6 +355,11 @@ SValue constBinary(CodeGen &cg, BinaryOp op, const SValue &a, const SValue &b, S
 
 SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc loc) {
   if (a.isConstexpr() && b.isConstexpr()) return constBinary(*this, op, a, b, loc);
+  if (op == BinaryOp::Add && a.is(Kind::Tuple) && b.is(Kind::Tuple)) {  // concatenation, tensors inside too
+    std::vector<SValue> joined = a.elems;
+    joined.insert(joined.end(), b.elems.begin(), b.elems.end());
+    return SValue::tuple(std::move(joined));
+  }
   for (const SValue *v : {&a, &b})
     if (!v->isTensor() && !v->isNumber())
       fail(loc, "unsupported operand for " + std::string(spelling(op)) + ": " + v->describe());

@@ -124,3 +124,17 @@ def test_the_checked_mode_names_a_tuple_element():
     outs = (np.zeros(8, np.int32), np.zeros(4, np.int32))
     with pytest.raises(OutOfBoundsError, match=r"outs\[1\]"):
         tessera.jit(_out_of_bounds.fn, debug=True)[(1,)](outs)
+
+
+@tessera.jit
+def _tl_tuple(out, pair):
+    made = tl.tuple((1, 2)) + tl.tuple([pair[0]])
+    tl.static_assert(isinstance(pair, tl.tuple) and len(made) == 3)
+    tl.store(out + 0, (tl.tuple((1, 2)) == (1, 2)).to(tl.int32))
+    tl.store(out + 1, made[2])
+
+
+def test_tl_tuple_is_python_s_tuple_in_kernels():
+    out = np.zeros(2, np.int32)
+    _tl_tuple[(1,)](out, (9, 4))
+    np.testing.assert_array_equal(out, [1, 9])
