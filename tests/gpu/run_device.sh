@@ -24,6 +24,7 @@ bundle="${1:-$root/build/bundle/tessera-bundle.tar.xz}"
 shift || true
 steps="${*:-tests conformance bench ptx}"
 out="${OUT:-$(mktemp -d)}"
+mkdir -p "$out"
 work="$(mktemp -d)"
 # The device returns at most 8 files from $OUT: a run that leaves more packs
 # them into $out/logs.tar.gz (its steps' summaries are on stdout as well).
