@@ -73,8 +73,8 @@ SECTIONS = [
     Section("Writing and launching kernels", [
         Entry("tessera.jit"),
         Entry("tessera.JITFunction",
-              ["__getitem__", "run", "warmup", "compile_only", "add_pre_run_hook", "target", "src", "cache_key",
-               "params"],
+              ["__getitem__", "run", "warmup", "preload", "compile_only", "add_pre_run_hook", "target", "src",
+               "cache_key", "device_caches", "params"],
               left_out={"raw_src": TRITON_JIT, "starting_line_number": TRITON_JIT, "get_capture_scope": TRITON_JIT,
                         "is_gluon": TRITON_JIT, "repr": TRITON_JIT,
                         "bind": "steps of a launch", "specialization": "steps of a launch",
