@@ -958,17 +958,23 @@ SValue advance(CodeGen &cg, CallArgs &a) {
   return bp;
 }
 
-SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
-  if (store) cg.checkArgs(a, {"self", "offsets", "value"});
-  else cg.checkArgs(a, {"self", "offsets"});
-  SValue d = a.positional[0];
-  SValue offs = cg.requireArg(a, 1, "offsets");
+// desc.<method>(offsets, ...)'s offsets (one per dimension) and the block
+// they select, bounds-checked in every dimension.
+BlockAccess descriptorBlock(CodeGen &cg, CallArgs &a, const SValue &d, SValue &offs) {
+  offs = cg.requireArg(a, 1, "offsets");
   if (!offs.is(Kind::Tuple)) offs = SValue::tuple({offs});
   size_t rank = d.elems[4].elems.size();
   if (offs.elems.size() != rank) cg.fail(a.loc, "the descriptor has " + std::to_string(rank) + " dimensions; give one offset each");
   std::vector<int64_t> all;
   for (size_t i = 0; i < rank; ++i) all.push_back(int64_t(i));
-  BlockAccess acc = blockAccess(cg, d, offs.elems, all, a.loc);
+  return blockAccess(cg, d, offs.elems, all, a.loc);
+}
+
+SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
+  if (store) cg.checkArgs(a, {"self", "offsets", "value"});
+  else cg.checkArgs(a, {"self", "offsets"});
+  SValue d = a.positional[0], offs;
+  BlockAccess acc = descriptorBlock(cg, a, d, offs);
   ir::Builder &b = cg.builder();
   Type elem = acc.ptrs->type().pointee();
   auto withBlock = [&](std::vector<ir::Value *> ops) { return blockOperands(cg, d, offs.elems, std::move(ops), a.loc); };
@@ -991,14 +997,8 @@ SValue descriptorAccess(CodeGen &cg, CallArgs &a, bool store) {
 // float min/max need Hopper's TMA in Triton, so only nvptx takes them.
 SValue descriptorAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
   cg.checkArgs(a, {"self", "offsets", "value"});
-  SValue d = a.positional[0];
-  SValue offs = cg.requireArg(a, 1, "offsets");
-  if (!offs.is(Kind::Tuple)) offs = SValue::tuple({offs});
-  size_t rank = d.elems[4].elems.size();
-  if (offs.elems.size() != rank) cg.fail(a.loc, "the descriptor has " + std::to_string(rank) + " dimensions; give one offset each");
-  std::vector<int64_t> all;
-  for (size_t i = 0; i < rank; ++i) all.push_back(int64_t(i));
-  BlockAccess acc = blockAccess(cg, d, offs.elems, all, a.loc);
+  SValue d = a.positional[0], offs;
+  BlockAccess acc = descriptorBlock(cg, a, d, offs);
   Type elem = acc.ptrs->type().pointee();
   bool floats16 = elem.isFloat() && elem.bitWidth() == 16;
   bool ok = kind == "add" ? (elem.isInteger() ? elem.bitWidth() == 32 || (elem.bitWidth() == 64 && !elem.isSigned())

@@ -415,9 +415,8 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     fail(loc, base.describe() + " has no attribute '" + attr + "'");
   }
   case Kind::BlockPtr:
-    if (attr == "load" || attr == "store") return SValue::method(base, "desc." + attr);
-    if (base.isDescriptor && (attr.rfind("atomic_", 0) == 0 || attr == "gather" || attr == "scatter") &&
-        isBuiltinName("desc." + attr))
+    // load and store on block pointers too; atomic_*, gather and scatter on descriptors only.
+    if (isBuiltinName("desc." + attr) && (base.isDescriptor || attr == "load" || attr == "store"))
       return SValue::method(base, "desc." + attr);
     if (attr == "block_shape") return base.elems[4];
     if (attr == "dtype" && base.isDescriptor) return SValue::dtype(base.elems[0].v->type().pointee());

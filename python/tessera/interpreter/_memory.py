@@ -10,6 +10,8 @@ Layer 2, compile (python/tessera/__init__.py lists the layers)."""
 
 import ctypes
 
+import functools
+
 import numpy as np
 
 from .. import language as tl
@@ -311,23 +313,12 @@ class TensorDescriptor:
         ptr, inside = bp._grid(dims)
         atomic(op, ptr, value, mask=Tensor(inside, tl.int1))
 
-    def atomic_add(self, offsets, value):
-        self._reduce("add", offsets, value)
-
-    def atomic_min(self, offsets, value):
-        self._reduce("min", offsets, value)
-
-    def atomic_max(self, offsets, value):
-        self._reduce("max", offsets, value)
-
-    def atomic_and(self, offsets, value):
-        self._reduce("and", offsets, value)
-
-    def atomic_or(self, offsets, value):
-        self._reduce("or", offsets, value)
-
-    def atomic_xor(self, offsets, value):
-        self._reduce("xor", offsets, value)
+    atomic_add = functools.partialmethod(_reduce, "add")
+    atomic_min = functools.partialmethod(_reduce, "min")
+    atomic_max = functools.partialmethod(_reduce, "max")
+    atomic_and = functools.partialmethod(_reduce, "and")
+    atomic_or = functools.partialmethod(_reduce, "or")
+    atomic_xor = functools.partialmethod(_reduce, "xor")
 
     def gather(self, x_offsets, y_offset):
         rows = to_tensor(x_offsets)
