@@ -1327,7 +1327,8 @@ class JITFunction(KernelInterface):
                 parts.append("('constexpr', %s)" % constexprs[name])
             else:
                 ty, _, spec = next(runtime, "").partition(":")
-                parts.append(repr((ty, "D" if spec == "16" else "1" if spec == "1" else "")))
+                # Triton 3.6 keys an integer equal to 1 as ('constexpr', 1), a multiple of 16 (or an aligned pointer) 'D'
+                parts.append("('constexpr', 1)" if spec == "1" else repr((ty, "D" if spec == "16" else "")))
         options = {k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if v is not None}
         if "checked" in key[6:]:
             options["debug"] = True

@@ -209,12 +209,14 @@ def test_device_caches_as_triton_keys_them():
     kernel[(1,)](x, 10, 64, 1.5)
     kernel[(1,)](x, 10, BLOCK=32, SCALE=True)
     kernel[(1,)](x, 16, BLOCK=32, SCALE=True)
+    kernel[(1,)](x, 1, BLOCK=32, SCALE=True)
     caches = kernel.device_caches
-    assert list(caches) == ["cpu"] and len(caches["cpu"]) == 5
+    assert list(caches) == ["cpu"] and len(caches["cpu"]) == 5 and len(caches["cpu"][0]) == 4
     kernels, _, target, _, binder = caches["cpu"]
     assert target == "cpu" and binder(x, 1, 2, 3)["SCALE"] == 3
     assert sorted(kernels) == sorted([
         "[('*fp32', 'D'), ('i32', ''), ('constexpr', 64), ('constexpr', 1.5)]{}",
         "[('*fp32', 'D'), ('i32', ''), ('constexpr', 32), ('constexpr', True)]{}",
-        "[('*fp32', 'D'), ('i32', 'D'), ('constexpr', 32), ('constexpr', True)]{}"])
+        "[('*fp32', 'D'), ('i32', 'D'), ('constexpr', 32), ('constexpr', True)]{}",
+        "[('*fp32', 'D'), ('constexpr', 1), ('constexpr', 32), ('constexpr', True)]{}"])  # Triton's key for a 1
     assert set(map(id, kernels.values())) == set(map(id, kernel.cache.values()))
