@@ -232,6 +232,26 @@ void printExpr(std::string& out, const Expr* e) {
     out += ')';
     return;
   }
+  case ExprKind::Comprehension: {
+    // (listcomp elt (for target iter (if cond)...)...)
+    auto* c = static_cast<const ComprehensionExpr*>(e);
+    out += c->list ? "(listcomp " : "(genexp ";
+    printExpr(out, c->elt.get());
+    for (const auto& clause : c->clauses) {
+      out += " (for ";
+      printExpr(out, clause.target.get());
+      out += ' ';
+      printExpr(out, clause.iter.get());
+      for (const ExprPtr& cond : clause.conditions) {
+        out += " (if ";
+        printExpr(out, cond.get());
+        out += ')';
+      }
+      out += ')';
+    }
+    out += ')';
+    return;
+  }
   case ExprKind::JoinedStr: {
     // (fstring "text" (format x !r (fstring ">5")) ...)
     out += "(fstring";

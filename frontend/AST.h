@@ -15,7 +15,7 @@ namespace tessera::frontend {
 
 enum class ExprKind : uint8_t {
   Name, Int, Float, Bool, NoneLit, Str, Tuple, List, Dict, Attribute, Call,
-  Subscript, Slice, Unary, Binary, Compare, BoolOp, IfExp, Lambda, JoinedStr,
+  Subscript, Slice, Unary, Binary, Compare, BoolOp, IfExp, Lambda, JoinedStr, Comprehension,
 };
 
 enum class StmtKind : uint8_t {
@@ -121,6 +121,19 @@ struct LambdaExpr : ExprOf<ExprKind::Lambda> {
   using ExprOf::ExprOf;
   std::vector<std::string> params;
   ExprPtr body;
+};
+
+// [elt for target in iter if cond ...] or (elt for ...): a list
+// comprehension or a generator expression, its clauses outermost first.
+struct ComprehensionExpr : ExprOf<ExprKind::Comprehension> {
+  using ExprOf::ExprOf;
+  struct Clause {
+    ExprPtr target, iter;
+    ExprList conditions;
+  };
+  ExprPtr elt;
+  std::vector<Clause> clauses;
+  bool list = true;  // [...]; false: a generator expression
 };
 
 // A part of an f-string: literal text, or a replacement field

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <set>
 #include <unordered_map>
 
@@ -1942,9 +1943,33 @@ const std::unordered_map<std::string, Handler> &handlers() {
     t["py.tuple"] = [](CodeGen &cg, CallArgs &a) {
       SValue v = cg.requireArg(a, 0, "x");
       if (!v.is(Kind::Tuple)) cg.fail(a.loc, "tuple() of " + v.describe());
-      return v;
+      return SValue::tuple(v.elems);  // a namedtuple's elements, without its fields, as in Python
     };
     t["py.list"] = t["py.tuple"];
+    // Over tuples, while compiling (a comprehension's iterables).
+    t["py.enumerate"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "iterable");
+      if (!v.is(Kind::Tuple)) cg.fail(a.loc, "enumerate() in a kernel takes a tuple, not " + v.describe());
+      BigInt start = cg.intArg(a, 1, "start", BigInt(0));
+      std::vector<SValue> pairs;
+      for (const SValue &e : v.elems) pairs.push_back(SValue::tuple({SValue::integer(start++), e}));
+      return SValue::tuple(std::move(pairs));
+    };
+    t["py.zip"] = [](CodeGen &cg, CallArgs &a) {
+      if (!a.keywords.empty()) cg.fail(a.loc, "zip() in a kernel takes no keyword arguments");
+      size_t n = a.positional.empty() ? 0 : std::numeric_limits<size_t>::max();
+      for (const SValue &v : a.positional) {
+        if (!v.is(Kind::Tuple)) cg.fail(a.loc, "zip() in a kernel takes tuples, not " + v.describe());
+        n = std::min(n, v.elems.size());
+      }
+      std::vector<SValue> rows;
+      for (size_t i = 0; i < n; ++i) {
+        std::vector<SValue> row;
+        for (const SValue &v : a.positional) row.push_back(v.elems[i]);
+        rows.push_back(SValue::tuple(std::move(row)));
+      }
+      return SValue::tuple(std::move(rows));
+    };
     // Introspection of compile-time facts (Triton kernels branch on them).
     t["py.isinstance"] = [](CodeGen &cg, CallArgs &a) {
       SValue v = cg.requireArg(a, 0, "obj"), classes = cg.requireArg(a, 1, "class_or_tuple");

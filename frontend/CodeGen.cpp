@@ -289,6 +289,7 @@ ir::Function *CodeGen::genKernel(const FunctionDef &fn, const std::map<std::stri
             fail(loc, "no compile-time value given for element " + at + " of tuple parameter '" + path.substr(0, path.find('.')) + "'");
           elements.push_back(given->second.path.empty() ? given->second.value : resolvePath(given->second.path, loc));
         }
+        if (!spec.fieldNames.empty()) return SValue::namedTuple(spec.tupleName, spec.fieldNames, std::move(elements));
         return SValue::tuple(elements);
       };
   for (const Param *p : runtimeParams) {

@@ -105,6 +105,7 @@ public:
 
   // Calls.
   SValue call(const SValue &callee, CallArgs &args, SourceLoc loc);
+  SValue makeNamedTuple(const SValue &cls, const CallArgs &args, SourceLoc loc);
   SValue callJit(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline);
   SValue callJitImpl(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline);
   SValue callBuiltin(const std::string &name, CallArgs &args, SourceLoc loc);
@@ -175,6 +176,8 @@ private:
   SValue evalDetached(const Expr &e);
   SValue evalName(const NameExpr &e);
   SValue evalCall(const CallExpr &e);
+  SValue evalComprehension(const ComprehensionExpr &c);
+  std::vector<SValue> comprehensionItems(const Expr &iter);
   SValue evalSubscript(const SubscriptExpr &e);
   // An f-string's text: its fields must be compile-time values (as Triton's).
   std::string evalFString(const JoinedStrExpr &e);

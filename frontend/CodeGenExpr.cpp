@@ -152,6 +152,7 @@ SValue CodeGen::evalUnchecked(const Expr &e) {
     return rebuild(shape, results, pos);
   }
   case ExprKind::JoinedStr: return SValue::str(evalFString(static_cast<const JoinedStrExpr &>(e)));
+  case ExprKind::Comprehension: return evalComprehension(static_cast<const ComprehensionExpr &>(e));
   case ExprKind::Lambda: fail(e.loc, "lambda expressions are not supported inside kernels");
   case ExprKind::Dict: fail(e.loc, "dict expressions are not supported inside kernels");
   }
@@ -427,9 +428,85 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     if (attr == "shape") return base.elems[1];
     if (attr == "strides") return base.elems[2];
     fail(loc, base.describe() + " has no attribute '" + attr + "'");
+  case Kind::Tuple: {
+    for (size_t n = 0; n < base.fields.size(); ++n)
+      if (base.fields[n] == attr) return base.elems[n];
+    if (attr == "_fields") {
+      std::vector<SValue> names;
+      for (const std::string &f : base.fields) names.push_back(SValue::str(f));
+      return SValue::tuple(std::move(names));
+    }
+    std::string known;
+    for (const std::string &f : base.fields) known += (known.empty() ? "" : ", ") + f;
+    fail(loc, base.describe() + " has no attribute '" + attr + "'" + (known.empty() ? "" : " (its fields: " + known + ")"));
+  }
   default:
     fail(loc, base.describe() + " has no attribute '" + attr + "'");
   }
+}
+
+// A comprehension unrolls while compiling, as a tl.static_range loop does:
+// it iterates over a tuple or a range with compile-time bounds, filters on
+// compile-time conditions, and makes a tuple (a list in Python; the
+// language's lists are tuples). Its targets are its own, as in Python 3.
+SValue CodeGen::evalComprehension(const ComprehensionExpr &c) {
+  Env outer = env_;
+  std::vector<SValue> out;
+  std::function<void(size_t)> run = [&](size_t k) {
+    if (k == c.clauses.size()) {
+      out.push_back(eval(*c.elt));
+      if (out.size() > 4096) fail(c.loc, "a comprehension unrolls at most 4096 elements");
+      return;
+    }
+    const ComprehensionExpr::Clause &clause = c.clauses[k];
+    for (const SValue &item : comprehensionItems(*clause.iter)) {
+      assign(*clause.target, item, clause.target->loc);
+      bool keep = true;
+      for (const ExprPtr &cond : clause.conditions) {
+        SValue v = eval(*cond);
+        if (!v.isConstexpr())
+          fail(cond->loc, "a comprehension's condition must be known while compiling, this one is " + v.describe());
+        if (!(keep = v.truthy())) break;
+      }
+      if (keep) run(k + 1);
+    }
+  };
+  run(0);
+  env_ = std::move(outer);
+  return SValue::tuple(std::move(out));
+}
+
+std::vector<SValue> CodeGen::comprehensionItems(const Expr &iter) {
+  auto *call = dynCast<CallExpr>(&iter);
+  SValue callee = call ? eval(*call->func) : SValue();
+  if (callee.is(Kind::Builtin) && (callee.s == "py.range" || callee.s == "range" || callee.s == "static_range")) {
+    CallArgs args = evalCallArgs(*call);
+    size_t n = args.positional.size();
+    if (n == 0 || n > 3 || !args.keywords.empty())
+      fail(call->loc, "range in a comprehension takes 1 to 3 positional arguments");
+    for (const SValue &v : args.positional)
+      if (!v.is(Kind::Int)) fail(call->loc, "a comprehension's range needs compile-time integer bounds, found " + v.describe());
+    BigInt lb = n == 1 ? 0 : args.positional[0].i, ub = n == 1 ? args.positional[0].i : args.positional[1].i;
+    BigInt step = n == 3 ? args.positional[2].i : 1;
+    if (step == 0) fail(call->loc, "range step must not be zero");
+    std::vector<SValue> items;
+    for (BigInt i = lb; step > 0 ? i < ub : i > ub; i += step) {
+      items.push_back(SValue::integer(i));
+      if (items.size() > 4096) fail(call->loc, "a comprehension unrolls at most 4096 elements");
+    }
+    return items;
+  }
+  SValue v;
+  if (call) {
+    CallArgs args = evalCallArgs(*call);
+    v = this->call(callee, args, call->loc);
+  } else {
+    v = eval(iter);
+  }
+  if (!v.is(Kind::Tuple))
+    fail(iter.loc, "a comprehension in a kernel iterates over a tuple or a range with compile-time bounds, not " +
+                       v.describe());
+  return v.elems;
 }
 
 // ---- calls
@@ -466,6 +543,7 @@ SValue CodeGen::call(const SValue &callee, CallArgs &args, SourceLoc loc) {
   switch (callee.kind) {
   case Kind::JitFunction: return callJit(*callee.fn, args, loc, false);
   case Kind::Builtin: args.callee = callee.s; return callBuiltin(callee.s, args, loc);
+  case Kind::NamedTupleClass: return makeNamedTuple(callee, args, loc);
   case Kind::Method:
     args.positional.insert(args.positional.begin(), callee.elems[0]);
     args.positionalLocs.insert(args.positionalLocs.begin(), loc);
@@ -473,6 +551,31 @@ SValue CodeGen::call(const SValue &callee, CallArgs &args, SourceLoc loc) {
     return callBuiltin(callee.s, args, loc);
   default: fail(loc, callee.describe() + " is not callable");
   }
+}
+
+// `Point(x, y=2)`: the fields from positional then keyword arguments, the
+// class's defaults for the last ones left, as Python's namedtuple binds them.
+SValue CodeGen::makeNamedTuple(const SValue &cls, const CallArgs &args, SourceLoc loc) {
+  const std::vector<std::string> &fields = cls.fields;
+  if (args.positional.size() > fields.size())
+    fail(loc, cls.s + "() takes " + std::to_string(fields.size()) + " fields, " +
+                  std::to_string(args.positional.size()) + " were given");
+  std::vector<std::optional<SValue>> values(fields.size());
+  for (size_t n = 0; n < args.positional.size(); ++n) values[n] = args.positional[n];
+  for (const auto &[name, value] : args.keywords) {
+    auto at = std::find(fields.begin(), fields.end(), name);
+    if (at == fields.end()) fail(loc, cls.s + "() has no field '" + name + "'");
+    std::optional<SValue> &slot = values[size_t(at - fields.begin())];
+    if (slot) fail(loc, cls.s + "() got field '" + name + "' twice");
+    slot = value;
+  }
+  std::vector<SValue> elements;
+  size_t firstDefault = fields.size() - cls.elems.size();
+  for (size_t n = 0; n < fields.size(); ++n) {
+    if (!values[n] && n < firstDefault) fail(loc, cls.s + "() is missing field '" + fields[n] + "'");
+    elements.push_back(values[n] ? *values[n] : cls.elems[n - firstDefault]);
+  }
+  return SValue::namedTuple(cls.s, fields, std::move(elements));
 }
 
 SValue CodeGen::callJit(const FunctionDef &fn, CallArgs &args, SourceLoc loc, bool forceInline) {
@@ -556,7 +659,7 @@ ir::Function *CodeGen::deviceFunction(const FunctionDef &fn, const std::vector<S
   for (const SValue &v : args) {
     std::vector<ir::Value *> l;
     flatten(v, l, loc, fn.name, false);
-    key += v.isConstexpr() ? v.key() : v.describe();
+    key += v.specializationKey();
     for (ir::Value *x : l) key += "|" + x->type().str(), leaves.push_back(x);
     key += ",";
   }
@@ -820,14 +923,30 @@ bool isTupleElementPath(const std::string &name, const std::vector<std::string> 
 
 std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error) {
   ArgSpec spec;
-  if (!text.empty() && text.front() == '(') {
+  size_t open = 0;  // a namedtuple's class name ends at its '('
+  while (open < text.size() && (std::isalnum(static_cast<unsigned char>(text[open])) || text[open] == '_')) ++open;
+  bool named = open > 0 && open < text.size() && text[open] == '(' && !std::isdigit(static_cast<unsigned char>(text[0]));
+  if (named || (!text.empty() && text.front() == '(')) {
     std::vector<std::string_view> elements;
-    if (text.back() != ')' || !splitTupleSpec(text, elements)) {
-      if (error) *error = "bad tuple type '" + std::string(text) + "' (expected e.g. (*fp32, (i32, constexpr)))";
+    if (text.back() != ')' || !splitTupleSpec(text.substr(open), elements)) {
+      if (error) *error = "bad tuple type '" + std::string(text) + "' (expected e.g. (*fp32, (i32, constexpr)) or Point(x=i32, y=constexpr))";
       return std::nullopt;
     }
     spec.isTuple = true;
+    if (named) spec.tupleName = std::string(text.substr(0, open));
     for (std::string_view element : elements) {
+      if (named) {
+        size_t eq = element.find('=');
+        std::string_view field = element.substr(0, eq);
+        while (!field.empty() && field.back() == ' ') field.remove_suffix(1);
+        if (eq == std::string_view::npos || field.empty() || !isFunctionPath(field) || field.find('.') != std::string_view::npos) {
+          if (error) *error = "bad namedtuple field '" + std::string(element) + "' in '" + std::string(text) + "' (expected name=type)";
+          return std::nullopt;
+        }
+        spec.fieldNames.push_back(std::string(field));
+        element.remove_prefix(eq + 1);
+        while (!element.empty() && element.front() == ' ') element.remove_prefix(1);
+      }
       if (element == "constexpr") {
         ArgSpec given;
         given.isConstexpr = true;
@@ -927,6 +1046,10 @@ std::optional<SValue> parseConstexpr(std::string_view text) {
   // A constexpr function, called through CompileRequest::constexprCall.
   if (text.rfind("constexpr_function:", 0) == 0 || text.rfind("extern_function:", 0) == 0)
     return SValue::builtin(std::string(text));
+  // A namedtuple class, "namedtuple_class:Point(x, y, z=0)" (its fields,
+  // defaults for the last ones), or a namedtuple, "namedtuple:Point(x=1, y=2, z=0)".
+  bool namedClass = text.rfind("namedtuple_class:", 0) == 0, named = text.rfind("namedtuple:", 0) == 0;
+  if (namedClass || named) text.remove_prefix(text.find(':') + 1);
   SourceManager sources;
   const SourceFile &file = sources.addFile("<constexpr>", std::string(text));
   DiagnosticEngine diags(sources);
@@ -938,6 +1061,24 @@ std::optional<SValue> parseConstexpr(std::string_view text) {
   try {
     Module empty;
     cg.addModuleScope(empty, {{"tl", SValue::ns("tl")}});
+    if (namedClass || named) {
+      auto *c = dynCast<CallExpr>(e.get());
+      auto *name = c ? dynCast<NameExpr>(c->func.get()) : nullptr;
+      if (!name || (named && !c->args.empty())) return std::nullopt;
+      std::vector<std::string> fields;
+      std::vector<SValue> values;
+      for (const ExprPtr &a : c->args) {
+        auto *field = dynCast<NameExpr>(a.get());
+        if (!field) return std::nullopt;
+        fields.push_back(field->id);
+      }
+      for (const auto &k : c->keywords) {
+        fields.push_back(k.name);
+        values.push_back(cg.evalForConstant(*k.value));
+      }
+      if (named) return SValue::namedTuple(name->id, std::move(fields), std::move(values));
+      return SValue::namedTupleClass(name->id, std::move(fields), std::move(values));
+    }
     SValue v = cg.evalForConstant(*e);
     if (!v.isConstexpr()) return std::nullopt;
     return v;

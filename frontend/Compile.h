@@ -40,8 +40,11 @@ struct ArgSpec {
   // elements in order, each runtime (one kernel parameter per leaf, in
   // order), a tuple, or "constexpr": that one's value is the argument named
   // by its path, the parameter's name and the indices ("values.1.1").
+  // A namedtuple, "Point(x=i32, y=constexpr)": its class's name and fields.
   bool isTuple = false;
   std::vector<ArgSpec> elements;
+  std::string tupleName;
+  std::vector<std::string> fieldNames;
 };
 
 struct CompileRequest {
@@ -90,7 +93,8 @@ const char *preludeSource();
 // A ":16" suffix marks divisibility (or 16-byte alignment), ":1" equality to 1,
 // ":r32" a pointer into an allocation under 2 GiB; "*fp32:16:r32" has two.
 // A tuple is its elements' spellings in parentheses, "constexpr" for an
-// element given by path (ArgSpec::isTuple): "(*fp32:16, (i32, constexpr))".
+// element given by path (ArgSpec::isTuple): "(*fp32:16, (i32, constexpr))";
+// a namedtuple names its class and fields: "Point(x=*fp32, y=(i32, constexpr))".
 std::optional<ArgSpec> parseArgSpec(std::string_view text, std::string *error = nullptr);
 // Whether a constexpr's text names a function (ArgSpec::path): a language
 // function by its module path ("tessera.language.extra.cuda.smid") or a

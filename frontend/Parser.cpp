@@ -313,6 +313,7 @@ std::string_view exprDescription(const Expr& e) {
   case ExprKind::Compare: return "comparison";
   case ExprKind::IfExp: return "conditional expression";
   case ExprKind::Lambda: return "lambda";
+  case ExprKind::Comprehension: return "comprehension";
   case ExprKind::Slice: return "slice";
   case ExprKind::JoinedStr: return "f-string expression";
   default: return "expression";

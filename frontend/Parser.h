@@ -104,6 +104,8 @@ private:
   bool appendFStringPieces(JoinedStrExpr& out, const std::vector<FStringPiece>& pieces);
   ExprPtr parseFieldExpression(const FStringPiece& field);
   bool rejectComprehension();
+  // The `for ... in ... if ...` clauses after a comprehension's element.
+  ExprPtr parseComprehension(ExprPtr elt, SourceLoc loc, bool list);
   bool startsElement() const;
 
   const SourceFile& file_;

@@ -284,8 +284,32 @@ bool Parser::startsElement() const {
 
 bool Parser::rejectComprehension() {
   if (!at(Tok::KwFor) && !at(Tok::KwAsync)) return false;
-  error(cur().loc, "comprehensions are not supported in kernels");
+  error(cur().loc, "dict and set comprehensions are not supported in kernels");
   return true;
+}
+
+ExprPtr Parser::parseComprehension(ExprPtr elt, SourceLoc loc, bool list) {
+  auto c = node<ComprehensionExpr>(loc);
+  c->elt = std::move(elt);
+  c->list = list;
+  while (at(Tok::KwFor) || at(Tok::KwAsync)) {
+    if (at(Tok::KwAsync)) {
+      error(cur().loc, "asynchronous comprehensions are not supported in kernels");
+      return nullptr;
+    }
+    advance();
+    ComprehensionExpr::Clause clause;
+    if (!(clause.target = parseTargetList()) || !checkTarget(clause.target.get(), StmtKind::For) ||
+        !expect(Tok::KwIn, "after comprehension target") || !(clause.iter = parseOr()))
+      return nullptr;
+    while (accept(Tok::KwIf)) {
+      ExprPtr cond = parseOr();
+      if (!cond) return nullptr;
+      clause.conditions.push_back(std::move(cond));
+    }
+    c->clauses.push_back(std::move(clause));
+  }
+  return c;
 }
 
 ExprPtr Parser::parseCall(ExprPtr func) {
@@ -316,7 +340,11 @@ ExprPtr Parser::parseCall(ExprPtr func) {
       c->keywords.push_back(std::move(k));
     } else {
       ExprPtr arg = parseTest();
-      if (!arg || rejectComprehension()) return nullptr;
+      if (!arg) return nullptr;
+      if (at(Tok::KwFor) || at(Tok::KwAsync)) {  // f(x for x in t): a generator expression
+        SourceLoc loc = arg->loc;
+        if (!(arg = parseComprehension(std::move(arg), loc, false))) return nullptr;
+      }
       if (!c->keywords.empty()) error(arg->loc, "positional argument follows keyword argument");
       c->args.push_back(std::move(arg));
     }
@@ -415,7 +443,12 @@ ExprPtr Parser::parseParenthesized() {
   const Token& open = advance();
   if (accept(Tok::RParen)) return node<TupleExpr>(open.loc);
   ExprPtr first = parseTest();
-  if (!first || rejectComprehension()) return nullptr;
+  if (!first) return nullptr;
+  if (at(Tok::KwFor) || at(Tok::KwAsync)) {
+    ExprPtr g = parseComprehension(std::move(first), open.loc, false);
+    if (!g || !expectClose(Tok::RParen, open, "after generator expression")) return nullptr;
+    return g;
+  }
   if (!at(Tok::Comma)) {
     // The inner node keeps its own location, as in Python's AST.
     if (!expectClose(Tok::RParen, open, "after parenthesized expression")) return nullptr;
@@ -437,7 +470,13 @@ ExprPtr Parser::parseListDisplay() {
   auto l = node<ListExpr>(open.loc);
   while (!at(Tok::RBracket)) {
     ExprPtr e = parseTest();
-    if (!e || rejectComprehension()) return nullptr;
+    if (!e) return nullptr;
+    if (l->elts.empty() && (at(Tok::KwFor) || at(Tok::KwAsync))) {
+      ExprPtr c = parseComprehension(std::move(e), open.loc, true);
+      if (!c || !expectClose(Tok::RBracket, open, "after list comprehension")) return nullptr;
+      return c;
+    }
+    if (rejectComprehension()) return nullptr;
     l->elts.push_back(std::move(e));
     if (!accept(Tok::Comma)) break;
   }

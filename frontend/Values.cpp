@@ -1,5 +1,7 @@
 #include "frontend/Values.h"
 
+#include <cstdio>
+
 #include "ir/Attributes.h"
 
 namespace tessera::frontend {
@@ -42,6 +44,7 @@ std::string dtypeName(ir::Type t) {
 bool SValue::isConstexpr() const {
   switch (kind) {
   case Kind::None: case Kind::Bool: case Kind::Int: case Kind::Float: case Kind::Str: case Kind::DType:
+  case Kind::NamedTupleClass:
     return true;
   case Kind::Tuple:
     for (auto &e : elems)
@@ -72,7 +75,9 @@ std::string SValue::describe() const {
   case Kind::Float: return "float " + ir::formatDouble(f);
   case Kind::Str: return "str " + ir::quoteString(s);
   case Kind::DType: return "dtype " + dtypeName(type);
-  case Kind::Tuple: return "tuple of " + std::to_string(elems.size());
+  case Kind::Tuple:
+    return fields.empty() ? "tuple of " + std::to_string(elems.size()) : "namedtuple " + s;
+  case Kind::NamedTupleClass: return "namedtuple class " + s;
   case Kind::Tensor: return "tensor of type " + v->type().str();
   case Kind::JitFunction: return "function " + fn->name;
   case Kind::Namespace: return "module " + s;
@@ -93,12 +98,34 @@ std::string SValue::key() const {
   case Kind::Str: return ir::quoteString(s);
   case Kind::DType: return dtypeName(type);
   case Kind::Tuple: {
-    std::string k = "(";
-    for (auto &e : elems) k += e.key() + ",";
+    std::string k = s + "(";
+    for (size_t n = 0; n < elems.size(); ++n) k += (fields.empty() ? "" : fields[n] + "=") + elems[n].key() + ",";
+    return k + ")";
+  }
+  case Kind::NamedTupleClass: {
+    std::string k = "namedtuple_class:" + s + "(";
+    for (size_t n = 0; n < fields.size(); ++n) {
+      size_t firstDefault = fields.size() - elems.size();
+      k += fields[n] + (n >= firstDefault ? "=" + elems[n - firstDefault].key() : "") + ",";
+    }
     return k + ")";
   }
   default: return "<" + describe() + ">";
   }
+}
+
+std::string SValue::specializationKey() const {
+  if (isConstexpr()) return key();
+  if (kind == Kind::JitFunction) {  // two functions may share a name (one per module, or redefined)
+    char at[32];
+    std::snprintf(at, sizeof at, "@%p", static_cast<const void *>(fn));
+    return describe() + at;
+  }
+  if (kind != Kind::Tuple && kind != Kind::BlockPtr) return describe();
+  std::string k = (kind == Kind::Tuple ? s : describe()) + "(";
+  for (size_t n = 0; n < elems.size(); ++n)
+    k += (fields.size() > n ? fields[n] + "=" : "") + elems[n].specializationKey() + ",";
+  return k + ")";
 }
 
 } // namespace tessera::frontend

@@ -27,6 +27,7 @@ struct SValue {
     Method,                                      // x.to, desc.load: receiver + name
     BlockPtr,                                    // make_block_ptr / make_tensor_descriptor
     Slice,                                       // ':' in a subscript
+    NamedTupleClass,                             // a namedtuple class: calling it makes one
   };
   Kind kind = Kind::None;
   bool b = false;
@@ -36,7 +37,11 @@ struct SValue {
   ir::Type type;               // dtype value
   ir::Value *v = nullptr;      // tensor
   const FunctionDef *fn = nullptr;
-  std::vector<SValue> elems;   // tuple elements; method receiver at [0]; block pointer fields
+  std::vector<SValue> elems;   // tuple elements; method receiver at [0]; block pointer fields;
+                               // a namedtuple class's defaults (of its last fields)
+  // A namedtuple's field names (a Tuple, its class's name in `s`) or its
+  // class's (a NamedTupleClass); empty for a plain tuple.
+  std::vector<std::string> fields;
   bool isDescriptor = false;   // block pointer made by make_tensor_descriptor
   // A descriptor or block pointer whose blocks a tensor map may copy
   // (Builtins.cpp, tensorMapMayCopy).
@@ -50,6 +55,13 @@ struct SValue {
   static SValue str(std::string v) { SValue r; r.kind = Kind::Str; r.s = std::move(v); return r; }
   static SValue dtype(ir::Type t) { SValue r; r.kind = Kind::DType; r.type = t; return r; }
   static SValue tuple(std::vector<SValue> e) { SValue r; r.kind = Kind::Tuple; r.elems = std::move(e); return r; }
+  static SValue namedTuple(std::string name, std::vector<std::string> fields, std::vector<SValue> e) {
+    SValue r = tuple(std::move(e)); r.s = std::move(name); r.fields = std::move(fields); return r;
+  }
+  static SValue namedTupleClass(std::string name, std::vector<std::string> fields, std::vector<SValue> defaults) {
+    SValue r; r.kind = Kind::NamedTupleClass; r.s = std::move(name); r.fields = std::move(fields);
+    r.elems = std::move(defaults); return r;
+  }
   static SValue tensor(ir::Value *v) { SValue r; r.kind = Kind::Tensor; r.v = v; return r; }
   static SValue jit(const FunctionDef *f) { SValue r; r.kind = Kind::JitFunction; r.fn = f; return r; }
   static SValue ns(std::string path) { SValue r; r.kind = Kind::Namespace; r.s = std::move(path); return r; }
@@ -75,6 +87,10 @@ struct SValue {
   std::string describe() const;
   // Compile-time values only: equal as Python would say (used for specialization keys).
   std::string key() const;
+  // What a called function is compiled for: key() of compile-time parts,
+  // the kind of runtime ones (whose IR types the caller adds), through
+  // tuples and block pointers.
+  std::string specializationKey() const;
 };
 
 std::string bigIntToString(BigInt v);

@@ -358,6 +358,13 @@ def constexpr_text(value):
         return repr(value)
     if type(value).__module__ == "torch" and type(value).__name__ == "dtype" and str(value)[6:] in _DTYPES:
         return repr(tl.dtype(_DTYPES[str(value)[6:]]))  # torch.float32 given as a tl.constexpr: tl.float32
+    if is_namedtuple_class(value):  # called in a kernel to make one
+        defaults = value._field_defaults
+        return "namedtuple_class:%s(%s)" % (value.__name__, ", ".join(
+            f + ("=" + constexpr_text(defaults[f]) if f in defaults else "") for f in value._fields))
+    if isinstance(value, tuple) and is_namedtuple_class(type(value)):
+        return "namedtuple:%s(%s)" % (type(value).__name__, ", ".join(
+            "%s=%s" % (f, constexpr_text(v)) for f, v in zip(value._fields, value)))
     if isinstance(value, (tuple, list)):
         return "(" + "".join(constexpr_text(v) + ", " for v in value) + ")"
     function_id = getattr(value, "_tessera_constexpr_function_id", None)
@@ -413,9 +420,15 @@ def constexpr_text_cached(value):
     return text
 
 
+def is_namedtuple_class(value):
+    """A class made by collections.namedtuple or typing.NamedTuple."""
+    return isinstance(value, type) and issubclass(value, tuple) and isinstance(getattr(value, "_fields", None), tuple)
+
+
 def is_constexpr_global(value):
-    """Module-level globals a kernel may read as compile-time constants."""
-    return isinstance(python_scalar(value), (bool, int, float, tl.dtype, tl.constexpr)) or \
+    """Module-level globals a kernel may read as compile-time constants
+    (namedtuple classes too: a kernel may make one)."""
+    return isinstance(python_scalar(value), (bool, int, float, tl.dtype, tl.constexpr)) or is_namedtuple_class(value) or \
         getattr(value, "_tessera_constexpr_function_id", None) is not None or \
         getattr(value, "_tessera_extern_function_id", None) is not None
 

@@ -274,12 +274,14 @@ def _is_constexpr_annotation(annotation):
     return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
 
 
-def _tuple_items(path, value):
+def _tuple_items(path, value, shown=None):
     """(path, name as written, item) of each element of a tuple argument:
-    ("values.1", "values[1]", ...)."""
-    if hasattr(value, "_fields"):
-        raise TypeError("a namedtuple (%s) cannot be a kernel argument here; pass a plain tuple" % type(value).__name__)
-    shown = path.split(".")[0] + "".join("[%s]" % i for i in path.split(".")[1:])
+    ("values.1", "values[1]", ...); a namedtuple's elements are shown by
+    field ("X.ptr")."""
+    shown = shown or path
+    fields = getattr(type(value), "_fields", None)
+    if fields is not None:
+        return [("%s.%d" % (path, i), "%s.%s" % (shown, f), item) for i, (f, item) in enumerate(zip(fields, value))]
     return [("%s.%d" % (path, i), "%s[%d]" % (shown, i), item) for i, item in enumerate(value)]
 
 
@@ -291,33 +293,37 @@ def _compile_time_leaf(item, spec):
         or (spec and type(item) is int and item == 1)
 
 
-def _runtime_leaves(path, value, spec):
+def _runtime_leaves(path, value, spec, shown=None):
     """[(name as written, item)] of a tuple argument's runtime leaves, in
     the order of their kernel parameters."""
     out = []
-    for at, shown, item in _tuple_items(path, value):
+    for at, name, item in _tuple_items(path, value, shown):
         if isinstance(item, tuple):
-            out += _runtime_leaves(at, item, spec)
+            out += _runtime_leaves(at, item, spec, name)
         elif not _compile_time_leaf(item, spec):
-            out.append((shown, item))
+            out.append((name, item))
     return out
 
 
-def _tuple_argument(path, value, spec, values, constexprs, devices, readonly):
+def _tuple_argument(path, value, spec, values, constexprs, devices, readonly, shown=None):
     """The signature entry of a tuple argument, as Triton takes tuples:
-    "(*fp32:16, (i32, constexpr))". Its runtime leaves' values go to
+    "(*fp32:16, (i32, constexpr))", a namedtuple with its class and fields:
+    "Point(x=*fp32:16, y=constexpr)". Its runtime leaves' values go to
     `values`, in order; its compile-time leaves (_compile_time_leaf) go
     to `constexprs` under their paths ("values.1.0")."""
     parts = []
-    for at, shown, item in _tuple_items(path, value):
+    for at, name, item in _tuple_items(path, value, shown):
         if isinstance(item, tuple):
-            parts.append(_tuple_argument(at, item, spec, values, constexprs, devices, readonly))
+            parts.append(_tuple_argument(at, item, spec, values, constexprs, devices, readonly, name))
         elif _compile_time_leaf(item, spec):
             jf = unwrap(item) if callable(item) else None
             constexprs.append((at, _JitConstexpr(jf) if jf is not None else constexpr_text_cached(item)))
             parts.append("constexpr")
         else:
-            parts.append(_runtime_argument(shown, item, spec, values, devices, readonly))
+            parts.append(_runtime_argument(name, item, spec, values, devices, readonly))
+    fields = getattr(type(value), "_fields", None)
+    if fields is not None:
+        return "%s(%s)" % (type(value).__name__, ", ".join("%s=%s" % fp for fp in zip(fields, parts)))
     return "(%s)" % "".join(part + ", " for part in parts)
 
 

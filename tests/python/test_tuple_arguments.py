@@ -109,12 +109,6 @@ def test_do_not_specialize_keeps_a_leaf_of_1_at_run_time():
     assert out[0] == 10 and len(kernel.cache) == 1
 
 
-def test_a_namedtuple_argument_is_refused_by_name():
-    Pair = collections.namedtuple("Pair", "a b")
-    with pytest.raises(TypeError, match=r"argument 'pair': a namedtuple \(Pair\) cannot be a kernel argument"):
-        _sum_pair[(1,)](np.zeros(1, np.int32), Pair(1, 2))
-
-
 @tessera.jit
 def _out_of_bounds(outs):
     tl.store(outs[1] + tl.arange(0, 8), tl.arange(0, 8))

@@ -223,7 +223,8 @@ class _Launch:
         if isinstance(value, float):
             return scalar(value, tl.float32)
         if isinstance(value, tuple):
-            return tuple(self.convert(v) for v in value)
+            items = [self.convert(v) for v in value]
+            return type(value)(*items) if hasattr(type(value), "_fields") else tuple(items)  # a namedtuple keeps its fields
         if isinstance(value, np.ndarray):
             return self._host_array(value, value, tl_dtype(value.dtype))
         if hasattr(value, "block_shape") and hasattr(value, "base") and hasattr(value, "strides"):

@@ -145,8 +145,8 @@ TEST(Diagnostics, ExpressionErrors) {
 TEST(Diagnostics, UnsupportedConstructs) {
   EXPECT_EQ(firstMessage("x = f(a=1, *args)\n"), "1:12: '*' unpacking after keyword arguments is not supported in kernels");
   EXPECT_EQ(firstMessage("x = f(**kw)\n"), "1:7: '**kwargs' unpacking in calls is not supported in kernels");
-  EXPECT_EQ(firstMessage("x = [i for i in y]\n"), "1:8: comprehensions are not supported in kernels");
-  EXPECT_EQ(firstMessage("x = f(i for i in y)\n"), "1:9: comprehensions are not supported in kernels");
+  EXPECT_EQ(firstMessage("x = {i: i for i in y}\n"), "1:11: dict and set comprehensions are not supported in kernels");
+  EXPECT_EQ(firstMessage("x = [i for i in y async for j in z]\n"), "1:19: asynchronous comprehensions are not supported in kernels");
   EXPECT_EQ(firstMessage("x = {1, 2}\n"), "1:6: set displays are not supported in kernels");
   EXPECT_EQ(firstMessage("x = a[...]\n"), "1:7: '...' (Ellipsis) is not supported in kernels");
   EXPECT_EQ(firstMessage("a, *b = c\n"), "1:4: starred expressions are not supported in kernels");

@@ -12,7 +12,7 @@ def k(Ptrs, values, C):
     tl.store(Ptrs[0], values[0] + values[1][0])
     tl.store(Ptrs[1], values[1][1] + C)
 # MISSING: tuple-arguments.py:11:13: error: no compile-time value given for element values.1.1 of tuple parameter 'values'
-# BAD: bad tuple type '(*fp32,,)' (expected e.g. (*fp32, (i32, constexpr)))
+# BAD: bad tuple type '(*fp32,,)' (expected e.g. (*fp32, (i32, constexpr)) or Point(x=i32, y=constexpr))
 # UNKNOWN: -D nothing.0: names no element of a tuple parameter of 'k'
 
 
