@@ -1078,6 +1078,13 @@ SValue devicePrint(CodeGen &cg, CallArgs &a) {
   if (!a.positional.empty() && a.positional[0].is(Kind::Str)) prefix = a.positional[0].s, first = 1;
   std::vector<ir::Value *> vals;
   for (size_t i = first; i < a.positional.size(); ++i) vals.push_back(cg.toTensor(a.positional[i], a.loc));
+  // Triton's normal form: a prefix before values ends in ": ", and one
+  // longer than that starts with a space ("x" prints as "... idx (3) x: 7").
+  if (!vals.empty()) {
+    if (prefix.empty() || prefix.back() != ' ') prefix += ' ';
+    if (prefix.size() < 2 || prefix.compare(prefix.size() - 2, 2, ": ") != 0) prefix = prefix.substr(0, prefix.size() - 1) + ": ";
+  }
+  if (prefix.size() > 2 && prefix.front() != ' ') prefix = " " + prefix;
   ir::AttrDict attrs;
   attrs.set("prefix", ir::Attribute(prefix));
   for (auto &[k, v] : a.keywords)
@@ -1928,16 +1935,11 @@ const std::unordered_map<std::string, Handler> &handlers() {
       return SValue::boolean(v.truthy());
     };
     // Python's print in a kernel is Triton's: tl.device_print at run time, its
-    // first argument the prefix, made to end in ": " when values follow.
+    // first argument the prefix.
     t["py.print"] = [](CodeGen &cg, CallArgs &a) {
       if (a.positional.empty() || !a.positional[0].is(Kind::Str))
         cg.fail(a.loc, "print() in a kernel prints at run time, as tl.device_print: its first argument must be a "
                        "string prefix, as in print(\"x:\", x) (tl.static_print prints at compile time)");
-      std::string &prefix = a.positional[0].s;
-      if (a.positional.size() > 1) {
-        if (prefix.empty() || prefix.back() != ' ') prefix += ' ';
-        if (prefix.size() < 2 || prefix.compare(prefix.size() - 2, 2, ": ") != 0) prefix = prefix.substr(0, prefix.size() - 1) + ": ";
-      }
       return devicePrint(cg, a);
     };
     t["py.tuple"] = [](CodeGen &cg, CallArgs &a) {

@@ -125,9 +125,11 @@ TL = {
                      "`TRITON_DEBUG`). With `mask`, `cond | ~mask` is checked (as Triton's): masked-off elements "
                      "pass; the two broadcast together. A compile-time False (without a run-time mask) is a "
                      "compile error.",
-    "device_print": "`device_print(prefix, *args, hex=False)`: prints `prefix` and each element of `args` at run "
-                    "time, a line per element with the program id and the element's index (`hex=True`: in "
-                    "hexadecimal). Python's `print(prefix, ...)` in a kernel is the same.",
+    "device_print": "`device_print(prefix, *args, hex=False)`: prints each element of `args` at run time in "
+                    "Triton's lines, `pid (0, 0, 0) idx (  3,  0) x: 7` (each index padded to its dimension's "
+                    "digits, `(operand n) ` before the value when several print, a scalar's index `()`; the "
+                    "prefix made to end in `: ` and to start with a space; `hex=True`: two hex digits per byte). "
+                    "Python's `print(prefix, ...)` in a kernel is the same.",
     "div_rn": "`x / y` correctly rounded to nearest even, for floats promoted as `+` does (fp16 stays fp16).",
     "dot": "Matrix product of `[M, K]` and `[K, N]` tiles (or with equal leading batch dimensions) plus `acc`. "
            "Operands share one dtype (two fp8 kinds may mix). The result type is Triton's: fp32 for fp32 and bf16 "

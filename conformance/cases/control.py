@@ -107,7 +107,7 @@ def print_kernel(x_ptr, BLOCK: tl.constexpr):
 def print_ref(a):
     lines = [ln for ln in a["stdout"].splitlines() if "x: " in ln]
     got = sorted(lines)
-    want = sorted("pid (0, 0, 0) idx (%d) x: %d" % (i, v) for i, v in enumerate(a["x_ptr"]))
+    want = sorted("pid (0, 0, 0) idx (%2d) x: %d" % (i, v) for i, v in enumerate(a["x_ptr"]))  # padded to the digits of 15
     return {"x_ptr": lambda x: None if got == want else "printed %r..., expected %r..." % (got[:2], want[:2])}
 
 

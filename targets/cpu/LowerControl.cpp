@@ -1,6 +1,8 @@
 // Structured control flow, printing, assertions, and the kernel's entry point.
 #include "targets/cpu/Lowering.h"
 
+#include "ir/PrintFormat.h"
+
 #include "llvm/IR/MDBuilder.h"
 
 #include "llvm/IR/IntrinsicsX86.h"
@@ -212,37 +214,38 @@ llvm::Instruction *Lowering::continueUnlessInterrupted(llvm::BasicBlock *head) {
 void Lowering::lowerPrint(const ir::Operation &op) {
   llvm::FunctionCallee dprintf = m.getOrInsertFunction(
       "dprintf", llvm::FunctionType::get(b.getInt32Ty(), {b.getInt32Ty(), b.getPtrTy()}, true));
-  std::string prefix = op.attr("prefix")->getString();
-  bool hex = op.attrs().getBool("hex", false);
-  auto pidArgs = [&]() { return std::vector<llvm::Value *>{pid[0], pid[1], pid[2]}; };
-  if (op.numOperands() == 0) {
-    std::vector<llvm::Value *> args = {b.getInt32(1), b.CreateGlobalStringPtr("pid (%d, %d, %d) %s\n")};
-    for (llvm::Value *p : pidArgs()) args.push_back(p);
-    args.push_back(b.CreateGlobalStringPtr(prefix));
+  auto call = [&](const std::string &format, const std::vector<llvm::Value *> &rest) {
+    std::vector<llvm::Value *> args = {b.getInt32(1), b.CreateGlobalStringPtr(format), pid[0], pid[1], pid[2]};
+    args.insert(args.end(), rest.begin(), rest.end());
     b.CreateCall(dprintf, args);
-    return;
-  }
-  for (const ir::Value *v : op.operands()) {
+  };
+  if (op.numOperands() == 0) return call(ir::printBareFormat(op), {});
+  bool hex = op.attrs().getBool("hex", false);
+  for (size_t n = 0; n < op.numOperands(); ++n) {
+    const ir::Value *v = op.operand(n);
     ir::Type e = v->type().element();
-    std::string conv = e.isPointer() ? "%p" : e.isFloat() ? (hex ? "%a" : "%f")
-                     : e.bitWidth() == 64 ? (hex ? "0x%llx" : e.isSigned() ? "%lld" : "%llu")
-                                          : (hex ? "0x%x" : e.isSigned() ? "%d" : "%u");
-    auto emitOne = [&](llvm::Value *x, llvm::Value *idx) {
-      if (e.isFloat()) {
-        x = castValue(x, e, ir::Type::scalar(ir::ScalarKind::F64), "rtne", &op);
-      } else if (!e.isPointer() && e.bitWidth() < 32) {
-        x = e.isSigned() ? b.CreateSExt(x, b.getInt32Ty()) : b.CreateZExt(x, b.getInt32Ty());
-      }
-      std::string fmt = idx ? "pid (%d, %d, %d) idx (%lld) %s" + conv + "\n" : "pid (%d, %d, %d) %s" + conv + "\n";
-      std::vector<llvm::Value *> args = {b.getInt32(1), b.CreateGlobalStringPtr(fmt)};
-      for (llvm::Value *p : pidArgs()) args.push_back(p);
-      if (idx) args.push_back(idx);
-      args.push_back(b.CreateGlobalStringPtr(prefix));
-      args.push_back(x);
-      b.CreateCall(dprintf, args);
+    std::string format = ir::printElementFormat(op, n);
+    auto emitOne = [&](llvm::Value *x, std::vector<llvm::Value *> rest) {
+      if (e.isFloat()) x = castValue(x, e, ir::printArgumentType(e, hex), "rtne", &op);
+      else if (!e.isPointer() && e.bitWidth() < 32)
+        x = e.isSigned() && !hex ? b.CreateSExt(x, b.getInt32Ty()) : b.CreateZExt(x, b.getInt32Ty());
+      rest.push_back(x);
+      call(format, rest);
     };
-    if (!v->type().isTile()) emitOne(get(v).scalar, nullptr);
-    else loop(i64(0), i64(v->type().numElements()), 1, [&](llvm::Value *i) { emitOne(loadElement(v, i), i); });
+    if (!v->type().isTile()) {
+      emitOne(get(v).scalar, {});
+      continue;
+    }
+    const std::vector<int64_t> &shape = v->type().shape();
+    loop(i64(0), i64(v->type().numElements()), 1, [&](llvm::Value *flat) {
+      std::vector<llvm::Value *> index(shape.size());
+      int64_t stride = 1;
+      for (size_t d = shape.size(); d-- > 0;) {
+        index[d] = b.CreateURem(b.CreateUDiv(flat, i64(stride)), i64(shape[d]));
+        stride *= shape[d];
+      }
+      emitOne(loadElement(v, flat), index);
+    });
   }
 }
 

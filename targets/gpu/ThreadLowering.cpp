@@ -5,6 +5,7 @@
 
 #include "ir/Layouts.h"
 #include "ir/PassManager.h"
+#include "ir/PrintFormat.h"
 
 #include <algorithm>
 #include <mutex>
@@ -633,20 +634,9 @@ void ThreadLowering::lowerGather(const ir::Operation &op) {
   set(op.result(), regs);
 }
 
-namespace {
-
-std::string escapePercent(const std::string &s) {
-  std::string out;
-  for (char c : s) out += c == '%' ? std::string("%%") : std::string(1, c);
-  return out;
-}
-
-} // namespace
-
-// Each element is printed once, by the thread that owns it, as
-// "pid (x, y, z) idx (i) <prefix><value>" (the CPU target's format).
+// Each element is printed once, by the thread that owns it, in the print
+// op's format (ir/PrintFormat.h).
 void ThreadLowering::lowerPrint(const ir::Operation &op) {
-  std::string prefix = escapePercent(op.attr("prefix")->getString());
   bool hex = op.attrs().getBool("hex", false);
   std::vector<ir::Value *> pid;
   for (int axisId = 0; axisId < 3; ++axisId) {
@@ -654,35 +644,47 @@ void ThreadLowering::lowerPrint(const ir::Operation &op) {
     a.set("axis", ir::Attribute(int64_t(axisId)));
     pid.push_back(emit(OpCode::ProgramId, {}, ir::Type::i32(), a));
   }
-  auto printf = [&](const std::string &format, std::vector<ir::Value *> args) {
+  auto printf = [&](const std::string &format, const std::vector<ir::Value *> &rest) {
+    std::vector<ir::Value *> args = pid;
+    args.insert(args.end(), rest.begin(), rest.end());
     ir::AttrDict a;
     a.set("format", ir::Attribute(format));
     b.create(OpCode::Printf, std::move(args), {}, a);
   };
   ir::Value *first = cmp("eq", tid, i32(0));
-  if (op.numOperands() == 0) return when(first, [&] { printf("pid (%d, %d, %d) " + prefix + "\n", pid); });
-  for (const ir::Value *v : op.operands()) {
+  if (op.numOperands() == 0) return when(first, [&] { printf(ir::printBareFormat(op), {}); });
+  for (size_t n = 0; n < op.numOperands(); ++n) {
+    const ir::Value *v = op.operand(n);
     ir::Type e = v->type().element();
-    std::string conv = e.isPointer() ? "%p" : e.isFloat() ? (hex ? "%a" : "%f")
-                     : e.bitWidth() == 64 ? (hex ? "0x%llx" : e.isSigned() ? "%lld" : "%llu")
-                                          : (hex ? "0x%x" : e.isSigned() ? "%d" : "%u");
+    std::string format = ir::printElementFormat(op, n);
     auto widen = [&](ir::Value *x) -> ir::Value * {
-      if (e.isFloat()) return cast(x, ir::Type::scalar(ir::ScalarKind::F64));
-      if (!e.isPointer() && e.bitWidth() < 32) return cast(x, e.isSigned() ? ir::Type::i32() : ir::Type::scalar(ir::ScalarKind::U32));
-      return x;
+      ir::Type to = ir::printArgumentType(e, hex);
+      if (to == e) return x;
+      // Zero-extended for hex: through the unsigned type of the same width.
+      if (hex && e.isSigned())
+        x = cast(x, ir::Type::scalar(e.bitWidth() == 8 ? ir::ScalarKind::U8 : ir::ScalarKind::U16));
+      return cast(x, to);
     };
     if (!v->type().isTile()) {
       ir::Value *x = scalar(v);
-      when(first, [&] { printf("pid (%d, %d, %d) " + prefix + conv + "\n", {pid[0], pid[1], pid[2], widen(x)}); });
+      when(first, [&] { printf(format, {widen(x)}); });
       continue;
     }
     const TileLayout &l = layoutOf(v->type(), op);
+    const std::vector<int64_t> &shape = v->type().shape();
     for (int r = 0; r < l.numRegs; ++r) {
       if (l.isCopy(r)) continue;
       ir::Value *x = get(v)[size_t(r)];
       auto print = [&] {
-        ir::Value *idx = cast(flatIndex(l, r), ir::Type::i64());
-        printf("pid (%d, %d, %d) idx (%lld) " + prefix + conv + "\n", {pid[0], pid[1], pid[2], idx, widen(x)});
+        ir::Value *flat = flatIndex(l, r);
+        std::vector<ir::Value *> args(shape.size());
+        int64_t stride = 1;
+        for (size_t d = shape.size(); d-- > 0;) {
+          args[d] = cast(rem(div(flat, i32(stride)), i32(shape[d])), ir::Type::i64());
+          stride *= shape[d];
+        }
+        args.push_back(widen(x));
+        printf(format, args);
       };
       if (l.ownsElements) when(l.ownsElements, print);
       else print();

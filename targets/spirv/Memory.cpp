@@ -372,10 +372,18 @@ void KernelEmitter::emitPrintf(const ir::Operation &o) {
 }
 
 // OpenCL.std's printf: the format a constant string, 64-bit integers
-// spelled with OpenCL C's l (%ld, not %lld), pointers passed as pointers.
+// spelled with OpenCL C's l (%ld and %016lx, not %lld), pointers passed as
+// pointers.
 void KernelEmitter::emitOpenClPrintf(const ir::Operation &o) {
   std::string format = o.attr("format")->getString();
-  for (size_t at = format.find("%ll"); at != std::string::npos; at = format.find("%ll", at + 2)) format.erase(at + 1, 1);
+  for (size_t at = format.find('%'); at != std::string::npos; at = format.find('%', at + 1)) {
+    if (at + 1 < format.size() && format[at + 1] == '%') {
+      ++at;
+      continue;
+    }
+    size_t length = format.find_first_not_of("-+ #0123456789.", at + 1);  // past flags, width, precision
+    if (length != std::string::npos && format.compare(length, 2, "ll") == 0) format.erase(length, 1);
+  }
   Id text = b.constantString(format);
   Id i8 = b.intType(8);
   Id &var = formatStrings[text];

@@ -229,8 +229,8 @@ def test_device_print_prints_what_the_cpu_target_prints(capfd):
     for pid in range(2):
         want.append("pid (%d, 0, 0) scalar 100%%" % pid)
         for i in range(8):
-            want += ["pid (%d, 0, 0) idx (%d) x: %d" % (pid, i, x[i]), "pid (%d, 0, 0) idx (%d) f=%f" % (pid, i, f[i]),
-                     "pid (%d, 0, 0) idx (%d) h=0x%x" % (pid, i, int(x[i]) & 0xFFFFFFFF)]
+            want += ["pid (%d, 0, 0) idx (%d) x: %d" % (pid, i, x[i]), "pid (%d, 0, 0) idx (%d) f=: %f" % (pid, i, f[i]),
+                     "pid (%d, 0, 0) idx (%d) h=: 0x%08x" % (pid, i, int(x[i]) & 0xFFFFFFFF)]  # Triton's prefix form
     assert got == sorted(want)
 
 

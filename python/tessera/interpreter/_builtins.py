@@ -720,26 +720,48 @@ def static_print(*values, sep=" ", end="\n", file=None, flush=False):
     print(*[unwrap(v) for v in values], sep=sep, end=end, file=file, flush=flush)
 
 
+def _print_prefix(prefix, has_values):
+    """Triton's normal form of a device_print prefix (the frontend's too)."""
+    if has_values:
+        if not prefix.endswith(" "):
+            prefix += " "
+        if not prefix.endswith(": "):
+            prefix = prefix[:-1] + ": "
+    return " " + prefix if len(prefix) > 2 and not prefix.startswith(" ") else prefix
+
+
+def _print_value(value, dtype, hex):
+    if dtype.is_floating():
+        if not hex:
+            return "%f" % float(value)
+        mantissa, exponent = float(value).hex().split("p")  # as C's %a: no trailing zeros
+        return mantissa.rstrip("0").rstrip(".") + "p" + exponent
+    if dtype.is_ptr():
+        return "0x%x" % int(value)
+    bits = dtype.primitive_bitwidth
+    if hex:
+        return "0x%0*x" % ((bits + 3) // 4 if bits > 8 else 2, int(value) & ((1 << bits) - 1))
+    return str(int(value))
+
+
 def device_print(prefix, *args, hex=False):
-    """One line per element, as the compiled kernels print them:
-    "pid (x, y, z) idx (i, j) prefix value"."""
-    prefix = unwrap(prefix)
+    """One line per element of each operand, as the compiled kernels print
+    them (ir/PrintFormat.h): "pid (x, y, z) idx (  i,  j) x: value", with
+    "(operand n) " before the value when there are several."""
+    hex = bool(unwrap(hex))
+    prefix = _print_prefix(unwrap(prefix), bool(args))
+    pid = "pid (%d, %d, %d)" % Program.pid
     if not args:
-        print("pid (%d, %d, %d) %s" % (Program.pid + (prefix,)))
+        print(pid + prefix)
         return
-    tiles = [to_tensor(unwrap(a)) for a in args]
-    shape = np.broadcast_shapes(*[t.shape for t in tiles])
-    datas = [np.broadcast_to(t.data, shape) for t in tiles]
-    for idx in np.ndindex(shape) if shape else [()]:
-        values = []
-        for t, d in zip(tiles, datas):
-            v = d[idx]
-            if unwrap(hex) and t.dtype.is_int():
-                values.append("0x%x" % (int(v) & ((1 << t.dtype.primitive_bitwidth) - 1)))
-            else:
-                values.append(repr(float(v)) if t.dtype.is_floating() else str(int(v)))
-        where = "pid (%d, %d, %d) " % Program.pid + ("idx (%s) " % ", ".join(map(str, idx)) if shape else "")
-        print(where + prefix + " ".join(values))
+    for n, arg in enumerate(args):
+        t = to_tensor(unwrap(arg))
+        which = "(operand %d) " % n if len(args) > 1 else ""
+        widths = [len(str(d - 1)) if d > 1 else 1 for d in t.shape]
+        data = np.asarray(t.data)
+        for idx in np.ndindex(t.shape) if t.shape else [()]:
+            index = ", ".join("%*d" % (w, i) for w, i in zip(widths, idx))
+            print("%s idx (%s)%s%s%s" % (pid, index, prefix, which, _print_value(data[idx], t.dtype, hex)))
 
 
 def device_assert(cond, msg="", mask=None):

@@ -399,8 +399,8 @@
 # DBG: %{{[0-9]+}} = cmp %n, %{{[0-9]+}} {pred = "gt"} : i1
 # DBG: assume %{{[0-9]+}}
 # DBG: barrier
-# DBG: print %pid, %n {prefix = "pid"}
-# DBG: print %o2 {hex = true, prefix = "hex"}
+# DBG: print %pid, %n {prefix = " pid: "}
+# DBG: print %o2 {hex = true, prefix = " hex: "}
 # DBG: %{{[0-9]+}} = constant {value = 16} : i32
 # DBG: %{{[0-9]+}} = splat %{{[0-9]+}} : tile<16xi32>
 # DBG: %{{[0-9]+}} = cmp %o2, %{{[0-9]+}} {pred = "lt"} : tile<16xi1>

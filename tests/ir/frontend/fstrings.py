@@ -24,7 +24,7 @@ PREC = 2
 # CHECK-NEXT: {{^}}\d12\nplain12{not a field}
 # CHECK-NEXT: {{^}}fp32|tl.float16|fp32|pointer<fp32>
 # CHECK-LABEL: kernel @k(%X: ptr<f32>) {
-# CHECK: print %x {prefix = "x (N=12, F=2.50): "}
+# CHECK: print %x {prefix = " x (N=12, F=2.50): "}
 # CHECK: assert %{{[0-9]+}} {message = "x must stay below 12 (4 values of fp32)"}
 
 

@@ -12,4 +12,4 @@ def checked(x_ptr, BLOCK: tl.constexpr):
     tl.device_print("a\x00b", x)
     tl.device_assert(x < 0, "bad\x00tail")
 # CHECK: OpModuleProcessed "tessera.assert 1 {{.*}}nul-in-strings.py:13: device assertion failed: bad"
-# CHECK: OpModuleProcessed "tessera.print 1 pid (%d, %d, %d) idx (%lld) a"
+# CHECK: OpModuleProcessed "tessera.print 1 pid (%d, %d, %d) idx (%2lld) a"
