@@ -1948,6 +1948,16 @@ const std::unordered_map<std::string, Handler> &handlers() {
       return SValue::tuple(v.elems);  // a namedtuple's elements, without its fields, as in Python
     };
     t["py.list"] = t["py.tuple"];
+    // __namedtuple__("Point", ("x", "y"), (1, 2)): a namedtuple in a
+    // compile-time value's text (parseConstexpr's scope only).
+    t["internal.namedtuple"] = [](CodeGen &cg, CallArgs &a) {
+      SValue name = cg.requireArg(a, 0, "name"), fields = cg.requireArg(a, 1, "fields"), values = cg.requireArg(a, 2, "values");
+      bool ok = name.is(Kind::Str) && fields.is(Kind::Tuple) && values.is(Kind::Tuple) && fields.elems.size() == values.elems.size();
+      std::vector<std::string> names;
+      for (const SValue &f : ok ? fields.elems : std::vector<SValue>{}) ok &= f.is(Kind::Str), names.push_back(f.s);
+      if (!ok) cg.fail(a.loc, "__namedtuple__ takes a name, a tuple of field names and a tuple of as many values");
+      return SValue::namedTuple(name.s, std::move(names), values.elems);
+    };
     // Over tuples, while compiling (a comprehension's iterables).
     t["py.enumerate"] = [](CodeGen &cg, CallArgs &a) {
       SValue v = cg.requireArg(a, 0, "iterable");
@@ -2052,12 +2062,17 @@ bool pythonLiteral(const SValue &v, std::string &out) {
     out += "tl.str_to_ty(\"" + dtypeName(v.type) + "\")";
     return true;
   case Kind::Tuple:
+    if (!v.fields.empty()) {  // __namedtuple__("Point", ("x", "y", ), (1, 2, ))
+      out += "__namedtuple__(" + ir::quoteString(v.s) + ", (";
+      for (const std::string &f : v.fields) out += ir::quoteString(f) + ", ";
+      out += "), ";
+    }
     out += "(";
     for (auto &e : v.elems) {
       if (!pythonLiteral(e, out)) return false;
       out += ", ";
     }
-    out += ")";
+    out += v.fields.empty() ? ")" : "))";
     return true;
   default: return false;
   }

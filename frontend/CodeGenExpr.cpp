@@ -1047,9 +1047,10 @@ std::optional<SValue> parseConstexpr(std::string_view text) {
   if (text.rfind("constexpr_function:", 0) == 0 || text.rfind("extern_function:", 0) == 0)
     return SValue::builtin(std::string(text));
   // A namedtuple class, "namedtuple_class:Point(x, y, z=0)" (its fields,
-  // defaults for the last ones), or a namedtuple, "namedtuple:Point(x=1, y=2, z=0)".
-  bool namedClass = text.rfind("namedtuple_class:", 0) == 0, named = text.rfind("namedtuple:", 0) == 0;
-  if (namedClass || named) text.remove_prefix(text.find(':') + 1);
+  // defaults for the last ones). A namedtuple value is a call of
+  // __namedtuple__ (the builtin "internal.namedtuple"), which may nest.
+  bool namedClass = text.rfind("namedtuple_class:", 0) == 0;
+  if (namedClass) text.remove_prefix(text.find(':') + 1);
   SourceManager sources;
   const SourceFile &file = sources.addFile("<constexpr>", std::string(text));
   DiagnosticEngine diags(sources);
@@ -1060,11 +1061,11 @@ std::optional<SValue> parseConstexpr(std::string_view text) {
   CodeGen cg(sources, file, scratch, true);
   try {
     Module empty;
-    cg.addModuleScope(empty, {{"tl", SValue::ns("tl")}});
-    if (namedClass || named) {
+    cg.addModuleScope(empty, {{"tl", SValue::ns("tl")}, {"__namedtuple__", SValue::builtin("internal.namedtuple")}});
+    if (namedClass) {
       auto *c = dynCast<CallExpr>(e.get());
       auto *name = c ? dynCast<NameExpr>(c->func.get()) : nullptr;
-      if (!name || (named && !c->args.empty())) return std::nullopt;
+      if (!name) return std::nullopt;
       std::vector<std::string> fields;
       std::vector<SValue> values;
       for (const ExprPtr &a : c->args) {
@@ -1076,7 +1077,6 @@ std::optional<SValue> parseConstexpr(std::string_view text) {
         fields.push_back(k.name);
         values.push_back(cg.evalForConstant(*k.value));
       }
-      if (named) return SValue::namedTuple(name->id, std::move(fields), std::move(values));
       return SValue::namedTupleClass(name->id, std::move(fields), std::move(values));
     }
     SValue v = cg.evalForConstant(*e);

@@ -12,6 +12,7 @@ when equal to 1 and ":16" when divisible by 16 (unless the parameter is in
 Layer 2, compile (python/tessera/__init__.py lists the layers).
 """
 
+import collections
 import ctypes
 import sys
 import types
@@ -363,8 +364,8 @@ def constexpr_text(value):
         return "namedtuple_class:%s(%s)" % (value.__name__, ", ".join(
             f + ("=" + constexpr_text(defaults[f]) if f in defaults else "") for f in value._fields))
     if isinstance(value, tuple) and is_namedtuple_class(type(value)):
-        return "namedtuple:%s(%s)" % (type(value).__name__, ", ".join(
-            "%s=%s" % (f, constexpr_text(v)) for f, v in zip(value._fields, value)))
+        return "__namedtuple__(%r, (%s), (%s))" % (type(value).__name__, "".join("%r, " % f for f in value._fields),
+                                                   "".join(constexpr_text(v) + ", " for v in value))
     if isinstance(value, (tuple, list)):
         return "(" + "".join(constexpr_text(v) + ", " for v in value) + ")"
     function_id = getattr(value, "_tessera_constexpr_function_id", None)
@@ -418,6 +419,19 @@ def constexpr_text_cached(value):
             _constexpr_texts.clear()
         text = _constexpr_texts[key] = constexpr_text(value)
     return text
+
+
+_namedtuple_classes = {}
+
+
+def namedtuple_like(name, fields, values):
+    """A namedtuple the frontend handed back (`__namedtuple__` in a
+    compile-time value's text): an instance of a class with that name and
+    those fields (the kernel's own class is not known there)."""
+    cls = _namedtuple_classes.get((name, fields))
+    if cls is None:
+        cls = _namedtuple_classes[(name, fields)] = collections.namedtuple(name, fields)
+    return cls(*values)
 
 
 def is_namedtuple_class(value):

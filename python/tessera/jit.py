@@ -32,7 +32,7 @@ from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IG
 from . import language as tl
 from .compiler import KernelMetadata, asm_of
 from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, \
-    python_scalar, specialize_arg
+    namedtuple_like, python_scalar, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
 from . import _specialize
@@ -1505,7 +1505,8 @@ def _run_constexpr_function(function_id, arguments):
     fn = _constexpr_functions.get(function_id)
     if fn is None:
         raise KeyError("constexpr function %s is not defined in this process" % function_id)
-    args, kwargs = eval(arguments, {"__builtins__": {}, "tl": tl, "float": float})  # the frontend's literal
+    args, kwargs = eval(arguments, {"__builtins__": {}, "tl": tl, "float": float,  # the frontend's literal
+                                    "__namedtuple__": namedtuple_like})
     result = fn(*args, **kwargs)
     text = constexpr_text(unwrap_constexpr(result))
     return text
