@@ -1958,6 +1958,11 @@ const std::unordered_map<std::string, Handler> &handlers() {
       if (!ok) cg.fail(a.loc, "__namedtuple__ takes a name, a tuple of field names and a tuple of as many values");
       return SValue::namedTuple(name.s, std::move(names), values.elems);
     };
+    t["constexpr_type"] = [](CodeGen &cg, CallArgs &a) {
+      SValue v = cg.requireArg(a, 0, "value");
+      if (!v.isConstexpr()) cg.fail(a.loc, "tl.constexpr_type() takes a compile-time value, not " + v.describe());
+      return SValue::constexprType(v);
+    };
     // Over tuples, while compiling (a comprehension's iterables).
     t["py.enumerate"] = [](CodeGen &cg, CallArgs &a) {
       SValue v = cg.requireArg(a, 0, "iterable");
@@ -1994,6 +1999,7 @@ const std::unordered_map<std::string, Handler> &handlers() {
         else if (n == "py.int") any |= v.is(Kind::Int) || v.is(Kind::Bool);
         else if (n == "py.float") any |= v.is(Kind::Float);
         else if (n == "py.bool") any |= v.is(Kind::Bool);
+        else if (n == "constexpr_type") any |= v.is(Kind::ConstexprType);
         else if (n == "py.tuple" || n == "py.list") any |= v.is(Kind::Tuple);
         else if (n == "dtype") any |= v.is(Kind::DType);
         else if (n == "pointer_type") any |= v.is(Kind::DType) && v.type.isPointer();

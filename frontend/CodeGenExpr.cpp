@@ -308,6 +308,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
   // Triton hands a called function its non-tensor arguments as tl.constexpr
   // objects, whose `.value` is the value (`dtype.value.is_floating()` in
   // FlagGems' get_dtype_min); Tessera's compile-time values are unwrapped.
+  if (attr == "value" && base.is(Kind::ConstexprType)) return base.elems[0];
   if (attr == "value" && base.isConstexpr()) return base;
   switch (base.kind) {
   case Kind::Namespace: {
@@ -411,7 +412,9 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     // A number's attributes are those of the scalar Triton makes of it
     // (`acc = 0; acc.to(tl.int64)`, `value.dtype`); the number itself stays
     // a compile-time value everywhere else.
-    if (attr == "dtype" || attr == "type") return SValue::dtype(pyScalarType(base, loc));
+    // `.type` is Triton's constexpr_type; `.dtype` the scalar's dtype (a Tessera extension).
+    if (attr == "type") return SValue::constexprType(base);
+    if (attr == "dtype") return SValue::dtype(pyScalarType(base, loc));
     if (isBuiltinName(attr) || isMathName(attr)) return SValue::method(SValue::tensor(toTensor(base, loc)), attr);
     fail(loc, base.describe() + " has no attribute '" + attr + "'");
   }

@@ -434,6 +434,26 @@ SValue CodeGen::binary(BinaryOp op, const SValue &a, const SValue &b, SourceLoc 
   return SValue::tensor(b_.sameType(code, {x, y}, std::move(attrs)));
 }
 
+namespace {
+
+// Python's == on compile-time values: numbers by value (1 == 1.0 == True),
+// tuples element by element (a namedtuple equals a plain tuple).
+bool equalAsPython(const SValue &a, const SValue &b) {
+  if (a.isNumber() && b.isNumber()) {
+    if (a.is(Kind::Float) || b.is(Kind::Float)) return asDouble(a) == asDouble(b);
+    return asInt(a) == asInt(b);
+  }
+  if (a.is(Kind::Tuple) && b.is(Kind::Tuple)) {
+    if (a.elems.size() != b.elems.size()) return false;
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      if (!equalAsPython(a.elems[i], b.elems[i])) return false;
+    return true;
+  }
+  return a.kind == b.kind && a.key() == b.key();
+}
+
+} // namespace
+
 SValue CodeGen::compare(CmpOp op, const SValue &a, const SValue &b, SourceLoc loc) {
   if (op == CmpOp::Is || op == CmpOp::IsNot) {
     // A runtime value (a tensor or pointer argument) is not None: `ptr is not
@@ -466,7 +486,7 @@ SValue CodeGen::compare(CmpOp op, const SValue &a, const SValue &b, SourceLoc lo
       }
     }
     if (op == CmpOp::Eq || op == CmpOp::Ne) {
-      bool eq = a.kind == b.kind && a.key() == b.key();
+      bool eq = equalAsPython(a, b);
       return SValue::boolean(op == CmpOp::Eq ? eq : !eq);
     }
     fail(loc, "cannot order " + a.describe() + " and " + b.describe());

@@ -44,7 +44,7 @@ std::string dtypeName(ir::Type t) {
 bool SValue::isConstexpr() const {
   switch (kind) {
   case Kind::None: case Kind::Bool: case Kind::Int: case Kind::Float: case Kind::Str: case Kind::DType:
-  case Kind::NamedTupleClass:
+  case Kind::NamedTupleClass: case Kind::ConstexprType:
     return true;
   case Kind::Tuple:
     for (auto &e : elems)
@@ -78,6 +78,7 @@ std::string SValue::describe() const {
   case Kind::Tuple:
     return fields.empty() ? "tuple of " + std::to_string(elems.size()) : "namedtuple " + s;
   case Kind::NamedTupleClass: return "namedtuple class " + s;
+  case Kind::ConstexprType: return "constexpr_type[" + elems[0].key() + "]";
   case Kind::Tensor: return "tensor of type " + v->type().str();
   case Kind::JitFunction: return "function " + fn->name;
   case Kind::Namespace: return "module " + s;
@@ -102,6 +103,7 @@ std::string SValue::key() const {
     for (size_t n = 0; n < elems.size(); ++n) k += (fields.empty() ? "" : fields[n] + "=") + elems[n].key() + ",";
     return k + ")";
   }
+  case Kind::ConstexprType: return describe();
   case Kind::NamedTupleClass: {
     std::string k = "namedtuple_class:" + s + "(";
     for (size_t n = 0; n < fields.size(); ++n) {

@@ -28,6 +28,7 @@ struct SValue {
     BlockPtr,                                    // make_block_ptr / make_tensor_descriptor
     Slice,                                       // ':' in a subscript
     NamedTupleClass,                             // a namedtuple class: calling it makes one
+    ConstexprType,                               // tl.constexpr_type(v): a compile-time value's type, v in elems[0]
   };
   Kind kind = Kind::None;
   bool b = false;
@@ -62,6 +63,7 @@ struct SValue {
     SValue r; r.kind = Kind::NamedTupleClass; r.s = std::move(name); r.fields = std::move(fields);
     r.elems = std::move(defaults); return r;
   }
+  static SValue constexprType(SValue v) { SValue r; r.kind = Kind::ConstexprType; r.elems = {std::move(v)}; return r; }
   static SValue tensor(ir::Value *v) { SValue r; r.kind = Kind::Tensor; r.v = v; return r; }
   static SValue jit(const FunctionDef *f) { SValue r; r.kind = Kind::JitFunction; r.fn = f; return r; }
   static SValue ns(std::string path) { SValue r; r.kind = Kind::Namespace; r.s = std::move(path); return r; }

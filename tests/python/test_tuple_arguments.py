@@ -132,3 +132,36 @@ def test_tl_tuple_is_python_s_tuple_in_kernels():
     out = np.zeros(2, np.int32)
     _tl_tuple[(1,)](out, (9, 4))
     np.testing.assert_array_equal(out, [1, 9])
+
+
+@tessera.jit
+def _constexpr_types(out, values):
+    tl.static_assert(values[1].type == tl.constexpr_type(3))
+    tl.static_assert(isinstance(values[1].type, tl.constexpr_type) and values[1].type.value == 3)
+    tl.static_assert(not isinstance(values[0], tl.constexpr))
+    tl.store(out, tl.load(values[0]) + values[1])
+
+
+def test_a_compile_time_element_has_tritons_constexpr_type():
+    x = np.array([8], np.int32)
+    out = np.full(1, -1, np.int32)
+    _constexpr_types[(1,)](out, (x, tl.constexpr(3)))
+    assert out[0] == 11
+
+
+Pair = collections.namedtuple("Pair", "a b")
+
+
+@tessera.jit
+def _equalities(out):
+    tl.store(out + 0, (1, 2) == (1, 2))
+    tl.store(out + 1, (1, 2) == (1, 1))
+    tl.store(out + 2, Pair(1, 2) == (1, 2))     # a namedtuple equals a plain tuple, as in Python
+    tl.store(out + 3, (1, 2.0, True) == (1.0, 2, 1))
+    tl.store(out + 4, ((1, 2), 3) != ((1, 2), 3))
+
+
+def test_tuples_compare_as_python_compares_them():
+    out = np.full(5, -1, np.int32)
+    _equalities[(1,)](out)
+    np.testing.assert_array_equal(out, [1, 0, 1, 1, 0])

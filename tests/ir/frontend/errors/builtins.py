@@ -70,6 +70,7 @@
 # RUN: not tessera compile %s --entry asm_no_dtype --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASM_NO_DTYPE
 # RUN: not tessera compile %s --entry asm_pack --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASM_PACK
 # RUN: not tessera compile %s --entry desc_narrow --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_NARROW
+# RUN: not tessera compile %s --entry constexpr_type_of_tensor --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=CONSTEXPR_TYPE
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -657,3 +658,9 @@ def compiled_breakpoint(x):
 # CONSTEXPR_FN_CLI-NEXT: {{^}}                      ^
 def constexpr_fn_cli(x):
     n: tl.constexpr = log2(16)
+
+
+# CONSTEXPR_TYPE: builtins.py:[[@LINE+3]]:27: error: tl.constexpr_type() takes a compile-time value, not tensor of type i32
+# CONSTEXPR_TYPE-NEXT: {{^}}    tl.static_assert(n == tl.constexpr_type(n))
+def constexpr_type_of_tensor(n):
+    tl.static_assert(n == tl.constexpr_type(n))
