@@ -239,14 +239,22 @@ def _mx_operand(x, scale, fmt: tl.constexpr, to: tl.constexpr, k_axis: tl.conste
                          "dot_scaled: a " + fmt + " operand must hold " + fmt + " elements")
         v = x.to(tl.float32)
     if scale is not None:
-        tl.static_assert(scale.dtype == tl.uint8, "dot_scaled: scales are e8m0 held in uint8")
+        # e8m0 (uint8): 2^(s - 127) per 32 elements along k; float8e4nv
+        # (NVFP4's): the e4m3 value per 16, as Triton's verify_scaled_shape.
+        tl.static_assert(scale.dtype == tl.uint8 or scale.dtype == tl.float8e4nv,
+                         "dot_scaled: scales are e8m0 held in uint8, or float8e4nv")
+        group: tl.constexpr = 16 if scale.dtype == tl.float8e4nv else 32
         rows: tl.constexpr = v.shape[1 - k_axis]
         k: tl.constexpr = v.shape[k_axis]
-        tl.static_assert(scale.shape[0] == rows and scale.shape[1] * 32 == k,
-                         "dot_scaled: a scale tile is [M, K // 32] for lhs and [N, K // 32] for rhs")
-        factor = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True)
-        factor = tl.where(scale == 0xFF, float("nan"), factor)
-        factor = tl.reshape(tl.broadcast_to(factor[:, :, None], (rows, k // 32, 32)), (rows, k))
+        tl.static_assert(scale.shape[0] == rows and scale.shape[1] * group == k,
+                         "dot_scaled: a scale tile is [M, K // group] for lhs and [N, K // group] for rhs "
+                         "(group 32 for uint8 scales, 16 for float8e4nv)")
+        if scale.dtype == tl.float8e4nv:
+            factor = scale.to(tl.float32)
+        else:
+            factor = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True)
+            factor = tl.where(scale == 0xFF, float("nan"), factor)
+        factor = tl.reshape(tl.broadcast_to(factor[:, :, None], (rows, k // group, group)), (rows, k))
         if k_axis == 0:
             factor = tl.trans(factor)
         v = v * factor

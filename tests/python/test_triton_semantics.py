@@ -363,6 +363,41 @@ def test_dot_scaled_decodes_mx_operands_and_their_scales(cpu_target):
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
 
 
+@tessera.jit
+def _dot_scaled_nvfp4(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
+                      K: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * (K // 2) + tl.arange(0, K // 2)[None, :])
+    a_scale = tl.load(a_scale_ptr + tl.arange(0, M)[:, None] * (K // 16) + tl.arange(0, K // 16)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :])
+    b_scale = tl.load(b_scale_ptr + tl.arange(0, N)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
+    c = tl.dot_scaled(a, a_scale.to(tl.float8e4nv, bitcast=True), "e2m1", b, b_scale, "e5m2")
+    tl.store(out_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], c)
+
+
+def _e5m2(bits):
+    e, m = (bits >> 2) & 0x1F, (bits & 3).astype(np.float64)
+    magnitude = np.where(e == 0, m / 4 * 2.0 ** -14, (1 + m / 4) * 2.0 ** (e.astype(np.float64) - 15))
+    return np.where(bits & 0x80, -magnitude, magnitude)
+
+
+def test_dot_scaled_takes_float8e4nv_scales_per_16_elements(cpu_target):
+    # NVFP4's scales (Triton 3.6's verify_scaled_shape): an e4m3 factor per 16 elements along k.
+    rng = np.random.default_rng()
+    M, N, K = 32, 16, 64
+    a = rng.integers(0, 256, (M, K // 2), dtype=np.uint8)
+    a_scale = rng.integers(0x30, 0x48, (M, K // 16), dtype=np.uint8)  # e4m3 bits of 0.25 .. 4, positive
+    b = rng.integers(0, 256, (K, N), dtype=np.uint8)
+    b[(b & 0x7C) == 0x7C] = 0x3C                                       # no e5m2 infinities or NaNs
+    b_scale = rng.integers(124, 130, (N, K // 32), dtype=np.uint8)     # e8m0 on the other side
+    out = np.full((M, N), np.nan, np.float32)
+    _dot_scaled_nvfp4[(1,)](a, a_scale, b, b_scale, out, M=M, N=N, K=K)
+    a_values = np.stack([_e2m1(a & 0xF), _e2m1(a >> 4)], axis=-1).reshape(M, K) * np.repeat(_e4m3(a_scale), 16, axis=1)
+    b_values = _e5m2(b) * np.repeat(2.0 ** (b_scale.astype(np.float64) - 127), 32, axis=1).T
+    # (each scaled operand has at most 6 significant bits: exact in the bf16 the dot takes)
+    expected = a_values @ b_values
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
+
+
 def test_dot_scaled_refuses_unknown_formats(cpu_target):
     @tessera.jit
     def k(a_ptr, out_ptr):

@@ -6,6 +6,7 @@
 # RUN: not tessera compile %s --entry scaled_e2m1_float --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_E2M1_FLOAT
 # RUN: not tessera compile %s --entry scaled_scale_int32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_SCALE_INT32
 # RUN: not tessera compile %s --entry scaled_out_f16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_OUT_F16
+# RUN: not tessera compile %s --entry scaled_scale_group --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_SCALE_GROUP
 # RUN: not tessera compile %s --entry merge_dim --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_DIM
 # RUN: not tessera compile %s --entry merge_size --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_SIZE
 # Errors inside tl functions written in the language (frontend/prelude.py) are
@@ -66,7 +67,7 @@ def scaled_e2m1_float(p):
     c = tl.dot_scaled(a, None, "e2m1", b, None, "bf16")
 
 
-# SCALED_SCALE_INT32: prelude-errors.py:[[@LINE+8]]:9: error: static_assert failed: dot_scaled: scales are e8m0 held in uint8 (in tl.dot_scaled)
+# SCALED_SCALE_INT32: prelude-errors.py:[[@LINE+8]]:9: error: static_assert failed: dot_scaled: scales are e8m0 held in uint8, or float8e4nv (in tl.dot_scaled)
 # SCALED_SCALE_INT32-NEXT: {{^}}    c = tl.dot_scaled(a, s, "e4m3", b, None, "bf16")
 # SCALED_SCALE_INT32-NEXT: {{^}}        ^
 @tessera.jit
@@ -74,6 +75,17 @@ def scaled_scale_int32(p):
     a = tl.zeros([32, 32], tl.uint8)
     s = tl.zeros([32, 1], tl.int32)
     b = tl.zeros([32, 32], tl.bfloat16)
+    c = tl.dot_scaled(a, s, "e4m3", b, None, "bf16")
+
+
+# SCALED_SCALE_GROUP: prelude-errors.py:[[@LINE+8]]:9: error: static_assert failed: dot_scaled: a scale tile is [M, K // group] for lhs and [N, K // group] for rhs (group 32 for uint8 scales, 16 for float8e4nv) (in tl.dot_scaled)
+# SCALED_SCALE_GROUP-NEXT: {{^}}    c = tl.dot_scaled(a, s, "e4m3", b, None, "bf16")
+# SCALED_SCALE_GROUP-NEXT: {{^}}        ^
+@tessera.jit
+def scaled_scale_group(p):
+    a = tl.zeros([32, 64], tl.uint8)
+    s = tl.zeros([32, 2], tl.float8e4nv)  # float8e4nv scales cover 16 elements each: [32, 4] here
+    b = tl.zeros([64, 32], tl.bfloat16)
     c = tl.dot_scaled(a, s, "e4m3", b, None, "bf16")
 
 
