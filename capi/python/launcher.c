@@ -69,7 +69,10 @@ static PyObject *s_num_warps, *s_num_stages, *s_debug, *s_grid, *s_run;
 
 enum { MAX_PARAMS = 256 };
 #define TENSOR_DEVICE_UNSEEN (-2L)
-enum { FLAG_CONSTEXPR = 1, FLAG_SPECIALIZE = 2 };
+/* FLAG_SPECIALIZE: on values equal to 1; FLAG_ALIGNMENT: also on multiples
+ * of 16 and 16-byte aligned pointers (not under Triton's
+ * do_not_specialize_on_alignment). classify_* take the level: 0, 1 or 2. */
+enum { FLAG_CONSTEXPR = 1, FLAG_SPECIALIZE = 2, FLAG_ALIGNMENT = 4 };
 
 typedef union {
   int8_t b;
@@ -299,7 +302,7 @@ static int pointer(PyObject *address_obj, PyObject *sig, int specialize, Bound *
   if (address == (unsigned long long)-1 && PyErr_Occurred()) return FAILED;
   b->slots[b->runtime].p = (void *)(uintptr_t)address;
   *word = sig;
-  *fact = specialize && address % 16 == 0 ? Py_True : Py_False;
+  *fact = specialize == 2 && address % 16 == 0 ? Py_True : Py_False;
   return HANDLED;
 }
 
@@ -439,7 +442,7 @@ static int classify_int(PyObject *value, int specialize, Bound *b, PyObject **wo
     if (!one || !sixteen || !zero) return FAILED;
   }
   /* Two's complement: v % 16 == 0 exactly when the low four bits are clear. */
-  *fact = !specialize ? zero : (!overflow && v == 1) ? one : (magnitude & 15) == 0 ? sixteen : zero;
+  *fact = !specialize ? zero : (!overflow && v == 1) ? one : specialize == 2 && (magnitude & 15) == 0 ? sixteen : zero;
   return HANDLED;
 }
 
@@ -492,7 +495,7 @@ static int classify_descriptor(PyObject *value, int specialize, Bound *b, PyObje
     return st;
   }
   long long size = PyLong_AsLongLong(size_obj);
-  int ready = aligned == Py_True, e16 = specialize;
+  int ready = aligned == Py_True, e16 = specialize == 2;
   for (Py_ssize_t i = 0; i < rank; ++i) {
     ready = ready && shape[i] >= 1 && shape[i] <= (1LL << 31);
     if (i + 1 < rank) ready = ready && strides[i] > 0 && strides[i] * size % 16 == 0 && strides[i] * size < (1LL << 40);
@@ -526,7 +529,7 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
     *fact = value;
     return HANDLED;
   }
-  int specialize = (self->flags[i] & FLAG_SPECIALIZE) != 0;
+  int specialize = !(self->flags[i] & FLAG_SPECIALIZE) ? 0 : (self->flags[i] & FLAG_ALIGNMENT) ? 2 : 1;
   if (b->runtime >= MAX_SLOTS) return NOT_HANDLED;
   if (cfg.descriptor_type && is_exact(value, cfg.descriptor_type))
     return classify_descriptor(value, specialize, b, word, fact); /* packs its own slots */

@@ -143,8 +143,11 @@ def new_launcher(jit_function, on_error):
         return None  # also launch options: only run() sorts them out
     missing = object()
     defaults = tuple(missing if p.default is p.empty else p.default for p in params)
+    # launcher.c's FLAG_CONSTEXPR, FLAG_SPECIALIZE, FLAG_ALIGNMENT
     flags = bytes((1 if n in jit_function.constexpr_names else 0) |
-                  (0 if n in jit_function.do_not_specialize else 2) for n in names)
+                  (0 if n in jit_function.do_not_specialize else 2) |
+                  (0 if n in jit_function.do_not_specialize or n in jit_function.do_not_specialize_on_alignment else 4)
+                  for n in names)
     return ext.Launcher(names, defaults, missing, flags, on_error)
 
 

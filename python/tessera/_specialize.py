@@ -309,9 +309,16 @@ def python_scalar(value):
     return value
 
 
+# A parameter specialized on a value equal to 1 but not on 16-byte alignment
+# or divisibility (Triton's do_not_specialize_on_alignment).
+ALIGNMENT_NOT_SPECIALIZED = "value"
+
+
 def specialize_arg(arg, specialize_value=True):
     """(signature entry, ctypes value, device) for one runtime argument; the
-    device is "cpu", "cuda:N"... for pointers, None for scalars."""
+    device is "cpu", "cuda:N"... for pointers, None for scalars.
+    specialize_value: True, False or ALIGNMENT_NOT_SPECIALIZED."""
+    aligned = bool(specialize_value) and specialize_value != ALIGNMENT_NOT_SPECIALIZED
     if isinstance(arg, tl.constexpr):
         arg = arg.value
     arg = python_scalar(arg)
@@ -324,7 +331,7 @@ def specialize_arg(arg, specialize_value=True):
         value = _CTYPES[ty](arg)
         if specialize_value and arg == 1:
             ty += ":1"
-        elif specialize_value and arg % 16 == 0:
+        elif aligned and arg % 16 == 0:
             ty += ":16"
         return ty, value, None
     if isinstance(arg, float):
@@ -333,7 +340,7 @@ def specialize_arg(arg, specialize_value=True):
     if info is not None:
         address, dtype, device = info
         ty = "*" + dtype
-        if specialize_value and address % 16 == 0:
+        if aligned and address % 16 == 0:
             ty += ":16"
         return ty, ctypes.c_void_p(address), device
     raise TypeError("cannot pass a %s to a kernel (expected an array, int, float or bool)" % type(arg).__name__)

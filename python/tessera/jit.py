@@ -31,8 +31,8 @@ from .language._extern import compile_time_identity, from_def as _from_def
 from ._launch import CODEGEN_OPTIONS as _CODEGEN_OPTIONS, IGNORED_OPTIONS as _IGNORED_OPTIONS, normalize_grid
 from . import language as tl
 from .compiler import KernelMetadata, asm_of
-from ._specialize import constexpr_text, constexpr_text_cached, element_bytes, mark_pointer_ranges, pointer_info, \
-    namedtuple_like, python_scalar, specialize_arg
+from ._specialize import ALIGNMENT_NOT_SPECIALIZED, constexpr_text, constexpr_text_cached, element_bytes, \
+    mark_pointer_ranges, namedtuple_like, pointer_info, python_scalar, specialize_arg
 from .tools.tensor_descriptor import TensorDescriptor
 from ._specialize import fast_pointer as _fast_pointer
 from . import _specialize
@@ -285,6 +285,16 @@ def _tuple_items(path, value, shown=None):
     return [("%s.%d" % (path, i), "%s[%d]" % (shown, i), item) for i, item in enumerate(value)]
 
 
+def _specialization(jit_function, name):
+    """How a parameter's values are specialized: True (equal to 1, and
+    multiples of 16 and 16-byte aligned pointers), ALIGNMENT_NOT_SPECIALIZED
+    (equal to 1 only: do_not_specialize_on_alignment) or False
+    (do_not_specialize)."""
+    if name in jit_function.do_not_specialize:
+        return False
+    return ALIGNMENT_NOT_SPECIALIZED if name in jit_function.do_not_specialize_on_alignment else True
+
+
 def _compile_time_leaf(item, spec):
     """Whether an element of a tuple argument is compiled in, as Triton
     does: None, tl.constexpr values, dtypes, @jit functions, and integers
@@ -340,8 +350,8 @@ def _runtime_argument(name, value, spec, values, devices, readonly):
         devices.append((name, device))
         return "tensordesc<%s[%s]>%s%s" % (
             dtype, ",".join(map(str, value.block_shape)),
-            ":16" if spec and _tensor_map_ready(value, address, dtype) else "",
-            ":e16" if spec and all(extent % 16 == 0 for extent in value.shape) else "")
+            ":16" if spec is True and _tensor_map_ready(value, address, dtype) else "",
+            ":e16" if spec is True and all(extent % 16 == 0 for extent in value.shape) else "")
     ty, cvalue, device = specialize_arg(value, spec)
     if device is not None:
         if _read_only(value):
@@ -886,7 +896,7 @@ class JITFunction(KernelInterface):
         signature, values, constexprs, devices = [], [], [], []
         readonly = []  # (runtime parameter, name) of read-only arrays
         if self._params is None:
-            self._params = [(n, n in self.constexpr_names, n not in self.do_not_specialize) for n in self.arg_names]
+            self._params = [(n, n in self.constexpr_names, _specialization(self, n)) for n in self.arg_names]
         for name, is_constexpr, spec in self._params:
             value = bound[name]
             if is_constexpr or value is None:
@@ -894,14 +904,14 @@ class JITFunction(KernelInterface):
                 constexprs.append((name, _JitConstexpr(jf) if jf is not None else constexpr_text_cached(value)))
                 continue
             if type(value) is int and -0x80000000 <= value <= 0x7FFFFFFF:  # the common case, inline
-                signature.append("i32:1" if spec and value == 1 else "i32:16" if spec and value % 16 == 0 else "i32")
+                signature.append("i32:1" if spec and value == 1 else "i32:16" if spec is True and value % 16 == 0 else "i32")
                 values.append(ctypes.c_int32(value))
                 continue
             try:
                 fast = _fast_pointer(type(value))
                 if fast is not None:  # numpy arrays and torch tensors
                     address, dtype, device = fast(value)
-                    signature.append("*" + dtype + ":16" if spec and address % 16 == 0 else "*" + dtype)
+                    signature.append("*" + dtype + ":16" if spec is True and address % 16 == 0 else "*" + dtype)
                     if _read_only(value):
                         readonly.append((len(values), name))
                     values.append(ctypes.c_void_p(address))
@@ -1534,10 +1544,11 @@ def jit(fn=None, *, target=None, do_not_specialize=(), debug=None, repr=None, la
     each compiled kernel's `name`. launch_metadata(grid, kernel, args)
     -> {"name": ..., metric: value}: what the profiler (tessera.profiler,
     hook="triton") records for each launch, args being every parameter
-    by name. Triton's version, do_not_specialize_on_alignment and noinline
-    are kept as the function's attributes (Tessera inlines every call and
-    specializes alignment as it specializes values). Any other keyword is
-    a TypeError, as in Triton."""
+    by name. do_not_specialize_on_alignment names parameters specialized
+    on a value equal to 1 only (not on multiples of 16 or 16-byte aligned
+    pointers), as Triton's. Triton's version and noinline are kept as the
+    function's attributes (Tessera inlines every call). Any other keyword
+    is a TypeError, as in Triton."""
     if unknown:
         raise TypeError("jit() got unexpected keyword argument%s %s (it takes target, do_not_specialize, debug, "
                         "repr, launch_metadata, version, do_not_specialize_on_alignment, noinline)"

@@ -164,6 +164,23 @@ def test_do_not_specialize_and_alignment():
     assert len(copy.cache) == 2
 
 
+def test_do_not_specialize_on_alignment_keeps_only_the_value_1():
+    # Triton's: a value equal to 1 is still compiled in; multiples of 16 and
+    # 16-byte aligned pointers are not told apart. Both lanes key alike.
+    @tessera.jit(do_not_specialize_on_alignment=["src", "n"])
+    def copy(src, dst, n, BLOCK: tl.constexpr):
+        i = tl.arange(0, BLOCK)
+        tl.store(dst + i, tl.load(src + i, mask=i < n), mask=i < n)
+
+    base = np.arange(40, dtype=np.float32)
+    for src, n in [(base, 16), (base, 1), (base[1:], 16), (base[1:], 7), (base, 32), (base[1:], 1)]:
+        dst = np.full(32, np.nan, np.float32)
+        launch_twice(copy, (1,), (src, dst, n), {"BLOCK": 32})
+        np.testing.assert_array_equal(dst[:n], src[:n])
+    # n == 1 or not; src never split by alignment (dst is: it is specialized)
+    assert sorted(key[0] for key in copy.cache) == [("*fp32", "*fp32:16", "i32"), ("*fp32", "*fp32:16", "i32:1")]
+
+
 def test_launch_error_from_the_fast_lane():
     @tessera.jit
     def poke(out, at):
