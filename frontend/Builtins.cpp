@@ -865,6 +865,9 @@ SValue dot(CodeGen &cg, CallArgs &a) {
     if (in == Type::f32()) attrs.set("input_precision", ir::Attribute(prec));
   }
   SValue imprecise = cg.argOr(a, 5, "max_num_imprecise_acc", SValue::none());
+  if (imprecise.is(Kind::Int) && fp8(in) && imprecise.i > dim(xt, 1))  // Triton's check: fp8 operands only
+    cg.fail(a.loc, "max_num_imprecise_acc (" + bigIntToString(imprecise.i) + ") must be <= K (" +
+                       std::to_string(dim(xt, 1)) + ")");
   if (imprecise.is(Kind::Int)) attrs.set("max_num_imprecise_acc", ir::Attribute(int64_t(imprecise.i)));
   return tensorValue(cg.builder().createValue(OpCode::Dot, {x, y, acc}, acc->type(), std::move(attrs)));
 }

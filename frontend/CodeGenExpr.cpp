@@ -427,7 +427,7 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     // Triton's block pointer is a pointer to a block: `p.type.element_ty` is
     // what its elements convert to (`x.to(p.type.element_ty)`); Tessera's
     // type of it is the base pointer's, whose element_ty is that dtype.
-    if (attr == "type" && !base.isDescriptor) return SValue::dtype(base.elems[0].v->type());
+    if ((attr == "type" || attr == "dtype") && !base.isDescriptor) return SValue::dtype(base.elems[0].v->type());
     if (attr == "shape") return base.elems[1];
     if (attr == "strides") return base.elems[2];
     fail(loc, base.describe() + " has no attribute '" + attr + "'");

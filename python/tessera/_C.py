@@ -46,11 +46,9 @@ class CompilationError(TesseraError):
     """The kernel's source (or its compilation for the target) failed; the
     message shows file:line:col, the source line and a caret."""
 
-    @property
-    def error_message(self):
-        """The bare message, without location (Triton's attribute): the text
-        of the cause, or None."""
-        return str(self.__cause__) if self.__cause__ is not None else None
+    # The bare message, without location (Triton's attribute), or None;
+    # the jit sets it, as the text of the cause where there is one.
+    error_message = None
 
 
 class OutOfResources(CompilationError):

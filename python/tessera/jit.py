@@ -948,7 +948,10 @@ class JITFunction(KernelInterface):
                 cls = _C.CompileTimeAssertionFailure
             elif cls is _C.CompilationError and first and _UNSUPPORTED.search(first.group(1)):
                 cls = _C.UnsupportedLanguageConstruct
-            raise cls(e.status, message) from ValueError(first.group(1) if first else message)
+            error = cls(e.status, message)
+            error.error_message = first.group(1) if first else message
+            # Triton's static_assert failure has no cause; its other errors have the bare message as theirs.
+            raise error from (None if cls is _C.CompileTimeAssertionFailure else ValueError(error.error_message))
 
     def compile(self, signature, constexprs, num_warps, num_stages, target="cpu", device=None, checked=False,
                 codegen=_PLAIN_CODEGEN):

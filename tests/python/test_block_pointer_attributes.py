@@ -15,6 +15,7 @@ def _scale_through_block_pointers(x, out, n, BLOCK: tl.constexpr):
     out_bptr = tl.make_block_ptr(out, (n,), (1,), (pid * BLOCK,), (BLOCK,), (0,))
     value = tl.load(x_bptr, boundary_check=(0,)).to(tl.float32) * 2
     tl.store(out_bptr, value.to(out_bptr.type.element_ty), boundary_check=(0,))
+    tl.static_assert(x_bptr.dtype.element_ty == x_bptr.type.element_ty)  # Triton's block_ptr.dtype too
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32])

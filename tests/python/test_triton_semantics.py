@@ -991,3 +991,14 @@ def test_item_of_a_pointer_tile(cpu_target):
     np.testing.assert_array_equal(y, [5.0, 1.0])
     if _C.target_available("nvptx"):
         assert len(_item_of_pointers.compile_only("nvptx", x, y).data) > 0
+
+
+def test_a_failed_static_assert_has_no_cause_and_keeps_its_message(cpu_target):
+    # Triton's CompileTimeAssertionFailure: raised without a cause; other errors carry the bare message as theirs.
+    @tessera.jit
+    def k(x):
+        tl.static_assert(isinstance(0, tl.tensor))
+
+    with pytest.raises(_C.CompileTimeAssertionFailure) as e:
+        k[(1,)](np.zeros(1, np.float32))
+    assert e.value.__cause__ is None and e.value.error_message.startswith("static_assert failed")

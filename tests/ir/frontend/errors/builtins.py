@@ -71,6 +71,7 @@
 # RUN: not tessera compile %s --entry asm_pack --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=ASM_PACK
 # RUN: not tessera compile %s --entry desc_narrow --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_NARROW
 # RUN: not tessera compile %s --entry constexpr_type_of_tensor --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=CONSTEXPR_TYPE
+# RUN: not tessera compile %s --entry imprecise_acc --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=IMPRECISE
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -664,3 +665,10 @@ def constexpr_fn_cli(x):
 # CONSTEXPR_TYPE-NEXT: {{^}}    tl.static_assert(n == tl.constexpr_type(n))
 def constexpr_type_of_tensor(n):
     tl.static_assert(n == tl.constexpr_type(n))
+
+
+# IMPRECISE: builtins.py:[[@LINE+4]]:9: error: max_num_imprecise_acc (128) must be <= K (64)
+def imprecise_acc(p):
+    a = tl.full((64, 64), 0.0, tl.float8e5)
+    b = tl.full((64, 64), 0.0, tl.float8e5)
+    c = tl.dot(a, b, max_num_imprecise_acc=128)
