@@ -270,9 +270,32 @@ def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale, rhs_for
     # hardware has no scaled MMA.
     tl.static_assert(out_dtype == tl.float32, "dot_scaled: out_dtype must be float32")
     to: tl.constexpr = tl.float16 if (lhs_format == "fp16" or rhs_format == "fp16") else tl.bfloat16
+    if len(lhs.shape) == 3:
+        # A batch: each operand decoded as one 2-D tile (lhs [B*M, K], rhs
+        # [K, B*N]), a scale of [M, K // group] (Triton's shape) shared by
+        # the batch, or one per batch entry.
+        tl.static_assert(len(rhs.shape) == 3, "dot_scaled: both operands are 2-D, or both 3-D")
+        batch: tl.constexpr = lhs.shape[0]
+        a = _mx_operand(tl.reshape(lhs, (batch * lhs.shape[1], lhs.shape[2])), _batched_scale(lhs_scale, batch),
+                        lhs_format, to, 1, lhs_k_pack)
+        a = tl.reshape(a, (batch, a.shape[0] // batch, a.shape[1]))
+        b = _mx_operand(tl.reshape(tl.permute(rhs, (1, 0, 2)), (rhs.shape[1], batch * rhs.shape[2])),
+                        _batched_scale(rhs_scale, batch), rhs_format, to, 0, rhs_k_pack)
+        b = tl.permute(tl.reshape(b, (b.shape[0], batch, b.shape[1] // batch)), (1, 0, 2))
+        return tl.dot(a, b, acc, out_dtype=tl.float32)
     a = _mx_operand(lhs, lhs_scale, lhs_format, to, 1, lhs_k_pack)
     b = _mx_operand(rhs, rhs_scale, rhs_format, to, 0, rhs_k_pack)
     return tl.dot(a, b, acc, out_dtype=tl.float32)
+
+
+@jit
+def _batched_scale(scale, batch: tl.constexpr):
+    # [rows, groups] or [batch, rows, groups] -> [batch * rows, groups]
+    if scale is None:
+        return None
+    if len(scale.shape) == 2:
+        scale = tl.broadcast_to(scale[None, :, :], (batch, scale.shape[0], scale.shape[1]))
+    return tl.reshape(scale, (batch * scale.shape[1], scale.shape[2]))
 
 
 @jit

@@ -398,6 +398,38 @@ def test_dot_scaled_takes_float8e4nv_scales_per_16_elements(cpu_target):
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
 
 
+@tessera.jit
+def _dot_scaled_batched(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, out_ptr, B: tl.constexpr, M: tl.constexpr,
+                        N: tl.constexpr, K: tl.constexpr):
+    bi = tl.arange(0, B)[:, None, None]
+    a = tl.load(a_ptr + bi * (M * K // 2) + tl.arange(0, M)[None, :, None] * (K // 2) + tl.arange(0, K // 2)[None, None, :])
+    a_scale = tl.load(a_scale_ptr + tl.arange(0, M)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
+    b = tl.load(b_ptr + bi * (K * N) + tl.arange(0, K)[None, :, None] * N + tl.arange(0, N)[None, None, :])
+    b_scale = tl.load(b_scale_ptr + bi * (N * K // 32) + tl.arange(0, N)[None, :, None] * (K // 32) +
+                      tl.arange(0, K // 32)[None, None, :])
+    c = tl.dot_scaled(a, a_scale, "e2m1", b, b_scale, "e5m2")
+    tl.store(out_ptr + bi * (M * N) + tl.arange(0, M)[None, :, None] * N + tl.arange(0, N)[None, None, :], c)
+
+
+def test_dot_scaled_takes_a_batch(cpu_target):
+    # 3-D operands (Triton 3.6 takes them); lhs's scale [M, K // 32] shared by the batch, as Triton shapes it,
+    # rhs's one per batch entry.
+    rng = np.random.default_rng()
+    B, M, N, K = 2, 16, 32, 64
+    a = rng.integers(0, 256, (B, M, K // 2), dtype=np.uint8)
+    a_scale = rng.integers(120, 135, (M, K // 32), dtype=np.uint8)
+    b = rng.integers(0, 256, (B, K, N), dtype=np.uint8)
+    b[(b & 0x7C) == 0x7C] = 0x3C
+    b_scale = rng.integers(124, 130, (B, N, K // 32), dtype=np.uint8)
+    out = np.full((B, M, N), np.nan, np.float32)
+    _dot_scaled_batched[(1,)](a, a_scale, b, b_scale, out, B=B, M=M, N=N, K=K)
+    a_values = np.stack([_e2m1(a & 0xF), _e2m1(a >> 4)], axis=-1).reshape(B, M, K)
+    a_values *= np.repeat(2.0 ** (a_scale.astype(np.float64) - 127), 32, axis=1)[None]
+    b_values = _e5m2(b) * np.repeat(2.0 ** (b_scale.astype(np.float64) - 127), 32, axis=2).transpose(0, 2, 1)
+    expected = a_values @ b_values
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
+
+
 def test_dot_scaled_refuses_unknown_formats(cpu_target):
     @tessera.jit
     def k(a_ptr, out_ptr):

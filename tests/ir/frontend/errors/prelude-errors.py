@@ -7,6 +7,7 @@
 # RUN: not tessera compile %s --entry scaled_scale_int32 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_SCALE_INT32
 # RUN: not tessera compile %s --entry scaled_out_f16 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_OUT_F16
 # RUN: not tessera compile %s --entry scaled_scale_group --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_SCALE_GROUP
+# RUN: not tessera compile %s --entry scaled_ranks --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=SCALED_RANKS
 # RUN: not tessera compile %s --entry merge_dim --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_DIM
 # RUN: not tessera compile %s --entry merge_size --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=MERGE_SIZE
 # Errors inside tl functions written in the language (frontend/prelude.py) are
@@ -87,6 +88,16 @@ def scaled_scale_group(p):
     s = tl.zeros([32, 2], tl.float8e4nv)  # float8e4nv scales cover 16 elements each: [32, 4] here
     b = tl.zeros([64, 32], tl.bfloat16)
     c = tl.dot_scaled(a, s, "e4m3", b, None, "bf16")
+
+
+# SCALED_RANKS: prelude-errors.py:[[@LINE+7]]:9: error: static_assert failed: dot_scaled: both operands are 2-D, or both 3-D (in tl.dot_scaled)
+# SCALED_RANKS-NEXT: {{^}}    c = tl.dot_scaled(a, None, "bf16", b, None, "bf16")
+# SCALED_RANKS-NEXT: {{^}}        ^
+@tessera.jit
+def scaled_ranks(p):
+    a = tl.zeros([2, 32, 32], tl.bfloat16)
+    b = tl.zeros([32, 32], tl.bfloat16)
+    c = tl.dot_scaled(a, None, "bf16", b, None, "bf16")
 
 
 # SCALED_OUT_F16: prelude-errors.py:[[@LINE+6]]:9: error: static_assert failed: dot_scaled: out_dtype must be float32 (in tl.dot_scaled)
