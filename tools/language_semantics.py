@@ -143,9 +143,11 @@ TL = {
     "dot_scaled": "Microscaled matrix product: each operand (`\"e2m1\"` packed two per uint8, along K unless "
                   "`*_k_pack=False`; `\"e4m3\"`, `\"e5m2\"`, `\"bf16\"`, `\"fp16\"`) is decoded, multiplied by "
                   "2^(scale - 127) per 32 elements along K (uint8 e8m0 scales `[M, K // 32]` and `[N, K // 32]`; "
-                  "`None`: unscaled; scale 0 gives 0, 0xFF NaN), "
+                  "`None`: unscaled; scale 0 gives 0, 0xFF NaN) or by the scale per 16 elements (float8e4nv "
+                  "scales `[M, K // 16]`, NVFP4's), "
                   "rounded to bf16 (fp16 when either format is fp16), then `tl.dot` with fp32 accumulation plus "
-                  "`acc`. `out_dtype` must be fp32; `fast_math` changes nothing.",
+                  "`acc`. 3-D operands are a batch (a 2-D scale is shared by it). `out_dtype` must be fp32; "
+                  "`fast_math` changes nothing.",
     "erf": "The error function, " + _LIBRARY + ".",
     "exp": "e^x. Below fp64, approximate on nvptx and amdgpu as in Triton: the hardware's 2^x of x·log2(e) (its error "
            "grows with abs(x); subnormal results flush to zero); elsewhere, and for fp64, " + _LIBRARY + ". "
