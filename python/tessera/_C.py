@@ -46,9 +46,17 @@ class CompilationError(TesseraError):
     """The kernel's source (or its compilation for the target) failed; the
     message shows file:line:col, the source line and a caret."""
 
-    # The bare message, without location (Triton's attribute), or None;
-    # the jit sets it, as the text of the cause where there is one.
-    error_message = None
+    _error_message = None
+
+    @property
+    def error_message(self):
+        """The bare message, without location (Triton's attribute), or
+        None: the jit sets it (the cause's text, where there is a cause)."""
+        return self._error_message
+
+    @error_message.setter
+    def error_message(self, message):
+        self._error_message = message
 
 
 class OutOfResources(CompilationError):

@@ -1366,6 +1366,47 @@ class JITFunction(KernelInterface):
     def is_gluon(self):
         return False
 
+    def parse(self):
+        """The source's syntax tree, a module holding the one function
+        definition (Triton's)."""
+        tree = ast.parse(self.src)
+        if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            raise ValueError("the source of %s is not one function definition" % self.__name__)
+        return tree
+
+    @property
+    def type(self):
+        """tl.constexpr_type of this function (Triton's: a @jit function is
+        a compile-time value)."""
+        return tl.constexpr_type(self)
+
+    @property
+    def hash(self):
+        """The cache key once computed, else None (Triton's); setting it to
+        None makes the next cache_key compute it again."""
+        known = self._cache_key
+        return known[1] if known is not None else None
+
+    @hash.setter
+    def hash(self, value):
+        if value is not None:
+            raise AttributeError("only None may be assigned to hash (it forgets the cache key)")
+        self._cache_key = None
+
+    @property
+    def used_global_vals(self):
+        """Triton's map of the globals the kernel and its callees read:
+        {(name, id(globals dict)): (value, globals dict)}, empty until the
+        kernel's module text is built (at its first compile or cache_key)."""
+        module = self._module
+        if module is None:
+            return {}
+        out = {}
+        for where, name in module.places:
+            if name is not None and name in where:
+                out[(name, id(where))] = (where[name], where)
+        return dict(sorted(out.items(), key=lambda item: item[0]))
+
     def repr(self, specialization):
         """A compiled kernel's name (Triton's repr): jit(repr=)'s, else the
         function's full name."""

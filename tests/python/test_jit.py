@@ -189,3 +189,32 @@ def test_attribute_names_do_not_pull_in_globals():
 
     names = _source._referenced_names(kernel.__code__)
     assert "tl" in names and "load" not in names
+
+
+_SCALE = tl.constexpr(3)
+
+
+@tessera.jit
+def _scaled(x):
+    return x * _SCALE
+
+
+@tessera.jit
+def _scale_in_place(x_ptr):
+    tl.store(x_ptr, _scaled(tl.load(x_ptr)))
+
+
+def test_tritons_jit_function_attributes_parse_type_hash_and_used_globals():
+    _scale_in_place.hash = None
+    assert _scale_in_place.hash is None  # Triton's: None until the cache key is computed
+    x = np.full(1, 2.0, np.float32)
+    _scale_in_place[(1,)](x)
+    assert x[0] == 6.0
+    assert _scale_in_place.hash == _scale_in_place.cache_key
+    used = {name: value for (name, _), (value, _) in _scale_in_place.used_global_vals.items()}
+    assert used["_SCALE"] == 3 and used["_scaled"] is _scaled  # what it and its callee read
+    tree = _scale_in_place.parse()
+    assert [type(node).__name__ for node in tree.body] == ["FunctionDef"] and tree.body[0].name == "_scale_in_place"
+    assert _scale_in_place.type == tl.constexpr_type(_scale_in_place)
+    with pytest.raises(AttributeError, match="only None"):
+        _scale_in_place.hash = "x"
