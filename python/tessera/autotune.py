@@ -10,10 +10,14 @@ Layer 3, launch (python/tessera/__init__.py lists the layers).
 
 import builtins
 import concurrent.futures
+import hashlib
+import json
 import os
+import tempfile
 import time
 
 from . import _C, testing
+from ._specialize import pointer_info
 from .jit import KernelInterface
 
 
@@ -235,10 +239,13 @@ class Autotuner(_Wrapper):
                 tuned = True
                 start = time.time()
                 configs = self.prune_configs(kwargs)
-                self._compile_all(args, kwargs, configs)
-                # One left after pruning: nothing to compare, so nothing is timed.
-                timings = {c: self._bench(*args, config=c, **kwargs) for c in configs} if len(configs) > 1 else \
-                    {configs[0]: [0.0] * 3}
+                timings = self._cached_timings(key, configs, args)
+                if timings is None:
+                    self._compile_all(args, kwargs, configs)
+                    # One left after pruning: nothing to compare, so nothing is timed.
+                    timings = {c: self._bench(*args, config=c, **kwargs) for c in configs} if len(configs) > 1 else \
+                        {configs[0]: [0.0] * 3}
+                    self._store_timings(key, configs, args, timings)
                 self.bench_time = time.time() - start
                 self.configs_timings = timings
                 self.cache[key] = builtins.min(timings, key=lambda c: _median(timings[c]))
@@ -256,6 +263,55 @@ class Autotuner(_Wrapper):
             return self.fn.run(*args, **kwargs, **config.all_kwargs())
         finally:
             self.nargs = None
+
+    # Tuning results on disk (Triton's cache_results=True or
+    # TRITON_CACHE_AUTOTUNING=1): one JSON file per kernel, tuning key,
+    # configurations and devices, in the compile cache's directory; a new
+    # process with the same ones launches the best configuration untimed.
+    def _results_path(self, key, configs, args):
+        if not (self.cache_results or os.environ.get("TRITON_CACHE_AUTOTUNING") == "1") or not key:
+            return None
+        if any(c.pre_hook for c in configs):
+            return None  # as Triton's: hooks cannot be written down, so the configurations are timed
+        jit_function = self.fn
+        while not hasattr(jit_function, "cache_key") and hasattr(jit_function, "fn"):  # through Heuristics
+            jit_function = jit_function.fn
+        source = getattr(jit_function, "cache_key", None)
+        if source is None:
+            return None
+        devices = set()
+        for arg in args:
+            info = pointer_info(arg) if not isinstance(arg, (int, float, bool)) else None
+            if info is not None:
+                device = _C.get_device(info[2])
+                devices.add((info[2], _C.device_name(device), _C.device_architecture(device)))
+        text = json.dumps([_C.version(), source, repr(key), sorted(devices), [str(c) for c in configs]])
+        folder = os.environ.get("TESSERA_CACHE_DIR") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tessera")
+        name = "%s.%s.autotune.json" % (self.base_fn.__name__[:100], hashlib.sha256(text.encode()).hexdigest()[:32])
+        return os.path.join(folder, "autotune", name)
+
+    def _cached_timings(self, key, configs, args):
+        path = self._results_path(key, configs, args)
+        try:
+            with open(path) as f:
+                stored = json.load(f)
+            return {configs[i]: timing for i, timing in stored["timings"]}
+        except (TypeError, OSError, ValueError, KeyError, IndexError):
+            return None  # none stored (or unreadable): time them
+
+    def _store_timings(self, key, configs, args, timings):
+        path = self._results_path(key, configs, args)
+        if path is None:
+            return
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=os.path.dirname(path))
+            with os.fdopen(fd, "w") as f:
+                json.dump({"key": repr(key), "timings": [[configs.index(c), t] for c, t in timings.items()]}, f)
+            os.replace(temp, path)  # whole or not at all, for processes reading it meanwhile
+        except OSError:
+            pass  # an unwritable cache: the next process times them again
 
     def warmup(self, *args, **kwargs):
         """Compiles every configuration prune_configs keeps, launching none."""
@@ -291,8 +347,12 @@ def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_va
     outputs); pre_hook(nargs, reset_only) and post_hook(nargs, exception)
     replace that handling. warmup and rep are the ms do_bench spends on each
     configuration (25 and 100 when None); do_bench(fn, quantiles) replaces
-    the timing. use_cuda_graph and cache_results are kept and change
-    nothing. Returns a decorator that makes an Autotuner of a JITFunction
+    the timing. cache_results=True (or TRITON_CACHE_AUTOTUNING=1) keeps
+    each tuning's timings on disk, beside the compile cache
+    (TESSERA_CACHE_DIR/autotune), keyed by the kernel's cache key, the tuning
+    key, the configurations and the arguments' devices, so another process
+    skips the timing; as in Triton, not with configurations that have a
+    pre_hook. use_cuda_graph is kept and changes nothing. Returns a decorator that makes an Autotuner of a JITFunction
     (or of a Heuristics)."""
     def decorator(fn):
         return Autotuner(fn, fn.arg_names, configs, key, reset_to_zero, restore_value, pre_hook=pre_hook,

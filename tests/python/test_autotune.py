@@ -61,6 +61,31 @@ def test_autotune_times_configs_and_caches_the_choice(sleepy):
     assert {c["BLOCK"] for c in compiles} == {"16", "32", "64"}
 
 
+def test_cache_results_keeps_the_timings_on_disk_for_the_next_process(sleepy, tmp_path, monkeypatch):
+    # Triton's cache_results: a second autotuner over the same kernel (a new
+    # process) launches the best configuration without timing any.
+    log, _ = sleepy
+    monkeypatch.setenv("TESSERA_CACHE_DIR", str(tmp_path))
+    x = np.zeros(8, np.float32)
+    first = make_kernel(cache_results=True)
+    first[(1,)](x, 256)
+    assert first.best_config.kwargs == {"BLOCK": 32} and len(log) > 3
+    stored = list((tmp_path / "autotune").iterdir())
+    assert len(stored) == 1 and stored[0].name.startswith("k.")
+    second = make_kernel(cache_results=True)
+    runs = len(log)
+    second[(1,)](x, 256)
+    assert len(log) == runs + 1 and second.best_config.kwargs == {"BLOCK": 32}  # one launch, nothing timed
+    third = make_kernel(cache_results=True)
+    third[(1,)](x, 512)                          # another tuning key: timed, and stored beside
+    assert len(log) > runs + 4 and len(list((tmp_path / "autotune").iterdir())) == 2
+    monkeypatch.setenv("TRITON_CACHE_AUTOTUNING", "1")
+    fourth = make_kernel()                       # the environment asks for it too
+    runs = len(log)
+    fourth[(1,)](x, 512)
+    assert len(log) == runs + 1
+
+
 def test_reset_to_zero_and_hooks(sleepy):
     k = make_kernel(reset_to_zero=["x_ptr"])
     x = np.ones(8, np.float32)

@@ -217,6 +217,8 @@ class CompiledKernel(_compiler.CompiledKernel):
         self.shared, self.num_warps, self.num_ctas, self.cluster_dims = old.shared, num_warps, 1, (1, 1, 1)
         self.module = self.function = None
         self.n_regs = self.n_spills = self.n_max_threads = None  # Tessera's loader does not report them
+        self.kernel = data               # Triton's: the binary (a cubin's bytes; PTX text where there is none)
+        self.metadata_group = {}         # Triton's: file name -> path of what the cache holds for it
 
     @property
     def _backend(self):
@@ -329,6 +331,7 @@ def _store_cubin(kernel):
             or binary.threads != 32 * metadata.num_warps or kernel.name != fn.__name__:
         return
     try:
-        get_cache_manager(kernel.hash).put(binary.data, fn.__name__ + ".cubin", binary=True)
+        name = fn.__name__ + ".cubin"
+        kernel.metadata_group[name] = get_cache_manager(kernel.hash).put(binary.data, name, binary=True)
     except OSError:
         pass  # an unwritable cache: Inductor launches through `run`
