@@ -64,6 +64,7 @@ def test_compiled_kernel_launches_as_inductor_launches_it(triton):
     kernel = compiled(triton)
     assert len(kernel.hash) == 64 and kernel.metadata.num_warps == 2 and kernel.metadata.cluster_dims == (1, 1, 1)
     assert kernel.metadata.name == "scale" and kernel.packed_metadata[0] == 2 and kernel.function is None
+    assert kernel.kernel == kernel.binary.data and kernel.metadata_group == {}  # a host object, not put in the cache
     x = np.random.default_rng(5).standard_normal(37).astype(np.float32)
     out = np.full(37, np.nan, np.float32)
     kernel[(3,)](x, out, 37)
@@ -95,7 +96,8 @@ def test_a_cuda_kernel_leaves_its_cubin_for_inductors_static_launcher(triton, tm
     kernel = compile_for_cuda(False)
     # Where Inductor's can_statically_launch looks for it: the cache folder of the kernel's hash.
     path = tmp_path / triton_hash_to_path_key(kernel.hash) / "scale.cubin"
-    assert path.read_bytes() == kernel.asm["cubin"]
+    assert path.read_bytes() == kernel.asm["cubin"] == kernel.kernel
+    assert kernel.metadata_group == {"scale.cubin": str(path)}
     kernel._cubin_path = str(path)  # what can_statically_launch sets
     static = StaticallyLaunchedCudaKernel(kernel)
     # The cubin's parameters are the runtime arguments in order; Inductor's launcher passes
