@@ -514,25 +514,58 @@ static int classify_descriptor(PyObject *value, int specialize, Bound *b, PyObje
   return HANDLED;
 }
 
-/* The key's two words for parameter i and its packed slot (runtime
- * arguments), or NOT_HANDLED. */
-static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyObject **fact) {
-  PyObject *value = b->values[i];
-  if ((self->flags[i] & FLAG_CONSTEXPR) || value == Py_None) {
-    /* Compile-time values: the type keeps True apart from 1. Floats (0.0 ==
-     * -0.0, NaN) and other objects are the Python path's; a dtype (equal
-     * exactly when the Python path's constexpr text is) is the lane's. */
-    if (value != Py_None && !PyLong_CheckExact(value) && !PyBool_Check(value) && !PyUnicode_CheckExact(value) &&
-        !is_exact_one_of(value, cfg.constexpr_types))
-      return NOT_HANDLED;
-    *word = (PyObject *)Py_TYPE(value);
-    *fact = value;
-    return HANDLED;
+static int classify_value(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact, int depth);
+
+/* A tuple argument (Triton's): its word is a tuple of its type (a
+ * namedtuple's class keeps its fields apart) and its elements' words, its
+ * fact the tuple of their facts; each runtime leaf packs its slots, depth
+ * first, in the order jit.py's _tuple_argument gives the kernel's
+ * parameters. None, and where specialized an int equal to 1, are
+ * compile-time leaves (no slot), as jit.py's _compile_time_leaf says; the
+ * other compile-time leaves (tl.constexpr values, dtypes, @jit functions)
+ * are the Python path's. */
+static int classify_tuple(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact, int depth) {
+  if (depth > 8 || b->n_owned + 2 > MAX_PARAMS) return NOT_HANDLED;
+  Py_ssize_t n = PyTuple_Size(value);
+  PyObject *words = PyTuple_New(n + 1);
+  if (!words) return FAILED;
+  b->owned[b->n_owned++] = words; /* released with the launch's other words, on every path */
+  PyObject *facts = PyTuple_New(n);
+  if (!facts) return FAILED;
+  b->owned[b->n_owned++] = facts;
+  Py_INCREF((PyObject *)Py_TYPE(value));
+  PyTuple_SetItem(words, 0, (PyObject *)Py_TYPE(value));
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    PyObject *item = PyTuple_GetItem(value, k), *w = NULL, *f = NULL;
+    int st = HANDLED;
+    int one = 0;
+    if (specialize && PyLong_CheckExact(item)) {
+      one = PyLong_AsLongLongAndOverflow(item, &st) == 1 && st == 0;
+      st = HANDLED;
+    }
+    if (item == Py_None || one) {
+      w = (PyObject *)Py_TYPE(item);
+      f = item;
+    } else {
+      st = classify_value(item, specialize, b, &w, &f, depth + 1);
+    }
+    if (st != HANDLED) return st;
+    Py_INCREF(w);
+    PyTuple_SetItem(words, k + 1, w);
+    Py_INCREF(f);
+    PyTuple_SetItem(facts, k, f);
   }
-  int specialize = !(self->flags[i] & FLAG_SPECIALIZE) ? 0 : (self->flags[i] & FLAG_ALIGNMENT) ? 2 : 1;
+  *word = words;
+  *fact = facts;
+  return HANDLED;
+}
+
+/* A runtime value's two words and its packed slots, or NOT_HANDLED. */
+static int classify_value(PyObject *value, int specialize, Bound *b, PyObject **word, PyObject **fact, int depth) {
   if (b->runtime >= MAX_SLOTS) return NOT_HANDLED;
   if (cfg.descriptor_type && is_exact(value, cfg.descriptor_type))
     return classify_descriptor(value, specialize, b, word, fact); /* packs its own slots */
+  if (PyTuple_Check(value)) return classify_tuple(value, specialize, b, word, fact, depth);
   int st;
   if (PyBool_Check(value)) {
     b->slots[b->runtime].b = value == Py_True;
@@ -558,6 +591,25 @@ static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyO
     b->runtime++;
   }
   return st;
+}
+
+/* The key's two words for parameter i and its packed slots (runtime
+ * arguments), or NOT_HANDLED. */
+static int classify(Launcher *self, Py_ssize_t i, Bound *b, PyObject **word, PyObject **fact) {
+  PyObject *value = b->values[i];
+  if ((self->flags[i] & FLAG_CONSTEXPR) || value == Py_None) {
+    /* Compile-time values: the type keeps True apart from 1. Floats (0.0 ==
+     * -0.0, NaN) and other objects are the Python path's; a dtype (equal
+     * exactly when the Python path's constexpr text is) is the lane's. */
+    if (value != Py_None && !PyLong_CheckExact(value) && !PyBool_Check(value) && !PyUnicode_CheckExact(value) &&
+        !is_exact_one_of(value, cfg.constexpr_types))
+      return NOT_HANDLED;
+    *word = (PyObject *)Py_TYPE(value);
+    *fact = value;
+    return HANDLED;
+  }
+  int specialize = !(self->flags[i] & FLAG_SPECIALIZE) ? 0 : (self->flags[i] & FLAG_ALIGNMENT) ? 2 : 1;
+  return classify_value(value, specialize, b, word, fact, 0);
 }
 
 /* The specialization key's words in b->words (2 per parameter, then

@@ -4,6 +4,7 @@ with the same key go through C. Each test checks that the fast lane ran and
 that it launched exactly the kernel the Python path would have chosen, with
 the same values, on the host CPU target."""
 
+import collections
 import os
 import subprocess
 import sys
@@ -179,6 +180,30 @@ def test_do_not_specialize_on_alignment_keeps_only_the_value_1():
         np.testing.assert_array_equal(dst[:n], src[:n])
     # n == 1 or not; src never split by alignment (dst is: it is specialized)
     assert sorted(key[0] for key in copy.cache) == [("*fp32", "*fp32:16", "i32"), ("*fp32", "*fp32:16", "i32:1")]
+
+
+Pair = collections.namedtuple("Pair", "scale offset")
+
+
+def test_tuple_arguments_take_the_fast_lane():
+    # Each runtime leaf packed in order; None and a 1 (specialized) are compile-time leaves.
+    @tessera.jit
+    def affine(outs, ins, p):
+        i = tl.arange(0, 8)
+        for k in tl.static_range(len(outs)):
+            if ins[k] is not None:
+                tl.store(outs[k] + i, tl.load(ins[k] + i) * p.scale + p.offset)
+
+    rng = np.random.default_rng()
+    a, b = (rng.standard_normal(8).astype(np.float32) for _ in range(2))
+    for scale, offset in [(2.0, 3), (0.5, 1), (4.0, 16), (2.0, 7)]:
+        outs = tuple(np.full(8, np.nan, np.float32) for _ in range(3))
+        launch_twice(affine, (1,), (outs, (a, None, b), Pair(scale, offset)), {})
+        for out, x in ((outs[0], a), (outs[2], b)):
+            np.testing.assert_allclose(out, x * np.float32(scale) + np.float32(offset), rtol=1e-6)
+        assert np.isnan(outs[1]).all()
+    # offset 1 is compiled in, 16 is a multiple of 16: three specializations of the one kernel
+    assert len(affine.cache) == 3
 
 
 def test_launch_error_from_the_fast_lane():
