@@ -354,14 +354,19 @@ def constexpr_text(value):
                 not (value.__module__ or "").startswith(("triton.", "tessera.")):
             value = _wrapped_python_function(value)
     value = python_scalar(value)  # np.int64(1024) is 1024, np.float64(1024.0) 1024.0
-    if value is None or isinstance(value, (bool, int)):
+    # Subclasses (an IntEnum, a str Enum) are the numbers and strings they
+    # hold, which is what they compare equal to in a kernel.
+    if value is None or isinstance(value, bool):
         return repr(value)
+    if isinstance(value, int):
+        return repr(int(value))
     if isinstance(value, float):
+        value = float(value)
         if value != value:
             raise ValueError("NaN cannot be a tl.constexpr value")
         return repr(value) if abs(value) != float("inf") else ("1e999" if value > 0 else "-1e999")
     if isinstance(value, str):
-        return repr(value)
+        return repr(str.__str__(value))
     if isinstance(value, tl.dtype):
         return repr(value)
     if type(value).__module__ == "torch" and type(value).__name__ == "dtype" and str(value)[6:] in _DTYPES:

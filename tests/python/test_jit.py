@@ -2,6 +2,8 @@
 in-memory cache, the module text sent to the frontend, and errors. Launches
 use the hand-written ABI kernels (abi_kernels.c) in place of compiled code."""
 
+import enum
+
 import numpy as np
 import pytest
 
@@ -218,3 +220,27 @@ def test_tritons_jit_function_attributes_parse_type_hash_and_used_globals():
     assert _scale_in_place.type == tl.constexpr_type(_scale_in_place)
     with pytest.raises(AttributeError, match="only None"):
         _scale_in_place.hash = "x"
+
+
+class _Mode(enum.IntEnum):
+    SUM = 0
+    MAX = 1
+
+
+class _Activation(str, enum.Enum):
+    RELU = "relu"
+    GELU = "gelu"
+
+
+@tessera.jit
+def _by_mode(out, MODE: tl.constexpr, ACT: tl.constexpr):
+    tl.store(out, 7 if MODE == 1 else 3)
+    tl.store(out + 1, 1 if ACT == "relu" else 2)
+
+
+def test_enum_constexprs_are_the_values_they_hold():
+    # An IntEnum is the int it holds, a str Enum its string, as they compare in Triton's kernels.
+    out = np.zeros(2, np.int32)
+    for mode, act, want in [(_Mode.SUM, _Activation.RELU, [3, 1]), (_Mode.MAX, _Activation.GELU, [7, 2])]:
+        _by_mode[(1,)](out, mode, act)
+        np.testing.assert_array_equal(out, want)
