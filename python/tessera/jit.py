@@ -200,6 +200,20 @@ def _torch_device_index(device):
     return "cpu" if device is None or ":" not in device else int(device.rsplit(":", 1)[1])
 
 
+def _same_device(launched, asked):
+    """Whether kernels launched on `launched` (_torch_device_index's) are
+    the ones device_caches[asked] lists. Where the active driver is the host
+    (no GPU), its current device index (0) names the host too, as
+    `device_caches[driver.active.get_current_device()]` reads it."""
+    if launched == asked:
+        return True
+    if launched != "cpu" or not isinstance(asked, int):
+        return False
+    from .runtime import driver
+    active = driver.active
+    return active.get_current_target().backend == "cpu" and asked == active.get_current_device()
+
+
 class _DeviceCaches(dict):
     """JITFunction.device_caches: an entry per device, made when first read."""
 
@@ -209,7 +223,7 @@ class _DeviceCaches(dict):
 
     def __missing__(self, device):
         jf = self._jf
-        target = next((k[4] for k in jf.cache if _torch_device_index(k[5]) == device), None)
+        target = next((k[4] for k in jf.cache if _same_device(_torch_device_index(k[5]), device)), None)
         entry = self[device] = (_DeviceKernels(jf, device), {}, target, None, lambda *a, **kw: jf.bind(a, kw))
         return entry
 
@@ -224,7 +238,7 @@ class _DeviceKernels(collections.abc.MutableMapping):
     def _keys(self):
         jf = self._jf
         return {jf._triton_key(k): k for k in list(jf.cache)
-                if _torch_device_index(k[5]) == self._device}
+                if _same_device(_torch_device_index(k[5]), self._device)}
 
     def __getitem__(self, text):
         return self._jf.cache[self._keys()[text]]
@@ -1321,7 +1335,8 @@ class JITFunction(KernelInterface):
     def device_caches(self):
         """Triton's per-device view of the compiled kernels: {device: (kernels,
         key cache, target, backend, binder)}, a device being its index as
-        torch numbers it ("cpu" for the host). `kernels` maps Triton's text
+        torch numbers it ("cpu" for the host; without a GPU, the driver's
+        current device, 0, lists the host's too). `kernels` maps Triton's text
         key, each parameter's (type, specialization) or ('constexpr', value)
         then the options, to the compiled kernel (torch.export reads the
         constexprs back from it); it is a view of `cache`, so deleting from

@@ -220,3 +220,8 @@ def test_device_caches_as_triton_keys_them():
         "[('*fp32', 'D'), ('i32', 'D'), ('constexpr', 32), ('constexpr', True)]{}",
         "[('*fp32', 'D'), ('constexpr', 1), ('constexpr', 32), ('constexpr', True)]{}"])  # Triton's key for a 1
     assert set(map(id, kernels.values())) == set(map(id, kernel.cache.values()))
+    # Without a GPU the driver's current device is 0, and it names the host too (libraries read
+    # device_caches[driver.active.get_current_device()]).
+    from tessera.runtime import driver
+    if driver.active.get_current_target().backend == "cpu":
+        assert sorted(caches[driver.active.get_current_device()][0]) == sorted(kernels)
