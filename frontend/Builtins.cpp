@@ -1957,7 +1957,10 @@ const std::unordered_map<std::string, Handler> &handlers() {
       SValue name = cg.requireArg(a, 0, "name"), fields = cg.requireArg(a, 1, "fields"), values = cg.requireArg(a, 2, "values");
       bool ok = name.is(Kind::Str) && fields.is(Kind::Tuple) && values.is(Kind::Tuple) && fields.elems.size() == values.elems.size();
       std::vector<std::string> names;
-      for (const SValue &f : ok ? fields.elems : std::vector<SValue>{}) ok &= f.is(Kind::Str), names.push_back(f.s);
+      for (size_t i = 0; ok && i < fields.elems.size(); ++i) {
+        ok = fields.elems[i].is(Kind::Str);
+        names.push_back(fields.elems[i].s);
+      }
       if (!ok) cg.fail(a.loc, "__namedtuple__ takes a name, a tuple of field names and a tuple of as many values");
       return SValue::namedTuple(name.s, std::move(names), values.elems);
     };

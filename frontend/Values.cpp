@@ -1,8 +1,8 @@
 #include "frontend/Values.h"
 
-#include <cstdio>
-
 #include "ir/Attributes.h"
+
+#include <cstdio>
 
 namespace tessera::frontend {
 
@@ -106,10 +106,9 @@ std::string SValue::key() const {
   case Kind::ConstexprType: return describe();
   case Kind::NamedTupleClass: {
     std::string k = "namedtuple_class:" + s + "(";
-    for (size_t n = 0; n < fields.size(); ++n) {
-      size_t firstDefault = fields.size() - elems.size();
+    size_t firstDefault = fields.size() - elems.size();  // the defaults are the last fields'
+    for (size_t n = 0; n < fields.size(); ++n)
       k += fields[n] + (n >= firstDefault ? "=" + elems[n - firstDefault].key() : "") + ",";
-    }
     return k + ")";
   }
   default: return "<" + describe() + ">";
