@@ -455,7 +455,8 @@ SValue doAtomic(CodeGen &cg, CallArgs &a, const std::string &kind) {
   }
   if ((kind == "and" || kind == "or" || kind == "xor") && !elem.isInteger())
     cg.fail(a.loc, a.callee + "() needs integer elements, the pointer is to " + dtypeName(elem));
-  bool fp8 = elem == Type::scalar(ir::ScalarKind::F8E4M3) || elem == Type::scalar(ir::ScalarKind::F8E5M2);
+  bool fp8 = elem == Type::scalar(ir::ScalarKind::F8E4M3) || elem == Type::scalar(ir::ScalarKind::F8E5M2) ||
+             elem == Type::scalar(ir::ScalarKind::F8E4B15);
   if (fp8 && kind != "xchg")  // Triton's words; no target has fp8 arithmetic atomics
     cg.fail(a.loc, a.callee + " does not support " + dtypeName(elem));
   attrs.set("kind", ir::Attribute(kind));
@@ -796,6 +797,12 @@ SValue dot(CodeGen &cg, CallArgs &a) {
   cg.checkArgs(a, {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   ir::Value *x = cg.tensorArg(a, 0, "input"), *y = cg.tensorArg(a, 1, "other");
   if (x->type().rank() > 3) return dotOverBatches(cg, a, x, y);
+  // fp8e4b15 has no matrix unit: both operands go to f16, as in Triton's semantic.dot.
+  Type e4b15 = Type::scalar(ir::ScalarKind::F8E4B15), f16 = Type::scalar(ir::ScalarKind::F16);
+  if (x->type().element() == e4b15 || y->type().element() == e4b15) {
+    x = cg.cast(x, f16, a.loc);
+    y = cg.cast(y, f16, a.loc);
+  }
   Type xt = x->type(), yt = y->type();
   if ((xt.rank() != 2 && xt.rank() != 3) || yt.rank() != xt.rank())
     cg.fail(a.loc, "tl.dot needs two tiles of rank 2 (or 3 with a batch), found " + xt.str() + " and " + yt.str());
@@ -1765,6 +1772,21 @@ const std::unordered_map<std::string, Handler> &handlers() {
                                                     name == "smid" ? Type::i32() : Type::i64(), std::move(attrs)));
       };
     }
+    // Triton's software fp8e4b15 conversions (the two differ only in the
+    // PTX they use): fp8e4b15 -> fp16 or fp32, fp16 or fp32 -> fp8e4b15.
+    for (const char *key : {"extra.cuda.convert_custom_float8_sm70", "extra.cuda.convert_custom_float8_sm80"}) {
+      t[key] = [](CodeGen &cg, CallArgs &a) {
+        cg.checkArgs(a, {"arg", "dst_ty", "fp_downcast_rounding"});
+        ir::Value *x = cg.tensorArg(a, 0, "arg");
+        Type to = cg.dtypeArg(cg.requireArg(a, 1, "dst_ty"), a.loc).element(), from = x->type().element();
+        Type e4b15 = Type::scalar(ir::ScalarKind::F8E4B15), f16 = Type::scalar(ir::ScalarKind::F16);
+        bool up = from == e4b15 && (to == f16 || to == Type::f32()), down = to == e4b15 && (from == f16 || from == Type::f32());
+        if (!up && !down)
+          cg.fail(a.loc, "tl." + a.callee + " converts fp8e4b15 to fp16 or fp32, or fp16 or fp32 to fp8e4b15, not " +
+                             dtypeName(from) + " to " + dtypeName(to));
+        return tensorValue(cg.cast(x, to, a.loc));
+      };
+    }
     t["extra.cuda.num_warps"] = [](CodeGen &cg, CallArgs &a) {
       cg.checkArgs(a, {});
       return SValue::integer(cg.numWarps());
@@ -1859,16 +1881,20 @@ const std::unordered_map<std::string, Handler> &handlers() {
     const std::pair<const char *, std::function<bool(Type)>> kDTypePredicates[] = {
         {"is_floating", [](Type t) { return t.isFloat(); }},
         {"is_standard_floating",
-         [](Type t) { return t.isFloat() && !(t.scalarKind() == S::F8E4M3 || t.scalarKind() == S::F8E5M2); }},
+         [](Type t) {
+           return t.isFloat() && !(t.scalarKind() == S::F8E4M3 || t.scalarKind() == S::F8E5M2 || t.scalarKind() == S::F8E4B15);
+         }},
         {"is_int", [](Type t) { return t.isInteger(); }},
         {"is_int_signed", [](Type t) { return t.isSigned(); }},
         {"is_int_unsigned", [](Type t) { return t.isUnsigned(); }},
         {"is_ptr", [](Type t) { return t.isPointer(); }},
         {"is_bool", [](Type t) { return t.isBool(); }},
         {"is_int1", [](Type t) { return t.isBool(); }},
-        {"is_fp8", [](Type t) { return t.isScalar() && (t.scalarKind() == S::F8E4M3 || t.scalarKind() == S::F8E5M2); }},
+        {"is_fp8", [](Type t) {
+           return t.isScalar() && (t.scalarKind() == S::F8E4M3 || t.scalarKind() == S::F8E5M2 || t.scalarKind() == S::F8E4B15);
+         }},
         {"is_fp8e4nv", scalarIs(S::F8E4M3)}, {"is_fp8e5", scalarIs(S::F8E5M2)},
-        {"is_fp8e4b8", [](Type) { return false; }}, {"is_fp8e4b15", [](Type) { return false; }},
+        {"is_fp8e4b8", [](Type) { return false; }}, {"is_fp8e4b15", scalarIs(S::F8E4B15)},
         {"is_fp8e5b16", [](Type) { return false; }},
         {"is_fp16", scalarIs(S::F16)}, {"is_bf16", scalarIs(S::BF16)}, {"is_fp32", scalarIs(S::F32)},
         {"is_fp64", scalarIs(S::F64)},

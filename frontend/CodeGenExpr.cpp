@@ -290,7 +290,8 @@ const DTypeName kDTypes[] = {
     {"i64", ir::ScalarKind::I64},         {"u8", ir::ScalarKind::U8},           {"u16", ir::ScalarKind::U16},
     {"u32", ir::ScalarKind::U32},         {"u64", ir::ScalarKind::U64},         {"f16", ir::ScalarKind::F16},
     {"f32", ir::ScalarKind::F32},         {"f64", ir::ScalarKind::F64},         {"f8e4m3", ir::ScalarKind::F8E4M3},
-    {"f8e5m2", ir::ScalarKind::F8E5M2},
+    {"f8e5m2", ir::ScalarKind::F8E5M2},   {"float8e4b15", ir::ScalarKind::F8E4B15}, {"fp8e4b15", ir::ScalarKind::F8E4B15},
+    {"f8e4b15", ir::ScalarKind::F8E4B15},
 };
 
 } // namespace
@@ -397,7 +398,8 @@ SValue CodeGen::getAttribute(const SValue &base, const std::string &attr, Source
     if (attr == "fp_mantissa_width" || attr == "exponent_bias") {
       // (mantissa bits, exponent bias) of each float format, as Triton's dtype gives them.
       static const std::pair<ir::ScalarKind, std::pair<int, int>> kFormats[] = {
-          {ir::ScalarKind::F8E4M3, {3, 7}},  {ir::ScalarKind::F8E5M2, {2, 15}}, {ir::ScalarKind::F16, {10, 15}},
+          {ir::ScalarKind::F8E4M3, {3, 7}},  {ir::ScalarKind::F8E5M2, {2, 15}}, {ir::ScalarKind::F8E4B15, {3, 15}},
+          {ir::ScalarKind::F16, {10, 15}},
           {ir::ScalarKind::BF16, {7, 127}}, {ir::ScalarKind::F32, {23, 127}},  {ir::ScalarKind::F64, {52, 1023}}};
       for (const auto &[kind, f] : kFormats)
         if (t.isScalar() && t.scalarKind() == kind) return SValue::integer(attr == "exponent_bias" ? f.second : f.first);

@@ -37,6 +37,7 @@ std::string dtypeName(ir::Type t) {
   case ir::ScalarKind::BF16: return "bf16";
   case ir::ScalarKind::F32: return "fp32";
   case ir::ScalarKind::F64: return "fp64";
+  case ir::ScalarKind::F8E4B15: return "fp8e4b15";
   }
   return t.str();
 }

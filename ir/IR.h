@@ -33,6 +33,12 @@
 //   on NaN, as in Python. cast from float to int truncates toward zero and
 //   saturates, with NaN giving 0; cast between floats rounds to nearest even
 //   unless `rounding = "rtz"`. fp8 e4m3 has no infinities (finite saturating).
+//   f8e4b15 (Triton's fp8e4b15) is e4m3's layout with bias 15: 0x7F is 1.875,
+//   no NaN or infinity; it converts as Triton's convert_custom_float8 does:
+//   exactly to f16 (and on), and from f16 (others first to f16 toward zero)
+//   by clamping the magnitude to 1.75 (NaN and infinities too) and rounding
+//   half away from zero, whatever `rounding` says. No dot takes it (the
+//   frontend casts its operands to f16, as Triton's).
 //   A dot's sums are f32 (f64 with an f64 accumulator) in an order the
 //   target picks; f32 inputs with input_precision tf32 keep 10 mantissa
 //   bits (rounded, or truncated where

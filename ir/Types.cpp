@@ -33,7 +33,7 @@ constexpr ScalarInfo kScalars[] = {
     {"u64", 64, ScalarInfo::Unsigned},  {"f8e4m3", 8, ScalarInfo::Float},
     {"f8e5m2", 8, ScalarInfo::Float},   {"f16", 16, ScalarInfo::Float},
     {"bf16", 16, ScalarInfo::Float},    {"f32", 32, ScalarInfo::Float},
-    {"f64", 64, ScalarInfo::Float},
+    {"f64", 64, ScalarInfo::Float},     {"f8e4b15", 8, ScalarInfo::Float},
 };
 
 const ScalarInfo &info(ScalarKind k) { return kScalars[static_cast<int>(k)]; }

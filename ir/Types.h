@@ -14,6 +14,7 @@ class Layout;
 
 enum class ScalarKind : uint8_t {
   I1, I8, I16, I32, I64, U8, U16, U32, U64, F8E4M3, F8E5M2, F16, BF16, F32, F64,
+  F8E4B15,  // Triton's software fp8: e4m3's layout, bias 15, no NaN (ir/IR.h)
 };
 
 // Numbering follows NVPTX/AMDGPU so targets can use it directly.

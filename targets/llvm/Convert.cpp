@@ -15,6 +15,13 @@ llvm::Value *ElementwiseEmitter::f8ToF32(llvm::Value *bits, ScalarKind kind) {
   llvm::Type *f32 = withScalar(bits->getType(), b.getFloatTy());
   auto c = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
   llvm::Value *x = b.CreateZExt(bits, i32);
+  if (kind == ScalarKind::F8E4B15) {  // S.eeee.mmm -> the f16 S.0eeee.mmm0000000 (the same bias)
+    llvm::Type *i16 = withScalar(bits->getType(), b.getInt16Ty());
+    auto c = [&](uint32_t v) { return llvm::ConstantInt::get(i16, v); };
+    llvm::Value *w = b.CreateZExt(bits, i16);
+    llvm::Value *h = b.CreateOr(b.CreateShl(b.CreateAnd(w, c(0x80)), c(8)), b.CreateShl(b.CreateAnd(w, c(0x7F)), c(7)));
+    return b.CreateFPExt(b.CreateBitCast(h, withScalar(bits->getType(), b.getHalfTy())), f32);
+  }
   if (kind == ScalarKind::F8E5M2) {
     llvm::Type *i16 = withScalar(bits->getType(), b.getInt16Ty());
     llvm::Value *h = b.CreateBitCast(b.CreateShl(b.CreateZExt(bits, i16), llvm::ConstantInt::get(i16, 8)),
@@ -59,6 +66,8 @@ llvm::Value *ElementwiseEmitter::f32ToBf16(llvm::Value *v) {
 // f32 -> fp8, rounding to nearest even. e4m3 saturates to +-448 (NaN stays
 // NaN); e5m2 rounds through f16 and keeps infinities.
 llvm::Value *ElementwiseEmitter::f32ToF8(llvm::Value *f, ScalarKind kind) {
+  if (kind == ScalarKind::F8E4B15)
+    return f16ToF8E4B15(castValue(f, ir::Type::f32(), ir::Type::scalar(ScalarKind::F16), "rtz", nullptr));
   llvm::Type *i8 = withScalar(f->getType(), b.getInt8Ty());
   if (kind == ScalarKind::F8E5M2) {
     llvm::Type *i16 = withScalar(f->getType(), b.getInt16Ty());
@@ -92,9 +101,33 @@ llvm::Value *ElementwiseEmitter::f32ToF8(llvm::Value *f, ScalarKind kind) {
   return b.CreateOr(sign, b.CreateTrunc(mag, i8));
 }
 
+// f16 -> f8e4b15 as Triton's convert_float16_to_fp8e4b15: the magnitude
+// clamped to 1.75 (0x3F00; NaN and infinities too), then its top bits
+// rounded half away from zero.
+llvm::Value *ElementwiseEmitter::f16ToF8E4B15(llvm::Value *h) {
+  llvm::Type *i16 = withScalar(h->getType(), b.getInt16Ty());
+  auto c = [&](uint32_t v) { return llvm::ConstantInt::get(i16, v); };
+  llvm::Value *bits = b.CreateBitCast(h, i16);
+  llvm::Value *mag = b.CreateAnd(bits, c(0x7FFF));
+  mag = b.CreateSelect(b.CreateICmpUGT(mag, c(0x3F00)), c(0x3F00), mag);
+  llvm::Value *rounded = b.CreateLShr(b.CreateAdd(mag, c(0x40)), c(7));
+  llvm::Value *sign = b.CreateAnd(b.CreateLShr(bits, c(8)), c(0x80));
+  return b.CreateTrunc(b.CreateOr(sign, rounded), withScalar(h->getType(), b.getInt8Ty()));
+}
+
 llvm::Value *ElementwiseEmitter::castValue(llvm::Value *v, ir::Type from, ir::Type to, const std::string &rounding,
                                  const ir::Operation *where) {
   if (from == to) return v;
+  if (to.isScalar() && to.scalarKind() == ScalarKind::F8E4B15 && !from.isBool() && !from.isPointer()) {
+    // Through f16 (toward zero from wider floats), whatever `rounding` says (ir/IR.h).
+    ir::Type f16 = ir::Type::scalar(ScalarKind::F16);
+    if (from != f16) {  // f64 rounds to odd first: toward zero twice is then once
+      llvm::Value *f = from.scalarKind() == ScalarKind::F64 ? truncToOdd(v, b.getFloatTy())
+                                                            : castValue(v, from, ir::Type::f32(), "rtne", where);
+      v = castValue(f, ir::Type::f32(), f16, "rtz", where);
+    }
+    return f16ToF8E4B15(v);
+  }
   llvm::Type *toTy = withScalar(v->getType(), computeType(to));
   if (to.isBool()) {
     if (from.isFloat()) {

@@ -19,7 +19,8 @@ void ElementwiseEmitter::fail(const ir::Operation &op, const std::string &msg) c
 }
 
 bool isF8(ir::Type t) {
-  return t.isScalar() && (t.scalarKind() == ScalarKind::F8E4M3 || t.scalarKind() == ScalarKind::F8E5M2);
+  return t.isScalar() && (t.scalarKind() == ScalarKind::F8E4M3 || t.scalarKind() == ScalarKind::F8E5M2 ||
+                          t.scalarKind() == ScalarKind::F8E4B15);
 }
 
 void annotateLoop(llvm::Instruction *backEdge, const ir::Operation &loop) {
@@ -55,7 +56,8 @@ llvm::Type *ElementwiseEmitter::computeType(ir::Type e) {
   if (e.isPointer()) return b.getPtrTy(e.addressSpace() == ir::AddressSpace::Shared ? sharedAS_ : globalAS_);
   switch (e.scalarKind()) {
   case ScalarKind::I1: return b.getInt1Ty();
-  case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3: case ScalarKind::F8E5M2: return b.getInt8Ty();
+  case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3: case ScalarKind::F8E5M2:
+  case ScalarKind::F8E4B15: return b.getInt8Ty();
   case ScalarKind::I16: case ScalarKind::U16: return b.getInt16Ty();
   case ScalarKind::I32: case ScalarKind::U32: return b.getInt32Ty();
   case ScalarKind::I64: case ScalarKind::U64: return b.getInt64Ty();

@@ -50,6 +50,7 @@ public:
                          const ir::Operation *where = nullptr);
   llvm::Value *f8ToF32(llvm::Value *bits, ir::ScalarKind kind);
   llvm::Value *f32ToF8(llvm::Value *f, ir::ScalarKind kind);
+  llvm::Value *f16ToF8E4B15(llvm::Value *h);
   llvm::Value *truncToOdd(llvm::Value *f, llvm::Type *narrow);
   // An extern_elementwise op's call of its function on `in`.
   llvm::Value *externCall(const ir::Operation &op, const std::vector<llvm::Value *> &in, unsigned width);

@@ -59,6 +59,12 @@ Id KernelEmitter::smallFloatToF32(Id bits, int e, int m) {
 
 Id KernelEmitter::f8ToF32(Id bits, ScalarKind kind) {
   if (kind == ScalarKind::F8E5M2) return smallFloatToF32(bits, 5, 2);
+  if (kind == ScalarKind::F8E4B15) {  // S.eeee.mmm is the f16 S.0eeee.mmm0000000 (the same bias; ir/IR.h)
+    Id x = op(Op::OpUConvert, u32(), {bits});
+    Id sign = op(Op::OpShiftLeftLogical, u32(), {op(Op::OpBitwiseAnd, u32(), {x, c32(0x80)}), c32(8)});
+    Id mag = op(Op::OpShiftLeftLogical, u32(), {op(Op::OpBitwiseAnd, u32(), {x, c32(0x7F)}), c32(7)});
+    return smallFloatToF32(op(Op::OpUConvert, b.intType(16), {op(Op::OpBitwiseOr, u32(), {sign, mag})}), 5, 10);
+  }
   Id x = op(Op::OpUConvert, u32(), {bits});
   auto And = [&](Id a, uint32_t m) { return op(Op::OpBitwiseAnd, u32(), {a, c32(m)}); };
   Id sign = op(Op::OpShiftLeftLogical, u32(), {And(x, 0x80), c32(24)});
@@ -129,6 +135,21 @@ Id KernelEmitter::f32ToSmallFloat(Id f, int e, int m, bool saturate) {
 }
 
 Id KernelEmitter::f32ToF8(Id f, ScalarKind kind) {
+  if (kind == ScalarKind::F8E4B15) {
+    // f32 -> f16 toward zero (to nearest, then one step back where that grew
+    // the magnitude), the magnitude clamped to 1.75 (NaN and infinities too),
+    // its top bits rounded half away from zero (ir/IR.h).
+    Id h = f32ToSmallFloat(f, 5, 10, false);
+    Id h16 = op(Op::OpUConvert, b.intType(16), {h});
+    Id grew = op(Op::OpFOrdGreaterThan, boolTy(), {glsl(f32(), GLSLstd450FAbs, {smallFloatToF32(h16, 5, 10)}),
+                                                   glsl(f32(), GLSLstd450FAbs, {f})});
+    h = select(grew, op(Op::OpISub, u32(), {h, c32(1)}), h);
+    Id mag = op(Op::OpBitwiseAnd, u32(), {h, c32(0x7FFF)});
+    mag = select(op(Op::OpUGreaterThan, boolTy(), {mag, c32(0x3F00)}), c32(0x3F00), mag);
+    Id rounded = op(Op::OpShiftRightLogical, u32(), {op(Op::OpIAdd, u32(), {mag, c32(0x40)}), c32(7)});
+    Id sign = op(Op::OpBitwiseAnd, u32(), {op(Op::OpShiftRightLogical, u32(), {h, c32(8)}), c32(0x80)});
+    return op(Op::OpUConvert, b.intType(8), {op(Op::OpBitwiseOr, u32(), {sign, rounded})});
+  }
   bool e5 = kind == ScalarKind::F8E5M2;
   return op(Op::OpUConvert, b.intType(8), {f32ToSmallFloat(f, e5 ? 5 : 4, e5 ? 2 : 3, !e5)});
 }
@@ -138,7 +159,7 @@ Id KernelEmitter::f32ToF8(Id f, ScalarKind kind) {
 bool KernelEmitter::bitsFloat(ir::Type t) const {
   if (!t.isScalar() || !t.isFloat()) return false;
   ScalarKind k = t.scalarKind();
-  return k == ScalarKind::BF16 || k == ScalarKind::F8E4M3 || k == ScalarKind::F8E5M2 ||
+  return k == ScalarKind::BF16 || k == ScalarKind::F8E4M3 || k == ScalarKind::F8E5M2 || k == ScalarKind::F8E4B15 ||
          (k == ScalarKind::F16 && opts.flavour == Flavour::OpenCL);
 }
 
@@ -172,6 +193,10 @@ Id KernelEmitter::castValue(Id v, ir::Type from, ir::Type to, const std::string 
     if (b.typeOfValue(v) == toTy) return v;
     if (from.isPointer()) return op(Op::OpUConvert, toTy, {v});
     return op(from.isSigned() ? Op::OpSConvert : Op::OpUConvert, toTy, {v});
+  }
+  if (to.scalarKind() == ScalarKind::F8E4B15) {  // whatever `rounding` says (ir/IR.h)
+    Id f = from.scalarKind() == ScalarKind::F64 ? truncToOdd(v, f32()) : castValue(v, from, ir::Type::f32(), "rtne", where);
+    return f32ToF8(f, ScalarKind::F8E4B15);
   }
   if (rounding == "rtz" && from.isFloat() && to.isFloat() && to.bitWidth() < from.bitWidth() &&
       !(isBf16(to) && from.scalarKind() == ScalarKind::F32)) {

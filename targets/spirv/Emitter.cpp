@@ -23,7 +23,7 @@ Id KernelEmitter::typeOf(ir::Type t) {
   if (t.isPointer()) return t.addressSpace() == ir::AddressSpace::Shared ? u32() : u64();
   switch (t.scalarKind()) {
   case ScalarKind::I1: return boolTy();
-  case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3: case ScalarKind::F8E5M2:
+  case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3: case ScalarKind::F8E5M2: case ScalarKind::F8E4B15:
     b.capability(spv::Capability::Int8);
     return b.intType(8);
   case ScalarKind::I16: case ScalarKind::U16: case ScalarKind::BF16:

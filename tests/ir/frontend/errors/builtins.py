@@ -72,6 +72,7 @@
 # RUN: not tessera compile %s --entry desc_narrow --signature "*i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=DESC_NARROW
 # RUN: not tessera compile %s --entry constexpr_type_of_tensor --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=CONSTEXPR_TYPE
 # RUN: not tessera compile %s --entry imprecise_acc --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=IMPRECISE
+# RUN: not tessera compile %s --entry custom_fp8 --signature "i32" 2>&1 | FileCheck %s --strict-whitespace --check-prefix=CUSTOM_FP8
 # Errors from calls to builtins (frontend/Builtins.cpp): arguments, pointers,
 # block pointers, reductions, Python builtins.
 import tessera
@@ -672,3 +673,9 @@ def imprecise_acc(p):
     a = tl.full((64, 64), 0.0, tl.float8e5)
     b = tl.full((64, 64), 0.0, tl.float8e5)
     c = tl.dot(a, b, max_num_imprecise_acc=128)
+
+
+# CUSTOM_FP8: builtins.py:[[@LINE+3]]:9: error: tl.extra.cuda.convert_custom_float8_sm80 converts fp8e4b15 to fp16 or fp32, or fp16 or fp32 to fp8e4b15, not fp32 to bf16
+def custom_fp8(p):
+    x = tl.zeros([16], tl.float32)
+    y = tl.extra.cuda.convert_custom_float8_sm80(x, tl.bfloat16)
