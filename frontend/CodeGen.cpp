@@ -721,7 +721,7 @@ SValue CodeGen::mergeBranches(const std::string &name, const SValue &a, const SV
     auto kind = [](const SValue &v) { return std::string(v.constPtr ? "const " : "") + dtypeName(v.v->type().element()); };
     std::string both = kind(a) + " and " + kind(b);
     if (name == "conditional expression") fail(loc, "Ternary expression with dynamic condition has inconsistent type: " + both);
-    if (name == "<return value>") fail(loc, "Return type mismatch: " + both);
+    if (name == "<return value>") fail(loc, "Inconsistent return types: " + both);
     fail(loc, "Mismatched type for " + name + " between then block (" + kind(a) + ") and else block (" + kind(b) + ")");
   }
   auto emit = [&](const SValue &v, int region) {

@@ -114,3 +114,20 @@ def test_the_interpreter_says_it_has_no_such_values():
     with pytest.raises(Exception, match="no fp8e4b15 values"):
         tessera.jit(_widen.fn, target="interpreter")[(1,)](np.zeros(8, np.uint8), np.zeros(8, np.float32), N=8,
                                                            TO=tl.float32, CUSTOM=False)
+
+
+@tessera.jit
+def _abs(bits_ptr, out_ptr, N: tl.constexpr):
+    i = tl.arange(0, N)
+    x = tl.load(bits_ptr + i).to(tl.float8e4b15, bitcast=True)
+    tl.store(out_ptr + i, tl.abs(x).to(tl.uint8, bitcast=True))
+
+
+@pytest.mark.parametrize("target", ["cpu", "opencl", "vulkan"])
+def test_abs_clears_the_sign_bit(target):
+    # As Triton's tl.abs of fp8e4b15 (x & 0x7F): 0xFF is 1.875, which f32 and back would clamp to 1.75.
+    _device(target)
+    bits = np.arange(256, dtype=np.uint8)
+    out = _on(target, np.zeros(256, np.uint8))
+    tessera.jit(_abs.fn, target=target)[(1,)](_on(target, bits), out, N=256)
+    np.testing.assert_array_equal(_back(out), bits & 0x7F)

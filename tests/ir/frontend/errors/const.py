@@ -63,7 +63,7 @@ def if_const(p: tl.const, q, n):
 # TERNARY_CONST: const.py:31:9: error: Ternary expression with dynamic condition has inconsistent type: const pointer<fp32> and pointer<fp32>
 # TERNARY_CONST-NEXT: {{^}}    r = p if n > 0 else q
 # TERNARY_CONST-NEXT: {{^}}        ^
-# RETURN_CONST: const.py:36:5: error: Return type mismatch: const pointer<fp32> and pointer<fp32>
+# RETURN_CONST: const.py:36:5: error: Inconsistent return types: const pointer<fp32> and pointer<fp32>
 # RETURN_CONST-NEXT: {{^}}    if c > 0:
 # RETURN_CONST-NEXT: {{^}}    ^
 # IF_CONST: const.py:48:5: error: Mismatched type for r between then block (const pointer<fp32>) and else block (pointer<fp32>)
