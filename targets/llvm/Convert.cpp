@@ -17,9 +17,9 @@ llvm::Value *ElementwiseEmitter::f8ToF32(llvm::Value *bits, ScalarKind kind) {
   llvm::Value *x = b.CreateZExt(bits, i32);
   if (kind == ScalarKind::F8E4B15) {  // S.eeee.mmm -> the f16 S.0eeee.mmm0000000 (the same bias)
     llvm::Type *i16 = withScalar(bits->getType(), b.getInt16Ty());
-    auto c = [&](uint32_t v) { return llvm::ConstantInt::get(i16, v); };
+    auto c16 = [&](uint32_t v) { return llvm::ConstantInt::get(i16, v); };
     llvm::Value *w = b.CreateZExt(bits, i16);
-    llvm::Value *h = b.CreateOr(b.CreateShl(b.CreateAnd(w, c(0x80)), c(8)), b.CreateShl(b.CreateAnd(w, c(0x7F)), c(7)));
+    llvm::Value *h = b.CreateOr(b.CreateShl(b.CreateAnd(w, c16(0x80)), c16(8)), b.CreateShl(b.CreateAnd(w, c16(0x7F)), c16(7)));
     return b.CreateFPExt(b.CreateBitCast(h, withScalar(bits->getType(), b.getHalfTy())), f32);
   }
   if (kind == ScalarKind::F8E5M2) {
