@@ -71,6 +71,15 @@ def _expected(kind, x):
     raise AssertionError(kind)
 
 
+def _check(capfd, kernel, x, kind):
+    lines = _lines(capfd, kernel, x, kind)
+    if kind == "hex" and x.dtype.kind == "f":  # C's %a, which reads back exactly
+        assert sorted(float.fromhex(line.split("x: ")[1]) for line in lines.elements()) == sorted(x.astype(float))
+        assert all(line.split("x: ")[1].startswith(("0x", "-0x")) for line in lines)
+    else:
+        assert lines == _expected(kind, x)
+
+
 KINDS = ["device_print", "print", "hex", "multiple", "2d", "scalar", "program_id", "no_arg", "uint8"]
 
 
@@ -81,13 +90,7 @@ def test_lines_are_tritons(capfd, kind, target):
         pytest.skip("the interpreter's print is Python's (as Triton's interpreter's)")
     rng = np.random.default_rng()
     x = rng.integers(-1000, 1000, 128).astype(np.int32)
-    kernel = tessera.jit(_printing.fn, target=target) if target else _printing
-    if kind == "hex" and x.dtype.kind == "f":  # C's %a, which reads back exactly
-        lines = _lines(capfd, kernel, x, kind)
-        assert sorted(float.fromhex(line.split("x: ")[1]) for line in lines.elements()) == sorted(x.astype(float))
-        assert all(line.split("x: ")[1].startswith(("0x", "-0x")) for line in lines)
-        return
-    assert _lines(capfd, kernel, x, kind) == _expected(kind, x)
+    _check(capfd, tessera.jit(_printing.fn, target=target) if target else _printing, x, kind)
 
 
 @pytest.mark.parametrize("target", [None, "interpreter"])
@@ -97,10 +100,4 @@ def test_each_dtype(capfd, dtype, kind, target):
     rng = np.random.default_rng()
     info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else None
     x = (rng.integers(info.min, info.max, 128, endpoint=True) if info else rng.uniform(-50, 50, 128)).astype(dtype)
-    kernel = tessera.jit(_printing.fn, target=target) if target else _printing
-    if kind == "hex" and x.dtype.kind == "f":  # C's %a, which reads back exactly
-        lines = _lines(capfd, kernel, x, kind)
-        assert sorted(float.fromhex(line.split("x: ")[1]) for line in lines.elements()) == sorted(x.astype(float))
-        assert all(line.split("x: ")[1].startswith(("0x", "-0x")) for line in lines)
-        return
-    assert _lines(capfd, kernel, x, kind) == _expected(kind, x)
+    _check(capfd, tessera.jit(_printing.fn, target=target) if target else _printing, x, kind)
