@@ -10,6 +10,7 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace tessera::targets::amdgpu {
@@ -46,6 +47,19 @@ bool checkDescriptor(const std::vector<uint8_t> &hsaco, const std::string &entry
     uint32_t lds = endian::read32le(kd + llvm::amdhsa::GROUP_SEGMENT_FIXED_SIZE_OFFSET);
     uint16_t properties = endian::read16le(kd + llvm::amdhsa::KERNEL_CODE_PROPERTIES_OFFSET);
     bool wave32 = properties & llvm::amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32;
+    // No GPU has 16 MiB of LDS: a larger figure means the descriptor was
+    // misread (a CI run once read the ELF magic here, not reproduced since);
+    // say where it was read so that the next such report can be traced.
+    if (lds >= (1u << 24)) {
+      auto sectionName = (*section)->getName();
+      error = "internal error: the kernel descriptor " + name + " reads " + std::to_string(lds) +
+              " bytes of LDS (symbol at 0x" + llvm::utohexstr(*address) + " in section " +
+              (sectionName ? sectionName->str() : std::string("?")) + " at 0x" +
+              llvm::utohexstr((*section)->getAddress()) + ", " + std::to_string(contents->size()) +
+              " bytes; code object of " + std::to_string(hsaco.size()) + " bytes)";
+      if (!sectionName) llvm::consumeError(sectionName.takeError());
+      return false;
+    }
     if (int64_t(lds) > ldsLimit) {
       error = "kernel '" + entry + "' needs " + std::to_string(lds) + " bytes of LDS; the GPU has " +
               std::to_string(ldsLimit) + " (use smaller blocks)";
