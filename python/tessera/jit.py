@@ -567,6 +567,16 @@ class _JitConstexpr(str):
         return hash((str(self), id(self.fn)))
 
 
+def _detached_kernel(state):
+    """A kernel unpickled without its function (JITFunction.__reduce__)."""
+    kernel = JITFunction.__new__(JITFunction)
+    kernel.__dict__.update(fn=None, __globals__=None, kernel=None, pre_run_hooks=[], _cache_key=None, cache={},
+                           _binder=None, _params=None, _module=None, _reports=None, _fast=None, _staging=None,
+                           _repr=None, launch_metadata=None, _target=None)
+    kernel.__dict__.update(state)
+    return kernel
+
+
 def _kernel_by_name(module, qualname):
     """The @jit kernel `qualname` of `module` (importing it): how a pickled
     kernel is loaded. A wrapper there (autotune, heuristics) is followed
@@ -814,7 +824,16 @@ class JITFunction(KernelInterface):
     # import makes), so it compiles and launches as usual. (Triton 3.6's
     # JITFunction does not pickle at all: pickle finds its function's name
     # bound to the JITFunction and refuses it.)
+    #
+    # A kernel whose `fn` was set to None pickles by value instead, without
+    # its function: Inductor's compile workers send a compiled kernel's
+    # autotuner back so (prepare_for_pickle clears fn, __globals__ and
+    # used_global_vals, as Triton's JITFunction pickles only without them).
+    # What comes back names the kernel and its parameters and holds its
+    # source; it compiles nothing (Inductor reloads the kernel from source).
     def __reduce__(self):
+        if self.fn is None:
+            return _detached_kernel, (self._detached_state(),)
         module, qualname = self.__module__, self.__qualname__
         if "<locals>" in qualname.split("."):
             raise pickle.PicklingError(
@@ -850,7 +869,29 @@ class JITFunction(KernelInterface):
             if self._fast:
                 self._fast.clear()
 
+    _DETACHED_FIELDS = ("__name__", "__qualname__", "__doc__", "__module__", "module", "_fn_name", "signature",
+                        "arg_names", "constexpr_names", "constexprs", "do_not_specialize",
+                        "do_not_specialize_on_alignment", "version", "noinline", "debug", "_target")
+
+    def _detached_state(self):
+        state = {name: self.__dict__[name] for name in self._DETACHED_FIELDS if name in self.__dict__}
+        state["_replaced_src"] = self._replaced_src if self._replaced_src is not None else self._detached_src()
+        for name in ("repr", "_hash_lock", "_used_global_vals"):  # what Inductor set on the kernel
+            if name in self.__dict__:
+                state[name] = self.__dict__[name]
+        return state
+
+    def _detached_src(self):
+        try:
+            return self.src
+        except (OSError, TypeError, AttributeError):  # no function: no source lines to read
+            return None
+
     def module_text(self):
+        if self.fn is None:
+            raise RuntimeError("kernel %s has no Python function (fn is None: a kernel unpickled from an Inductor "
+                               "worker, or one whose fn was cleared); it cannot compile: reload it from its source"
+                               % self.__name__)
         if self._module is None:
             self._module = _source.build(self, unwrap, exclude_globals=set(self.arg_names))
             self._modules_with = {}
@@ -1412,7 +1453,21 @@ class JITFunction(KernelInterface):
     def used_global_vals(self):
         """Triton's map of the globals the kernel and its callees read:
         {(name, id(globals dict)): (value, globals dict)}, empty until the
-        kernel's module text is built (at its first compile or cache_key)."""
+        kernel's module text is built (at its first compile or cache_key).
+        Settable, as Triton's attribute is (Inductor clears it before
+        pickling a kernel's autotuner and puts it back after): a value set
+        is what reads give until a new value is set."""
+        if "_used_global_vals" in self.__dict__:
+            return self.__dict__["_used_global_vals"]
+        return self._computed_used_global_vals()
+
+    @used_global_vals.setter
+    def used_global_vals(self, value):
+        self.__dict__.pop("_used_global_vals", None)
+        if value != self._computed_used_global_vals():
+            self.__dict__["_used_global_vals"] = value
+
+    def _computed_used_global_vals(self):
         module = self._module
         if module is None:
             return {}

@@ -77,6 +77,39 @@ def test_install_maps_tritons_module_names():
         sys.modules.update(saved)
 
 
+def test_language_classes_name_tritons_module_while_installed(tmp_path):
+    # Code generators (Inductor) write `cls.__module__ + "." + cls.__name__`
+    # into modules that import triton, not tessera.
+    import tessera.language as tl
+    saved = {n: m for n, m in sys.modules.items() if n == "triton" or n.startswith("triton.")}
+    try:
+        for n in saved:
+            del sys.modules[n]
+        triton = compat.install()
+        for cls in (tl.constexpr, tl.dtype, tl.tensor, tl.block_type, tl.pointer_type):
+            assert cls.__module__ == "triton.language.core", cls
+            path = "%s.%s" % (cls.__module__, cls.__name__)
+            assert eval(path, {"triton": triton}) is cls, path
+        namespace = {}
+        exec("import triton\nimport triton.language as tl\n_MODE: triton.language.core.constexpr = tl.constexpr(2)",
+             namespace)
+        assert namespace["_MODE"].value == 2
+        # Processes that take this one's sys.path as their PYTHONPATH (Inductor's
+        # compile workers) import Tessera as triton, though a real Triton is installed.
+        out = subprocess.run([sys.executable, "-c", "import triton, triton.language as tl; "
+                              "print(triton.__tessera_compat__, tl.constexpr.__module__)"],
+                             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["True", "triton.language.core"]
+        compat.uninstall()
+        assert tl.constexpr.__module__ == "tessera.language" and tl.tensor.__module__.startswith("tessera.")
+        assert not any(p.endswith("subprocess_path") for p in sys.path)
+    finally:
+        compat.uninstall()
+        sys.modules.update(saved)
+
+
 def test_a_real_triton_is_not_hidden_unless_asked():
     saved = {n: m for n, m in sys.modules.items() if n == "triton" or n.startswith("triton.")}
     try:

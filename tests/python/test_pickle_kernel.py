@@ -64,3 +64,25 @@ def test_local_kernel_is_a_clear_error():
     with pytest.raises(pickle.PicklingError, match="defined inside a function"):
         pickle.dumps(local)
     assert copy.deepcopy(local) is local
+
+
+def test_a_kernel_without_its_function_pickles_by_value(cpu_target):
+    # Inductor's compile workers clear fn, __globals__ and used_global_vals
+    # before pickling a kernel's autotuner back to the parent (Triton's
+    # JITFunction pickles only so) and put them back after.
+    _add(_add_kernel)
+    saved = _add_kernel.fn, _add_kernel.__globals__, _add_kernel.used_global_vals
+    try:
+        _add_kernel.fn = _add_kernel.__globals__ = _add_kernel.used_global_vals = None
+        assert _add_kernel.used_global_vals is None
+        copy_ = pickle.loads(pickle.dumps(_add_kernel))
+    finally:
+        _add_kernel.fn, _add_kernel.__globals__, _add_kernel.used_global_vals = saved
+    assert _add_kernel.used_global_vals == saved[2] and "_used_global_vals" not in _add_kernel.__dict__
+    assert copy_ is not _add_kernel and copy_.fn is None
+    assert copy_.arg_names == _add_kernel.arg_names and copy_.constexprs == _add_kernel.constexprs
+    assert copy_.src == _add_kernel.src and copy_.__name__ == "_add_kernel"
+    assert [p.name for p in copy_.params] == _add_kernel.arg_names
+    with pytest.raises(RuntimeError, match="has no Python function"):
+        _add(copy_)
+    _add(_add_kernel)

@@ -102,3 +102,38 @@ def test_a_user_triton_kernel_inside_torch_compile(tmp_path):
         x = torch.randn(1001)
         check(torch.compile(f)(x), ((x.double() + 1) * 2).relu())
     """, tmp_path)
+
+
+def test_compile_workers_and_a_kernel_reading_an_annotated_constexpr_global(tmp_path):
+    # Inductor's defaults: kernels compile in worker processes, which import
+    # triton afresh (the real Triton is installed beside torch here: a worker
+    # that got it fails with "0 compatible backends"). It re-emits a user
+    # kernel's globals with their annotations' class paths
+    # (`_SCALE: triton.language.core.constexpr = ...`) and pickles the
+    # kernel's autotuner back from the worker with its JITFunction's fields
+    # cleared (used_global_vals = None...). Liger-Kernel's kl_div does all this.
+    run("""
+        import triton.language as tl
+        from torch._inductor.async_compile import AsyncCompile
+        config.compile_threads = 2
+        AsyncCompile.use_process_pool()  # starts the workers
+        AsyncCompile.wait_pool_ready()
+        assert AsyncCompile.use_process_pool()
+
+        _SCALE: tl.constexpr = tl.constexpr(3)
+
+        @triton.jit
+        def scale_kernel(x, out, n, BLOCK: tl.constexpr):
+            o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(out + o, tl.load(x + o, mask=o < n) * _SCALE, mask=o < n)
+
+        def f(x):
+            y = torch.sin(x) + 1
+            out = torch.empty_like(y)
+            scale_kernel[(triton.cdiv(y.numel(), 128),)](y, out, y.numel(), BLOCK=128)
+            return out.sum(-1), out.amax(0)
+
+        x = torch.randn(37, 203)
+        y = (x.double().sin() + 1) * 3
+        check(torch.compile(f)(x), (y.sum(-1), y.amax(0)))
+    """, tmp_path)

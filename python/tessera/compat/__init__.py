@@ -378,6 +378,30 @@ def _hook_missing_names(api):
         module.__getattr__ = _not_provided(module, table, previous)
 
 
+# On sys.path while installed: a `triton` package that installs tessera.compat,
+# for Python processes that take this one's sys.path as their PYTHONPATH
+# (Inductor's compile workers: subprocess_path/triton/__init__.py).
+_SUBPROCESS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "subprocess_path")
+
+# (class, its own __module__) for each class _name_classes_as_triton renamed.
+_renamed_classes = []
+
+
+def _name_classes_as_triton(api):
+    """tessera.language's classes that Triton defines in triton.language.core
+    (constexpr, dtype, tensor...) name that module while Tessera stands in
+    for Triton: code generators write a class's `__module__.__name__` into
+    the modules they generate, which import triton and not tessera
+    (Inductor annotates a user kernel's constexpr globals so:
+    `_MODE: triton.language.core.constexpr = tl.constexpr(0)`)."""
+    language = importlib.import_module("tessera.language")
+    for name in api.get("triton.language.core", ()):
+        cls = language.__dict__.get(name)
+        if isinstance(cls, type) and cls.__name__ == name and cls.__module__.startswith("tessera."):
+            _renamed_classes.append((cls, cls.__module__))
+            cls.__module__ = "triton.language.core"
+
+
 def installed():
     """Whether `import triton` gives Tessera now."""
     return getattr(sys.modules.get("triton"), "__tessera_compat__", False)
@@ -403,7 +427,11 @@ def install(replace=False):
         if not hasattr(sys.modules[parent], leaf):
             setattr(sys.modules[parent], leaf, sys.modules[alias])
             _added_attributes.append((sys.modules[parent], leaf))
-    _hook_missing_names(triton_api())
+    api = triton_api()
+    _hook_missing_names(api)
+    _name_classes_as_triton(api)
+    if _SUBPROCESS_PATH not in sys.path:
+        sys.path.insert(0, _SUBPROCESS_PATH)
     return triton
 
 
@@ -419,6 +447,11 @@ def uninstall():
             module.__dict__.pop("__getattr__", None)
         else:
             module.__getattr__ = previous
+    while _SUBPROCESS_PATH in sys.path:
+        sys.path.remove(_SUBPROCESS_PATH)
+    while _renamed_classes:
+        cls, module = _renamed_classes.pop()
+        cls.__module__ = module
     while _added_attributes:
         module, leaf = _added_attributes.pop()
         if hasattr(module, leaf):

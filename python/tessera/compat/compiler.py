@@ -225,6 +225,9 @@ class CompiledKernel(_compiler.CompiledKernel):
         return _C._backend_of_format(self.binary.format)
 
     def _init_handles(self):
+        # Inductor pickles a compiled kernel with run, function and module
+        # None, as Triton's _init_handles sets them again: run is a method here.
+        self.__dict__.pop("run", None)
         if self.function is not None:
             return
         backend = self._backend
