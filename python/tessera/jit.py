@@ -572,7 +572,7 @@ def _detached_kernel(state):
     kernel = JITFunction.__new__(JITFunction)
     kernel.__dict__.update(fn=None, __globals__=None, kernel=None, pre_run_hooks=[], _cache_key=None, cache={},
                            _binder=None, _params=None, _module=None, _reports=None, _fast=None, _staging=None,
-                           _repr=None, launch_metadata=None, _target=None)
+                           _repr=None, launch_metadata=None, _target=None, _defined_from=None)
     kernel.__dict__.update(state)
     return kernel
 
@@ -744,6 +744,7 @@ class JITFunction(KernelInterface):
 
     def __init__(self, fn, target=None, do_not_specialize=(), debug=None):
         self.fn = fn
+        self._defined_from = fn  # fn, kept for its source where fn is cleared (see __reduce__)
         self._target = target  # None: the arguments' device decides, per launch
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
@@ -884,7 +885,7 @@ class JITFunction(KernelInterface):
     def _detached_src(self):
         try:
             return self.src
-        except (OSError, TypeError, AttributeError):  # no function: no source lines to read
+        except (OSError, TypeError, AttributeError):  # no source lines to read (a kernel made by exec...)
             return None
 
     def module_text(self):
@@ -1333,7 +1334,7 @@ class JITFunction(KernelInterface):
     @property
     def raw_src(self):
         """The function's source lines, decorators included (Triton's raw_src)."""
-        return _source._source_lines(self.fn)[0]
+        return _source._source_lines(self.fn if self.fn is not None else self._defined_from)[0]
 
     @property
     def starting_line_number(self):
