@@ -37,7 +37,7 @@ TESTS="${XFORMERS_TESTS:-tests/test_rmsnorm.py tests/test_rope_padded.py tests/t
 PATHS="xformers tests :(exclude)xformers/csrc"
 py="${PYTHON:-python3}"
 cmd="${1:-}"; dir="${2:-}"
-[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift 2
 mkdir -p "$dir" && dir="$(cd "$dir" && pwd)"
 case "$cmd" in
