@@ -137,3 +137,37 @@ def test_compile_workers_and_a_kernel_reading_an_annotated_constexpr_global(tmp_
         y = (x.double().sin() + 1) * 3
         check(torch.compile(f)(x), (y.sum(-1), y.amax(0)))
     """, tmp_path)
+
+
+def test_a_triton_op_and_wrap_triton_in_a_full_graph(tmp_path):
+    # torch.library.triton_op / wrap_triton: the user kernel is traced into
+    # the graph (fullgraph: no break) and Inductor launches it beside its own.
+    run("""
+        import triton.language as tl
+        from torch.library import triton_op, wrap_triton
+
+        @triton.jit
+        def add_scaled_kernel(x, y, out, n, alpha, BLOCK: tl.constexpr):
+            o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = o < n
+            tl.store(out + o, tl.load(x + o, mask=m) + alpha * tl.load(y + o, mask=m), mask=m)
+
+        @triton_op("tesseratest::add_scaled", mutates_args={})
+        def add_scaled(x: torch.Tensor, y: torch.Tensor, alpha: float) -> torch.Tensor:
+            out = torch.empty_like(x)
+            wrap_triton(add_scaled_kernel)[(triton.cdiv(x.numel(), 128),)](x, y, out, x.numel(), alpha, BLOCK=128)
+            return out
+
+        def f(x, y):
+            return torch.ops.tesseratest.add_scaled(x.sin(), y, 0.5).relu() * 2
+
+        def g(x, y):
+            out = torch.empty_like(x)
+            wrap_triton(add_scaled_kernel)[(triton.cdiv(x.numel(), 128),)](x, y, out, x.numel(), 2.0, BLOCK=128)
+            return out.cos()
+
+        for n in (1000, 129):
+            x, y = torch.randn(n), torch.randn(n)
+            check(torch.compile(f, fullgraph=True)(x, y), ((x.double().sin() + 0.5 * y.double()).relu() * 2))
+            check(torch.compile(g, fullgraph=True)(x, y), (x.double() + 2 * y.double()).cos())
+    """, tmp_path)

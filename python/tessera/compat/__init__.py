@@ -40,7 +40,10 @@ imported from these modules under any alias). torch.compile's Inductor
 compiles its generated kernels through triton.compile (compat/compiler.py:
 Triton's CompiledKernel and launcher; a CUDA kernel's cubin is left in the
 Triton cache, where Inductor's static CUDA launcher finds it) and
-triton.backends (compat/backends.py). Not covered: Triton's
+triton.backends (compat/backends.py), in this process or in its compile
+workers, which import the `triton` of subprocess_path/ (on sys.path while
+installed; the workers take this process's sys.path as their PYTHONPATH).
+Not covered: Triton's
 compiler internals (its IR levels and passes, a backend's MLIR stages;
 triton._C holds only libtriton.nvidia.cublas.CublasLt), so torch's mutation
 analysis of a user's Triton kernel inside torch.compile, which reads Triton's
