@@ -7,7 +7,8 @@
 # same tests run at the same time on the Python's own Triton (no plugin:
 # OUT/NAME-triton.xml and .log), and ci/junit_counts.py --beside lists, test
 # by test, those that pass on Triton and fail on Tessera (any such test fails
-# the suite).
+# the suite); COMPAT_BESIDE_TRITON=after: on Triton after Tessera, for suites
+# whose tests fill the GPU's memory (xformers').
 # Needs $py and $root.
 #   compat_suite NAME DIR OUT SRC_DIR SECONDS [pytest args and files...]
 compat_suite() {
@@ -18,18 +19,22 @@ compat_suite() {
     "$py" -m pip install -q --no-deps --no-index --target "$dir/site" "$dir"/wheels/*.whl > "$out/$name-install.log" 2>&1 \
       || { cat "$out/$name-install.log"; return 1; }
   fi
-  local peer=
-  if [ -n "${COMPAT_BESIDE_TRITON:-}" ]; then
+  local peer= beside="${COMPAT_BESIDE_TRITON:-}"
+  on_triton() {
     (cd "$src" && PYTHONPATH="$src:$dir/site${PYTHONPATH:+:$PYTHONPATH}" timeout -s INT "$seconds" \
-      "$py" -m pytest -q -p no:cacheprovider --junitxml "$out/$name-triton.xml" "$@" > "$out/$name-triton.log" 2>&1) &
+      "$py" -m pytest -q -p no:cacheprovider --junitxml "$out/$name-triton.xml" "$@" > "$out/$name-triton.log" 2>&1)
+  }
+  if [ -n "$beside" ] && [ "$beside" != after ]; then
+    on_triton "$@" &
     peer=$!
   fi
   (cd "$src" && PYTHONPATH="$src:$dir/site:${PYTHONPATH:+$PYTHONPATH:}$root/python" timeout -s INT "$seconds" \
     "$py" -m pytest -q -p no:cacheprovider -p tessera.compat.pytest_plugin --junitxml "$out/$name.xml" "$@" \
     > "$out/$name.log" 2>&1)
   local rc=$?
-  if [ -n "$peer" ]; then
-    wait "$peer"
+  [ "$beside" = after ] && on_triton "$@"
+  if [ -n "$beside" ]; then
+    [ -z "$peer" ] || wait "$peer"
     "$py" "$root/ci/junit_counts.py" "$out/$name.xml" --beside "$out/$name-triton.xml" || rc=1
   else
     "$py" "$root/ci/junit_counts.py" "$out/$name.xml"

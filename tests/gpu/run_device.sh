@@ -104,12 +104,15 @@ for step in $steps; do
     mamba|attorch|torchao|xformers)
       # A library's Triton op tests beside Triton (ci/<step>.sh; .<step>/ made by
       # `ci/<step>.sh fetch .<step> GIT_DIR --python-version 3.12`). <STEP>_TEST_SECONDS: its cap (300).
-      # COMPAT_WORKERS: pytest-xdist workers on each side (6; xformers' RoPE and tiled-matmul tests
-      # and mamba's Mamba-3 tests ran out of the H100's 80 GB with 6 + 6, session 42).
+      # COMPAT_WORKERS: pytest-xdist workers on each side (6; xformers': 3). COMPAT_BESIDE_TRITON: 1 (at
+      # the same time) or after (xformers': its RoPE, indexing and tiled-matmul tests ran out of the
+      # H100's 80 GB with 6 + 6 and 4 + 4 workers at once, session 42).
       seconds_var="${step^^}_TEST_SECONDS"
       export "$seconds_var=${!seconds_var:-300}"
-      COMPAT_BESIDE_TRITON=1 PYTHON="$py" bash "$root/ci/$step.sh" test "$root/.$step" "$out" -n "${COMPAT_WORKERS:-6}" \
-        --maxfail=500 || rc=1
+      workers=6 beside=1
+      [ "$step" = xformers ] && workers=3 beside=after
+      COMPAT_BESIDE_TRITON="${COMPAT_BESIDE_TRITON:-$beside}" PYTHON="$py" bash "$root/ci/$step.sh" test "$root/.$step" \
+        "$out" -n "${COMPAT_WORKERS:-$workers}" --maxfail=500 || rc=1
       grep -E "^(FAILED|ERROR)" "$out/$step.log" | head -40; tail -n 2 "$out/$step.log" "$out/$step-triton.log" ;;
     triton-core)
       # Triton 3.6's test_core.py (ci/triton_core.sh; .triton-core/ made by `ci/triton_core.sh fetch .triton-core GIT_DIR`).
