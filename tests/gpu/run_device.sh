@@ -5,7 +5,8 @@
 # Triton and torch, and the PTX of the benchmark kernels. Logs go to $OUT.
 #   tests/gpu/run_device.sh [bundle.tar.xz] [steps...]
 #   steps: tests conformance bench ptx vulkan liger liger-bench fla flag-gems mamba attorch torchao xformers triton-core tutorials launch gpu-tests aot
-#          torch-compile (TC_MODELS, TC_MODES, TC_STEPS: python -m tessera.bench.torch_compile's lists; TC_JOBS: its --jobs)
+#          torch-compile (TC_MODELS, TC_MODES, TC_STEPS: python -m tessera.bench.torch_compile's lists; TC_JOBS: its --jobs;
+#          TC_THREADS: its --compile-threads, 1 or inductor)
 #   (default: the first four; bench takes $BENCH_ARGS too). launch: the bench's vector_add rows (host
 #   time per launch beside Triton's). liger: Liger-Kernel's op tests and
 #   its ops' timing beside Triton (tessera.bench.liger; liger-bench: the
@@ -130,7 +131,8 @@ for step in $steps; do
     torch-compile)
       # torch.compile of transformers models, Tessera beside Inductor on Triton (fresh processes, cold and warm).
       "$py" -m tessera.bench.torch_compile --device cuda --model "${TC_MODELS:-gpt2}" --mode "${TC_MODES:-default}" \
-        --step "${TC_STEPS:-forward,train}" --steps 10 --jobs "${TC_JOBS:-1}" --json "$out/torch-compile.json" > "$out/torch-compile.log" 2>&1 || rc=1
+        --step "${TC_STEPS:-forward,train}" --steps 10 --jobs "${TC_JOBS:-1}" \
+        --compile-threads "${TC_THREADS:-1}" --json "$out/torch-compile.json" > "$out/torch-compile.log" 2>&1 || rc=1
       cat "$out/torch-compile.log" ;;
     tutorials)
       # Triton's tutorials with only their imports changed (ci/tutorials.sh; .tutorials/ made by
