@@ -4,7 +4,8 @@ fused pointwise-and-reduction function, and a small MLP's training step
 (forward, backward, SGD). Each in its own process: compat replaces `triton`.
 Both of Inductor's launch paths: its static CUDA launcher (its C++ launcher
 of the cubin Tessera leaves in the Triton cache; strict: a kernel it cannot
-launch so is an error), and CompiledKernel.run."""
+launch so is an error), and CompiledKernel.run; the kernels compile in
+Inductor's compile workers, which must import Tessera as triton too."""
 import os
 import subprocess
 import sys
@@ -20,6 +21,14 @@ import torch.nn.functional as F
 import torch._inductor.config
 torch._inductor.config.use_static_cuda_launcher = sys.argv[1] == "static"
 torch._inductor.config.strict_static_cuda_launcher = sys.argv[1] == "static"
+# Inductor's compile workers, ready before the first compile so that they
+# compile: they must import Tessera as triton too (the real Triton is
+# installed beside torch here).
+from torch._inductor.async_compile import AsyncCompile
+torch._inductor.config.compile_threads = max(2, torch._inductor.config.compile_threads)
+AsyncCompile.use_process_pool()
+AsyncCompile.wait_pool_ready()
+assert AsyncCompile.use_process_pool()
 
 def fused(x, y):
     return torch.relu(x * 2 + y).sum(dim=-1), torch.softmax(x, dim=-1) * torch.sigmoid(y)
@@ -60,3 +69,8 @@ def test_torch_compile_runs_inductors_kernels_on_tessera(torch, tmp_path, launch
                                          env.get("PYTHONPATH", "")])
     done = subprocess.run([sys.executable, "-c", SCRIPT, launcher], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "OK" in done.stdout, done.stdout[-3000:] + done.stderr[-6000:]
+    # Tessera compiled the kernels: it leaves their cubins in the Triton cache, and no
+    # Triton IR (which Triton writes there with every compile) was written.
+    written = [os.path.join(d, f) for d, _, files in os.walk(tmp_path / "t") for f in files]
+    assert any(p.endswith(".cubin") for p in written), written
+    assert not [p for p in written if p.endswith((".ttir", ".ttgir", ".llir"))], written
