@@ -4,6 +4,8 @@
 #include "capi/CApiInternal.h"
 #include "capi/Handles.h"
 
+#include "ir/analysis/WrittenArguments.h"
+
 #include "frontend/Compile.h"
 #include "frontend/Parser.h"
 #include "runtime/CompileCache.h"
@@ -393,6 +395,32 @@ extern "C" tessera_status tessera_compile_binary(const tessera_compile_options *
       return fail(out->kernel.outOfResources ? TESSERA_ERROR_OUT_OF_RESOURCES : TESSERA_ERROR_COMPILATION,
                   "target '" + target + "': " + error);
     *binary = capi::handles<tessera_binary_t>().add(std::move(out));
+    return TESSERA_SUCCESS;
+  });
+}
+
+extern "C" tessera_status tessera_kernel_writes(const tessera_compile_options *options, int *written, size_t capacity,
+                                                size_t *count) {
+  return capi::guarded([&]() -> tessera_status {
+    if (!options || !count || (capacity && !written))
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "tessera_kernel_writes: null argument");
+    targets::TargetOptions topts;
+    if (tessera_status s = capi::targetOptions(*options, "tessera_kernel_writes", topts); s != TESSERA_SUCCESS) return s;
+    // The target's facts shape the kernel (its warp, its device libraries); none named: the language's own.
+    std::string error;
+    std::unique_ptr<targets::Target> t;
+    if (options->target && *options->target) t = capi::makeTarget(options->target, &error);
+    frontend::CompileRequest req;
+    if (tessera_status s = capi::buildRequest(*options, req, t.get(), topts); s != TESSERA_SUCCESS) return s;
+    frontend::CompileResult fr = frontend::compileKernel(req);
+    if (!fr.module) return fail(TESSERA_ERROR_COMPILATION, fr.errors);
+    const ir::Function *kernel = nullptr;
+    for (const auto &f : fr.module->functions())
+      if (f->kind() == ir::FunctionKind::Kernel) kernel = f.get();
+    if (!kernel) return fail(TESSERA_ERROR_COMPILATION, "internal error: the frontend made no kernel function");
+    std::vector<bool> flags = ir::mayWriteArguments(*kernel);
+    *count = flags.size();
+    for (size_t i = 0; i < capacity && i < flags.size(); ++i) written[i] = flags[i] ? 1 : 0;
     return TESSERA_SUCCESS;
   });
 }

@@ -144,8 +144,9 @@ SECTIONS = [
         Entry("tessera.ConstexprFunction"),
     ]),
     Section("Compiling without launching: `tessera.compiler`", [
-        Entry("tessera.compiler.ASTSource", left_out={"specialization": "the compile's own step"}),
+        Entry("tessera.compiler.ASTSource", ["make_ir"], left_out={"specialization": "the compile's own step"}),
         Entry("tessera.compile"),
+        Entry("tessera.compiler.kernel_writes"),
         Entry("tessera.compiler.CompiledKernel"),
         Entry("tessera.compiler.GPUTarget"),
     ], module="tessera.compiler"),

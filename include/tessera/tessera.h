@@ -263,6 +263,15 @@ TESSERA_API int tessera_binary_threads_per_program(tessera_binary binary);
 TESSERA_API int64_t tessera_binary_shared_memory_bytes(tessera_binary binary);
 TESSERA_API void tessera_binary_destroy(tessera_binary binary);
 
+/* Which runtime arguments of the kernel options describe it may write
+ * through (its frontend only: no target, device or cache): written[i] = 1
+ * for each pointer or tensor map a store, atomic or call may write through,
+ * else 0, for the first `capacity` arguments; *count = the kernel's
+ * runtime arguments. Never misses a write: a store through a pointer not
+ * traced to an argument (loaded from memory...) marks every pointer. */
+TESSERA_API tessera_status tessera_kernel_writes(const tessera_compile_options *options, int *written,
+                                                 size_t capacity, size_t *count);
+
 /* 1 when `target` ("cpu", ...) can compile in this build, else 0. */
 TESSERA_API int tessera_target_available(const char *target);
 

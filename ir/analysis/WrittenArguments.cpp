@@ -105,6 +105,58 @@ private:
 
 std::vector<bool> writtenPointerArguments(const Function &f) { return Tracer(f).run(); }
 
+namespace {
+
+bool writesThrough(const Operation &op) {
+  return op.is(OpCode::Store) || op.is(OpCode::DescStore) || op.is(OpCode::AtomicRmw) || op.is(OpCode::AtomicCas) ||
+         op.is(OpCode::VStore) || op.is(OpCode::TmaStore);
+}
+
+class MayWrite {
+public:
+  explicit MayWrite(const Function &f) : f_(f), written_(f.numArguments(), false) {}
+
+  std::vector<bool> run() {
+    visit(f_.entry());
+    if (everything_)
+      for (unsigned i = 0; i < f_.numArguments(); ++i) {
+        if (!f_.argument(i)->type().isScalar() || tensorMapTensor(f_, i) >= 0) written_[i] = true;  // not a number
+      }
+    return written_;
+  }
+
+private:
+  void visit(const Block &b) {
+    for (const auto &op : b.ops()) {
+      if (writesThrough(*op) && op->numOperands()) {
+        through(op->operand(0));
+      } else if (op->is(OpCode::Call)) {
+        for (const Value *v : op->operands())
+          if (v->type().element().isPointer()) through(v);
+      } else if (op->is(OpCode::InlineAsm) && !op->attrs().getBool("pure", false)) {
+        everything_ = true;
+      }
+      for (unsigned r = 0; r < op->numRegions(); ++r) visit(op->region(r).block());
+    }
+  }
+
+  void through(const Value *ptr) {
+    std::vector<bool> origins = Tracer(f_).originsOf(ptr);
+    bool any = false;
+    for (size_t i = 0; i < origins.size(); ++i)
+      if (origins[i]) written_[i] = any = true;
+    if (!any) everything_ = true;  // not traced to an argument: it may be any of them
+  }
+
+  const Function &f_;
+  std::vector<bool> written_;
+  bool everything_ = false;
+};
+
+} // namespace
+
+std::vector<bool> mayWriteArguments(const Function &f) { return MayWrite(f).run(); }
+
 int pointerArgument(const Function &f, const Value *ptr) {
   std::vector<bool> origins = Tracer(f).originsOf(ptr);
   int found = -1;

@@ -16,6 +16,14 @@ namespace tessera::ir {
 // trusts it refuses no valid argument.
 std::vector<bool> writtenPointerArguments(const Function &f);
 
+// The other direction, for callers that must never miss a write (torch's
+// Inductor orders and reuses buffers by it): one flag per argument, set for
+// every pointer or tensor-map argument a store, atomic or call may write
+// through. A write through a pointer not traced as above (loaded, computed
+// from integers), a call of a device function, or inline assembly that is
+// not pure marks every pointer and tensor-map argument.
+std::vector<bool> mayWriteArguments(const Function &f);
+
 // The argument of `f` that pointer `ptr` (a pointer or a tile of them) is
 // derived from, traced as above; -1 when it is not traced to exactly one.
 int pointerArgument(const Function &f, const Value *ptr);

@@ -631,6 +631,22 @@ def compile_binary(source, entry, signature, constexprs, target, filename="<kern
         lib.tessera_binary_destroy(h)
 
 
+def kernel_writes(source, entry, signature, constexprs, target, filename="<kernel>", num_warps=0, num_stages=0,
+                  arch=None):
+    """Which runtime arguments the kernel may write through (its frontend
+    only, tessera_kernel_writes): one bool per argument of `signature`; a
+    write is never missed."""
+    o = _options(source, entry, signature, constexprs, target, filename, num_warps, num_stages, arch=arch)
+    count = ctypes.c_size_t()
+    capacity = 1024  # tuples flatten: a kernel may take more runtime arguments than its signature has entries
+    flags = (ctypes.c_int * capacity)()
+    _check(library().tessera_kernel_writes(ctypes.byref(o), flags, capacity, ctypes.byref(count)))
+    if count.value > capacity:
+        raise TesseraError(ERROR_COMPILATION, "kernel '%s' takes %d runtime arguments; their writes are read for "
+                                              "at most %d" % (entry, count.value, capacity))
+    return [bool(flags[i]) for i in range(count.value)]
+
+
 def _backend_of_format(format):
     # An unknown format goes to the host, whose loader then names the formats it takes.
     return next((row.flavours[0].backend for row in targets() if format in row.formats), HOST)

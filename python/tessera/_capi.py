@@ -140,6 +140,7 @@ FUNCTIONS = [
     ("tessera_binary_threads_per_program", ctypes.c_int, [ctypes.c_void_p]),
     ("tessera_binary_shared_memory_bytes", ctypes.c_int64, [ctypes.c_void_p]),
     ("tessera_binary_destroy", None, [ctypes.c_void_p]),
+    ("tessera_kernel_writes", ctypes.c_int, [ctypes.POINTER(tessera_compile_options), ctypes.POINTER(ctypes.c_int), ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
     ("tessera_target_available", ctypes.c_int, [ctypes.c_char_p]),
     ("tessera_cli_main", ctypes.c_int, [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]),
     ("tessera_target_count", ctypes.c_int, []),

@@ -14,7 +14,7 @@ Layer 2, compile (python/tessera/__init__.py lists the layers).
 
 import collections
 
-from . import _C
+from . import _C, _ttir
 from ._specialize import constexpr_text
 from .runtime.driver import GPUTarget
 
@@ -64,6 +64,15 @@ class ASTSource:
     def _ranged(self, index):
         return any(list(a) == ["tt.pointer_range", 32] for a in self.attrs.get((index,), ()))
 
+    def make_ir(self, target, options, codegen_fns, module_map, context):
+        """Triton's TTIR of the kernel, as far as torch's Inductor reads it:
+        which runtime arguments it may write (a WritesModule of tessera/_ttir.py,
+        from kernel_writes)."""
+        if any(str(t).startswith("tensordesc") for t in self.signature.values()):
+            raise NotImplementedError("ASTSource.make_ir: a kernel taking tensor descriptors has no Triton IR here "
+                                      "(Inductor then assumes every argument is written)")
+        return _ttir.WritesModule(self.name, kernel_writes(self, target))
+
     def specialization(self):
         """(signature, constexprs) in the C API's form."""
         unknown = [n for n in self.signature if n not in self.fn.arg_names]
@@ -108,6 +117,20 @@ class CompiledKernel:
 
     def __repr__(self):
         return "CompiledKernel(%s, %s, %s)" % (self.name, self.metadata.target, ", ".join(self.asm))
+
+
+def kernel_writes(src, target=None):
+    """Which of the kernel's runtime arguments (in `src`'s specialization,
+    tuples flattened) it may write through, from its frontend alone: a list
+    of bools that never misses a write (torch's Inductor reads it to know
+    which tensors a user's kernel mutates)."""
+    if not isinstance(src, ASTSource):
+        raise TypeError("tessera.compiler.kernel_writes takes an ASTSource, not %s" % type(src).__name__)
+    name, arch = _target_and_arch(target)
+    _C.find_target(name)
+    signature, constexprs = src.specialization()
+    src.fn._forget_if_stale()
+    return src.fn._compile_module(_C.kernel_writes, signature, constexprs, None, None, target=name, arch=arch)
 
 
 def _target_and_arch(target):

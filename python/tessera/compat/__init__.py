@@ -43,13 +43,13 @@ Triton cache, where Inductor's static CUDA launcher finds it) and
 triton.backends (compat/backends.py), in this process or in its compile
 workers, which import the `triton` of subprocess_path/ (on sys.path while
 installed; the workers take this process's sys.path as their PYTHONPATH).
-Not covered: Triton's
-compiler internals (its IR levels and passes, a backend's MLIR stages;
-triton._C holds only libtriton.nvidia.cublas.CublasLt), so torch's mutation
-analysis of a user's Triton kernel inside torch.compile, which reads Triton's
-IR, takes its fallback (every argument assumed written); and any function the
-frontend does not implement (a kernel using one fails to compile with its
-location).
+torch's mutation analysis of a user's Triton kernel inside torch.compile,
+which walks Triton's IR, reads Tessera's answer instead (triton._C.libtriton.ir
+is tessera/_ttir.py; ASTSource.make_ir gives its module of the arguments the
+kernel may write). Not covered: Triton's compiler internals (its IR levels
+and passes, a backend's MLIR stages; triton._C holds cuBLASLt and that IR
+stand-in); and any function the frontend does not implement (a kernel using
+one fails to compile with its location).
 
 A real Triton is never replaced behind the user's back: install() refuses
 when one is already imported, unless `replace=True`.
@@ -81,8 +81,10 @@ _ALIASES = {
     "triton.profiler.viewer": "tessera.profiler.viewer",
     "triton._C": "tessera._C",
     "triton._C.libtriton": "tessera._C.libtriton",
+    "triton._C.libtriton.ir": "tessera._ttir",  # what torch's Inductor reads of Triton's MLIR bindings
     "triton.runtime.interpreter": "tessera.interpreter",
     "triton.language.target_info": "tessera.compat.target_info",
+    "triton._utils": "tessera.compat.utils",
 }
 
 # The Triton whose language Tessera follows, as triton.__version__ reports

@@ -11,14 +11,17 @@ using namespace tessera::ir;
 
 namespace {
 
-std::vector<bool> written(const std::string &text) {
+std::vector<bool> analyze(const std::string &text, std::vector<bool> (*analysis)(const Function &)) {
   ParseResult r = parseModule(text);
   EXPECT_TRUE(r.module) << r.error;
   if (!r.module) return {};
   std::vector<std::string> errs;
   EXPECT_TRUE(verifyModule(*r.module, &errs)) << (errs.empty() ? "" : errs[0]);
-  return writtenPointerArguments(*r.module->functions().front());
+  return analysis(*r.module->functions().front());
 }
+
+std::vector<bool> written(const std::string &text) { return analyze(text, writtenPointerArguments); }
+std::vector<bool> mayWrite(const std::string &text) { return analyze(text, mayWriteArguments); }
 
 } // namespace
 
@@ -80,4 +83,43 @@ kernel @k(%in: ptr<f32>, %out: ptr<f32>) attributes {level = "thread"} {
   return
 }
 )"), (std::vector<bool>{false, true}));
+}
+
+// mayWriteArguments never misses a write: where a stored-through pointer is
+// not traced, every pointer argument may be written.
+TEST(MayWriteArguments, TracedStoresMarkTheirArgumentsOnly) {
+  EXPECT_EQ(mayWrite(R"(
+kernel @k(%in: ptr<f32>, %out: ptr<f32>, %count: ptr<i32>, %n: i32) {
+  %r = arange {end = 16, start = 0} : tile<16xi32>
+  %pi = splat %in : tile<16xptr<f32>>
+  %a = addptr %pi, %r : tile<16xptr<f32>>
+  %x = load %a : tile<16xf32>
+  %po = splat %out : tile<16xptr<f32>>
+  %b = addptr %po, %r : tile<16xptr<f32>>
+  store %b, %x
+  %one = constant {value = 1} : i32
+  %old = atomic_rmw %count, %one {kind = "add", scope = "gpu", sem = "relaxed"} : i32
+  return
+}
+)"), (std::vector<bool>{false, true, true, false}));
+}
+
+TEST(MayWriteArguments, AStoreThroughALoadedPointerMayWriteAnyPointerArgument) {
+  EXPECT_EQ(mayWrite(R"(
+kernel @k(%table: ptr<ptr<f32>>, %in: ptr<f32>, %n: i32) {
+  %p = load %table : ptr<f32>
+  %v = constant {value = 1.0} : f32
+  store %p, %v
+  return
+}
+)"), (std::vector<bool>{true, true, false}));
+}
+
+TEST(MayWriteArguments, ReadsOnlyWriteNothing) {
+  EXPECT_EQ(mayWrite(R"(
+kernel @k(%in: ptr<f32>, %n: i32) {
+  %x = load %in : f32
+  return
+}
+)"), (std::vector<bool>{false, false}));
 }

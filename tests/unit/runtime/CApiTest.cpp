@@ -360,6 +360,25 @@ TEST(CApiCompile, FrontendErrorsShowFileLineAndCaret) {
   EXPECT_NE(std::string(tessera_last_error()).find("no function named 'nope'"), std::string::npos);
 }
 
+// The vector add writes its output only; the frontend alone answers (no
+// target needed), and a short buffer still reports the argument count.
+TEST(CApiCompile, KernelWritesNamesTheWrittenArguments) {
+  VectorAddOptions v;
+  v.o.target = nullptr;
+  int written[4] = {-1, -1, -1, -1};
+  size_t count = 0;
+  ASSERT_EQ(tessera_kernel_writes(&v.o, written, 4, &count), TESSERA_SUCCESS) << tessera_last_error();
+  EXPECT_EQ(count, 4u);
+  EXPECT_EQ(std::vector<int>(written, written + 4), (std::vector<int>{0, 0, 1, 0}));
+  int first = -1;
+  ASSERT_EQ(tessera_kernel_writes(&v.o, &first, 1, &count), TESSERA_SUCCESS);
+  EXPECT_EQ(first, 0);
+  EXPECT_EQ(count, 4u);
+  EXPECT_EQ(tessera_kernel_writes(&v.o, nullptr, 4, &count), TESSERA_ERROR_INVALID_ARGUMENT);
+  v.o.entry = "nope";
+  EXPECT_EQ(tessera_kernel_writes(&v.o, written, 4, &count), TESSERA_ERROR_COMPILATION);
+}
+
 TEST(CApiCompile, BadSignaturesAndConstexprs) {
   VectorAddOptions v;
   tessera_kernel k;
