@@ -162,3 +162,18 @@ def test_the_reported_triton_version_can_be_chosen(tmp_path):
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().startswith("3.7.1+tessera."), r.stdout
+
+
+def test_tritons_private_utils_that_inductor_calls():
+    from tessera.compat import utils
+    nested = [1, ("a", [2, "b"]), 3]
+    assert utils.find_paths_if(nested, lambda path, x: isinstance(x, str)) == [(1, 0), (1, 1, 1)]
+    assert utils.find_paths_if(nested, lambda path, x: path == (2,)) == [(2,)]
+    assert utils.find_paths_if("leaf", lambda path, x: True) == [()]
+    assert utils.find_paths_if(7, lambda path, x: False) == []
+    assert utils.get_iterable_path(nested, (1, 1, 1)) == "b" and utils.get_iterable_path(nested, ()) is nested
+    utils.set_iterable_path(nested, (1, 1, 0), 5)
+    assert nested[1][1] == [5, "b"]
+    with pytest.raises(ValueError):
+        utils.set_iterable_path(nested, (), 0)
+    assert [x for x in range(9) if utils.is_power_of_two(x)] == [1, 2, 4, 8]
