@@ -418,7 +418,7 @@ extern "C" tessera_status tessera_kernel_writes(const tessera_compile_options *o
     for (const auto &f : fr.module->functions())
       if (f->kind() == ir::FunctionKind::Kernel) kernel = f.get();
     if (!kernel) return fail(TESSERA_ERROR_COMPILATION, "internal error: the frontend made no kernel function");
-    std::vector<bool> flags = ir::mayWriteArguments(*kernel);
+    std::vector<bool> flags = ir::mayWriteArguments(*fr.module, *kernel);
     *count = flags.size();
     for (size_t i = 0; i < capacity && i < flags.size(); ++i) written[i] = flags[i] ? 1 : 0;
     return TESSERA_SUCCESS;

@@ -1,5 +1,6 @@
 #include "ir/analysis/WrittenArguments.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace tessera::ir {
@@ -114,10 +115,15 @@ bool writesThrough(const Operation &op) {
 
 class MayWrite {
 public:
-  explicit MayWrite(const Function &f) : f_(f), written_(f.numArguments(), false) {}
+  // `calling`: the functions whose analysis is under way (a recursive call
+  // marks everything: it cannot be answered from what is known yet).
+  MayWrite(const Module &m, const Function &f, std::vector<const Function *> &calling)
+      : m_(m), f_(f), calling_(calling), written_(f.numArguments(), false) {}
 
   std::vector<bool> run() {
+    calling_.push_back(&f_);
     visit(f_.entry());
+    calling_.pop_back();
     if (everything_)
       for (unsigned i = 0; i < f_.numArguments(); ++i) {
         if (!f_.argument(i)->type().isScalar() || tensorMapTensor(f_, i) >= 0) written_[i] = true;  // not a number
@@ -131,13 +137,28 @@ private:
       if (writesThrough(*op) && op->numOperands()) {
         through(op->operand(0));
       } else if (op->is(OpCode::Call)) {
-        for (const Value *v : op->operands())
+        call(*op);
+      } else if (op->is(OpCode::ExternElementwise) && !op->attrs().getBool("pure", false)) {
+        for (const Value *v : op->operands())  // a device-library function sees only its operands
           if (v->type().element().isPointer()) through(v);
       } else if (op->is(OpCode::InlineAsm) && !op->attrs().getBool("pure", false)) {
         everything_ = true;
       }
       for (unsigned r = 0; r < op->numRegions(); ++r) visit(op->region(r).block());
     }
+  }
+
+  void call(const Operation &op) {
+    const Attribute *name = op.attrs().find("callee");
+    const Function *callee = name && name->isString() ? m_.lookup(name->getString()) : nullptr;
+    if (!callee || callee->numArguments() != op.numOperands() ||
+        std::find(calling_.begin(), calling_.end(), callee) != calling_.end()) {
+      everything_ = true;
+      return;
+    }
+    std::vector<bool> writes = MayWrite(m_, *callee, calling_).run();
+    for (unsigned i = 0; i < op.numOperands(); ++i)
+      if (writes[i]) through(op.operand(i));
   }
 
   void through(const Value *ptr) {
@@ -148,14 +169,19 @@ private:
     if (!any) everything_ = true;  // not traced to an argument: it may be any of them
   }
 
+  const Module &m_;
   const Function &f_;
+  std::vector<const Function *> &calling_;
   std::vector<bool> written_;
   bool everything_ = false;
 };
 
 } // namespace
 
-std::vector<bool> mayWriteArguments(const Function &f) { return MayWrite(f).run(); }
+std::vector<bool> mayWriteArguments(const Module &m, const Function &f) {
+  std::vector<const Function *> calling;
+  return MayWrite(m, f, calling).run();
+}
 
 int pointerArgument(const Function &f, const Value *ptr) {
   std::vector<bool> origins = Tracer(f).originsOf(ptr);

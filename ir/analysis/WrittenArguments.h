@@ -17,12 +17,15 @@ namespace tessera::ir {
 std::vector<bool> writtenPointerArguments(const Function &f);
 
 // The other direction, for callers that must never miss a write (torch's
-// Inductor orders and reuses buffers by it): one flag per argument, set for
-// every pointer or tensor-map argument a store, atomic or call may write
-// through. A write through a pointer not traced as above (loaded, computed
-// from integers), a call of a device function, or inline assembly that is
-// not pure marks every pointer and tensor-map argument.
-std::vector<bool> mayWriteArguments(const Function &f);
+// Inductor orders and reuses buffers by it): one flag per argument of `f`
+// (a function of `m`), set for every pointer or tensor-map argument a
+// store or atomic may write through, or that goes to a parameter a called
+// device function (of `m`, analyzed alike) or an impure device-library
+// function may write through. A write through a pointer not traced as above
+// (loaded, computed from integers), a call of a function `m` lacks, or
+// inline assembly that is not pure marks every pointer and tensor-map
+// argument.
+std::vector<bool> mayWriteArguments(const Module &m, const Function &f);
 
 // The argument of `f` that pointer `ptr` (a pointer or a tile of them) is
 // derived from, traced as above; -1 when it is not traced to exactly one.

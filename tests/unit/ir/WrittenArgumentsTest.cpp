@@ -11,17 +11,25 @@ using namespace tessera::ir;
 
 namespace {
 
-std::vector<bool> analyze(const std::string &text, std::vector<bool> (*analysis)(const Function &)) {
+std::unique_ptr<Module> parse(const std::string &text) {
   ParseResult r = parseModule(text);
   EXPECT_TRUE(r.module) << r.error;
-  if (!r.module) return {};
+  if (!r.module) return nullptr;
   std::vector<std::string> errs;
   EXPECT_TRUE(verifyModule(*r.module, &errs)) << (errs.empty() ? "" : errs[0]);
-  return analysis(*r.module->functions().front());
+  return std::move(r.module);
 }
 
-std::vector<bool> written(const std::string &text) { return analyze(text, writtenPointerArguments); }
-std::vector<bool> mayWrite(const std::string &text) { return analyze(text, mayWriteArguments); }
+std::vector<bool> written(const std::string &text) {
+  auto m = parse(text);
+  return m ? writtenPointerArguments(*m->functions().front()) : std::vector<bool>{};
+}
+
+// Of the module's last function (the kernel, after the device functions it calls).
+std::vector<bool> mayWrite(const std::string &text) {
+  auto m = parse(text);
+  return m ? mayWriteArguments(*m, *m->functions().back()) : std::vector<bool>{};
+}
 
 } // namespace
 
@@ -122,4 +130,32 @@ kernel @k(%in: ptr<f32>, %n: i32) {
   return
 }
 )"), (std::vector<bool>{false, false}));
+}
+
+// A call writes what the callee writes through its parameters; a recursive
+// call, not answered yet when met, may write anything.
+TEST(MayWriteArguments, CallsWriteWhatTheirCalleesWrite) {
+  EXPECT_EQ(mayWrite(R"(
+func @put(%p: ptr<f32>, %q: ptr<f32>, %v: f32) {
+  store %p, %v
+  return
+}
+kernel @k(%a: ptr<f32>, %b: ptr<f32>, %c: ptr<f32>) {
+  %one = constant {value = 1} : i32
+  %bp = addptr %b, %one : ptr<f32>
+  %v = load %a : f32
+  call %bp, %c, %v {callee = "put"}
+  return
+}
+)"), (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(mayWrite(R"(
+func @again(%p: ptr<f32>, %q: ptr<f32>) {
+  call %q, %p {callee = "again"}
+  return
+}
+kernel @k(%a: ptr<f32>, %b: ptr<f32>, %n: i32) {
+  call %a, %b {callee = "again"}
+  return
+}
+)"), (std::vector<bool>{true, true, false}));
 }
