@@ -137,6 +137,21 @@ def test_a_module_runs_as_python_dash_m(cpu_target, tmp_path):
     assert r.stdout.startswith("ok 3.6.0+tessera"), r.stdout
 
 
+def test_python_processes_a_compat_run_starts_run_on_tessera_too(tmp_path):
+    # The real Triton is installed beside torch here: a child that got it says so.
+    (tmp_path / "parent.py").write_text(textwrap.dedent("""
+        import subprocess, sys
+        out = subprocess.run([sys.executable, "-c", "import triton; print(getattr(triton, '__tessera_compat__', False))"],
+                             capture_output=True, text=True, check=True).stdout
+        print("child", out.strip())
+    """))
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    r = subprocess.run([sys.executable, "-m", "tessera.compat", str(tmp_path / "parent.py")], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["child", "True"], r.stdout
+
+
 def test_the_pytest_plugin_installs_in_xdist_workers(tmp_path):
     (tmp_path / "test_uses_triton.py").write_text(textwrap.dedent('''
         import os

@@ -3,15 +3,17 @@ python -m tessera.compat -m module [args...]
 
 Runs a Triton script, or a module as `python -m` would (e.g. `-m pytest`),
 on Tessera: tessera.compat.install() first, then the script or module as
-__main__. For pytest with worker processes (pytest-xdist), load the plugin
-instead, which installs in every worker: `pytest -p tessera.compat.pytest_plugin`.
+__main__. The Python processes it starts run on Tessera too: PYTHONPATH
+begins with the folder whose `triton` installs tessera.compat (pytest-xdist's
+workers, a script's `subprocess.run([sys.executable, ...])`).
 
 Layer 4, api (python/tessera/__init__.py lists the layers)."""
 
+import os
 import runpy
 import sys
 
-from . import install
+from . import _SUBPROCESS_PATH, install
 
 
 def main(argv):
@@ -19,6 +21,8 @@ def main(argv):
         print(__doc__.strip())
         return 0 if len(argv) >= 2 and argv[1] != "-m" else 2
     install()
+    os.environ["PYTHONPATH"] = os.pathsep.join([_SUBPROCESS_PATH] + [
+        p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != _SUBPROCESS_PATH])
     if argv[1] == "-m":
         sys.argv = argv[2:]
         runpy.run_module(argv[2], run_name="__main__", alter_sys=True)
