@@ -13,6 +13,8 @@ the same answer for the arguments: written or not.
 
 Layer 2, compile (python/tessera/__init__.py lists the layers)."""
 
+import itertools
+
 
 class context:
     """Triton's MLIR context: nothing to hold here."""
@@ -80,7 +82,7 @@ class WritesModule:
 
     def __init__(self, name, written):
         self.name, self.written = name, list(written)
-        ids = iter(range(1, 1 << 30))
+        ids = itertools.count(1)
         region = _Ref(next(ids))
         self.arguments = [_Ref(next(ids)) for _ in self.written]
         block = _Ref(next(ids), parent=region, arguments=self.arguments)

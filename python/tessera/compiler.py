@@ -126,11 +126,18 @@ def kernel_writes(src, target=None):
     which tensors a user's kernel mutates)."""
     if not isinstance(src, ASTSource):
         raise TypeError("tessera.compiler.kernel_writes takes an ASTSource, not %s" % type(src).__name__)
+    return _through_frontend(_C.kernel_writes, src, target, None, None)[1]
+
+
+def _through_frontend(compile_fn, src, target, num_warps, num_stages, **options):
+    """(target name, compile_fn's result) for `src`'s kernel and
+    specialization: compile_fn is _C.compile_binary or _C.kernel_writes."""
     name, arch = _target_and_arch(target)
-    _C.find_target(name)
+    _C.find_target(name)  # an unknown name is an error listing the known ones
     signature, constexprs = src.specialization()
     src.fn._forget_if_stale()
-    return src.fn._compile_module(_C.kernel_writes, signature, constexprs, None, None, target=name, arch=arch)
+    return name, src.fn._compile_module(compile_fn, signature, constexprs, num_warps, num_stages, target=name,
+                                        arch=arch, **options)
 
 
 def _target_and_arch(target):
@@ -192,12 +199,7 @@ def compile(src, target=None, options=None):
         raise ValueError("maxnreg must be a non-negative int, not %r" % (maxnreg,))
     codegen = {} if fp_fusion in (None, True) and not maxnreg and not ftz else \
         dict(fp_fusion=fp_fusion is not False, max_registers=maxnreg, flush_subnormals=ftz)
-    name, arch = _target_and_arch(target)
-    _C.find_target(name)  # an unknown name is an error listing the known ones
-    signature, constexprs = src.specialization()
-    src.fn._forget_if_stale()
-    binary = src.fn._compile_module(_C.compile_binary, signature, constexprs, num_warps, num_stages, target=name,
-                                    arch=arch, checked=checked, **codegen)
+    name, binary = _through_frontend(_C.compile_binary, src, target, num_warps, num_stages, checked=checked, **codegen)
     metadata = KernelMetadata(src.name, target if target is not None else name, num_warps, num_stages,
                               binary.shared_memory, binary.threads, checked)
     return CompiledKernel(binary, metadata)

@@ -200,18 +200,17 @@ def _torch_device_index(device):
     return "cpu" if device is None or ":" not in device else int(device.rsplit(":", 1)[1])
 
 
-def _same_device(launched, asked):
-    """Whether kernels launched on `launched` (_torch_device_index's) are
-    the ones device_caches[asked] lists. Where the active driver is the host
-    (no GPU), its current device index (0) names the host too, as
+def _listed_devices(asked):
+    """The launch devices (_torch_device_index's) whose kernels
+    device_caches[asked] lists: `asked`, and where the active driver is the
+    host (no GPU), "cpu" under its current device index (0) too, as
     `device_caches[driver.active.get_current_device()]` reads it."""
-    if launched == asked:
-        return True
-    if launched != "cpu" or not isinstance(asked, int):
-        return False
+    if not isinstance(asked, int):
+        return {asked}
     from .runtime import driver
     active = driver.active
-    return active.get_current_target().backend == "cpu" and asked == active.get_current_device()
+    host = active.get_current_target().backend == "cpu" and asked == active.get_current_device()
+    return {asked, "cpu"} if host else {asked}
 
 
 class _DeviceCaches(dict):
@@ -223,7 +222,8 @@ class _DeviceCaches(dict):
 
     def __missing__(self, device):
         jf = self._jf
-        target = next((k[4] for k in jf.cache if _same_device(_torch_device_index(k[5]), device)), None)
+        listed = _listed_devices(device)
+        target = next((k[4] for k in jf.cache if _torch_device_index(k[5]) in listed), None)
         entry = self[device] = (_DeviceKernels(jf, device), {}, target, None, lambda *a, **kw: jf.bind(a, kw))
         return entry
 
@@ -236,9 +236,8 @@ class _DeviceKernels(collections.abc.MutableMapping):
         self._jf, self._device = jit_function, device
 
     def _keys(self):
-        jf = self._jf
-        return {jf._triton_key(k): k for k in list(jf.cache)
-                if _same_device(_torch_device_index(k[5]), self._device)}
+        jf, listed = self._jf, _listed_devices(self._device)
+        return {jf._triton_key(k): k for k in list(jf.cache) if _torch_device_index(k[5]) in listed}
 
     def __getitem__(self, text):
         return self._jf.cache[self._keys()[text]]
@@ -570,9 +569,8 @@ class _JitConstexpr(str):
 def _detached_kernel(state):
     """A kernel unpickled without its function (JITFunction.__reduce__)."""
     kernel = JITFunction.__new__(JITFunction)
-    kernel.__dict__.update(fn=None, __globals__=None, kernel=None, pre_run_hooks=[], _cache_key=None, cache={},
-                           _binder=None, _params=None, _module=None, _reports=None, _fast=None, _staging=None,
-                           _repr=None, launch_metadata=None, _target=None, _defined_from=None)
+    kernel._init_process_state()
+    kernel.__dict__.update(fn=None, __globals__=None, _target=None, _defined_from=None)
     kernel.__dict__.update(state)
     return kernel
 
@@ -762,6 +760,12 @@ class JITFunction(KernelInterface):
         self.do_not_specialize_on_alignment = set()
         self.version = None
         self.noinline = None
+        self.debug = debug       # checked mode (tessera/_checked.py); None: TESSERA_DEBUG decides
+        self._init_process_state()
+        _kernels.add(self)
+
+    def _init_process_state(self):
+        """What a kernel holds of this process: compiled kernels, launch state, options set after jit()."""
         self.kernel = None       # Triton's attribute; kernels live in `cache`, per specialization
         self.pre_run_hooks = []  # add_pre_run_hook's: each called with a launch's arguments before it
         self._cache_key = None   # (module text, cache_key of it)
@@ -769,14 +773,12 @@ class JITFunction(KernelInterface):
         self._binder = None      # a generated function: (*args, **kwargs) -> values in parameter order
         self._params = None      # (name, is constexpr, specialized) per parameter
         self._module = None      # ModuleText, built on first compile
-        self.debug = debug       # checked mode (tessera/_checked.py); None: TESSERA_DEBUG decides
         self._reports = None     # the checked mode's report buffers
         self._fast = None        # the launch fast lane (_launch.py), made on the first launch
         self._staging = None     # the backend numpy arrays are copied to (_stage_numpy), or False; at first use
         self._replaced_src = None  # a source text compiled instead of fn's (_unsafe_update_src)
         self._repr = None          # names compiled kernels from their Specialization (jit(repr=))
         self.launch_metadata = None  # (grid, kernel, args) -> the profiler's name and metrics (jit(launch_metadata=))
-        _kernels.add(self)
 
     def __call__(self, *args, **kwargs):
         if _stubs.INTERPRETER[0] is not None:  # a call from a kernel the interpreter runs
@@ -876,17 +878,14 @@ class JITFunction(KernelInterface):
 
     def _detached_state(self):
         state = {name: self.__dict__[name] for name in self._DETACHED_FIELDS if name in self.__dict__}
-        state["_replaced_src"] = self._replaced_src if self._replaced_src is not None else self._detached_src()
+        try:
+            state["_replaced_src"] = self.src  # the replaced text, else the function's
+        except (OSError, TypeError, AttributeError):  # no source lines to read (a kernel made by exec...)
+            state["_replaced_src"] = None
         for name in ("repr", "_hash_lock", "_used_global_vals"):  # what Inductor set on the kernel
             if name in self.__dict__:
                 state[name] = self.__dict__[name]
         return state
-
-    def _detached_src(self):
-        try:
-            return self.src
-        except (OSError, TypeError, AttributeError):  # no source lines to read (a kernel made by exec...)
-            return None
 
     def module_text(self):
         if self.fn is None:
